@@ -1,0 +1,144 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as formatsModule from 'ajv-formats';
+import { ToolError, errorMessage } from './errors.js';
+import type { JsonSchema } from './spec.js';
+
+/** One reason a value does not match its schema. */
+export interface ValidationIssue {
+  /** Where, as `args.items[0].name` (`args` is the root). */
+  readonly path: string;
+  /** What was expected there. */
+  readonly message: string;
+}
+
+/** Outcome of a validation. */
+export type ValidationOutcome =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly issues: readonly ValidationIssue[] };
+
+/** A schema compiled once; `validate` is cheap enough to run on every call. */
+export interface CompiledSchema {
+  readonly schema: JsonSchema;
+  validate(value: unknown): ValidationOutcome;
+}
+
+type FormatsPlugin = (ajv: Ajv) => Ajv;
+const addFormats: FormatsPlugin = ((formatsModule as unknown as { default?: { default?: FormatsPlugin } })
+  .default?.default ?? (formatsModule as unknown as { default: FormatsPlugin }).default) as FormatsPlugin;
+
+const options = {
+  allErrors: true,
+  strict: false,
+  logger: false,
+  addUsedSchema: false,
+  validateSchema: true,
+} as const;
+let engines: { draft07: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
+
+function engineFor(schema: JsonSchema): Ajv {
+  if (!engines) {
+    engines = {
+      draft07: addFormats(new Ajv(options)),
+      draft2019: addFormats(new Ajv2019(options) as unknown as Ajv),
+      draft2020: addFormats(new Ajv2020(options) as unknown as Ajv),
+    };
+  }
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12')) return engines.draft2020;
+  if (dialect.includes('2019-09')) return engines.draft2019;
+  return engines.draft07;
+}
+
+const VALID: ValidationOutcome = { valid: true };
+const cache = new WeakMap<object, CompiledSchema>();
+
+/**
+ * Compiles a JSON Schema (draft-07, 2019-09 or 2020-12 by its `$schema`) once and caches it by
+ * object identity. Throws `CONFIG_INVALID` when the schema itself is broken.
+ *
+ * @example
+ * const compiled = compileSchema({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
+ * compiled.validate({}); // { valid: false, issues: [{ path: 'args.q', message: 'is required' }] }
+ */
+export function compileSchema(schema: JsonSchema): CompiledSchema {
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  let check: ValidateFunction;
+  try {
+    check = engineFor(schema).compile(schema as Record<string, unknown>);
+  } catch (error) {
+    throw new ToolError('CONFIG_INVALID', `schema does not compile: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+  const compiled: CompiledSchema = {
+    schema,
+    validate(value) {
+      if (check(value)) return VALID;
+      return { valid: false, issues: toIssues(check.errors ?? []) };
+    },
+  };
+  cache.set(schema, compiled);
+  return compiled;
+}
+
+/** Joins issues into one line: `args.q: is required; args.limit: must be <= 100`. */
+export function formatIssues(issues: readonly ValidationIssue[], max = 5): string {
+  const shown = issues.slice(0, max).map((issue) => `${issue.path}: ${issue.message}`);
+  if (issues.length > max) shown.push(`and ${issues.length - max} more`);
+  return shown.join('; ');
+}
+
+function toPath(instancePath: string): string {
+  if (!instancePath) return 'args';
+  let path = 'args';
+  for (const raw of instancePath.slice(1).split('/')) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(part)
+      ? `[${part}]`
+      : /^[A-Za-z_$][\w$]*$/.test(part)
+        ? `.${part}`
+        : `[${JSON.stringify(part)}]`;
+  }
+  return path;
+}
+
+function describe(error: ErrorObject): ValidationIssue {
+  const path = toPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return {
+        path: `${path === 'args' ? 'args' : path}.${String(params.missingProperty)}`,
+        message: 'is required',
+      };
+    case 'additionalProperties':
+      return { path, message: `has unknown property "${String(params.additionalProperty)}"` };
+    case 'enum':
+      return {
+        path,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'const':
+      return { path, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    default:
+      return { path, message: error.message ?? error.keyword };
+  }
+}
+
+function toIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    // anyOf/oneOf report every branch; the summary line is the useful one
+    if (error.keyword === 'if') continue;
+    const issue = describe(error);
+    const key = `${issue.path}|${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
