@@ -31,6 +31,11 @@ export interface ToolProvider {
   execute(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
   /** Guidance for the system prompt (for example an MCP server's instructions). */
   instructions?(): string | undefined;
+  /**
+   * Secret values this provider holds (environment injected into a server, auth headers), so
+   * the app can hand them to the scrubber for exact-value redaction. Never shown to a model.
+   */
+  secretValues?(): readonly string[];
   /** Subscribes to "my tool list changed"; returns the unsubscribe function. */
   onToolsChanged?(listener: () => void): () => void;
   /** Releases everything (processes, sockets). Must be safe to call twice. */

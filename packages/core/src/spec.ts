@@ -42,6 +42,11 @@ export interface ToolSpec {
   readonly cacheTtlMs?: number;
   /** Per-tool call timeout. */
   readonly timeoutMs?: number;
+  /**
+   * Name of the argument that holds a shell command line (`command` for a bash tool), so
+   * command rules and approvals can parse it.
+   */
+  readonly commandArgument?: string;
   /** Extra guidance for the system prompt. */
   readonly instructions?: string;
   /** Provider-specific facts (original remote name, definition hash...). */

@@ -31,6 +31,7 @@ export interface DefineToolOptions<
   readonly timeoutMs?: number;
   readonly instructions?: string;
   readonly meta?: Readonly<Record<string, unknown>>;
+  readonly commandArgument?: string;
   execute(args: z.output<Input>, ctx: ToolContext): ToolReturn | Promise<ToolReturn>;
 }
 
