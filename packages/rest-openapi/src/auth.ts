@@ -1,0 +1,232 @@
+import { ToolError } from '@toolplane/core';
+import type { Dispatcher } from 'undici';
+import type { RestAuthConfig } from './config.js';
+import { encodeStrict } from './encoding.js';
+import { expandEnv } from './template.js';
+
+/** What credentials add to a request. */
+export interface AppliedAuth {
+  readonly headers: Record<string, string>;
+  readonly query: string[];
+  readonly cookies: string[];
+  /** Secret values used, for `secretValues()`. */
+  readonly secrets: string[];
+}
+
+interface CachedToken {
+  readonly token: string;
+  readonly expiresAt: number;
+}
+
+/** Fetches and caches OAuth2 client-credentials tokens, one per token URL, client and scopes. */
+export class OAuthTokenCache {
+  private readonly tokens = new Map<string, CachedToken>();
+  private readonly pending = new Map<string, Promise<CachedToken>>();
+  readonly issued = new Set<string>();
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async token(
+    config: {
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      scopes?: readonly string[];
+      audience?: string;
+    },
+    signal: AbortSignal,
+  ): Promise<string> {
+    const key = `${config.tokenUrl}\n${config.clientId}\n${config.clientSecret}\n${(config.scopes ?? []).join(' ')}\n${config.audience ?? ''}`;
+    const cached = this.tokens.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.token;
+    let waiting = this.pending.get(key);
+    if (!waiting) {
+      waiting = this.fetchToken(config, signal).finally(() => this.pending.delete(key));
+      this.pending.set(key, waiting);
+    }
+    const fresh = await waiting;
+    this.tokens.set(key, fresh);
+    return fresh.token;
+  }
+
+  private async fetchToken(
+    config: {
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      scopes?: readonly string[];
+      audience?: string;
+    },
+    signal: AbortSignal,
+  ): Promise<CachedToken> {
+    const url = new URL(config.tokenUrl);
+    const form = [`grant_type=client_credentials`];
+    if (config.scopes && config.scopes.length > 0)
+      form.push(`scope=${encodeStrict(config.scopes.join(' '))}`);
+    if (config.audience) form.push(`audience=${encodeStrict(config.audience)}`);
+    // RFC 6749 2.3.1: client credentials go in HTTP Basic, each part form-encoded first.
+    const basic = Buffer.from(
+      `${encodeStrict(config.clientId)}:${encodeStrict(config.clientSecret)}`,
+    ).toString('base64');
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          authorization: `Basic ${basic}`,
+        },
+        body: form.join('&'),
+        signal,
+      });
+    } catch (error) {
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        `OAuth2 token endpoint ${url.origin}${url.pathname} is unreachable`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const text = (await response.body.text()).slice(0, 64 * 1024);
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      throw new ToolError(
+        response.statusCode >= 500 ? 'PROVIDER_UNAVAILABLE' : 'DENIED',
+        `OAuth2 token endpoint answered HTTP ${response.statusCode}: ${text.slice(0, 300)}; check the client id, secret and scopes`,
+        { details: { status: response.statusCode } },
+      );
+    }
+    let parsed: { access_token?: unknown; expires_in?: unknown };
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch (error) {
+      throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint did not answer JSON', {
+        cause: error,
+      });
+    }
+    if (typeof parsed.access_token !== 'string' || parsed.access_token === '') {
+      throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint answered without an access_token');
+    }
+    const lifetimeSeconds = typeof parsed.expires_in === 'number' ? parsed.expires_in : 3600;
+    // Renew a little early so a token does not expire in flight.
+    const expiresAt = this.now() + Math.max(0, lifetimeSeconds - 30) * 1000;
+    this.issued.add(parsed.access_token);
+    return { token: parsed.access_token, expiresAt };
+  }
+}
+
+function hasUnsafeChars(text: string): boolean {
+  return /[\r\n\0]/.test(text);
+}
+
+/** Resolves `${ENV}` in credentials and turns them into headers, query pairs and cookies. */
+export async function applyAuth(
+  entries: readonly RestAuthConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+  tokens: OAuthTokenCache,
+  signal: AbortSignal,
+): Promise<AppliedAuth> {
+  const applied: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [] };
+  for (const entry of entries) {
+    let values: string[];
+    try {
+      values = resolveValues(entry, env);
+    } catch (error) {
+      if (entry.optional && ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') continue;
+      throw error;
+    }
+    for (const value of values) {
+      if (hasUnsafeChars(value)) {
+        throw new ToolError(
+          'CONFIG_INVALID',
+          `a credential of type ${entry.type} contains CR, LF or NUL; fix its value`,
+        );
+      }
+    }
+    switch (entry.type) {
+      case 'bearer': {
+        const token = values[0] as string;
+        applied.headers.authorization = `Bearer ${token}`;
+        applied.secrets.push(token);
+        break;
+      }
+      case 'basic': {
+        const [username, password] = values as [string, string];
+        const encoded = Buffer.from(`${username}:${password}`).toString('base64');
+        applied.headers.authorization = `Basic ${encoded}`;
+        applied.secrets.push(password, encoded);
+        break;
+      }
+      case 'apiKey': {
+        const value = values[0] as string;
+        if (entry.in === 'header') applied.headers[entry.name.toLowerCase()] = value;
+        else if (entry.in === 'query')
+          applied.query.push(`${encodeStrict(entry.name)}=${encodeStrict(value)}`);
+        else applied.cookies.push(`${encodeStrict(entry.name)}=${encodeStrict(value)}`);
+        applied.secrets.push(value);
+        break;
+      }
+      case 'oauth2-client-credentials': {
+        const [tokenUrl, clientId, clientSecret] = values as [string, string, string];
+        const token = await tokens.token(
+          {
+            tokenUrl,
+            clientId,
+            clientSecret,
+            ...(entry.scopes ? { scopes: entry.scopes } : {}),
+            ...(entry.audience ? { audience: entry.audience } : {}),
+          },
+          signal,
+        );
+        applied.headers.authorization = `Bearer ${token}`;
+        applied.secrets.push(clientSecret, token);
+        break;
+      }
+    }
+  }
+  return applied;
+}
+
+function resolveValues(entry: RestAuthConfig, env: Readonly<Record<string, string | undefined>>): string[] {
+  const where = `auth (${entry.type})`;
+  switch (entry.type) {
+    case 'bearer':
+      return [expandEnv(entry.token, env, where)];
+    case 'basic':
+      return [expandEnv(entry.username, env, where), expandEnv(entry.password, env, where)];
+    case 'apiKey':
+      return [expandEnv(entry.value, env, where)];
+    case 'oauth2-client-credentials':
+      return [
+        expandEnv(entry.tokenUrl, env, where),
+        expandEnv(entry.clientId, env, where),
+        expandEnv(entry.clientSecret, env, where),
+      ];
+  }
+}
+
+/** Every literal or environment value the credentials of a tool resolve to (for the scrubber). */
+export function authSecrets(
+  entries: readonly RestAuthConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const out: string[] = [];
+  for (const entry of entries) {
+    try {
+      const values = resolveValues(entry, env);
+      if (entry.type === 'basic') {
+        out.push(values[1] as string, Buffer.from(`${values[0]}:${values[1]}`).toString('base64'));
+      } else if (entry.type === 'oauth2-client-credentials') out.push(values[2] as string);
+      else out.push(values[0] as string);
+    } catch {
+      // a missing variable is reported when the tool is called
+    }
+  }
+  return out.filter((value) => value.length > 0);
+}

@@ -1,0 +1,129 @@
+import type { JsonSchema, SideEffect, ToolAnnotations } from '@toolplane/core';
+
+/** HTTP methods a REST tool may use. */
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/** A duration in milliseconds, or a string such as `"30s"`, `"5m"`, `"250ms"`, `"1h"`. */
+export type Duration = number | string;
+
+/** Where one argument goes in the request, with the OpenAPI serialization rules. */
+export interface RestParameterBinding {
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  /** Name on the wire when it differs from the argument name. */
+  readonly name?: string;
+  /** OpenAPI style: path `simple`/`label`/`matrix`, query `form`/`spaceDelimited`/`pipeDelimited`/`deepObject`. */
+  readonly style?: 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  readonly explode?: boolean;
+  /** Query only: keep RFC 3986 reserved characters, except the ones that would split the query (`&`, `=`, `#`, `+`). */
+  readonly allowReserved?: boolean;
+  /** Serialize the value as JSON text (OpenAPI `content: application/json` parameters). */
+  readonly json?: boolean;
+}
+
+/** The request body of a tool: one argument sent with a content type. */
+export interface RestBodyBinding {
+  /** Argument holding the body (`body` for imported operations). */
+  readonly argument: string;
+  /** `application/json` (and `+json`), `application/x-www-form-urlencoded`, `multipart/form-data`, `text/*`, or anything sent as text. */
+  readonly contentType: string;
+}
+
+/** Credentials sent with every call of a tool. String values may use `${ENV_VAR}`. */
+export type RestAuthConfig =
+  | { readonly type: 'bearer'; readonly token: string; readonly optional?: boolean }
+  | {
+      readonly type: 'basic';
+      readonly username: string;
+      readonly password: string;
+      readonly optional?: boolean;
+    }
+  | {
+      readonly type: 'apiKey';
+      readonly in: 'header' | 'query' | 'cookie';
+      readonly name: string;
+      readonly value: string;
+      readonly optional?: boolean;
+    }
+  | {
+      readonly type: 'oauth2-client-credentials';
+      readonly tokenUrl: string;
+      readonly clientId: string;
+      readonly clientSecret: string;
+      readonly scopes?: readonly string[];
+      readonly audience?: string;
+      readonly optional?: boolean;
+    };
+
+/** JSON streaming (newline-delimited JSON or server-sent-event style lines). */
+export interface RestStreamingConfig {
+  readonly mode: 'json-stream';
+  /** Prefix stripped from each line before parsing (`data: ` for SSE-style streams); lines without it are skipped. */
+  readonly linePrefix?: string;
+  /** Field whose value says what an event is. */
+  readonly discriminatorField: string;
+  /** Discriminator value of the last event. */
+  readonly doneValue: string;
+  /** Field of the done event holding the whole answer; without it, tokens are concatenated. */
+  readonly answerField?: string;
+  /** Discriminator value of token events. */
+  readonly tokenValue?: string;
+  /** Field of a token event holding the text to append. */
+  readonly tokenField?: string;
+  /** Longest the whole stream may take (default 5 minutes). */
+  readonly timeoutMs?: Duration;
+  /** Most bytes read from the stream (default: the tool's `maxResponseBytes`). */
+  readonly maxBytes?: number;
+}
+
+/**
+ * One REST endpoint as a tool. The URL path may hold `{name}` placeholders (path arguments,
+ * percent-encoded); `${ENV_VAR}` works in the URL, headers, auth and body template; `{{name}}`
+ * puts an argument into a header value or the body template.
+ *
+ * @example
+ * const weather: RestToolConfig = {
+ *   description: 'Current weather of a city.',
+ *   method: 'GET',
+ *   url: 'https://api.example.com/v1/weather/{city}',
+ *   headers: { authorization: 'Bearer ${WEATHER_TOKEN}' },
+ *   parametersSchema: { type: 'object', properties: { city: { type: 'string' }, units: { type: 'string' } }, required: ['city'] },
+ * };
+ */
+export interface RestToolConfig {
+  readonly description: string;
+  readonly method: RestMethod;
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Named queue the calls wait in. */
+  readonly queue?: string;
+  /** Response cache time-to-live. */
+  readonly cache?: Duration;
+  /** Per-call timeout (the whole call, redirects included). */
+  readonly timeoutMs?: Duration;
+  /** JSON Schema of the arguments (draft-07). */
+  readonly parametersSchema: JsonSchema;
+  /** Body: any JSON value; a string that is exactly `{{name}}` becomes the argument's value, `{{name}}` inside text is interpolated. */
+  readonly bodyTemplate?: unknown;
+  readonly streaming?: RestStreamingConfig;
+  /** Query arrays and objects are expanded (`a=1&a=2`, `f[x]=1`) instead of sent as JSON text. */
+  readonly hasComplexQueryParams?: boolean;
+  /** Arguments sent in the query even for methods that have a body. */
+  readonly queryParamNames?: readonly string[];
+  /** Explicit placement of arguments (the importer writes these); overrides the defaults above. */
+  readonly parameters?: Readonly<Record<string, RestParameterBinding>>;
+  /** Explicit body placement (the importer writes this). */
+  readonly body?: RestBodyBinding;
+  /** Credentials; all entries are applied. */
+  readonly auth?: RestAuthConfig | readonly RestAuthConfig[];
+  /** Most response bytes read (default 1 MiB). */
+  readonly maxResponseBytes?: number;
+  /** Redirects followed (default 5; 0 disables). */
+  readonly maxRedirects?: number;
+  /** Hosts (`api.example.com` or `*.example.com`) a redirect may lead to besides the tool's own host. */
+  readonly allowedRedirectHosts?: readonly string[];
+  readonly sideEffect?: SideEffect;
+  readonly annotations?: ToolAnnotations;
+  /** The remote name (OpenAPI operationId) used in `meta.definitionHash`; defaults to the tool key. */
+  readonly operationId?: string;
+  readonly tags?: readonly string[];
+}

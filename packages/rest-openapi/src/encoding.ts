@@ -1,0 +1,51 @@
+/**
+ * Percent-encodes everything outside RFC 3986 "unreserved" (`A-Z a-z 0-9 - . _ ~`), so a value
+ * can never add a path segment, a query, a fragment or user info.
+ */
+export function encodeStrict(value: string): string {
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+// Reserved characters a query value may keep with allowReserved; `&`, `=`, `#` and `+` stay
+// encoded because they would split the query or change its meaning.
+const KEEP_RESERVED: Readonly<Record<string, string>> = {
+  '%3A': ':',
+  '%2F': '/',
+  '%3F': '?',
+  '%5B': '[',
+  '%5D': ']',
+  '%40': '@',
+  '%21': '!',
+  '%24': '$',
+  '%27': "'",
+  '%28': '(',
+  '%29': ')',
+  '%2A': '*',
+  '%2C': ',',
+  '%3B': ';',
+};
+
+/** Like {@link encodeStrict} but keeps reserved characters that cannot split a query. */
+export function encodeAllowReserved(value: string): string {
+  return encodeStrict(value).replace(
+    /%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C|3B)/g,
+    (hex) => KEEP_RESERVED[hex] ?? hex,
+  );
+}
+
+/** The text of a scalar argument on the wire. */
+export function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  if (value === null) return 'null';
+  return JSON.stringify(value);
+}
+
+/** True for plain objects (not arrays, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

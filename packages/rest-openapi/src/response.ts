@@ -1,0 +1,140 @@
+import { type ToolErrorCode, type ToolResult, fail, ok } from '@toolplane/core';
+
+/** The bytes read from a response body, and whether the cap cut it. */
+export interface ReadBody {
+  readonly bytes: Buffer;
+  readonly overflow: boolean;
+}
+
+/** Reads at most `maxBytes` of a body; stops reading (and destroys the stream) past that. */
+export async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy?(): unknown },
+  maxBytes: number,
+): Promise<ReadBody> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (total + buffer.length > maxBytes) {
+      chunks.push(buffer.subarray(0, maxBytes - total));
+      total = maxBytes;
+      body.destroy?.();
+      return { bytes: Buffer.concat(chunks, total), overflow: true };
+    }
+    chunks.push(buffer);
+    total += buffer.length;
+  }
+  return { bytes: Buffer.concat(chunks, total), overflow: false };
+}
+
+/** How a response body is shown. */
+export type BodyKind = 'json' | 'text' | 'binary';
+
+const TEXT_TYPES =
+  /^(text\/|application\/(xml|javascript|x-www-form-urlencoded|yaml|x-yaml|x-ndjson|graphql)\b)|\+xml$|\+yaml$/;
+
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x09 || (code > 0x0d && code < 0x20)) return true;
+  }
+  return false;
+}
+
+/** JSON, text or binary, from the content type (and the bytes when the type says nothing). */
+export function classifyBody(contentType: string | undefined, bytes: Buffer): BodyKind {
+  const base = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (base === 'application/json' || base.endsWith('+json')) return 'json';
+  if (TEXT_TYPES.test(base)) return 'text';
+  if (base === '' || base === 'application/octet-stream') {
+    // Untyped bodies that are valid UTF-8 without control characters are shown as text.
+    const sample = bytes.subarray(0, 4096);
+    const text = sample.toString('utf8');
+    if (!text.includes('\uFFFD') && !hasControlCharacters(text)) return 'text';
+  }
+  return 'binary';
+}
+
+/** A short excerpt of a body for error messages. */
+export function excerpt(bytes: Buffer, contentType: string | undefined, max = 500): string {
+  if (bytes.length === 0) return '(empty body)';
+  if (classifyBody(contentType, bytes) === 'binary')
+    return `(binary ${contentType ?? 'body'}, ${bytes.length} bytes)`;
+  const text = bytes
+    .subarray(0, max * 4)
+    .toString('utf8')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The error code of an HTTP failure status. */
+export function codeForStatus(status: number): ToolErrorCode {
+  if (status === 400 || status === 422) return 'INVALID_ARGUMENTS';
+  if (status === 401 || status === 403) return 'DENIED';
+  if (status === 408 || status === 504) return 'TIMEOUT';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status >= 500) return 'PROVIDER_UNAVAILABLE';
+  return 'EXECUTION_FAILED';
+}
+
+const ADVICE: Partial<Record<ToolErrorCode, string>> = {
+  INVALID_ARGUMENTS: 'the API rejected the arguments; fix them and call again',
+  DENIED: 'the credentials were refused or lack permission',
+  TIMEOUT: 'the upstream timed out; try again later',
+  RATE_LIMITED: 'rate limited; wait before calling again',
+  PROVIDER_UNAVAILABLE: 'the API failed; try again later',
+};
+
+/** What is known about a finished response. */
+export interface ResponseFacts {
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly retryAfter: string | undefined;
+  /** `METHOD origin/path` without the query (which may hold credentials). */
+  readonly target: string;
+}
+
+/** Turns a read response into a result: 2xx is ok, anything else a failure with an excerpt. */
+export function toResult(facts: ResponseFacts, read: ReadBody, maxBytes: number): ToolResult {
+  const { status, contentType } = facts;
+  if (status < 200 || status >= 300) {
+    const code = codeForStatus(status);
+    const body = excerpt(read.bytes, contentType);
+    const retryAfterSeconds =
+      facts.retryAfter && /^\d+$/.test(facts.retryAfter) ? Number(facts.retryAfter) : undefined;
+    const advice = ADVICE[code] ?? 'check the arguments and the endpoint';
+    return fail(code, `HTTP ${status} from ${facts.target}: ${body} (${advice})`, {
+      details: { status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
+    });
+  }
+  if (read.overflow) {
+    return fail(
+      'OUTPUT_TOO_LARGE',
+      `the response of ${facts.target} is larger than ${maxBytes} bytes; ask for less (filters, fields, pagination) or raise maxResponseBytes`,
+      {
+        details: { status, limit: maxBytes },
+        content: [{ type: 'text', text: excerpt(read.bytes, contentType, 2000) }],
+      },
+    );
+  }
+  if (read.bytes.length === 0) return ok(`HTTP ${status} (empty body)`, { status });
+  const kind = classifyBody(contentType, read.bytes);
+  if (kind === 'binary') {
+    const type = contentType ?? 'application/octet-stream';
+    return ok(`binary response: ${type}, ${read.bytes.length} bytes (not shown)`, {
+      status,
+      contentType: type,
+      bytes: read.bytes.length,
+    });
+  }
+  const text = read.bytes.toString('utf8');
+  if (kind === 'json') {
+    try {
+      return ok(text, JSON.parse(text));
+    } catch {
+      return ok(text);
+    }
+  }
+  return ok(text);
+}

@@ -1,0 +1,215 @@
+import {
+  type CompiledSchema,
+  PROVIDER_SPEC_VERSION,
+  type ToolContext,
+  type ToolProvider,
+  type ToolResult,
+  type ToolSpec,
+  ToolError,
+  compileSchema,
+  fail,
+  failFromError,
+  formatIssues,
+} from '@toolplane/core';
+import { Agent, type Dispatcher } from 'undici';
+import { OAuthTokenCache, authSecrets } from './auth.js';
+import type { RestAuthConfig, RestToolConfig } from './config.js';
+import { parseDuration } from './duration.js';
+import { type ArgumentPlan, planArguments } from './request-builder.js';
+import { sendToolRequest } from './send.js';
+import { envNamesIn } from './template.js';
+import { checkToolConfig, toolSpecFor } from './tool-spec.js';
+
+/** Options of {@link createRestProvider}. */
+export interface RestProviderOptions {
+  /** Tool-name prefix (`[A-Za-z0-9_-]+`); public names are `namespace__tool`. */
+  readonly namespace: string;
+  /** Tools by local name. */
+  readonly tools: Readonly<Record<string, RestToolConfig>>;
+  /** Where `${VAR}` comes from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Dispatcher to send through (a proxy agent, a mock for the app's own tests); default: a pooled undici Agent owned by the provider. */
+  readonly dispatcher?: Dispatcher;
+  /** Connect timeout of the provider's own Agent (default 10 s). */
+  readonly connectTimeoutMs?: number;
+  /** Longest wait for response headers (default 30 s). */
+  readonly headersTimeoutMs?: number;
+  /** Longest silence while reading a body (default 30 s). */
+  readonly bodyTimeoutMs?: number;
+  /** Per-call timeout for tools that set none (default 60 s). */
+  readonly timeoutMs?: number;
+  /** Response byte cap for tools that set none (default 1 MiB). */
+  readonly maxResponseBytes?: number;
+  /** Sockets per origin in the pool (default 16). */
+  readonly connections?: number;
+  /** `user-agent` sent unless a tool sets one. */
+  readonly userAgent?: string;
+  /** Guidance for the system prompt. */
+  readonly instructions?: string;
+}
+
+/** A provider of REST tools, with what it was built from. */
+export interface RestProvider extends ToolProvider {
+  readonly kind: 'rest';
+  /** Local tool names. */
+  readonly toolNames: readonly string[];
+  listTools(): readonly ToolSpec[];
+  secretValues(): readonly string[];
+  close(): Promise<void>;
+}
+
+interface ToolEntry {
+  readonly name: string;
+  readonly config: RestToolConfig;
+  readonly plan: ArgumentPlan;
+  readonly auth: readonly RestAuthConfig[];
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  compiled?: CompiledSchema;
+}
+
+const NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * REST endpoints as tools. One pooled undici `Agent` per provider (connect, headers and body
+ * timeouts), arguments validated against each tool's schema, path arguments percent-encoded so
+ * they can never change the host, path or query, redirects followed only to configured hosts.
+ *
+ * @example
+ * const provider = createRestProvider({
+ *   namespace: 'weather',
+ *   tools: {
+ *     current: {
+ *       description: 'Current weather of a city.',
+ *       method: 'GET',
+ *       url: 'https://api.example.com/v1/weather/{city}',
+ *       headers: { authorization: 'Bearer ${WEATHER_TOKEN}' },
+ *       parametersSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ *     },
+ *   },
+ * });
+ * const result = await provider.execute('current', { city: 'Athens' }, createToolContext());
+ */
+export function createRestProvider(options: RestProviderOptions): RestProvider {
+  if (!NAMESPACE_PATTERN.test(options.namespace)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `namespace must match [A-Za-z0-9_-]+, got ${JSON.stringify(options.namespace)}`,
+    );
+  }
+  const env = options.env ?? process.env;
+  const defaultTimeout = options.timeoutMs ?? 60_000;
+  const defaultMaxBytes = options.maxResponseBytes ?? 1024 * 1024;
+  const entries = new Map<string, ToolEntry>();
+  const specs: ToolSpec[] = [];
+  for (const [name, config] of Object.entries(options.tools)) {
+    checkToolConfig(name, config);
+    const timeoutMs =
+      config.streaming?.timeoutMs !== undefined
+        ? parseDuration(config.streaming.timeoutMs, 'streaming.timeoutMs')
+        : config.timeoutMs !== undefined
+          ? parseDuration(config.timeoutMs, 'timeoutMs')
+          : defaultTimeout;
+    const auth =
+      config.auth === undefined
+        ? []
+        : Array.isArray(config.auth)
+          ? config.auth
+          : [config.auth as RestAuthConfig];
+    entries.set(name, {
+      name,
+      config,
+      plan: planArguments(config),
+      auth,
+      timeoutMs,
+      maxResponseBytes: config.maxResponseBytes ?? defaultMaxBytes,
+    });
+    specs.push(toolSpecFor(options.namespace, name, config, timeoutMs));
+  }
+
+  const ownsDispatcher = options.dispatcher === undefined;
+  const dispatcher: Dispatcher =
+    options.dispatcher ??
+    new Agent({
+      connections: options.connections ?? 16,
+      connectTimeout: options.connectTimeoutMs ?? 10_000,
+      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+      keepAliveTimeout: 4_000,
+    });
+  const tokens = new OAuthTokenCache(dispatcher);
+  const userAgent = options.userAgent ?? 'toolplane-rest-openapi/0.1.0';
+  let closed = false;
+
+  const execute = async (
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<ToolResult> => {
+    if (closed) return fail('PROVIDER_UNAVAILABLE', `REST provider ${options.namespace} is closed`);
+    const entry = entries.get(name);
+    if (!entry) {
+      return fail(
+        'TOOL_NOT_FOUND',
+        `${options.namespace} has no REST tool "${name}"; known tools: ${[...entries.keys()].slice(0, 20).join(', ')}`,
+      );
+    }
+    try {
+      entry.compiled ??= compileSchema(entry.config.parametersSchema);
+      const outcome = entry.compiled.validate(args);
+      if (!outcome.valid) {
+        return fail('INVALID_ARGUMENTS', `invalid arguments for ${name}: ${formatIssues(outcome.issues)}`, {
+          details: { issues: outcome.issues },
+        });
+      }
+      return await sendToolRequest({
+        tool: name,
+        config: entry.config,
+        plan: entry.plan,
+        auth: entry.auth,
+        args,
+        env,
+        ctx,
+        dispatcher,
+        tokens,
+        userAgent,
+        timeoutMs: entry.timeoutMs,
+        maxResponseBytes: entry.maxResponseBytes,
+        ...(options.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: options.headersTimeoutMs }),
+        ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
+      });
+    } catch (error) {
+      return failFromError(error);
+    }
+  };
+
+  return {
+    specificationVersion: PROVIDER_SPEC_VERSION,
+    kind: 'rest',
+    namespace: options.namespace,
+    prefixNames: true,
+    toolNames: [...entries.keys()],
+    listTools: () => specs,
+    execute,
+    instructions: () => options.instructions,
+    secretValues() {
+      const values = new Set<string>();
+      for (const entry of entries.values()) {
+        for (const value of authSecrets(entry.auth, env)) values.add(value);
+        for (const template of Object.values(entry.config.headers ?? {})) {
+          for (const variable of envNamesIn(template)) {
+            const value = env[variable];
+            if (value) values.add(value);
+          }
+        }
+      }
+      for (const token of tokens.issued) values.add(token);
+      return [...values];
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (ownsDispatcher) await dispatcher.close();
+    },
+  };
+}

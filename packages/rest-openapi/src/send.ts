@@ -1,0 +1,211 @@
+import { type ToolContext, ToolError, type ToolResult, fail } from '@toolplane/core';
+import type { Dispatcher } from 'undici';
+import { type OAuthTokenCache, applyAuth } from './auth.js';
+import type { RestAuthConfig, RestToolConfig } from './config.js';
+import { type ArgumentPlan, type PreparedRequest, buildRequest } from './request-builder.js';
+import { readCapped, toResult } from './response.js';
+import { type StreamStop, readJsonStream } from './streaming.js';
+import { transportFailure } from './transport-errors.js';
+import { expandEnv } from './template.js';
+import { splitToolUrl } from './url-template.js';
+
+/** Everything one call needs. */
+export interface SendOptions {
+  readonly tool: string;
+  readonly config: RestToolConfig;
+  readonly plan: ArgumentPlan;
+  readonly auth: readonly RestAuthConfig[];
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly ctx: ToolContext;
+  readonly dispatcher: Dispatcher;
+  readonly tokens: OAuthTokenCache;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly headersTimeoutMs?: number;
+  readonly bodyTimeoutMs?: number;
+}
+
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+function hostAllowed(host: string, own: string, allowed: readonly string[]): boolean {
+  const bare = host.toLowerCase();
+  if (bare === own.toLowerCase()) return true;
+  const hostname = bare.replace(/:\d+$/, '');
+  return allowed.some((pattern) => {
+    const lower = pattern.toLowerCase();
+    if (lower.startsWith('*.')) return hostname.endsWith(lower.slice(1));
+    return lower === bare || lower === hostname;
+  });
+}
+
+function targetOf(request: PreparedRequest): string {
+  const question = request.path.indexOf('?');
+  return `${request.method} ${request.origin}${question === -1 ? request.path : request.path.slice(0, question)}`;
+}
+
+/** Sends one tool call: credentials, redirects within allowed hosts, timeouts, byte cap, streaming. */
+export async function sendToolRequest(options: SendOptions): Promise<ToolResult> {
+  const { config, ctx } = options;
+  const split = splitToolUrl(expandEnv(config.url, options.env, `tool "${options.tool}" url`), options.tool);
+  let request = buildRequest({ ...options, split });
+  const timeout = new AbortController();
+  let timedOut = false;
+  let streamStop: StreamStop | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    streamStop = 'timeout';
+    timeout.abort(new Error('timeout'));
+  }, options.timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, timeout.signal]);
+  let target = targetOf(request);
+  try {
+    const applied = await applyAuth(options.auth, options.env, options.tokens, signal);
+    const authHeaderNames = Object.keys(applied.headers);
+    request = {
+      ...request,
+      headers: { ...request.headers, ...applied.headers },
+      ...(applied.query.length > 0
+        ? { path: `${request.path}${request.path.includes('?') ? '&' : '?'}${applied.query.join('&')}` }
+        : {}),
+    };
+    if (applied.cookies.length > 0) {
+      const cookie = request.headers.cookie;
+      request.headers.cookie = cookie
+        ? `${cookie}; ${applied.cookies.join('; ')}`
+        : applied.cookies.join('; ');
+    }
+    const maxRedirects = config.maxRedirects ?? 5;
+    for (let hop = 0; ; hop++) {
+      target = targetOf(request);
+      const response = await options.dispatcher.request({
+        origin: request.origin,
+        path: request.path,
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        signal,
+        ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
+        ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
+      });
+      const location = response.headers.location;
+      if (REDIRECTS.has(response.statusCode) && typeof location === 'string' && maxRedirects > 0) {
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        if (hop >= maxRedirects) {
+          return fail(
+            'EXECUTION_FAILED',
+            `${target} redirected more than ${maxRedirects} times; the endpoint may loop`,
+            {
+              details: { status: response.statusCode, maxRedirects },
+            },
+          );
+        }
+        const next = redirectTarget(request, location, split.host, config.allowedRedirectHosts ?? []);
+        if ('error' in next) return next.error;
+        request = nextRequest(request, next.url, response.statusCode, authHeaderNames);
+        continue;
+      }
+      const contentTypeHeader = response.headers['content-type'];
+      const contentType = typeof contentTypeHeader === 'string' ? contentTypeHeader : undefined;
+      const retryAfterHeader = response.headers['retry-after'];
+      const facts = {
+        status: response.statusCode,
+        contentType,
+        retryAfter: typeof retryAfterHeader === 'string' ? retryAfterHeader : undefined,
+        target,
+      };
+      if (config.streaming && response.statusCode >= 200 && response.statusCode < 300) {
+        return await readJsonStream({
+          body: response.body,
+          config: config.streaming,
+          maxBytes: config.streaming.maxBytes ?? options.maxResponseBytes,
+          target,
+          progress: (update) => ctx.progress(update),
+          stopped: () => streamStop,
+        });
+      }
+      const lengthHeader = response.headers['content-length'];
+      const declared = typeof lengthHeader === 'string' ? Number(lengthHeader) : Number.NaN;
+      if (Number.isFinite(declared) && declared > options.maxResponseBytes && response.statusCode < 300) {
+        response.body.destroy();
+        return toResult(facts, { bytes: Buffer.alloc(0), overflow: true }, options.maxResponseBytes);
+      }
+      const read = await readCapped(response.body, options.maxResponseBytes);
+      return toResult(facts, read, options.maxResponseBytes);
+    }
+  } catch (error) {
+    if (!timedOut && !ctx.signal.aborted && ToolError.isInstance(error)) throw error;
+    return transportFailure(error, {
+      target,
+      callerSignal: ctx.signal,
+      timedOut,
+      timeoutMs: options.timeoutMs,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function redirectTarget(
+  request: PreparedRequest,
+  location: string,
+  ownHost: string,
+  allowed: readonly string[],
+): { url: URL } | { error: ToolResult } {
+  let url: URL;
+  try {
+    url = new URL(location, `${request.origin}${request.path}`);
+  } catch {
+    return {
+      error: fail(
+        'EXECUTION_FAILED',
+        `redirect to an invalid location ${JSON.stringify(location.slice(0, 200))}`,
+      ),
+    };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { error: fail('DENIED', `redirect to ${url.protocol} URLs is refused`) };
+  }
+  if (request.protocol === 'https:' && url.protocol === 'http:') {
+    return { error: fail('DENIED', `redirect from https to plain http (${url.host}) is refused`) };
+  }
+  if (url.username || url.password || !hostAllowed(url.host, ownHost, allowed)) {
+    return {
+      error: fail(
+        'DENIED',
+        `the endpoint redirected to ${url.host}, which this tool is not configured for; add it to allowedRedirectHosts if it is trusted`,
+        { details: { location: `${url.origin}${url.pathname}` } },
+      ),
+    };
+  }
+  return { url };
+}
+
+function nextRequest(
+  request: PreparedRequest,
+  url: URL,
+  status: number,
+  authHeaderNames: readonly string[],
+): PreparedRequest {
+  const headers = { ...request.headers };
+  if (url.origin !== request.origin) {
+    // Credentials are for the configured origin only.
+    for (const name of [...authHeaderNames, 'authorization', 'cookie']) delete headers[name];
+  }
+  const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
+  if (toGet) {
+    delete headers['content-type'];
+    delete headers['content-length'];
+  }
+  const next: PreparedRequest = {
+    origin: url.origin,
+    host: url.host,
+    protocol: url.protocol as 'http:' | 'https:',
+    path: `${url.pathname}${url.search}`,
+    method: toGet && request.method !== 'HEAD' ? 'GET' : request.method,
+    headers,
+    ...(toGet || request.body === undefined ? {} : { body: request.body }),
+  };
+  return next;
+}

@@ -1,0 +1,109 @@
+import { type ProgressUpdate, type ToolResult, fail, ok } from '@toolplane/core';
+import type { RestStreamingConfig } from './config.js';
+
+/** Why a stream stopped early. */
+export type StreamStop = 'timeout' | 'too-large';
+
+/**
+ * Reads a JSON stream (one JSON object per line, optionally after a prefix such as `data: `),
+ * appends token events to the answer, reports progress per token, and finishes at the done
+ * event. Lines that are not JSON (`data: [DONE]`, comments, keep-alives) are skipped.
+ */
+export async function readJsonStream(options: {
+  readonly body: AsyncIterable<Uint8Array> & { destroy?(): unknown };
+  readonly config: RestStreamingConfig;
+  readonly maxBytes: number;
+  readonly target: string;
+  readonly progress: (update: ProgressUpdate) => void;
+  /** Resolves when the stream's own time is up. */
+  readonly stopped: () => StreamStop | undefined;
+}): Promise<ToolResult> {
+  const { config, body } = options;
+  const prefix = config.linePrefix ?? '';
+  let answer = '';
+  let tokens = 0;
+  let events = 0;
+  let bytes = 0;
+  let pending = '';
+  const decoder = new TextDecoder();
+
+  const handleLine = (raw: string): ToolResult | undefined => {
+    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (prefix) {
+      if (!line.startsWith(prefix)) return undefined;
+      line = line.slice(prefix.length);
+    }
+    line = line.trim();
+    if (!line.startsWith('{')) return undefined;
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    events++;
+    const kind = event[config.discriminatorField];
+    if (kind === config.doneValue) {
+      const final = config.answerField !== undefined ? event[config.answerField] : undefined;
+      const text = typeof final === 'string' ? final : final !== undefined ? JSON.stringify(final) : answer;
+      return ok(text, { answer: text, tokens, events });
+    }
+    if (config.tokenValue !== undefined && kind === config.tokenValue && config.tokenField !== undefined) {
+      const piece = event[config.tokenField];
+      if (typeof piece === 'string') {
+        answer += piece;
+        tokens++;
+        options.progress({ message: `streaming from ${options.target}`, progress: tokens });
+      }
+    }
+    return undefined;
+  };
+
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      if (bytes > options.maxBytes) {
+        body.destroy?.();
+        return fail(
+          'OUTPUT_TOO_LARGE',
+          `the stream from ${options.target} passed ${options.maxBytes} bytes before its done event; raise streaming.maxBytes or ask for less`,
+          {
+            details: { limit: options.maxBytes, tokens },
+            content: answer ? [{ type: 'text', text: answer }] : [],
+          },
+        );
+      }
+      pending += decoder.decode(chunk, { stream: true });
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        const done = handleLine(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+        if (done) {
+          body.destroy?.();
+          return done;
+        }
+        newline = pending.indexOf('\n');
+      }
+    }
+  } catch (error) {
+    const stop = options.stopped();
+    if (stop === 'timeout') {
+      return fail(
+        'TIMEOUT',
+        `the stream from ${options.target} did not finish within its timeout (${tokens} tokens received)`,
+        {
+          details: { tokens, events },
+          content: answer ? [{ type: 'text', text: answer }] : [],
+        },
+      );
+    }
+    throw error;
+  }
+  const last = handleLine(pending + decoder.decode());
+  if (last) return last;
+  return fail(
+    'EXECUTION_FAILED',
+    `the stream from ${options.target} ended without a "${config.discriminatorField}": "${config.doneValue}" event (${tokens} tokens received); the upstream may have failed mid-answer`,
+    { details: { tokens, events }, content: answer ? [{ type: 'text', text: answer }] : [] },
+  );
+}

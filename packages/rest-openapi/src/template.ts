@@ -1,0 +1,88 @@
+import { ToolError } from '@toolplane/core';
+
+/** Where template values come from. */
+export interface TemplateSources {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly args?: Readonly<Record<string, unknown>>;
+}
+
+const ENV_PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const ARG_PATTERN = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+const WHOLE_ARG = /^\{\{\s*([^{}\s]+)\s*\}\}$/;
+
+/** Names of the `${VAR}` environment variables a string uses. */
+export function envNamesIn(text: string): string[] {
+  return [...text.matchAll(ENV_PATTERN)].map((match) => match[1] as string);
+}
+
+/** Names of the `{{name}}` arguments a string uses. */
+export function argNamesIn(text: string): string[] {
+  return [...text.matchAll(ARG_PATTERN)].map((match) => match[1] as string);
+}
+
+/** Thrown (as `CONFIG_INVALID`) when a `${VAR}` is not set. */
+export function missingEnv(name: string, where: string): ToolError {
+  return new ToolError(
+    'CONFIG_INVALID',
+    `environment variable ${name} (used in ${where}) is not set; set it or pass it in the provider's env option`,
+    { details: { variable: name } },
+  );
+}
+
+/** Replaces `${VAR}` from the environment; a missing variable throws `CONFIG_INVALID`. */
+export function expandEnv(text: string, env: TemplateSources['env'], where: string): string {
+  if (!text.includes('${')) return text;
+  return text.replace(ENV_PATTERN, (_whole, name: string) => {
+    const value = env[name];
+    if (value === undefined) throw missingEnv(name, where);
+    return value;
+  });
+}
+
+function argText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** Replaces `${VAR}` from the environment and `{{name}}` from the arguments (missing arguments become ''). */
+export function expandString(text: string, sources: TemplateSources, where: string): string {
+  const withEnv = expandEnv(text, sources.env, where);
+  if (!withEnv.includes('{{')) return withEnv;
+  return withEnv.replace(ARG_PATTERN, (_whole, name: string) => argText(sources.args?.[name]));
+}
+
+/**
+ * Fills a body template: a string that is exactly `{{name}}` becomes the argument's value with
+ * its JSON type (and is dropped from objects when the argument is absent); `{{name}}` inside
+ * text and `${VAR}` are interpolated; arrays and objects are filled recursively.
+ */
+export function fillBodyTemplate(template: unknown, sources: TemplateSources): unknown {
+  if (typeof template === 'string') {
+    const whole = WHOLE_ARG.exec(template);
+    if (whole) return sources.args?.[whole[1] as string];
+    return expandString(template, sources, 'bodyTemplate');
+  }
+  if (Array.isArray(template)) {
+    return template.map((item) => fillBodyTemplate(item, sources)).filter((item) => item !== undefined);
+  }
+  if (template !== null && typeof template === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(template)) {
+      const filled = fillBodyTemplate(value, sources);
+      if (filled !== undefined) out[key] = filled;
+    }
+    return out;
+  }
+  return template;
+}
+
+/** Every `{{name}}` argument a body template uses, at any depth. */
+export function templateArgNames(template: unknown, into: Set<string> = new Set()): Set<string> {
+  if (typeof template === 'string') for (const name of argNamesIn(template)) into.add(name);
+  else if (Array.isArray(template)) for (const item of template) templateArgNames(item, into);
+  else if (template !== null && typeof template === 'object')
+    for (const value of Object.values(template)) templateArgNames(value, into);
+  return into;
+}

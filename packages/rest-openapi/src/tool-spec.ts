@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { type ToolAnnotations, type ToolSpec, ToolError, stableStringify } from '@toolplane/core';
+import type { RestToolConfig } from './config.js';
+import { parseDuration } from './duration.js';
+
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/** Hex SHA-256 of the definition (original remote name, description, schemas), as the policy package pins it. */
+export function definitionHash(remoteName: string, config: RestToolConfig): string {
+  return createHash('sha256')
+    .update(
+      stableStringify({
+        name: remoteName,
+        description: config.description,
+        inputSchema: config.parametersSchema,
+        outputSchema: undefined,
+      }),
+    )
+    .digest('hex');
+}
+
+/** Checks the parts of a tool config that can be checked without calling it. */
+export function checkToolConfig(name: string, config: RestToolConfig): void {
+  const problem = (text: string): ToolError =>
+    new ToolError('CONFIG_INVALID', `REST tool "${name}": ${text}`);
+  if (!name) throw problem('tool names must not be empty');
+  if (typeof config !== 'object' || config === null) throw problem('the config must be an object');
+  if (typeof config.description !== 'string') throw problem('description must be a string');
+  if (!METHODS.has(config.method))
+    throw problem(`method must be one of ${[...METHODS].join(', ')}, got ${JSON.stringify(config.method)}`);
+  if (typeof config.url !== 'string' || !/^(https?:\/\/|\$\{)/i.test(config.url)) {
+    throw problem(`url must start with http://, https:// or a \${VAR}, got ${JSON.stringify(config.url)}`);
+  }
+  const schema = config.parametersSchema as { type?: unknown } | undefined;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw problem(
+      'parametersSchema must be a JSON Schema object such as { "type": "object", "properties": {...} }',
+    );
+  }
+  if (schema.type !== undefined && schema.type !== 'object')
+    throw problem('parametersSchema must describe an object');
+  if (config.streaming) {
+    if (config.streaming.mode !== 'json-stream') throw problem('streaming.mode must be "json-stream"');
+    if (!config.streaming.discriminatorField || !config.streaming.doneValue) {
+      throw problem('streaming needs discriminatorField and doneValue');
+    }
+  }
+  for (const [header, value] of Object.entries(config.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header))
+      throw problem(`header name ${JSON.stringify(header)} is not a valid HTTP token`);
+    if (typeof value !== 'string') throw problem(`header ${header} must be a string`);
+  }
+  if (config.cache !== undefined) parseDuration(config.cache, `REST tool "${name}": cache`);
+  if (config.timeoutMs !== undefined) parseDuration(config.timeoutMs, `REST tool "${name}": timeoutMs`);
+}
+
+function annotationsFor(config: RestToolConfig): ToolAnnotations {
+  const read = READ_METHODS.has(config.method);
+  return {
+    readOnlyHint: read,
+    destructiveHint: config.method === 'DELETE',
+    idempotentHint: read || config.method === 'PUT' || config.method === 'DELETE',
+    openWorldHint: true,
+    ...config.annotations,
+  };
+}
+
+/** The spec a model sees for one REST tool, with the REST groups and the definition hash. */
+export function toolSpecFor(
+  namespace: string,
+  name: string,
+  config: RestToolConfig,
+  timeoutMs: number,
+): ToolSpec {
+  const remoteName = config.operationId ?? name;
+  return {
+    name,
+    description: config.description,
+    inputSchema: config.parametersSchema,
+    annotations: annotationsFor(config),
+    sideEffect: config.sideEffect ?? (READ_METHODS.has(config.method) ? 'read' : 'mutating'),
+    groups: ['rest', `rest:${namespace}`],
+    timeoutMs,
+    ...(config.queue ? { queue: config.queue } : {}),
+    ...(config.cache !== undefined ? { cacheTtlMs: parseDuration(config.cache, 'cache') } : {}),
+    meta: {
+      remoteName,
+      method: config.method,
+      url: config.url,
+      definitionHash: definitionHash(remoteName, config),
+      ...(config.tags ? { tags: config.tags } : {}),
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { type ToolResult, errorMessage, fail } from '@toolplane/core';
+
+function codeOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Turns an undici or socket error into a failure: timeouts are `TIMEOUT`, refused or reset
+ * connections `PROVIDER_UNAVAILABLE`, a caller abort `CANCELLED`.
+ */
+export function transportFailure(
+  error: unknown,
+  context: { target: string; callerSignal: AbortSignal; timedOut: boolean; timeoutMs: number },
+): ToolResult {
+  if (context.timedOut) {
+    return fail(
+      'TIMEOUT',
+      `${context.target} did not answer within ${context.timeoutMs} ms; try again or raise timeoutMs`,
+      {
+        details: { timeoutMs: context.timeoutMs },
+      },
+    );
+  }
+  if (context.callerSignal.aborted) {
+    const reason = context.callerSignal.reason as { name?: string } | undefined;
+    if (reason?.name === 'TimeoutError') {
+      return fail('TIMEOUT', `the call to ${context.target} ran past its deadline`);
+    }
+    return fail('CANCELLED', `the call to ${context.target} was cancelled`);
+  }
+  const code = codeOf(error);
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return fail(
+        'TIMEOUT',
+        `connecting to ${context.target} timed out; the host may be down or unreachable`,
+        {
+          details: { cause: code },
+        },
+      );
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return fail('TIMEOUT', `${context.target} sent no response headers in time; try again later`, {
+        details: { cause: code },
+      });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return fail('TIMEOUT', `${context.target} stopped sending its response body; try again later`, {
+        details: { cause: code },
+      });
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return fail(
+        'PROVIDER_UNAVAILABLE',
+        `${context.target} is unreachable (${code}): ${errorMessage(error)}`,
+        {
+          details: { cause: code },
+        },
+      );
+    case 'UND_ERR_INVALID_ARG':
+      return fail('CONFIG_INVALID', `the request to ${context.target} is malformed: ${errorMessage(error)}`);
+    default:
+      return fail('EXECUTION_FAILED', `the request to ${context.target} failed: ${errorMessage(error)}`, {
+        ...(code ? { details: { cause: code } } : {}),
+      });
+  }
+}

@@ -1,0 +1,213 @@
+import { createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { objectSchema, useCleanups } from './helpers/fixtures.js';
+import { sendJson } from './helpers/loopback.js';
+
+const { server, provider } = useCleanups();
+const noArgs = objectSchema({});
+
+describe('responses', () => {
+  it('maps status codes to ok or to failures with a stable code and a body excerpt', async () => {
+    const api = await server((request, response) => {
+      const status = Number(request.url.slice(1));
+      if (status === 429) return sendJson(response, 429, { message: 'slow down' }, { 'retry-after': '7' });
+      sendJson(response, status, { message: `status ${status}` });
+    });
+    const rest = provider({
+      s: {
+        description: 'd',
+        method: 'GET',
+        url: `${api.origin}/{code}`,
+        parametersSchema: objectSchema({ code: { type: 'integer' } }),
+      },
+    });
+    const expected: Array<[number, string]> = [
+      [400, 'INVALID_ARGUMENTS'],
+      [401, 'DENIED'],
+      [403, 'DENIED'],
+      [404, 'EXECUTION_FAILED'],
+      [422, 'INVALID_ARGUMENTS'],
+      [429, 'RATE_LIMITED'],
+      [500, 'PROVIDER_UNAVAILABLE'],
+      [503, 'PROVIDER_UNAVAILABLE'],
+      [504, 'TIMEOUT'],
+    ];
+    for (const [status, code] of expected) {
+      const result = await rest.execute('s', { code: status }, createToolContext());
+      expect(result.ok, `status ${status}`).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.code, `status ${status}`).toBe(code);
+      expect(result.error.message).toContain(`HTTP ${status}`);
+      expect(result.error.message).toContain(status === 429 ? 'slow down' : `status ${status}`);
+      expect(result.error.details?.status).toBe(status);
+      if (status === 429) expect(result.error.details?.retryAfterSeconds).toBe(7);
+    }
+    const fine = await rest.execute('s', { code: 201 }, createToolContext());
+    expect(fine.ok && fine.structured).toEqual({ message: 'status 201' });
+  });
+
+  it('returns JSON as text plus structured data, text as text, binary by type and size only', async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(2000, 7),
+    ]);
+    const api = await server((request, response) => {
+      if (request.url === '/json') return sendJson(response, 200, { a: [1, 2] });
+      if (request.url === '/text') {
+        response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        return response.end('héllo');
+      }
+      if (request.url === '/empty') {
+        response.writeHead(204);
+        return response.end();
+      }
+      response.writeHead(200, { 'content-type': 'image/png' });
+      response.end(png);
+    });
+    const rest = provider({
+      r: {
+        description: 'd',
+        method: 'GET',
+        url: `${api.origin}/{kind}`,
+        parametersSchema: objectSchema({ kind: { type: 'string' } }),
+      },
+    });
+    const json = await rest.execute('r', { kind: 'json' }, createToolContext());
+    expect(json).toMatchObject({
+      ok: true,
+      content: [{ type: 'text', text: '{"a":[1,2]}' }],
+      structured: { a: [1, 2] },
+    });
+    const text = await rest.execute('r', { kind: 'text' }, createToolContext());
+    expect(text).toMatchObject({ ok: true, content: [{ type: 'text', text: 'héllo' }] });
+    const empty = await rest.execute('r', { kind: 'empty' }, createToolContext());
+    expect(empty).toMatchObject({ ok: true, content: [{ type: 'text', text: 'HTTP 204 (empty body)' }] });
+    const binary = await rest.execute('r', { kind: 'png' }, createToolContext());
+    expect(binary).toMatchObject({ ok: true, structured: { contentType: 'image/png', bytes: png.length } });
+    expect(binary.ok && binary.content[0]?.type === 'text' && binary.content[0].text).toBe(
+      `binary response: image/png, ${png.length} bytes (not shown)`,
+    );
+  });
+
+  it('stops reading past maxResponseBytes, with or without a content-length', async () => {
+    const big = 'x'.repeat(200_000);
+    const api = await server((request, response) => {
+      if (request.url === '/declared') {
+        response.writeHead(200, { 'content-type': 'text/plain', 'content-length': big.length });
+        return response.end(big);
+      }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      // chunked: no content-length, so only the cap while reading can stop it
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent >= 50 || response.destroyed) {
+          clearInterval(timer);
+          response.end();
+          return;
+        }
+        sent++;
+        response.write('y'.repeat(10_000));
+      }, 1);
+    });
+    const rest = provider(
+      {
+        r: {
+          description: 'd',
+          method: 'GET',
+          url: `${api.origin}/{kind}`,
+          parametersSchema: objectSchema({ kind: { type: 'string' } }),
+        },
+      },
+      { maxResponseBytes: 16_384 },
+    );
+    for (const kind of ['declared', 'chunked']) {
+      const result = await rest.execute('r', { kind }, createToolContext());
+      expect(result.ok, kind).toBe(false);
+      if (!result.ok) {
+        expect(result.error.code).toBe('OUTPUT_TOO_LARGE');
+        expect(result.error.message).toContain('16384 bytes');
+      }
+    }
+  });
+
+  it('times out on missing headers, a stalled body and the per-call limit, and frees the call', async () => {
+    const api = await server((request, response) => {
+      if (request.url === '/no-headers') return; // never answers
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('partial');
+      // never ends
+    });
+    const stalled = provider(
+      {
+        noHeaders: {
+          description: 'd',
+          method: 'GET',
+          url: `${api.origin}/no-headers`,
+          parametersSchema: noArgs,
+        },
+        stalledBody: {
+          description: 'd',
+          method: 'GET',
+          url: `${api.origin}/stalled`,
+          parametersSchema: noArgs,
+        },
+      },
+      { headersTimeoutMs: 300, bodyTimeoutMs: 300 },
+    );
+    const noHeaders = await stalled.execute('noHeaders', {}, createToolContext());
+    expect(noHeaders.ok === false && noHeaders.error.code).toBe('TIMEOUT');
+    expect(noHeaders.ok === false && noHeaders.error.message).toContain('no response headers');
+    const stalledBody = await stalled.execute('stalledBody', {}, createToolContext());
+    expect(stalledBody.ok === false && stalledBody.error.code).toBe('TIMEOUT');
+    expect(stalledBody.ok === false && stalledBody.error.message).toContain('stopped sending');
+
+    const perCall = provider({
+      slow: {
+        description: 'd',
+        method: 'GET',
+        url: `${api.origin}/no-headers`,
+        timeoutMs: '400ms',
+        parametersSchema: noArgs,
+      },
+    });
+    const slow = await perCall.execute('slow', {}, createToolContext());
+    expect(slow.ok === false && slow.error.code).toBe('TIMEOUT');
+    expect(slow.ok === false && slow.error.retryable).toBe(true);
+  });
+
+  it('reports a caller abort as CANCELLED and a refused connection as PROVIDER_UNAVAILABLE', async () => {
+    const api = await server(() => undefined);
+    const closed = await server();
+    const deadOrigin = closed.origin;
+    await closed.close();
+    const rest = provider({
+      hang: { description: 'd', method: 'GET', url: `${api.origin}/hang`, parametersSchema: noArgs },
+      dead: { description: 'd', method: 'GET', url: `${deadOrigin}/x`, parametersSchema: noArgs },
+    });
+    const controller = new AbortController();
+    const pending = rest.execute('hang', {}, createToolContext({ signal: controller.signal }));
+    // abort once the server has the request
+    for (let i = 0; i < 200 && api.requests.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    const cancelled = await pending;
+    expect(cancelled.ok === false && cancelled.error.code).toBe('CANCELLED');
+    const dead = await rest.execute('dead', {}, createToolContext());
+    expect(dead.ok === false && dead.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(dead.ok === false && dead.error.message).toContain('ECONNREFUSED');
+  });
+
+  it('reuses pooled connections across calls', async () => {
+    const api = await server((_request, response) => sendJson(response, 200, { ok: true }));
+    const rest = provider({
+      r: { description: 'd', method: 'GET', url: `${api.origin}/r`, parametersSchema: noArgs },
+    });
+    for (let i = 0; i < 20; i++) {
+      const result = await rest.execute('r', {}, createToolContext());
+      expect(result.ok).toBe(true);
+    }
+    expect(api.requests).toHaveLength(20);
+    // sequential calls on a keep-alive pool reuse their connections (a new one per call would give 20)
+    expect(new Set(api.requests.map((request) => request.remotePort)).size).toBeLessThan(10);
+  });
+});
