@@ -1,0 +1,203 @@
+import { readFile } from 'node:fs/promises';
+import { ToolError, errorMessage } from '@toolplane/core';
+import type { z } from 'zod';
+import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
+import { type InterpolationContext, interpolate } from './interpolate.js';
+import { type McpConfigProblem, createProblem } from './problems.js';
+import { remoteServerSchema, stdioServerSchema, websocketServerSchema } from './schema.js';
+import { stripJsonComments } from './jsonc.js';
+import type { McpServerConfig } from './types.js';
+
+/** Where `${...}` placeholders of a config take their values. */
+export interface LoadMcpConfigOptions {
+  /** Environment for `${VAR}` and `${env:VAR}`. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly workspaceFolder?: string;
+  readonly userHome?: string;
+  /** Values for VS Code `${input:id}`; an input's `default` is used otherwise. */
+  readonly inputs?: Readonly<Record<string, string>>;
+}
+
+/** The servers of a config: the valid ones, and why the others cannot start. */
+export interface LoadedMcpConfig {
+  readonly format: McpConfigFormat;
+  /** Valid, enabled servers by name, interpolated. */
+  readonly servers: Readonly<Record<string, McpServerConfig>>;
+  /** One entry per server that cannot be used (the others are unaffected). */
+  readonly problems: readonly McpConfigProblem[];
+  /** Names of servers switched off with `enabled: false` or `disabled: true`. */
+  readonly disabled: readonly string[];
+}
+
+/** Server names the provider accepts (they become tool-name prefixes). */
+export const SERVER_NAME_PATTERN: RegExp = /^[A-Za-z0-9_-]+$/;
+
+const INTERPOLATED_LISTS = ['args'] as const;
+const INTERPOLATED_STRINGS = ['command', 'url', 'cwd', 'bearerToken'] as const;
+const INTERPOLATED_MAPS = ['env', 'headers'] as const;
+
+function interpolateEntry(
+  server: string,
+  entry: RawServerEntry,
+  context: InterpolationContext,
+  problems: McpConfigProblem[],
+): RawServerEntry {
+  const out: RawServerEntry = { ...entry };
+  const report = (field: string, missing: readonly string[]): void => {
+    problems.push(
+      createProblem(
+        server,
+        field,
+        `uses ${missing.join(', ')}, which has no value: set the variable or give a default with \${VAR:-default}`,
+      ),
+    );
+  };
+  for (const key of INTERPOLATED_STRINGS) {
+    const value = entry[key];
+    if (typeof value !== 'string') continue;
+    const outcome = interpolate(value, context);
+    if (outcome.ok) out[key] = outcome.value;
+    else report(key, outcome.missing);
+  }
+  for (const key of INTERPOLATED_LISTS) {
+    const list = entry[key];
+    if (!Array.isArray(list)) continue;
+    out[key] = list.map((item, index) => {
+      if (typeof item !== 'string') return item;
+      const outcome = interpolate(item, context);
+      if (outcome.ok) return outcome.value;
+      report(`${key}[${index}]`, outcome.missing);
+      return item;
+    });
+  }
+  for (const key of INTERPOLATED_MAPS) {
+    const map = entry[key];
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
+    const resolved: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(map)) {
+      if (typeof value !== 'string') {
+        resolved[name] = value;
+        continue;
+      }
+      const outcome = interpolate(value, context);
+      if (outcome.ok) resolved[name] = outcome.value;
+      else report(`${key}.${name}`, outcome.missing);
+    }
+    out[key] = resolved;
+  }
+  return out;
+}
+
+function fieldOf(path: readonly PropertyKey[]): string {
+  let field = '';
+  for (const part of path) {
+    if (typeof part === 'number') field += `[${part}]`;
+    else field += field ? `.${String(part)}` : String(part);
+  }
+  return field;
+}
+
+function validateEntry(server: string, entry: RawServerEntry): McpServerConfig | McpConfigProblem[] {
+  if ('__notAnObject' in entry) return [createProblem(server, undefined, 'must be an object')];
+  let schema: z.ZodType;
+  if (entry.type === 'stdio') schema = stdioServerSchema;
+  else if (entry.type === 'websocket') schema = websocketServerSchema;
+  else if (entry.type === undefined || entry.type === 'http' || entry.type === 'sse') {
+    if (entry.url === undefined && entry.command === undefined) {
+      return [
+        createProblem(server, undefined, 'has neither "command" (stdio) nor "url" (remote): set one of them'),
+      ];
+    }
+    schema = remoteServerSchema;
+  } else {
+    return [
+      createProblem(
+        server,
+        'type',
+        `${JSON.stringify(entry.type)} is unknown: use stdio, http, sse or websocket`,
+      ),
+    ];
+  }
+  const parsed = schema.safeParse(entry);
+  if (parsed.success) return parsed.data as McpServerConfig;
+  return parsed.error.issues.map((issue) =>
+    createProblem(server, fieldOf(issue.path) || undefined, issue.message),
+  );
+}
+
+/**
+ * Reads MCP server configs from a file path or an object: ours, or the files users already
+ * have (`mcpServers` of Claude Desktop, Claude Code, Cursor, Windsurf and Gemini CLI, VS Code's
+ * `servers` + `inputs`, Zed's `context_servers`). Interpolates `${VAR}`, `${VAR:-default}`,
+ * `${env:VAR}`, `${workspaceFolder}`, `${userHome}` and `${input:id}` in command, args, env, url,
+ * headers (values, never keys). A bad server is reported in `problems`; the others load.
+ * Throws `CONFIG_INVALID` only when the document itself cannot be read.
+ *
+ * @example
+ * const { servers, problems } = await loadMcpConfig('.mcp.json', { workspaceFolder: process.cwd() });
+ */
+export async function loadMcpConfig(
+  fileOrObject: string | object,
+  options: LoadMcpConfigOptions = {},
+): Promise<LoadedMcpConfig> {
+  let document: unknown = fileOrObject;
+  if (typeof fileOrObject === 'string') {
+    let text: string;
+    try {
+      text = await readFile(fileOrObject, 'utf8');
+    } catch (error) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `cannot read MCP config ${fileOrObject}: ${errorMessage(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    try {
+      document = JSON.parse(stripJsonComments(text));
+    } catch (error) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `MCP config ${fileOrObject} is not valid JSON: ${errorMessage(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+  const normalized = normalizeDocument(document);
+  if (typeof normalized === 'string') throw new ToolError('CONFIG_INVALID', `MCP config: ${normalized}`);
+  const context: InterpolationContext = {
+    env: options.env ?? process.env,
+    ...(options.workspaceFolder === undefined ? {} : { workspaceFolder: options.workspaceFolder }),
+    ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
+    inputs: { ...normalized.inputDefaults, ...options.inputs },
+  };
+  const servers: Record<string, McpServerConfig> = {};
+  const problems: McpConfigProblem[] = [];
+  const disabled: string[] = [];
+  for (const [name, raw] of normalized.servers) {
+    if (!SERVER_NAME_PATTERN.test(name)) {
+      problems.push(
+        createProblem(
+          name,
+          undefined,
+          'has an invalid name: use only letters, digits, "_" and "-" (it prefixes tool names)',
+        ),
+      );
+      continue;
+    }
+    if (raw.enabled === false) {
+      disabled.push(name);
+      continue;
+    }
+    const serverProblems: McpConfigProblem[] = [];
+    const interpolated = interpolateEntry(name, raw, context, serverProblems);
+    const validated = validateEntry(name, interpolated);
+    if (Array.isArray(validated)) serverProblems.push(...validated);
+    if (serverProblems.length > 0) problems.push(...serverProblems);
+    else servers[name] = validated as McpServerConfig;
+  }
+  return { format: normalized.format, servers, problems, disabled };
+}

@@ -1,0 +1,32 @@
+/** What a provider reports about its server, for logs and the orchestrator. */
+export type McpProviderEvent =
+  | {
+      readonly type: 'server-started';
+      readonly server: string;
+      readonly transport: string;
+      readonly pid?: number;
+      readonly restarts: number;
+    }
+  | { readonly type: 'server-exited'; readonly server: string; readonly reason: string }
+  | {
+      readonly type: 'server-restarting';
+      readonly server: string;
+      readonly attempt: number;
+      readonly delayMs: number;
+    }
+  | { readonly type: 'server-failed'; readonly server: string; readonly reason: string }
+  | { readonly type: 'server-stopped'; readonly server: string; readonly reason: 'idle' | 'closed' }
+  | { readonly type: 'health-failed'; readonly server: string; readonly reason: string }
+  | { readonly type: 'session-expired'; readonly server: string }
+  | {
+      readonly type: 'schema-invalid';
+      readonly server: string;
+      readonly tool: string;
+      readonly message: string;
+    }
+  | { readonly type: 'protocol-error'; readonly server: string; readonly message: string }
+  | { readonly type: 'tools-changed'; readonly server: string; readonly count: number }
+  | { readonly type: 'definition-changed'; readonly server: string; readonly tool: string };
+
+/** Receives provider events. */
+export type McpEventListener = (event: McpProviderEvent) => void;

@@ -1,0 +1,299 @@
+import { ToolError, errorMessage } from '@toolplane/core';
+import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
+import type { McpSession, McpSessionFactory } from '../session/session.js';
+import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
+import type { McpEventListener } from './events.js';
+
+/** Where a server connection is in its life. */
+export type ConnectionState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'closed';
+
+/** Options of {@link ServerConnection}. */
+export interface ServerConnectionOptions {
+  readonly server: string;
+  readonly config: McpServerConfig;
+  readonly openSession: McpSessionFactory;
+  readonly onEvent?: McpEventListener;
+  readonly restartPolicy?: RestartPolicy;
+}
+
+interface Waiter {
+  resolve(session: McpSession): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * One live connection to one server: starts it with a startup timeout, restarts it with
+ * backoff when it dies, marks it failed when it keeps crashing, and probes its health.
+ * Shared by every provider that uses the server (see the shared registry).
+ */
+export class ServerConnection {
+  state: ConnectionState = 'idle';
+  /** Why the server last went down or failed to start. */
+  lastError = '';
+  private current: McpSession | undefined;
+  private starting: Promise<McpSession> | undefined;
+  private waiters: Waiter[] = [];
+  private readonly tracker: RestartTracker;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private readonly openListeners = new Set<(session: McpSession) => void>();
+  private readonly changeListeners = new Set<() => void>();
+  private lifetime = new AbortController();
+
+  constructor(private readonly options: ServerConnectionOptions) {
+    this.tracker = new RestartTracker(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
+  }
+
+  get server(): string {
+    return this.options.server;
+  }
+
+  /** The open session, if any. */
+  get session(): McpSession | undefined {
+    return this.current;
+  }
+
+  /** Told each time a session opens (first start and every restart). */
+  onSessionOpened(listener: (session: McpSession) => void): () => void {
+    this.openListeners.add(listener);
+    return () => this.openListeners.delete(listener);
+  }
+
+  /** Told when the server says its tool list changed. */
+  onToolsChanged(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private emit: McpEventListener = (event) => {
+    try {
+      this.options.onEvent?.(event);
+    } catch {
+      // a listener's failure must not break the connection
+    }
+  };
+
+  private unavailable(why: string): ToolError {
+    return new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${this.server}" is unavailable: ${why}`, {
+      details: { server: this.server, state: this.state },
+    });
+  }
+
+  /** Starts the server if it is not running; resolves with the open session. */
+  start(signal?: AbortSignal): Promise<McpSession> {
+    if (this.state === 'closed') return Promise.reject(this.unavailable('the provider was closed'));
+    if (this.current) return Promise.resolve(this.current);
+    if (this.starting) return this.starting;
+    if (this.state === 'restarting') return this.waitForRestart(signal);
+    if (this.state === 'failed') return Promise.reject(this.unavailable(this.lastError));
+    return this.open('starting', signal);
+  }
+
+  private open(state: 'starting' | 'restarting', signal?: AbortSignal): Promise<McpSession> {
+    this.state = state;
+    const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
+    const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+    const promise = this.options
+      .openSession({ signal: combined, timeoutMs })
+      .then((session) => this.adopt(session))
+      .catch((error: unknown) => {
+        this.starting = undefined;
+        this.lastError = ToolError.isInstance(error) ? error.message : errorMessage(error);
+        if ((this.state as ConnectionState) === 'closed') throw this.unavailable('the provider was closed');
+        if (state === 'restarting') {
+          this.scheduleRestart(`restart failed: ${this.lastError}`);
+        } else {
+          this.state = 'idle';
+          this.rejectWaiters(this.unavailable(`failed to start: ${this.lastError}`));
+        }
+        if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
+        throw this.unavailable(`failed to start: ${this.lastError}`);
+      });
+    this.starting = promise;
+    return promise;
+  }
+
+  private adopt(session: McpSession): McpSession {
+    this.starting = undefined;
+    if (this.state === 'closed') {
+      void session.close();
+      throw this.unavailable('the provider was closed');
+    }
+    this.current = session;
+    this.state = 'ready';
+    this.tracker.started();
+    session.onClose((reason) => this.lost(session, reason));
+    session.onToolsChanged(() => {
+      for (const listener of this.changeListeners) listener();
+    });
+    session.onProtocolError((message) => this.emit({ type: 'protocol-error', server: this.server, message }));
+    this.emit({
+      type: 'server-started',
+      server: this.server,
+      transport: session.transport,
+      restarts: this.tracker.restarts,
+      ...(session.pid === undefined ? {} : { pid: session.pid }),
+    });
+    for (const listener of this.openListeners) listener(session);
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter.resolve(session);
+    this.startHealthProbes(session);
+    return session;
+  }
+
+  /** The session died or stopped answering: report, then restart or fail. */
+  lost(session: McpSession, reason: string): void {
+    if (this.current !== session) return;
+    this.current = undefined;
+    this.stopHealthProbes();
+    this.lastError = reason;
+    this.emit({ type: 'server-exited', server: this.server, reason });
+    this.scheduleRestart(reason);
+  }
+
+  private scheduleRestart(reason: string): void {
+    if (this.state === 'closed') return;
+    const next = this.tracker.crashed();
+    if (!next) {
+      this.state = 'failed';
+      this.lastError = `it crashed ${this.tracker.restarts + 1} times within a minute and was given up; last: ${reason}`;
+      this.emit({ type: 'server-failed', server: this.server, reason: this.lastError });
+      this.rejectWaiters(this.unavailable(this.lastError));
+      return;
+    }
+    this.state = 'restarting';
+    this.emit({
+      type: 'server-restarting',
+      server: this.server,
+      attempt: next.attempt,
+      delayMs: next.delayMs,
+    });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.state !== 'restarting') return;
+      this.open('restarting').catch(() => {});
+    }, next.delayMs);
+    this.restartTimer.unref?.();
+  }
+
+  private waitForRestart(signal?: AbortSignal): Promise<McpSession> {
+    return new Promise((resolve, reject) => {
+      const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
+      const timer = setTimeout(() => {
+        settle();
+        reject(this.unavailable(`it is restarting after: ${this.lastError}`));
+      }, timeoutMs);
+      const onAbort = (): void => {
+        settle();
+        reject(signal?.reason ?? new Error('aborted'));
+      };
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.waiters = this.waiters.filter((entry) => entry !== waiter);
+      };
+      const waiter: Waiter = {
+        resolve: (session) => {
+          settle();
+          resolve(session);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      };
+      if (signal?.aborted) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private rejectWaiters(error: unknown): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter.reject(error);
+  }
+
+  private startHealthProbes(session: McpSession): void {
+    const probe = this.options.config.healthProbe ?? 'ping';
+    const interval = this.options.config.healthIntervalMs ?? MCP_DEFAULTS.healthIntervalMs;
+    if (probe === 'none' || interval <= 0) return;
+    const timeoutMs = Math.min(this.options.config.requestTimeoutMs ?? MCP_DEFAULTS.requestTimeoutMs, 30_000);
+    let running = false;
+    this.healthTimer = setInterval(() => {
+      if (running || this.current !== session) return;
+      running = true;
+      const request =
+        probe === 'listTools' ? session.listToolsPage(undefined, { timeoutMs }) : session.ping({ timeoutMs });
+      request
+        .catch((error: unknown) => {
+          if (this.current !== session) return;
+          const reason = `health probe (${probe}) failed: ${errorMessage(error)}`;
+          this.emit({ type: 'health-failed', server: this.server, reason });
+          this.lost(session, reason);
+          void session.close();
+        })
+        .finally(() => {
+          running = false;
+        });
+    }, interval);
+    this.healthTimer.unref?.();
+  }
+
+  private stopHealthProbes(): void {
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.healthTimer = undefined;
+  }
+
+  /** Replaces the session with a new one (an expired remote session); not counted as a crash. */
+  async reconnect(signal?: AbortSignal): Promise<McpSession> {
+    const old = this.current;
+    if (old) {
+      this.current = undefined;
+      this.stopHealthProbes();
+      void old.close();
+    }
+    if (this.starting) return this.starting;
+    this.emit({ type: 'session-expired', server: this.server });
+    return this.open('starting', signal);
+  }
+
+  /** Stops the server without restarting it (a lazy server going idle); `start()` brings it back. */
+  async stop(reason: 'idle' | 'closed' = 'idle'): Promise<void> {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.stopHealthProbes();
+    const session = this.current ?? (await this.starting?.catch(() => undefined));
+    this.current = undefined;
+    this.starting = undefined;
+    if (this.state !== 'closed') this.state = 'idle';
+    if (session) {
+      await session.close();
+      this.emit({ type: 'server-stopped', server: this.server, reason });
+    }
+  }
+
+  /** Stops for good: kills the server, fails waiters. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    const starting = this.starting;
+    this.state = 'closed';
+    this.lifetime.abort();
+    this.lifetime = new AbortController();
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.stopHealthProbes();
+    this.rejectWaiters(this.unavailable('the provider was closed'));
+    const session = this.current ?? (await starting?.catch(() => undefined));
+    this.current = undefined;
+    this.starting = undefined;
+    if (session) {
+      await session.close();
+      this.emit({ type: 'server-stopped', server: this.server, reason: 'closed' });
+    }
+  }
+}

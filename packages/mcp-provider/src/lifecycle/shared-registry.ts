@@ -1,0 +1,73 @@
+import { stableStringify } from '@toolplane/core';
+import type { McpServerConfig } from '../config/types.js';
+import { ServerConnection, type ServerConnectionOptions } from './server-connection.js';
+
+/** A provider's hold on a shared connection. */
+export interface SharedLease {
+  readonly connection: ServerConnection;
+  /** Drops this hold; the last one closes the server. Safe to call twice. */
+  release(): Promise<void>;
+}
+
+/**
+ * Reference-counted server connections shared across sessions: every provider created with
+ * the same registry, server name and config (and `shared: true`) uses one server process.
+ */
+export interface McpSharedRegistry {
+  acquire(options: ServerConnectionOptions): SharedLease;
+  /** Number of live shared connections. */
+  readonly size: number;
+  /** References held on a server's connection (0 when none). */
+  references(server: string, config: McpServerConfig): number;
+  /** Closes every connection regardless of references (application shutdown). */
+  closeAll(): Promise<void>;
+}
+
+/**
+ * A registry for shared servers.
+ *
+ * @example
+ * const registry = createSharedRegistry();
+ * const a = createMcpProvider('github', config, { registry }); // one process...
+ * const b = createMcpProvider('github', config, { registry }); // ...for both
+ */
+export function createSharedRegistry(): McpSharedRegistry {
+  const entries = new Map<string, { connection: ServerConnection; count: number }>();
+  const keyOf = (server: string, config: McpServerConfig): string =>
+    `${server}\u0000${stableStringify(config)}`;
+  return {
+    acquire(options) {
+      const key = keyOf(options.server, options.config);
+      let entry = entries.get(key);
+      if (!entry || entry.connection.state === 'closed') {
+        entry = { connection: new ServerConnection(options), count: 0 };
+        entries.set(key, entry);
+      }
+      entry.count++;
+      const held = entry;
+      let released = false;
+      return {
+        connection: held.connection,
+        async release() {
+          if (released) return;
+          released = true;
+          held.count--;
+          if (held.count > 0) return;
+          if (entries.get(key) === held) entries.delete(key);
+          await held.connection.close();
+        },
+      };
+    },
+    get size() {
+      return entries.size;
+    },
+    references(server, config) {
+      return entries.get(keyOf(server, config))?.count ?? 0;
+    },
+    async closeAll() {
+      const all = [...entries.values()];
+      entries.clear();
+      await Promise.all(all.map((entry) => entry.connection.close()));
+    },
+  };
+}

@@ -1,0 +1,439 @@
+import {
+  PROVIDER_SPEC_VERSION,
+  type ToolContext,
+  ToolError,
+  type ToolProvider,
+  type ToolResult,
+  type ToolSpec,
+  fail,
+  failFromError,
+  formatIssues,
+  ok,
+  stableStringify,
+} from '@toolplane/core';
+import { SERVER_NAME_PATTERN } from './config/load.js';
+import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/types.js';
+import type { RestartPolicy } from './lifecycle/backoff.js';
+import type { McpEventListener, McpProviderEvent } from './lifecycle/events.js';
+import { type ConnectionState, ServerConnection } from './lifecycle/server-connection.js';
+import type { McpSharedRegistry, SharedLease } from './lifecycle/shared-registry.js';
+import {
+  type CachedToolList,
+  defaultToolCacheDirectory,
+  readToolCache,
+  toolCachePath,
+  writeToolCache,
+} from './lifecycle/tool-cache.js';
+import { resultOf, secretValuesOf } from './provider-helpers.js';
+import type {
+  McpServerIdentity,
+  McpSession,
+  McpSessionFactory,
+  McpToolDefinition,
+} from './session/session.js';
+import { openRemoteSession } from './transport/remote.js';
+import { callFailure, isSessionExpired } from './tools/call-errors.js';
+import { type CatalogEntry, buildCatalog, compiledSchemaOf } from './tools/catalog.js';
+import { toContentBlocks } from './tools/content.js';
+import { RESOURCE_TOOL_NAMES, resourceToolSpecs } from './tools/resource-tools.js';
+
+/** Options of {@link createMcpProvider}. */
+export interface McpProviderOptions {
+  /** Registry for `shared: true` servers; without one every provider has its own process. */
+  readonly registry?: McpSharedRegistry;
+  /** Receives lifecycle, schema and protocol events. */
+  readonly onEvent?: McpEventListener;
+  /** Directory of the process ledger (stdio). Default `<tmp>/toolplane-mcp-<uid>`. */
+  readonly runDirectory?: string;
+  /** Directory of lazy servers' tool caches. Default `~/.cache/toolplane/mcp-tools`. */
+  readonly toolCacheDirectory?: string;
+  readonly restartPolicy?: RestartPolicy;
+  /** Time between SIGTERM and SIGKILL when stopping a stdio server. Default 1000 ms. */
+  readonly killGraceMs?: number;
+  /** Replaces how sessions are opened (another MCP client, tests of the lifecycle). */
+  readonly sessionFactory?: McpSessionFactory;
+}
+
+/** A snapshot of a provider's server. */
+export interface McpProviderStatus {
+  readonly server: string;
+  readonly state: ConnectionState;
+  readonly lastError: string;
+  readonly transport?: string;
+  readonly pid?: number;
+  readonly tools: number;
+  readonly identity?: McpServerIdentity;
+}
+
+/** A {@link ToolProvider} over one MCP server. */
+export interface McpProvider extends ToolProvider {
+  readonly server: string;
+  status(): McpProviderStatus;
+  /** Lists the server's tools again (all pages) and returns the new local specs. */
+  refreshTools(signal?: AbortSignal): Promise<readonly ToolSpec[]>;
+}
+
+const MAX_PAGES = 1000;
+
+function defaultSessionFactory(
+  server: string,
+  config: McpServerConfig,
+  options: McpProviderOptions,
+): McpSessionFactory {
+  if (isStdioConfig(config)) {
+    return async (open) => {
+      // Loaded on demand so the root entry never pulls in child_process.
+      const { openStdioSession } = await import('./stdio/connect.js');
+      return openStdioSession(server, config, {
+        ...open,
+        ...(options.runDirectory === undefined ? {} : { runDirectory: options.runDirectory }),
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      });
+    };
+  }
+  return (open) => openRemoteSession(server, config, open);
+}
+
+/**
+ * A tool provider for one MCP server (stdio, streamable HTTP, SSE or WebSocket). It starts the
+ * server (or lists a lazy server's cached tools), follows every `tools/list` page, validates
+ * arguments against each tool's input schema, bounds every request by an explicit timeout that
+ * progress extends, restarts a crashed server with backoff and fails calls in flight at once
+ * with `PROVIDER_UNAVAILABLE`, and kills the whole process tree of a stdio server on close.
+ *
+ * @example
+ * const provider = createMcpProvider('everything', {
+ *   type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'],
+ * });
+ * await provider.start?.(AbortSignal.timeout(60_000));
+ * const result = await provider.execute('echo', { message: 'hi' }, createToolContext());
+ * await provider.close?.();
+ */
+export function createMcpProvider(
+  name: string,
+  config: McpServerConfig,
+  options: McpProviderOptions = {},
+): McpProvider {
+  if (!SERVER_NAME_PATTERN.test(name)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `MCP server name "${name}" is invalid: use only letters, digits, "_" and "-" (it prefixes tool names)`,
+      { details: { server: name, field: 'name' } },
+    );
+  }
+  const emit = (event: McpProviderEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // listeners must not break the provider
+    }
+  };
+  const connectionOptions = {
+    server: name,
+    config,
+    openSession: options.sessionFactory ?? defaultSessionFactory(name, config, options),
+    onEvent: emit,
+    ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
+  };
+  let lease: SharedLease | undefined;
+  let connection: ServerConnection;
+  if (config.shared && options.registry) {
+    lease = options.registry.acquire(connectionOptions);
+    connection = lease.connection;
+  } else {
+    connection = new ServerConnection(connectionOptions);
+  }
+
+  const requestTimeoutMs = config.requestTimeoutMs ?? MCP_DEFAULTS.requestTimeoutMs;
+  const lazy = config.lazy === true;
+  const cachePath = lazy
+    ? toolCachePath(options.toolCacheDirectory ?? defaultToolCacheDirectory(), name, config)
+    : undefined;
+  let entries: CatalogEntry[] = [];
+  let byName = new Map<string, CatalogEntry>();
+  let specs: readonly ToolSpec[] = [];
+  let identity: McpServerIdentity | undefined;
+  let knownHashes: Map<string, string> | undefined;
+  let listed = false;
+  let closed = false;
+  let inFlight = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const listeners = new Set<() => void>();
+  const reportedSchemas = new Set<string>();
+
+  function apply(definitions: readonly McpToolDefinition[], serverIdentity: McpServerIdentity): boolean {
+    const withResources = serverIdentity.hasResources && config.resources !== false;
+    const reserved = withResources ? [RESOURCE_TOOL_NAMES.list, RESOURCE_TOOL_NAMES.read] : [];
+    const next = buildCatalog(definitions, {
+      server: name,
+      config,
+      reserved,
+      ...(knownHashes ? { knownHashes } : {}),
+    });
+    if (withResources) {
+      for (const spec of resourceToolSpecs(name)) {
+        next.push({
+          spec,
+          remoteName: undefined,
+          definition: { name: spec.name, inputSchema: spec.inputSchema },
+          hash: '',
+        });
+      }
+    }
+    for (const entry of next) {
+      if (entry.spec.meta?.definitionChanged === true)
+        emit({ type: 'definition-changed', server: name, tool: entry.spec.name });
+    }
+    const before = stableStringify(specs);
+    entries = next;
+    byName = new Map(next.map((entry) => [entry.spec.name, entry]));
+    specs = next.map((entry) => entry.spec);
+    identity = serverIdentity;
+    return before !== stableStringify(specs);
+  }
+
+  async function listAll(session: McpSession, signal?: AbortSignal): Promise<McpToolDefinition[]> {
+    const all: McpToolDefinition[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await session.listToolsPage(cursor, {
+        timeoutMs: requestTimeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      all.push(...result.items);
+      if (!result.nextCursor) return all;
+      if (seen.has(result.nextCursor)) {
+        emit({
+          type: 'protocol-error',
+          server: name,
+          message: `tools/list repeated cursor ${result.nextCursor}; stopped paging`,
+        });
+        return all;
+      }
+      seen.add(result.nextCursor);
+      cursor = result.nextCursor;
+    }
+    emit({
+      type: 'protocol-error',
+      server: name,
+      message: `tools/list returned more than ${MAX_PAGES} pages; stopped paging`,
+    });
+    return all;
+  }
+
+  async function refresh(session: McpSession, signal?: AbortSignal): Promise<boolean> {
+    let definitions: McpToolDefinition[];
+    let current = session;
+    try {
+      definitions = current.identity.hasTools ? await listAll(current, signal) : [];
+    } catch (error) {
+      if (!isSessionExpired(error)) throw error;
+      // The server forgot our session (restarted): initialize again once and retry the listing.
+      current = await connection.reconnect(signal);
+      definitions = current.identity.hasTools ? await listAll(current, signal) : [];
+    }
+    const changed = apply(definitions, current.identity);
+    listed = true;
+    // Later listings are compared with the first one (or with a lazy server's cache).
+    if (!knownHashes)
+      knownHashes = new Map(entries.filter((e) => e.remoteName).map((e) => [e.definition.name, e.hash]));
+    if (cachePath) {
+      const list: CachedToolList = {
+        version: 1,
+        server: name,
+        savedAt: Date.now(),
+        identity: current.identity,
+        tools: definitions.map((definition) => {
+          const entry = entries.find((candidate) => candidate.remoteName === definition.name);
+          return { definition, hash: entry?.hash ?? '' };
+        }),
+      };
+      await writeToolCache(cachePath, list).catch(() => {});
+    }
+    if (changed) {
+      emit({ type: 'tools-changed', server: name, count: specs.length });
+      for (const listener of listeners) listener();
+    }
+    return changed;
+  }
+
+  const refreshInBackground = (session: McpSession): void => {
+    void refresh(session).catch((error: unknown) => {
+      emit({
+        type: 'protocol-error',
+        server: name,
+        message: `tools/list failed: ${failFromError(error).error.message}`,
+      });
+    });
+  };
+  connection.onSessionOpened((session) => {
+    identity = session.identity;
+    // The first listing is done by start(); later sessions (restarts, lazy starts) refresh.
+    if (listed && !closed) refreshInBackground(session);
+  });
+  connection.onToolsChanged(() => {
+    const session = connection.session;
+    if (session && !closed) refreshInBackground(session);
+  });
+
+  function scheduleIdleStop(): void {
+    if (!lazy || config.shared || closed || inFlight > 0) return;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      if (inFlight === 0 && !closed) void connection.stop('idle');
+    }, config.idleTimeoutMs ?? MCP_DEFAULTS.idleTimeoutMs);
+    idleTimer.unref?.();
+  }
+
+  async function start(signal?: AbortSignal): Promise<void> {
+    if (closed) throw new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`);
+    if (lazy && cachePath && !listed) {
+      const cached = await readToolCache(cachePath);
+      if (cached) {
+        knownHashes = new Map(cached.tools.map((tool) => [tool.definition.name, tool.hash]));
+        apply(
+          cached.tools.map((tool) => tool.definition),
+          cached.identity,
+        );
+        listed = true;
+        return;
+      }
+    }
+    const session = await connection.start(signal);
+    if (!listed) await refresh(session, signal);
+    scheduleIdleStop();
+  }
+
+  async function callResourceTool(
+    session: McpSession,
+    which: 'list' | 'read',
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<ToolResult> {
+    const requestOptions = { timeoutMs: requestTimeoutMs, signal: ctx.signal };
+    if (which === 'list') {
+      const page = await session.listResourcesPage(
+        typeof args.cursor === 'string' ? args.cursor : undefined,
+        requestOptions,
+      );
+      const structured = {
+        resources: page.items,
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+      return ok(JSON.stringify(structured), structured);
+    }
+    const contents = await session.readResource(String(args.uri), requestOptions);
+    return ok(toContentBlocks(contents.map((resource) => ({ type: 'resource', resource }))));
+  }
+
+  async function execute(
+    localName: string,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<ToolResult> {
+    const entry = byName.get(localName);
+    if (!entry) {
+      const known = specs.slice(0, 20).map((spec) => spec.name);
+      return fail(
+        'TOOL_NOT_FOUND',
+        `MCP server "${name}" has no tool "${localName}"${known.length ? `; it has: ${known.join(', ')}` : ''}`,
+      );
+    }
+    const compiled = compiledSchemaOf(entry, (message) => {
+      if (reportedSchemas.has(entry.spec.name)) return;
+      reportedSchemas.add(entry.spec.name);
+      emit({ type: 'schema-invalid', server: name, tool: entry.spec.name, message });
+    });
+    if (compiled) {
+      const outcome = compiled.validate(args);
+      if (!outcome.valid) {
+        return fail(
+          'INVALID_ARGUMENTS',
+          `MCP server "${name}" tool "${localName}": ${formatIssues(outcome.issues)}; fix the arguments to match the tool's input schema`,
+          { details: { issues: outcome.issues } },
+        );
+      }
+    }
+    if (closed) return fail('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`);
+    inFlight++;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = undefined;
+    const remote = entry.remoteName ?? localName;
+    try {
+      const session = await connection.start(ctx.signal);
+      const resourceTool = entry.spec.meta?.resourceTool;
+      if (resourceTool === 'list' || resourceTool === 'read')
+        return await callResourceTool(session, resourceTool, args, ctx);
+      const outcome = await session.callTool(remote, args, {
+        signal: ctx.signal,
+        timeoutMs: requestTimeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
+        onProgress: (progress) =>
+          ctx.progress({
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          }),
+      });
+      return resultOf(name, remote, outcome);
+    } catch (error) {
+      // Never retry a tool call (it may not be idempotent); re-initialize for the next one.
+      if (isSessionExpired(error)) void connection.reconnect().catch(() => {});
+      return callFailure(error, {
+        server: name,
+        tool: remote,
+        timeoutMs: requestTimeoutMs,
+        signal: ctx.signal,
+        lostReason: () => connection.lastError,
+      });
+    } finally {
+      inFlight--;
+      scheduleIdleStop();
+    }
+  }
+
+  return {
+    specificationVersion: PROVIDER_SPEC_VERSION,
+    kind: 'mcp',
+    namespace: name,
+    prefixNames: true,
+    server: name,
+    start: (signal) => start(signal),
+    listTools: () => specs,
+    execute,
+    instructions: () => identity?.instructions,
+    secretValues: () => secretValuesOf(config),
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    status() {
+      const session = connection.session;
+      return {
+        server: name,
+        state: connection.state,
+        lastError: connection.lastError,
+        tools: specs.length,
+        ...(session ? { transport: session.transport } : {}),
+        ...(session?.pid === undefined ? {} : { pid: session.pid }),
+        ...(identity ? { identity } : {}),
+      };
+    },
+    async refreshTools(signal) {
+      const session = await connection.start(signal);
+      await refresh(session, signal);
+      return specs;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      listeners.clear();
+      if (lease) await lease.release();
+      else await connection.close();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '@toolplane/core';
+import type {
+  McpCallOutcome,
+  McpPage,
+  McpRequestOptions,
+  McpResourceInfo,
+  McpServerIdentity,
+  McpSession,
+  McpToolDefinition,
+} from './session.js';
+
+/** A transport plus what the provider wants to know about it. */
+export interface TransportHandle {
+  readonly transport: Transport;
+  /** `stdio`, `http`, `sse` or `websocket`. */
+  readonly kind: string;
+  /** Recent stderr (stdio) or last transport error, for error messages. */
+  diagnostics(): string;
+  readonly pid?: number;
+}
+
+const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
+
+function requestOptions(options: McpRequestOptions) {
+  return {
+    timeout: options.timeoutMs,
+    resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
+    ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+  };
+}
+
+/**
+ * Connects an SDK 1.x `Client` over a transport and wraps it as an {@link McpSession}.
+ * Rejects (after closing the transport) when initialize fails or takes longer than `timeoutMs`.
+ */
+export async function openSdkSession(
+  handle: TransportHandle,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpSession> {
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const closeListeners: Array<(reason: string) => void> = [];
+  const changeListeners: Array<() => void> = [];
+  const errorListeners: Array<(message: string) => void> = [];
+  let closedByUs = false;
+  let closeReported = false;
+  let lastError = '';
+  client.onerror = (error) => {
+    lastError = errorMessage(error);
+    for (const listener of errorListeners) listener(lastError);
+  };
+  client.onclose = () => {
+    if (closedByUs || closeReported) return;
+    closeReported = true;
+    const detail = handle.diagnostics() || lastError;
+    for (const listener of closeListeners)
+      listener(detail ? `connection closed: ${detail}` : 'connection closed');
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    for (const listener of changeListeners) listener();
+  });
+  let protocolVersion: string | undefined;
+  const setProtocolVersion = handle.transport.setProtocolVersion?.bind(handle.transport);
+  handle.transport.setProtocolVersion = (version: string) => {
+    protocolVersion = version;
+    setProtocolVersion?.(version);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    // connect() does not bound transport start (an SSE endpoint that never answers): race it.
+    const bounded = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`did not initialize within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
+      onAbort = () => reject(new Error('start was cancelled'));
+      if (options.signal.aborted) onAbort();
+      else options.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    await Promise.race([
+      client.connect(handle.transport, { timeout: options.timeoutMs, signal: options.signal }),
+      bounded,
+    ]);
+  } catch (error) {
+    closedByUs = true;
+    await client.close().catch(() => {});
+    await handle.transport.close().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) options.signal.removeEventListener('abort', onAbort);
+  }
+  const capabilities = client.getServerCapabilities() ?? {};
+  const server = client.getServerVersion();
+  const instructions = client.getInstructions();
+  const identity: McpServerIdentity = {
+    ...(server?.name === undefined ? {} : { name: server.name }),
+    ...(server?.version === undefined ? {} : { version: server.version }),
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(instructions === undefined ? {} : { instructions }),
+    hasTools: capabilities.tools !== undefined,
+    hasResources: capabilities.resources !== undefined,
+    toolsListChanged: capabilities.tools?.listChanged === true,
+  };
+  return {
+    identity,
+    transport: handle.kind,
+    ...(handle.pid === undefined ? {} : { pid: handle.pid }),
+    async listToolsPage(cursor, requestOptionsIn): Promise<McpPage<McpToolDefinition>> {
+      const page = await client.listTools(
+        cursor === undefined ? {} : { cursor },
+        requestOptions(requestOptionsIn),
+      );
+      return {
+        items: page.tools as McpToolDefinition[],
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+    async callTool(name, args, callOptions): Promise<McpCallOutcome> {
+      const result = await client.callTool({ name, arguments: args }, undefined, requestOptions(callOptions));
+      return {
+        content: Array.isArray(result.content) ? result.content : [],
+        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        ...(result.isError === true ? { isError: true } : {}),
+      };
+    },
+    async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
+      const page = await client.listResources(
+        cursor === undefined ? {} : { cursor },
+        requestOptions(listOptions),
+      );
+      return {
+        items: page.resources as McpResourceInfo[],
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+    async readResource(uri, readOptions) {
+      const result = await client.readResource({ uri }, requestOptions(readOptions));
+      return result.contents;
+    },
+    async ping(pingOptions) {
+      await client.ping(requestOptions(pingOptions));
+    },
+    async close() {
+      closedByUs = true;
+      await client.close().catch(() => {});
+      await handle.transport.close().catch(() => {});
+    },
+    onClose(listener) {
+      closeListeners.push(listener);
+    },
+    onToolsChanged(listener) {
+      changeListeners.push(listener);
+    },
+    onProtocolError(listener) {
+      errorListeners.push(listener);
+    },
+    diagnostics() {
+      return handle.diagnostics() || lastError;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { McpStdioServerConfig } from '../config/types.js';
+import { openSdkSession } from '../session/sdk-session.js';
+import type { McpSession } from '../session/session.js';
+import { ProcessLedger } from './ledger.js';
+import { StdioProcessTransport } from './transport.js';
+
+const ledgers = new Map<string, ProcessLedger>();
+
+/** The ledger of a run directory; the first use reaps what crashed parents left running. */
+export function ledgerFor(runDirectory?: string): ProcessLedger {
+  const key = runDirectory ?? '';
+  let ledger = ledgers.get(key);
+  if (!ledger) {
+    ledger = new ProcessLedger(runDirectory);
+    ledger.reapStale();
+    ledgers.set(key, ledger);
+  }
+  return ledger;
+}
+
+/** Spawns a stdio server and initializes an MCP session with it. */
+export async function openStdioSession(
+  server: string,
+  config: McpStdioServerConfig,
+  options: { signal: AbortSignal; timeoutMs: number; runDirectory?: string; killGraceMs?: number },
+): Promise<McpSession> {
+  const transport = new StdioProcessTransport({
+    server,
+    config,
+    ledger: ledgerFor(options.runDirectory),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+  });
+  return openSdkSession(
+    {
+      transport,
+      kind: 'stdio',
+      diagnostics: () => transport.diagnostics(),
+      get pid() {
+        return transport.pid;
+      },
+    },
+    options,
+  );
+}

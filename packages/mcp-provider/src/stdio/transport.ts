@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createId, errorMessage } from '@toolplane/core';
+import { MCP_DEFAULTS, type McpStdioServerConfig } from '../config/types.js';
+import { serverEnvironment } from './environment.js';
+import { guardProcessTree, releaseProcessTree } from './exit-guard.js';
+import type { ProcessLedger } from './ledger.js';
+import { LineReader, TailBuffer } from './line-reader.js';
+import { MARKER_VARIABLE, killProcessTree } from './process-tree.js';
+
+/** Options of {@link StdioProcessTransport}. */
+export interface StdioTransportOptions {
+  readonly server: string;
+  readonly config: McpStdioServerConfig;
+  readonly ledger?: ProcessLedger;
+  /** Time between SIGTERM and SIGKILL when closing. Default 1000 ms. */
+  readonly killGraceMs?: number;
+}
+
+/**
+ * Runs a stdio MCP server in its own process group (`detached`), with a marker variable in its
+ * environment, and kills the whole tree (group, `/proc` descendants, marked processes) on
+ * close, on exit of the server and on exit of the parent. The SDK's stdio transport kills only
+ * the direct child, which leaks `npx` -> `node` -> server chains.
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly marker: string;
+  private child: ChildProcess | undefined;
+  private readonly stderr: TailBuffer;
+  private readonly reader: LineReader;
+  private exited: Promise<void> | undefined;
+  private closed = false;
+  private exitDescription = '';
+
+  constructor(private readonly options: StdioTransportOptions) {
+    this.marker = `${process.pid}-${createId(options.server)}`;
+    this.stderr = new TailBuffer(options.config.stderrTailBytes ?? MCP_DEFAULTS.stderrTailBytes);
+    this.reader = new LineReader(options.config.maxMessageBytes ?? MCP_DEFAULTS.maxMessageBytes);
+  }
+
+  /** Pid of the direct child, once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The stderr tail and how the process ended, for error messages. */
+  diagnostics(): string {
+    const tail = this.stderr.toString();
+    return [this.exitDescription, tail ? `stderr: ${tail}` : ''].filter(Boolean).join('; ');
+  }
+
+  start(): Promise<void> {
+    const { config, server } = this.options;
+    return new Promise((resolve, reject) => {
+      const env = serverEnvironment(config.env, { inheritAll: config.inheritEnv === true });
+      env[MARKER_VARIABLE] = this.marker;
+      let child: ChildProcess;
+      try {
+        child = spawn(config.command, [...(config.args ?? [])], {
+          cwd: config.cwd,
+          env,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: true,
+          windowsHide: true,
+        });
+      } catch (error) {
+        reject(new Error(`cannot start "${config.command}": ${errorMessage(error)}`));
+        return;
+      }
+      this.child = child;
+      let spawned = false;
+      child.once('error', (error) => {
+        if (!spawned) {
+          reject(new Error(`cannot start "${config.command}": ${errorMessage(error)}`));
+          this.finish();
+        } else this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        spawned = true;
+        const pid = child.pid as number;
+        const target = { pid, pgid: pid, marker: this.marker };
+        guardProcessTree(this.marker, target);
+        this.options.ledger?.record({ ...target, server, command: config.command, startedAt: Date.now() });
+        resolve();
+      });
+      this.exited = new Promise((done) => {
+        child.once('exit', (code, signal) => {
+          this.exitDescription = signal
+            ? `server process was killed by ${signal}`
+            : `server process exited with code ${code}`;
+          void this.afterExit().then(done);
+        });
+      });
+      child.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => this.stderr.push(chunk));
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    let lines: string[];
+    try {
+      lines = this.reader.push(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      let message: JSONRPCMessage;
+      try {
+        message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      } catch {
+        this.onerror?.(new Error(`malformed JSON-RPC message from the server: ${line.slice(0, 200)}`));
+        continue;
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  /** The child is gone: reap whatever it left in its group, then report the close. */
+  private async afterExit(): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid !== undefined) {
+      await killProcessTree({ pid, pgid: pid, marker: this.marker }, { graceMs: 0 }).catch(() => {});
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    releaseProcessTree(this.marker);
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable)
+      return Promise.reject(new Error('server process is not running'));
+    return new Promise((resolve, reject) => {
+      const flushed = stdin.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (error) reject(error);
+      });
+      if (flushed) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Kills the whole tree (SIGTERM, then SIGKILL after the grace time) and waits for the exit. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.pid === undefined) {
+      this.finish();
+      return;
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      await killProcessTree(
+        { pid: child.pid, pgid: child.pid, marker: this.marker },
+        { graceMs: this.options.killGraceMs ?? 1000 },
+      );
+    }
+    await this.exited;
+    this.finish();
+  }
+}

@@ -1,0 +1,66 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type ToolFailure, ToolError, errorMessage, fail } from '@toolplane/core';
+
+/** True when a remote server no longer knows our session (HTTP 404): re-initialize. */
+export function isSessionExpired(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/** What a failure needs to say where it happened. */
+export interface CallErrorContext {
+  readonly server: string;
+  readonly tool: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** Why the connection went down, with the stderr tail, when it did. */
+  readonly lostReason: () => string;
+}
+
+/** Maps anything a call threw to a failure with a stable code and a message that says what to do. */
+export function callFailure(error: unknown, context: CallErrorContext): ToolFailure {
+  const where = `MCP server "${context.server}" tool "${context.tool}"`;
+  if (ToolError.isInstance(error)) {
+    return fail(error.code, error.message, error.details ? { details: error.details } : {});
+  }
+  if (context.signal.aborted) {
+    return fail(
+      'CANCELLED',
+      `${where}: the call was cancelled; the server was told to stop (notifications/cancelled)`,
+    );
+  }
+  if (isSessionExpired(error)) {
+    return fail(
+      'PROVIDER_UNAVAILABLE',
+      `${where}: the server no longer knows this session (HTTP 404, probably restarted); the provider re-initialized it: call again`,
+    );
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) {
+      return fail(
+        'TIMEOUT',
+        `${where}: no answer within ${context.timeoutMs} ms (requestTimeoutMs; progress notifications extend it); raise requestTimeoutMs if the tool is slow`,
+      );
+    }
+    if (error.code === ErrorCode.ConnectionClosed) {
+      const reason = context.lostReason();
+      return fail(
+        'PROVIDER_UNAVAILABLE',
+        `${where}: the server went away during the call${reason ? ` (${reason})` : ''}; it is being restarted`,
+      );
+    }
+    if (error.code === ErrorCode.InvalidParams && /structured content|output schema/i.test(error.message)) {
+      return fail('INVALID_RESULT', `${where}: ${error.message}`);
+    }
+    if (error.code === ErrorCode.InvalidParams) {
+      return fail('INVALID_ARGUMENTS', `${where}: the server rejected the arguments: ${error.message}`);
+    }
+    return fail('EXECUTION_FAILED', `${where}: ${error.message}`);
+  }
+  const message = errorMessage(error);
+  if (/not running|not open|not connected|EPIPE|ECONNREFUSED|ECONNRESET|fetch failed/i.test(message)) {
+    const reason = context.lostReason();
+    return fail('PROVIDER_UNAVAILABLE', `${where}: ${message}${reason ? ` (${reason})` : ''}`);
+  }
+  return fail('EXECUTION_FAILED', `${where}: ${message}`);
+}

@@ -1,0 +1,38 @@
+import type { ToolSpec } from '@toolplane/core';
+
+/** Local names of the two tools that expose a server's resources. */
+export const RESOURCE_TOOL_NAMES = { list: 'list_resources', read: 'read_resource' } as const;
+
+/** Specs of the resource tools of a server. */
+export function resourceToolSpecs(server: string): ToolSpec[] {
+  const common = {
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    sideEffect: 'read' as const,
+    groups: ['mcp', `mcp:${server}`],
+  };
+  return [
+    {
+      ...common,
+      name: RESOURCE_TOOL_NAMES.list,
+      description: `Lists the resources (files, records, documents) that the MCP server "${server}" offers; pass the returned nextCursor to get more.`,
+      inputSchema: {
+        type: 'object',
+        properties: { cursor: { type: 'string', description: 'nextCursor of the previous page' } },
+        additionalProperties: false,
+      },
+      meta: { server, resourceTool: 'list' },
+    },
+    {
+      ...common,
+      name: RESOURCE_TOOL_NAMES.read,
+      description: `Reads one resource of the MCP server "${server}" by its URI (from ${RESOURCE_TOOL_NAMES.list}).`,
+      inputSchema: {
+        type: 'object',
+        properties: { uri: { type: 'string', minLength: 1, description: 'URI of the resource' } },
+        required: ['uri'],
+        additionalProperties: false,
+      },
+      meta: { server, resourceTool: 'read' },
+    },
+  ];
+}

@@ -1,0 +1,101 @@
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolError, errorMessage } from '@toolplane/core';
+import type { McpRemoteServerConfig } from '../config/types.js';
+import { openSdkSession } from '../session/sdk-session.js';
+import type { McpSession } from '../session/session.js';
+import { WebSocketClientTransport } from './websocket.js';
+
+const UNRESOLVED = /\$\{[^}]*\}/;
+
+/** Headers of a remote server, with the bearer token; refuses placeholders that never resolved. */
+export function remoteHeaders(server: string, config: McpRemoteServerConfig): Record<string, string> {
+  const headers: Record<string, string> = { ...config.headers };
+  if (config.bearerToken) headers.Authorization = `Bearer ${config.bearerToken}`;
+  for (const [name, value] of Object.entries(headers)) {
+    const match = UNRESOLVED.exec(value);
+    if (match) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `MCP server "${server}": header ${name} uses ${match[0]}, which has no value: set the variable (load the config with loadMcpConfig) before starting`,
+        { details: { server, field: `headers.${name}` } },
+      );
+    }
+  }
+  return headers;
+}
+
+function diagnosticsOf(getLast: () => string): () => string {
+  return getLast;
+}
+
+/** Whether a failed streamable-HTTP initialize means "try the legacy SSE transport". */
+function shouldFallBackToSse(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError)
+    return error.code !== undefined && error.code >= 400 && error.code < 500;
+  return false;
+}
+
+async function openHttp(
+  url: URL,
+  headers: Record<string, string>,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpSession> {
+  let last = '';
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  transport.onerror = (error) => {
+    last = errorMessage(error);
+  };
+  return openSdkSession({ transport, kind: 'http', diagnostics: diagnosticsOf(() => last) }, options);
+}
+
+async function openSse(
+  url: URL,
+  headers: Record<string, string>,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpSession> {
+  let last = '';
+  const transport = new SSEClientTransport(url, {
+    requestInit: { headers },
+    eventSourceInit: {
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+    },
+  });
+  transport.onerror = (error) => {
+    last = errorMessage(error);
+  };
+  return openSdkSession({ transport, kind: 'sse', diagnostics: diagnosticsOf(() => last) }, options);
+}
+
+/**
+ * Connects to a remote server: streamable HTTP, SSE, WebSocket, or (no type) streamable HTTP
+ * first and SSE when the server answers the POST with a 4xx, as the MCP spec advises.
+ */
+export async function openRemoteSession(
+  server: string,
+  config: McpRemoteServerConfig,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpSession> {
+  const headers = remoteHeaders(server, config);
+  const url = new URL(config.url);
+  if (config.type === 'websocket') {
+    const transport = new WebSocketClientTransport(url, headers);
+    let last = '';
+    transport.onerror = (error) => {
+      last = errorMessage(error);
+    };
+    return openSdkSession({ transport, kind: 'websocket', diagnostics: () => last }, options);
+  }
+  if (config.type === 'sse') return openSse(url, headers, options);
+  if (config.type === 'http') return openHttp(url, headers, options);
+  try {
+    return await openHttp(url, headers, options);
+  } catch (error) {
+    if (!shouldFallBackToSse(error)) throw error;
+    return openSse(url, headers, options);
+  }
+}
