@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ToolError } from '@toolplane/core';
+import type { Workspace } from '../workspace/workspace.js';
+
+/**
+ * Writes a file atomically: the data goes to a new temp file in the same directory (opened
+ * with O_EXCL | O_NOFOLLOW and checked to be inside the workspace), then `rename` replaces the
+ * destination entry. `rename` never follows a symlink planted at the destination, and readers
+ * see either the old or the new content. An existing file keeps its mode.
+ */
+export async function atomicWrite(
+  workspace: Workspace,
+  path: string,
+  data: Uint8Array,
+  display: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const directory = dirname(path);
+  await mkdir(directory, { recursive: true });
+  const realDirectory = await realpath(directory);
+  if (!workspace.contains(realDirectory)) {
+    throw new ToolError('DENIED', `the directory of ${display} now leads outside the workspace; refused`);
+  }
+  const destination = join(realDirectory, basename(path));
+  const existing = await stat(destination).catch(() => undefined);
+  if (existing?.isDirectory()) {
+    throw new ToolError('INVALID_ARGUMENTS', `${display} is a directory; pass a file path`);
+  }
+  const mode = existing ? existing.mode & 0o7777 : undefined;
+  const temp = join(realDirectory, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  const handle = await open(temp, flags, mode ?? 0o666);
+  let renamed = false;
+  // Where the temp file really is, even if a directory on the way was swapped for a symlink.
+  let actualTemp = temp;
+  try {
+    try {
+      actualTemp = (await workspace.assertOpenedInside(handle.fd, display)) ?? temp;
+    } catch (error) {
+      const opened = ToolError.isInstance(error) ? error.details?.openedPath : undefined;
+      if (typeof opened === 'string') actualTemp = opened;
+      throw error;
+    }
+    await handle.writeFile(data, signal ? { signal } : {});
+    if (mode !== undefined) await handle.chmod(mode);
+    await handle.close();
+    await rename(temp, destination);
+    renamed = true;
+  } finally {
+    if (!renamed) {
+      await handle.close().catch(() => {});
+      await unlink(actualTemp).catch(() => {});
+    }
+  }
+}

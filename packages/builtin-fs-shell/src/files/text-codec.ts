@@ -1,0 +1,57 @@
+/** How a text file was stored, so an edit writes it back the same way. */
+export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'latin1';
+
+/** A decoded text file. */
+export interface DecodedText {
+  readonly text: string;
+  readonly encoding: TextEncoding;
+  /** The dominant line ending. */
+  readonly eol: '\n' | '\r\n';
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes file bytes: UTF-8 (with or without BOM), UTF-16LE with BOM, else Latin-1 byte for byte. */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  let text: string;
+  let encoding: TextEncoding;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    text = strictUtf8.decode(bytes.subarray(3));
+    encoding = 'utf8-bom';
+  } else if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    text = Buffer.from(bytes.subarray(2)).toString('utf16le');
+    encoding = 'utf16le';
+  } else {
+    try {
+      text = strictUtf8.decode(bytes);
+      encoding = 'utf8';
+    } catch {
+      text = Buffer.from(bytes).toString('latin1');
+      encoding = 'latin1';
+    }
+  }
+  const crlf = text.split('\r\n').length - 1;
+  const lf = text.split('\n').length - 1 - crlf;
+  return { text, encoding, eol: crlf > lf ? '\r\n' : '\n' };
+}
+
+/** Encodes text the way {@link decodeText} found it. */
+export function encodeText(text: string, encoding: TextEncoding): Buffer {
+  switch (encoding) {
+    case 'utf8':
+      return Buffer.from(text, 'utf8');
+    case 'utf8-bom':
+      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    case 'utf16le':
+      return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    case 'latin1':
+      return Buffer.from(text, 'latin1');
+  }
+}
+
+/** True when every character of `text` fits the encoding (Latin-1 holds only U+0000..U+00FF). */
+export function fitsEncoding(text: string, encoding: TextEncoding): boolean {
+  if (encoding !== 'latin1') return true;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+}

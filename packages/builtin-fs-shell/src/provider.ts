@@ -1,0 +1,181 @@
+import {
+  type Executor,
+  PROVIDER_SPEC_VERSION,
+  type Tool,
+  type ToolContext,
+  type ToolProvider,
+  type ToolResult,
+  type ToolSpec,
+  fail,
+} from '@toolplane/core';
+import { DEFAULT_ENV_ALLOW_LIST, buildCommandEnv } from './executor/environment.js';
+import { createHostExecutor } from './executor/host-executor.js';
+import { LineIndexCache } from './files/line-index.js';
+import type { GrepEngineOptions } from './grep/options.js';
+import { SessionStore } from './session/session-store.js';
+import { TaskManager } from './tasks/task-manager.js';
+import { createBashTool } from './tools/bash.js';
+import type { ToolDeps, ToolLimits } from './tools/deps.js';
+import { createEditTool } from './tools/edit.js';
+import { createListTool } from './tools/list.js';
+import { createReadTool } from './tools/read.js';
+import { createProcessTool, createTaskOutputTool, createTaskStopTool } from './tools/tasks.js';
+import { createTodoReadTool, createTodoWriteTool } from './tools/todo.js';
+import { createWriteTool } from './tools/write.js';
+import type { WebFetchOptions } from './web/options.js';
+import type { Mount } from './workspace/mounts.js';
+import { Workspace } from './workspace/workspace.js';
+
+/** Names of the built-in tools. */
+export const BUILTIN_TOOL_NAMES = [
+  'read',
+  'write',
+  'edit',
+  'list',
+  'bash',
+  'task_output',
+  'task_stop',
+  'process',
+  'todo_write',
+  'todo_read',
+] as const;
+
+/** One of {@link BUILTIN_TOOL_NAMES}. */
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+/** Options of {@link createBuiltinProvider}. */
+export interface BuiltinProviderOptions {
+  /** Absolute path of the directory the tools work in; every path resolves inside it. */
+  readonly workspace: string;
+  /** Further absolute directories the file tools may reach. */
+  readonly extraRoots?: readonly string[];
+  /** Workspace-relative globs that are read-only to the tools; replaces the defaults (`[]` for none). */
+  readonly protectedPaths?: readonly string[];
+  /** Parts of the workspace served by other file-system backends. */
+  readonly mounts?: readonly Mount[];
+  /** Host environment variables passed to commands (names, or prefixes ending in `*`). */
+  readonly envAllowList?: readonly string[];
+  /** Variables set for every command, on top of the allow-listed ones. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Where commands run when the call context has no executor (default: the host). */
+  readonly executor?: Executor;
+  readonly grep?: GrepEngineOptions;
+  readonly webFetch?: WebFetchOptions;
+  readonly limits?: Partial<ToolLimits>;
+  /** The tools to offer (default: all). */
+  readonly tools?: readonly BuiltinToolName[];
+}
+
+/** The built-in provider, with session housekeeping on top of {@link ToolProvider}. */
+export interface BuiltinProvider extends ToolProvider {
+  /** The confinement every path goes through. */
+  readonly workspace: Workspace;
+  /** Stops the session's background tasks and drops its state (reads, todos). */
+  forgetSession(sessionId: string): Promise<void>;
+}
+
+/** Defaults of {@link ToolLimits}. */
+export const DEFAULT_LIMITS: ToolLimits = {
+  readDefaultLines: 2000,
+  readMaxBytes: 256 * 1024,
+  readMaxLineLength: 2000,
+  readMaxImageBytes: 5 * 1024 * 1024,
+  editMaxBytes: 10 * 1024 * 1024,
+  listDefaultLimit: 500,
+  globDefaultLimit: 200,
+  grepDefaultLimit: 200,
+  bashDefaultTimeoutMs: 60_000,
+  bashMaxTimeoutMs: 600_000,
+  bashMaxOutputBytes: 64 * 1024,
+  taskMaxOutputBytes: 1024 * 1024,
+};
+
+const FACTORIES: Readonly<Record<BuiltinToolName, (deps: ToolDeps) => Tool>> = {
+  read: createReadTool,
+  write: createWriteTool,
+  edit: createEditTool,
+  list: createListTool,
+  bash: createBashTool,
+  task_output: createTaskOutputTool,
+  task_stop: createTaskStopTool,
+  process: createProcessTool,
+  todo_write: createTodoWriteTool,
+  todo_read: createTodoReadTool,
+};
+
+/**
+ * The built-in file, search, shell, process and web tools as one provider (namespace
+ * `builtin`, public names unprefixed: `read`, `bash`). Paths are confined to the workspace;
+ * per-session state (read-before-write records, todos, background tasks) is keyed by
+ * `ctx.session.id`. Commands run on `ctx.services.executor` when the call has one, else on
+ * `options.executor`, else on the host.
+ *
+ * @example
+ * const provider = createBuiltinProvider({ workspace: '/home/me/project' });
+ * const result = await provider.execute('read', { path: 'README.md' }, createToolContext());
+ */
+export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinProvider {
+  const workspace = new Workspace(options);
+  const limits: ToolLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  let hostExecutor: Executor | undefined;
+  const fallbackExecutor = (): Executor => {
+    if (options.executor) return options.executor;
+    hostExecutor ??= createHostExecutor();
+    return hostExecutor;
+  };
+  const allowList = options.envAllowList ?? DEFAULT_ENV_ALLOW_LIST;
+  const tasks = new TaskManager(limits.taskMaxOutputBytes);
+  const sessions = new SessionStore();
+  const deps: ToolDeps = {
+    workspace,
+    sessions,
+    lineIndex: new LineIndexCache(),
+    limits,
+    tasks,
+    grep: options.grep ?? {},
+    webFetch: options.webFetch ?? {},
+    executorFor: (ctx: ToolContext) => ctx.services.executor ?? fallbackExecutor(),
+    commandEnv: () => buildCommandEnv(process.env, allowList, options.env),
+  };
+  const names = options.tools ?? BUILTIN_TOOL_NAMES;
+  const tools = new Map<string, Tool>();
+  for (const name of names) {
+    const factory = FACTORIES[name];
+    if (!factory)
+      throw new Error(
+        `createBuiltinProvider: unknown tool "${name}"; pick from ${BUILTIN_TOOL_NAMES.join(', ')}`,
+      );
+    tools.set(name, factory(deps));
+  }
+  const specs: readonly ToolSpec[] = [...tools.values()].map((tool) => tool.spec);
+  let closed = false;
+  return {
+    specificationVersion: PROVIDER_SPEC_VERSION,
+    kind: 'builtin',
+    namespace: 'builtin',
+    prefixNames: false,
+    workspace,
+    listTools: () => specs,
+    execute(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+      const tool = tools.get(name);
+      if (!tool)
+        return Promise.resolve(
+          fail('TOOL_NOT_FOUND', `builtin has no tool "${name}"; available: ${[...tools.keys()].join(', ')}`),
+        );
+      if (closed) return Promise.resolve(fail('PROVIDER_UNAVAILABLE', 'the builtin provider is closed'));
+      return tool.execute(args, ctx);
+    },
+    instructions: () =>
+      `File tools work inside ${workspace.root}; paths are relative to it. Read a file before you write or edit it.`,
+    async forgetSession(sessionId: string) {
+      await tasks.forgetSession(sessionId);
+      sessions.forget(sessionId);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await tasks.close();
+      await hostExecutor?.close?.();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { ToolError } from '@toolplane/core';
+
+/** What a session saw of a file when it last read (or wrote) it. */
+export interface ReadRecord {
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
+/**
+ * Read-before-write bookkeeping of one session: a write or edit of an existing file is allowed
+ * only when the session read it and it has not changed since.
+ */
+export class ReadRecords {
+  private readonly records = new Map<string, ReadRecord>();
+
+  /** Remembers the state of a file the session has just read or written. */
+  remember(key: string, record: ReadRecord): void {
+    this.records.set(key, { mtimeMs: record.mtimeMs, size: record.size });
+  }
+
+  forget(key: string): void {
+    this.records.delete(key);
+  }
+
+  /** Throws when the file exists and the session has not read its current version. */
+  assertFresh(key: string, display: string, current: ReadRecord | undefined): void {
+    if (current === undefined) return;
+    const seen = this.records.get(key);
+    if (seen === undefined) {
+      throw new ToolError(
+        'DENIED',
+        `${display} exists and has not been read in this session; call read on it first, then retry`,
+      );
+    }
+    if (seen.mtimeMs !== current.mtimeMs || seen.size !== current.size) {
+      throw new ToolError(
+        'DENIED',
+        `${display} changed on disk since this session read it; call read on it again, then retry`,
+      );
+    }
+  }
+}

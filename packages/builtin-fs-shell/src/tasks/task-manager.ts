@@ -1,0 +1,133 @@
+import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
+import { createId } from '@toolplane/core';
+import { HeadTailBuffer } from '../executor/head-tail-buffer.js';
+
+/** Where a background task is. */
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out';
+
+/** A command started with `run_in_background`. */
+export interface BackgroundTask {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly executorKind: string;
+  readonly startedAt: number;
+  readonly pid: number | undefined;
+  status: TaskStatus;
+  endedAt?: number;
+  result?: ExecResult;
+  /** stdout and stderr as they interleaved, head and tail kept. */
+  readonly output: HeadTailBuffer;
+  readonly process: ExecProcess;
+  readonly finished: Promise<void>;
+}
+
+function statusOf(result: ExecResult, stopped: boolean): TaskStatus {
+  if (result.timedOut) return 'timed_out';
+  if (stopped || result.cancelled) return 'stopped';
+  return result.exitCode === 0 ? 'completed' : 'failed';
+}
+
+/**
+ * Background tasks of all sessions, each visible only to the session that started it. Tasks
+ * outlive the call that started them and end on `task_stop`, their timeout, or `close()`.
+ */
+export class TaskManager {
+  private readonly sessions = new Map<string, Map<string, BackgroundTask>>();
+  private readonly stopping = new Set<string>();
+
+  constructor(private readonly maxOutputBytes: number) {}
+
+  start(
+    sessionId: string,
+    executor: Executor,
+    request: Omit<ExecRequest, 'onOutput' | 'signal'>,
+  ): BackgroundTask {
+    const output = new HeadTailBuffer(this.maxOutputBytes);
+    const process = executor.start({
+      ...request,
+      onOutput: (chunk) => output.push(Buffer.from(chunk.data, 'utf8')),
+    });
+    const id = createId('task');
+    const task: BackgroundTask = {
+      id,
+      sessionId,
+      command: request.command,
+      cwd: request.cwd,
+      executorKind: executor.kind,
+      startedAt: Date.now(),
+      pid: process.pid,
+      status: 'running',
+      output,
+      process,
+      finished: process.done.then(
+        (result) => {
+          task.result = result;
+          task.status = statusOf(result, this.stopping.has(id));
+          task.endedAt = Date.now();
+        },
+        (error: unknown) => {
+          task.status = 'failed';
+          task.endedAt = Date.now();
+          output.push(
+            Buffer.from(`\n[could not start: ${error instanceof Error ? error.message : String(error)}]\n`),
+          );
+        },
+      ),
+    };
+    let tasks = this.sessions.get(sessionId);
+    if (!tasks) {
+      tasks = new Map();
+      this.sessions.set(sessionId, tasks);
+    }
+    tasks.set(id, task);
+    return task;
+  }
+
+  get(sessionId: string, id: string): BackgroundTask | undefined {
+    return this.sessions.get(sessionId)?.get(id);
+  }
+
+  list(sessionId: string): BackgroundTask[] {
+    return [...(this.sessions.get(sessionId)?.values() ?? [])];
+  }
+
+  /** Kills the task's process tree; resolves when it is gone. */
+  async stop(task: BackgroundTask): Promise<void> {
+    if (task.status !== 'running') return;
+    this.stopping.add(task.id);
+    await task.process.kill();
+    await task.finished;
+  }
+
+  /** Waits until the task ends, the timeout passes or the signal aborts; true when it ended. */
+  async wait(task: BackgroundTask, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (task.status !== 'running') return true;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const ended = await Promise.race([
+      task.finished.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+        onAbort = () => resolve(false);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    if (timer) clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    return ended;
+  }
+
+  /** Stops and forgets the tasks of one session. */
+  async forgetSession(sessionId: string): Promise<void> {
+    const tasks = this.list(sessionId);
+    await Promise.all(tasks.map((task) => this.stop(task)));
+    this.sessions.delete(sessionId);
+  }
+
+  /** Stops every running task. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((sessionId) => this.forgetSession(sessionId)));
+  }
+}

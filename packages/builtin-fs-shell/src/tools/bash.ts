@@ -1,0 +1,129 @@
+import { stat } from 'node:fs/promises';
+import {
+  type ExecResult,
+  type Tool,
+  ToolError,
+  type ToolResult,
+  defineTool,
+  fail,
+  ok,
+} from '@toolplane/core';
+import { z } from 'zod';
+import type { ToolDeps } from './deps.js';
+
+const input = z.object({
+  command: z.string().min(1).describe('Shell command line, run with sh -c'),
+  timeout: z.number().int().min(1).optional().describe('Timeout in milliseconds (default 60000)'),
+  cwd: z
+    .string()
+    .optional()
+    .describe('Working directory, relative to the workspace (default: the workspace)'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Start the command and return a task id at once; read it with task_output, end it with task_stop',
+    ),
+  description: z.string().optional().describe('What the command does, in a few words'),
+});
+
+/** Formats a finished command for the model: output, then a footer with how it ended. */
+export function formatExecResult(result: ExecResult): string {
+  const parts: string[] = [];
+  if (result.stdout.length > 0) parts.push(result.stdout.replace(/\n$/, ''));
+  if (result.stderr.length > 0) parts.push(`[stderr]\n${result.stderr.replace(/\n$/, '')}`);
+  const notes: string[] = [];
+  if (result.timedOut) notes.push('timed out; process tree killed');
+  else if (result.cancelled) notes.push('cancelled; process tree killed');
+  else if (result.exitCode !== null) notes.push(`exit code ${result.exitCode}`);
+  else notes.push(`killed by ${result.signal ?? 'a signal'}`);
+  if (result.truncated) notes.push('output truncated in the middle (head and tail kept)');
+  parts.push(`[${notes.join('; ')}]`);
+  return parts.join('\n');
+}
+
+/** Resolves the working directory argument of a shell tool. */
+export async function resolveCwd(deps: ToolDeps, cwd: string | undefined): Promise<string> {
+  const target = await deps.workspace.resolveOnDisk(cwd ?? '.', 'cwd');
+  const info = await stat(target.path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new ToolError('INVALID_ARGUMENTS', `cwd "${cwd}" is not an existing directory in the workspace`);
+  }
+  return target.path;
+}
+
+/** The `bash` tool. */
+export function createBashTool(deps: ToolDeps): Tool {
+  const { bashDefaultTimeoutMs, bashMaxTimeoutMs } = deps.limits;
+  return defineTool({
+    name: 'bash',
+    title: 'Run shell command',
+    description: `Run a shell command in the workspace (timeout ${bashDefaultTimeoutMs / 1000}s by default, at most ${bashMaxTimeoutMs / 1000}s); long-running commands can run in the background.`,
+    input,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    sideEffect: 'spawns',
+    groups: ['runtime'],
+    commandArgument: 'command',
+    async execute(args, ctx): Promise<ToolResult> {
+      if (args.timeout !== undefined && args.timeout > bashMaxTimeoutMs) {
+        return fail(
+          'INVALID_ARGUMENTS',
+          `timeout ${args.timeout} ms is over the ${bashMaxTimeoutMs} ms maximum; pass a smaller timeout or use run_in_background`,
+        );
+      }
+      const cwd = await resolveCwd(deps, args.cwd);
+      const executor = deps.executorFor(ctx);
+      const env = { ...deps.commandEnv(), PWD: cwd };
+      if (args.run_in_background === true) {
+        const task = deps.tasks.start(ctx.session.id, executor, {
+          command: args.command,
+          cwd,
+          env,
+          maxOutputBytes: deps.limits.taskMaxOutputBytes,
+          ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout }),
+        });
+        return ok(
+          `Started background task ${task.id} (pid ${task.pid ?? 'unknown'}). Read its output with task_output, stop it with task_stop.`,
+          {
+            taskId: task.id,
+            pid: task.pid,
+          },
+        );
+      }
+      const timeoutMs = args.timeout ?? bashDefaultTimeoutMs;
+      const process = executor.start({
+        command: args.command,
+        cwd,
+        env,
+        timeoutMs,
+        signal: ctx.signal,
+        maxOutputBytes: deps.limits.bashMaxOutputBytes,
+      });
+      const result = await process.done;
+      const text = formatExecResult(result);
+      const structured = {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        timedOut: result.timedOut,
+        truncated: result.truncated,
+        durationMs: Math.round(result.durationMs),
+      };
+      if (result.timedOut) {
+        return fail(
+          'TIMEOUT',
+          `the command ran past its ${timeoutMs} ms timeout and its process tree was killed; pass a larger timeout or run_in_background`,
+          {
+            content: [{ type: 'text', text }],
+            details: structured,
+          },
+        );
+      }
+      if (result.cancelled) {
+        return fail('CANCELLED', 'the call was cancelled and the process tree was killed', {
+          content: [{ type: 'text', text }],
+        });
+      }
+      return ok(text, structured);
+    },
+  });
+}

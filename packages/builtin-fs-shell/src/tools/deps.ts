@@ -1,0 +1,44 @@
+import type { Executor, ToolContext } from '@toolplane/core';
+import type { LineIndexCache } from '../files/line-index.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { TaskManager } from '../tasks/task-manager.js';
+import type { GrepEngineOptions } from '../grep/options.js';
+import type { WebFetchOptions } from '../web/options.js';
+
+/** Limits the tools apply; every one has a default in the provider. */
+export interface ToolLimits {
+  /** Lines `read` returns when no limit is given. */
+  readonly readDefaultLines: number;
+  /** Text bytes `read` returns at most. */
+  readonly readMaxBytes: number;
+  readonly readMaxLineLength: number;
+  /** Largest image `read` returns as image content. */
+  readonly readMaxImageBytes: number;
+  /** Largest file `edit` and `notebook_edit` load. */
+  readonly editMaxBytes: number;
+  readonly listDefaultLimit: number;
+  readonly globDefaultLimit: number;
+  readonly grepDefaultLimit: number;
+  readonly bashDefaultTimeoutMs: number;
+  readonly bashMaxTimeoutMs: number;
+  /** Output kept per stream of a command (head and tail). */
+  readonly bashMaxOutputBytes: number;
+  /** Output kept per stream of a background task. */
+  readonly taskMaxOutputBytes: number;
+}
+
+/** What the tools share: the confinement, session state, the executor choice. */
+export interface ToolDeps {
+  readonly workspace: Workspace;
+  readonly sessions: SessionStore;
+  readonly lineIndex: LineIndexCache;
+  readonly limits: ToolLimits;
+  readonly tasks: TaskManager;
+  readonly grep: GrepEngineOptions;
+  readonly webFetch: WebFetchOptions;
+  /** The executor of a call: `ctx.services.executor`, else the provider's. */
+  executorFor(ctx: ToolContext): Executor;
+  /** The environment of a command (allow-listed host variables plus configured extras). */
+  commandEnv(): Record<string, string>;
+}

@@ -1,0 +1,135 @@
+import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
+import { z } from 'zod';
+import { describeNearest, lineOf, occurrences } from '../files/candidates.js';
+import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-access.js';
+import { decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
+import type { ToolDeps } from './deps.js';
+
+const replacement = z.object({
+  old_string: z.string().describe('Exact text to find (copied from read output, without line numbers)'),
+  new_string: z.string().describe('Text to put in its place'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence (default: it must be unique)'),
+});
+
+const input = z
+  .object({
+    path: z.string().describe('File path, relative to the workspace'),
+    old_string: z.string().optional().describe('Exact text to find (for a single edit)'),
+    new_string: z.string().optional().describe('Replacement text (for a single edit)'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence of old_string'),
+    edits: z.array(replacement).min(1).optional().describe('Several edits, applied in order, all or none'),
+  })
+  .refine((value) => (value.edits !== undefined) !== (value.old_string !== undefined), {
+    message: 'pass either old_string/new_string or edits, not both and not neither',
+  })
+  .refine((value) => value.old_string === undefined || value.new_string !== undefined, {
+    message: 'new_string is required with old_string',
+    path: ['new_string'],
+  });
+
+type Replacement = z.output<typeof replacement>;
+
+function applyOne(
+  text: string,
+  edit: Replacement,
+  eol: string,
+  number: number,
+  total: number,
+  display: string,
+): { text: string; count: number } {
+  const label = total > 1 ? `edit ${number} of ${total}: ` : '';
+  if (edit.old_string === '') {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${label}old_string is empty; to create or replace a whole file use write`,
+    );
+  }
+  if (edit.old_string === edit.new_string) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${label}old_string and new_string are identical; nothing would change`,
+    );
+  }
+  let oldString = edit.old_string;
+  let newString = edit.new_string;
+  let found = occurrences(text, oldString);
+  if (found.length === 0 && eol === '\r\n' && !oldString.includes('\r')) {
+    // The model saw the file without carriage returns; match and write in the file's style.
+    oldString = oldString.replaceAll('\n', '\r\n');
+    newString = newString.replaceAll('\n', '\r\n');
+    found = occurrences(text, oldString);
+  }
+  if (found.length === 0) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${label}old_string was not found in ${display}; ${describeNearest(text.replaceAll('\r\n', '\n'), edit.old_string)}`,
+    );
+  }
+  if (found.length > 1 && edit.replace_all !== true) {
+    const lines = found.slice(0, 10).map((index) => lineOf(text, index));
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${label}old_string occurs ${found.length} times in ${display} (lines ${lines.join(', ')}${found.length > 10 ? ', ...' : ''}); add surrounding lines to make it unique, or pass replace_all: true`,
+    );
+  }
+  if (edit.replace_all === true) return { text: text.split(oldString).join(newString), count: found.length };
+  const index = found[0] as number;
+  return { text: text.slice(0, index) + newString + text.slice(index + oldString.length), count: 1 };
+}
+
+/** The `edit` tool. */
+export function createEditTool(deps: ToolDeps): Tool {
+  return defineTool({
+    name: 'edit',
+    title: 'Edit file',
+    description:
+      'Replace exact text in a file (unique unless replace_all; several edits in one call, all or none). Read the file first; line endings and encoding are kept.',
+    input,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    sideEffect: 'mutating',
+    groups: ['fs'],
+    async execute(args, ctx): Promise<ToolResult> {
+      const target = await deps.workspace.resolve(args.path);
+      deps.workspace.assertWritable(target);
+      const session = deps.sessions.get(ctx.session.id);
+      const key = recordKey(target);
+      const before = await statTarget(target);
+      if (!before)
+        throw new ToolError('INVALID_ARGUMENTS', `${target.display} does not exist; use write to create it`);
+      if (before.type !== 'file') throw new ToolError('INVALID_ARGUMENTS', `${target.display} is not a file`);
+      session.reads.assertFresh(key, target.display, before);
+      const bytes = await readWhole(deps.workspace, target, deps.limits.editMaxBytes, ctx.signal);
+      const decoded = decodeText(bytes);
+      const edits: Replacement[] = args.edits ?? [
+        {
+          old_string: args.old_string as string,
+          new_string: args.new_string as string,
+          replace_all: args.replace_all,
+        },
+      ];
+      let text = decoded.text;
+      let replaced = 0;
+      edits.forEach((edit, i) => {
+        const applied = applyOne(text, edit, decoded.eol, i + 1, edits.length, target.display);
+        text = applied.text;
+        replaced += applied.count;
+      });
+      if (!fitsEncoding(text, decoded.encoding)) {
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `${target.display} is Latin-1 encoded and the new text has characters Latin-1 cannot hold; use only those characters`,
+        );
+      }
+      await writeWhole(deps.workspace, target, encodeText(text, decoded.encoding), ctx.signal);
+      const after = await statTarget(target);
+      if (after) session.reads.remember(key, after);
+      return ok(
+        `Edited ${target.display}: ${replaced} replacement${replaced === 1 ? '' : 's'} in ${edits.length} edit${edits.length === 1 ? '' : 's'}`,
+        {
+          path: target.display,
+          replacements: replaced,
+        },
+      );
+    },
+  });
+}

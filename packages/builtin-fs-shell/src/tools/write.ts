@@ -1,0 +1,48 @@
+import { type Tool, type ToolResult, defineTool, ok } from '@toolplane/core';
+import { z } from 'zod';
+import { recordKey, statTarget, writeWhole } from '../files/file-access.js';
+import { formatBytes } from '../files/sniff.js';
+import type { ToolDeps } from './deps.js';
+
+const input = z.object({
+  path: z.string().describe('File path, relative to the workspace'),
+  content: z.string().describe('The complete new content of the file'),
+});
+
+/** The `write` tool. */
+export function createWriteTool(deps: ToolDeps): Tool {
+  return defineTool({
+    name: 'write',
+    title: 'Write file',
+    description:
+      'Create or overwrite a file with the given content (parent directories are created). An existing file must be read first.',
+    input,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    sideEffect: 'mutating',
+    groups: ['fs'],
+    async execute(args, ctx): Promise<ToolResult> {
+      const target = await deps.workspace.resolve(args.path);
+      deps.workspace.assertWritable(target);
+      const session = deps.sessions.get(ctx.session.id);
+      const key = recordKey(target);
+      const before = await statTarget(target);
+      if (before?.type === 'directory') {
+        return {
+          ok: false,
+          error: { code: 'INVALID_ARGUMENTS', message: `${target.display} is a directory; pass a file path` },
+        };
+      }
+      session.reads.assertFresh(key, target.display, before);
+      const data = Buffer.from(args.content, 'utf8');
+      await writeWhole(deps.workspace, target, data, ctx.signal);
+      const after = await statTarget(target);
+      if (after) session.reads.remember(key, after);
+      const verb = before ? 'Overwrote' : 'Created';
+      return ok(`${verb} ${target.display} (${formatBytes(data.length)})`, {
+        path: target.display,
+        created: !before,
+        bytes: data.length,
+      });
+    },
+  });
+}
