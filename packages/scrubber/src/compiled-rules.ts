@@ -1,0 +1,91 @@
+import { ToolError } from '@toolplane/core';
+import { type ProbeGroup, buildProbeGroups } from './anchor-index.js';
+import type { Finding, RuleMatch, SecretRule } from './types.js';
+
+/** A rule ready to run: its regex made sticky (and with group indices when it has a group). */
+interface RunnableRule {
+  readonly rule: SecretRule;
+  readonly pattern: RegExp | undefined;
+  readonly hasGroup: boolean;
+}
+
+/** The rules of a scrubber compiled for scanning. */
+export interface CompiledRules {
+  readonly rules: readonly SecretRule[];
+  /** Longest span any rule may need from its anchor, for the stream hold-back. */
+  readonly maxShortLength: number;
+  /** Scans `text` and appends a finding (with the rule's priority) for every match. */
+  scan(text: string, out: Finding[]): void;
+}
+
+function prepare(rule: SecretRule): RunnableRule {
+  if (typeof rule.id !== 'string' || !/^[a-z0-9_]+$/.test(rule.id))
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `rule id ${JSON.stringify(rule.id)} must be snake_case (a-z, 0-9, _)`,
+    );
+  if (!Array.isArray(rule.anchors) || rule.anchors.length === 0 || rule.anchors.some((a) => !a))
+    throw new ToolError('CONFIG_INVALID', `rule ${rule.id} needs at least one non-empty anchor`);
+  if (!rule.pattern && !rule.match)
+    throw new ToolError('CONFIG_INVALID', `rule ${rule.id} needs a pattern or a match function`);
+  if (!rule.pattern) return { rule, pattern: undefined, hasGroup: false };
+  const flags = new Set(rule.pattern.flags.replace(/[gy]/g, ''));
+  flags.add('y');
+  const hasGroup = new RegExp(`${rule.pattern.source}|`).exec('')!.length > 1;
+  if (hasGroup) flags.add('d');
+  return { rule, pattern: new RegExp(rule.pattern.source, [...flags].join('')), hasGroup };
+}
+
+function runPattern(runnable: RunnableRule, text: string, start: number): RuleMatch | undefined {
+  const pattern = runnable.pattern as RegExp;
+  pattern.lastIndex = start;
+  const match = pattern.exec(text);
+  if (match === null) return undefined;
+  if (runnable.hasGroup) {
+    const span = match.indices?.[1];
+    return span === undefined ? undefined : { start: span[0], end: span[1] };
+  }
+  return { start, end: start + match[0].length };
+}
+
+/**
+ * Compiles rules into one scanner: a native `indexOf` pass per probe character, and at each
+ * probe hit only the rules whose anchor is there.
+ */
+export function compileRules(rules: readonly SecretRule[]): CompiledRules {
+  const runnables = rules.map(prepare);
+  const groups: readonly ProbeGroup[] = buildProbeGroups(rules);
+  const maxShortLength = Math.max(0, ...rules.map((rule) => (rule.maxLength <= 4096 ? rule.maxLength : 0)));
+  const tryRule = (ruleIndex: number, text: string, start: number, out: Finding[]): void => {
+    const runnable = runnables[ruleIndex] as RunnableRule;
+    const match = runnable.pattern ? runPattern(runnable, text, start) : runnable.rule.match?.(text, start);
+    if (match === undefined || match.end <= match.start) return;
+    const validate = runnable.rule.validate;
+    if (validate && !validate(text.slice(match.start, match.end))) return;
+    out.push({
+      kind: match.kind ?? runnable.rule.id,
+      ruleId: runnable.rule.id,
+      start: match.start,
+      end: match.end,
+    });
+  };
+  return {
+    rules,
+    maxShortLength,
+    scan(text, out) {
+      for (const group of groups) {
+        const { probe, entries } = group;
+        let hit = text.indexOf(probe);
+        while (hit !== -1) {
+          for (const entry of entries) {
+            const start = hit - entry.offset;
+            if (start < 0) continue;
+            if (entry.anchor.length > 1 && !text.startsWith(entry.anchor, start)) continue;
+            tryRule(entry.ruleIndex, text, start, out);
+          }
+          hit = text.indexOf(probe, hit + 1);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { ToolError } from '@toolplane/core';
+import { secretVariants } from './secret-variants.js';
+import type { Finding } from './types.js';
+import { type LiteralSearcher, createLiteralSearcher } from './wu-manber.js';
+
+/** Options of {@link ExactSecrets.add}. */
+export interface AddSecretOptions {
+  /** Kind named in the marker; `secret` by default. */
+  readonly kind?: string;
+}
+
+/** The exact secret values a scrubber redacts, in all their encodings. */
+export interface ExactSecrets {
+  /** Registers a value; false when it is too short to redact safely (it is then ignored). */
+  add(value: string, options?: AddSecretOptions): boolean;
+  scan(text: string, out: Finding[]): void;
+  /** Longest literal searched for (for the stream hold-back). */
+  readonly maxLength: number;
+  readonly count: number;
+}
+
+/** Keeps secret values and searches all their variants in one Wu-Manber pass. */
+export function createExactSecrets(minLength: number): ExactSecrets {
+  const literals: string[] = [];
+  const kinds: string[] = [];
+  const known = new Set<string>();
+  let searcher: LiteralSearcher | undefined;
+  let maxLength = 0;
+  let count = 0;
+  return {
+    add(value, options = {}) {
+      if (typeof value !== 'string')
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `addSecret expects a string, got ${value === null ? 'null' : typeof value}`,
+        );
+      const kind = options.kind ?? 'secret';
+      if (!/^[a-z0-9_]+$/.test(kind))
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `secret kind ${JSON.stringify(kind)} must be snake_case (a-z, 0-9, _)`,
+        );
+      if (value.length < minLength) return false;
+      if (known.has(value)) return true;
+      known.add(value);
+      count++;
+      for (const variant of secretVariants(value, Math.max(minLength, 8))) {
+        literals.push(variant.literal);
+        kinds.push(kind);
+        maxLength = Math.max(maxLength, variant.literal.length);
+      }
+      if (value.length < 8 && !literals.includes(value)) {
+        literals.push(value);
+        kinds.push(kind);
+      }
+      searcher = undefined;
+      return true;
+    },
+    scan(text, out) {
+      if (literals.length === 0) return;
+      searcher ??= createLiteralSearcher(literals);
+      searcher.search(text, (hit) => {
+        out.push({
+          kind: kinds[hit.literalIndex] as string,
+          ruleId: 'exact',
+          start: hit.start,
+          end: hit.end,
+        });
+      });
+    },
+    get maxLength() {
+      return maxLength;
+    },
+    get count() {
+      return count;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import {
+  type ContentBlock,
+  type Middleware,
+  type ProgressUpdate,
+  type ToolCall,
+  type ToolResult,
+  failFromError,
+} from '@toolplane/core';
+import type { Scrubber } from './scrubber.js';
+import type { Finding } from './types.js';
+
+/** Options of {@link scrubberMiddleware}. */
+export interface ScrubberMiddlewareOptions {
+  /** Told the findings of each call that had any (kinds and positions only, never values). */
+  readonly onFindings?: (findings: readonly Finding[], call: ToolCall) => void;
+}
+
+function scrubBlock(block: ContentBlock, scrubber: Scrubber, found: Finding[]): ContentBlock {
+  const text = (value: string): string => {
+    const outcome = scrubber.scrub(value);
+    found.push(...outcome.findings);
+    return outcome.text;
+  };
+  switch (block.type) {
+    case 'text':
+      return { ...block, text: text(block.text) };
+    case 'image':
+    case 'audio':
+      return { ...block, data: scrubber.scrubExact(block.data) };
+    case 'resource': {
+      const resource = { ...block.resource, uri: text(block.resource.uri) };
+      if (block.resource.text !== undefined) resource.text = text(block.resource.text);
+      if (block.resource.blob !== undefined) resource.blob = scrubber.scrubExact(block.resource.blob);
+      return { ...block, resource };
+    }
+    case 'resource_link': {
+      const link = { ...block, uri: text(block.uri) };
+      if (block.description !== undefined) link.description = text(block.description);
+      return link;
+    }
+    default:
+      return block;
+  }
+}
+
+function scrubResult(result: ToolResult, scrubber: Scrubber, found: Finding[]): ToolResult {
+  const content = result.content?.map((block) => scrubBlock(block, scrubber, found));
+  if (result.ok) {
+    const scrubbed = { ...result, content: content ?? [] };
+    if (result.structured !== undefined) scrubbed.structured = scrubber.scrubValue(result.structured);
+    return scrubbed;
+  }
+  const message = scrubber.scrub(result.error.message);
+  found.push(...message.findings);
+  const error = { ...result.error, message: message.text };
+  if (result.error.details !== undefined) error.details = scrubber.scrubValue(result.error.details);
+  return content === undefined ? { ...result, error } : { ...result, error, content };
+}
+
+/**
+ * The scrubber as orchestrator middleware (`phase: 'transform'`): redacts result content,
+ * structured data, error messages and details, and progress messages before anything reaches
+ * the model or the user. Binary payloads (image/audio data, resource blobs) are searched for
+ * the exact secret values only.
+ *
+ * @example
+ * orchestrator.use(scrubberMiddleware(createScrubber({ secrets: provider.secretValues() })));
+ */
+export function scrubberMiddleware(scrubber: Scrubber, options: ScrubberMiddlewareOptions = {}): Middleware {
+  return {
+    name: 'scrubber',
+    phase: 'transform',
+    async handle(call, next) {
+      const original = call.ctx;
+      const progress = (update: ProgressUpdate): void => {
+        if (update.message === undefined) original.progress(update);
+        else original.progress({ ...update, message: scrubber.scrubText(update.message) });
+      };
+      let result: ToolResult;
+      try {
+        result = await next({ ...call, ctx: { ...original, progress } });
+      } catch (error) {
+        result = failFromError(error);
+      }
+      const found: Finding[] = [];
+      try {
+        const scrubbed = scrubResult(result, scrubber, found);
+        if (found.length > 0) options.onFindings?.(found, call);
+        return scrubbed;
+      } catch (error) {
+        return failFromError(error, 'INTERNAL');
+      }
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Heuristics that tell a real credential from a placeholder, a template or a word.
+
+const PLACEHOLDER_WORDS = [
+  'xxxx',
+  'example',
+  'sample',
+  'dummy',
+  'placeholder',
+  'your_',
+  'your-',
+  'yourtoken',
+  'yourkey',
+  'redacted',
+  'changeme',
+  'insert',
+  'replace',
+  '****',
+  '....',
+  '<',
+  '>',
+  '${',
+  '{{',
+  '%s',
+  '$(',
+  '%(',
+];
+
+const PLACEHOLDER_VALUES: ReadonlySet<string> = new Set([
+  'password',
+  'passwd',
+  'pass',
+  'secret',
+  'token',
+  'apikey',
+  'api_key',
+  'key',
+  'null',
+  'nil',
+  'none',
+  'undefined',
+  'true',
+  'false',
+  'string',
+  'number',
+  'boolean',
+  'object',
+  'any',
+  'unknown',
+  'required',
+  'optional',
+  'empty',
+  'test',
+  'foo',
+  'bar',
+  'baz',
+  'todo',
+  'hidden',
+  'masked',
+  'bearer',
+  'basic',
+]);
+
+/** True when `value` reads like a placeholder, template or well-known example, not a credential. */
+export function isPlaceholder(value: string): boolean {
+  const lower = value.toLowerCase();
+  if (PLACEHOLDER_VALUES.has(lower)) return true;
+  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  if (lower.startsWith('$') || lower.startsWith('[redacted')) return true;
+  return distinctCharacters(value, 4) < 4 && value.length > 3;
+}
+
+/** Number of distinct characters in `value`, counting up to `stopAt`. */
+export function distinctCharacters(value: string, stopAt = 64): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < value.length && seen.size < stopAt; i++) seen.add(value.charCodeAt(i));
+  return seen.size;
+}
+
+/**
+ * True when `body` (the random part of a token) looks machine-generated: at least two of
+ * lower case, upper case and digits, enough distinct characters, no placeholder words, and not
+ * a run of lower-case words joined by `-`/`_` (a CSS class or slug).
+ */
+export function looksRandom(body: string): boolean {
+  if (isPlaceholder(body)) return false;
+  let lower = false;
+  let upper = false;
+  let digit = false;
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    if (code >= 97 && code <= 122) lower = true;
+    else if (code >= 65 && code <= 90) upper = true;
+    else if (code >= 48 && code <= 57) digit = true;
+  }
+  if (Number(lower) + Number(upper) + Number(digit) < 2) return false;
+  return distinctCharacters(body) >= Math.min(10, Math.ceil(body.length / 3));
+}

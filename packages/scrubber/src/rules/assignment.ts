@@ -1,0 +1,257 @@
+import { ALPHABETS } from '../alphabets.js';
+import { isPlaceholder } from '../placeholder.js';
+import type { RuleMatch, SecretRule } from '../types.js';
+import { credentialKind, hasCredentialTail, keyWords } from './key-names.js';
+
+const MAX_KEY = 64;
+const MAX_VALUE = 512;
+const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
+const IDENTIFIER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
+
+function isKeyCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45 ||
+    code === 46
+  );
+}
+
+function isQuote(code: number): boolean {
+  return code === 34 || code === 39 || code === 96;
+}
+
+/** Ends an unquoted value: whitespace, quotes, and the punctuation that closes an expression. */
+function endsUnquoted(code: number, inQuery: boolean): boolean {
+  return (
+    code <= 32 ||
+    isQuote(code) ||
+    code === 44 || // ,
+    code === 59 || // ;
+    code === 41 || // )
+    code === 93 || // ]
+    code === 125 || // }
+    code === 60 || // <
+    code === 62 || // >
+    code === 40 || // (
+    code === 91 || // [
+    code === 92 || // \ (end of a JSON-escaped string)
+    (inQuery && code === 38) // &
+  );
+}
+
+/** Whether the key at `keyStart` begins a line (an .env file, YAML, a header block). */
+function startsLine(text: string, keyStart: number): boolean {
+  let cursor = keyStart - 1;
+  while (cursor >= 0 && keyStart - cursor < 40) {
+    const code = text.charCodeAt(cursor);
+    if (code === 10 || code === 13) return true;
+    if (code !== 32 && code !== 9 && code !== 45) {
+      return text.startsWith('export', cursor - 5) && startsLine(text, cursor - 5);
+    }
+    cursor--;
+  }
+  return cursor < 0;
+}
+
+/**
+ * Matches `key = value`, `key: value`, `"key": "value"`, `key=value&` at a `:` or `=` whose key
+ * name holds a credential, and returns the value's span. The value must look like a literal
+ * (quoted, or on an .env/YAML line, or not an identifier), not code or a placeholder.
+ */
+export function matchAssignment(text: string, separator: number): RuleMatch | undefined {
+  const separatorCode = text.charCodeAt(separator);
+  const next = text.charCodeAt(separator + 1);
+  const before = text.charCodeAt(separator - 1);
+  if (
+    separatorCode === 61 &&
+    (next === 61 || next === 62 || before === 61 || before === 33 || before === 60 || before === 62)
+  )
+    return undefined;
+  if (separatorCode === 58 && (next === 58 || before === 58 || next === 47)) return undefined;
+  // Walk back over `:` of `:=`, spaces, closing quotes and JSON escapes to the key name.
+  let keyEnd = separator;
+  if (separatorCode === 61 && before === 58) keyEnd--;
+  for (let steps = 0; steps < 6 && keyEnd > 0; steps++) {
+    const code = text.charCodeAt(keyEnd - 1);
+    if (code === 32 || code === 9 || isQuote(code) || code === 92) keyEnd--;
+    else break;
+  }
+  if (!hasCredentialTail(text, keyEnd)) return undefined;
+  let keyStart = keyEnd;
+  while (keyStart > 0 && keyEnd - keyStart < MAX_KEY && isKeyCode(text.charCodeAt(keyStart - 1))) keyStart--;
+  if (text.startsWith('//', keyStart - 2)) return undefined; // URL userinfo: the url_password rule's
+  const key = text.slice(keyStart, keyEnd);
+  const kind = credentialKind(key);
+  if (kind === undefined) return undefined;
+  const precedingCode = text.charCodeAt(keyStart - 1);
+  const inQuery = precedingCode === 63 || precedingCode === 38;
+  return matchValue(text, separator + 1, { key, kind, inQuery, keyStart });
+}
+
+interface KeyInfo {
+  readonly key: string;
+  readonly kind: string;
+  readonly inQuery: boolean;
+  readonly keyStart: number;
+}
+
+function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | undefined {
+  let start = from;
+  while (
+    start < text.length &&
+    start - from < 8 &&
+    (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)
+  )
+    start++;
+  if (text.charCodeAt(start) === 92) start++; // \" inside a JSON string
+  const quote = text.charCodeAt(start);
+  if (isQuote(quote)) return matchQuoted(text, start + 1, quote, info);
+  AUTH_SCHEME.lastIndex = start;
+  if (AUTH_SCHEME.test(text))
+    return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, info.inQuery);
+  let end = start;
+  while (end < text.length && end - start <= MAX_VALUE && !endsUnquoted(text.charCodeAt(end), info.inQuery))
+    end++;
+  if (end === start || end - start > MAX_VALUE) return undefined;
+  const value = text.slice(start, end);
+  const following = text.charCodeAt(end);
+  if (following === 40 || following === 91) return undefined; // a call or an index: code
+  if (!acceptableValue(value, info)) return undefined;
+  if (IDENTIFIER_CHAIN.test(value) && !/[0-9]/.test(value)) {
+    const endsLine = end >= text.length || following === 10 || following === 13;
+    if (!(endsLine && startsLine(text, info.keyStart))) return undefined;
+  }
+  return { start, end, kind: info.kind };
+}
+
+function matchQuoted(text: string, start: number, quote: number, info: KeyInfo): RuleMatch | undefined {
+  let end = start;
+  while (end < text.length && end - start <= MAX_VALUE) {
+    const code = text.charCodeAt(end);
+    if (code === quote || code === 10 || code === 13) break;
+    if (code === 92) {
+      if (text.charCodeAt(end + 1) === quote) break; // \" closes a JSON-escaped string
+      end += 2;
+      continue;
+    }
+    end++;
+  }
+  if (
+    end >= text.length ||
+    text.charCodeAt(end) === 10 ||
+    text.charCodeAt(end) === 13 ||
+    end - start > MAX_VALUE
+  )
+    return undefined;
+  AUTH_SCHEME.lastIndex = start;
+  if (AUTH_SCHEME.test(text) && AUTH_SCHEME.lastIndex < end) {
+    return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, false, end);
+  }
+  const value = text.slice(start, end);
+  if (value.includes(' ') || CAPITALIZED_WORD.test(value)) return undefined;
+  if (!acceptableValue(value, info)) return undefined;
+  return { start, end, kind: info.kind };
+}
+
+function matchCredentialAfterScheme(
+  text: string,
+  start: number,
+  kind: string,
+  inQuery: boolean,
+  limit = text.length,
+): RuleMatch | undefined {
+  let end = start;
+  while (end < limit && end - start <= MAX_VALUE && !endsUnquoted(text.charCodeAt(end), inQuery)) end++;
+  const value = text.slice(start, end);
+  if (end - start < 8 || end - start > MAX_VALUE || isPlaceholder(value)) return undefined;
+  return { start, end, kind: kind === 'authorization' || kind === 'token' ? 'authorization' : kind };
+}
+
+function acceptableValue(value: string, info: KeyInfo): boolean {
+  if (value.length < 4 || isPlaceholder(value) || value.includes('://')) return false;
+  if (/^[0-9]{1,7}$/.test(value)) return false;
+  const first = value.charCodeAt(0);
+  if (first === 123 || first === 91 || first === 40) return false; // { [ (
+  const lower = value.toLowerCase();
+  const words = keyWords(info.key);
+  return !words.includes(lower) && lower !== info.key.toLowerCase();
+}
+
+/**
+ * Credentials assigned to a key that names them: `.env` lines, shell exports, YAML, JSON, code
+ * literals, URL query parameters and HTTP headers such as `Authorization: Bearer ...`.
+ */
+export const assignment: SecretRule = {
+  id: 'assignment',
+  description:
+    'Values of keys named like credentials (password, passwd, pwd, secret, token, api_key, access_key, credential, auth, authorization, bearer) after : or =, including Authorization headers and .env lines; AWS secret keys by their key names',
+  anchors: [':', '='],
+  match: matchAssignment,
+  maxLength: MAX_VALUE + 16,
+  positives: (fake) => {
+    const password = `${fake.chars(ALPHABETS.alnum, 10)}!${fake.chars(ALPHABETS.digits, 2)}`;
+    const token = fake.chars(ALPHABETS.hex, 32);
+    const awsSecret = fake.chars(ALPHABETS.base64, 40);
+    const bearer = fake.chars(ALPHABETS.base64url, 40);
+    const basic = fake.base64(24);
+    const word = fake.chars(ALPHABETS.letters, 12);
+    return [
+      { text: `DB_PASSWORD=${password}\nDB_HOST=db`, secret: password, kind: 'password' },
+      { text: `export TWILIO_AUTH_TOKEN="${token}"`, secret: token, kind: 'token' },
+      { text: `{"username":"svc","password":"${password}"}`, secret: password, kind: 'password' },
+      { text: `db:\n  password: ${password}\n  port: 5432\n`, secret: password, kind: 'password' },
+      { text: `SMTP_PASS=${word}\n`, secret: word, kind: 'password' },
+      { text: `smtp:\n  pass: ${word}\n`, secret: word, kind: 'password' },
+      { text: `aws_secret_access_key = ${awsSecret}\n`, secret: awsSecret, kind: 'aws_secret_key' },
+      {
+        text: `{"AccessKeyId":"ASIA...","SecretAccessKey":"${awsSecret}"}`,
+        secret: awsSecret,
+        kind: 'aws_secret_key',
+      },
+      {
+        text: `curl -H "Authorization: Bearer ${bearer}" https://api`,
+        secret: bearer,
+        kind: 'authorization',
+      },
+      { text: `Authorization: Basic ${basic}\r\nHost: x`, secret: basic, kind: 'authorization' },
+      { text: `GET /cb?code=1&access_token=${token}&state=z`, secret: token, kind: 'token' },
+      { text: `client_secret: '${token}',`, secret: token, kind: 'secret' },
+      { text: `apiKey := "${token}"`, secret: token, kind: 'api_key' },
+      { text: `{\\"password\\":\\"${password}\\"}`, secret: password, kind: 'password' },
+      {
+        text: `level=info msg="login" user=bob password=${password} ip=10.0.0.1`,
+        secret: password,
+        kind: 'password',
+      },
+      { text: `x-api-key: ${token}`, secret: token, kind: 'api_key' },
+    ];
+  },
+  negatives: () => [
+    'const password = getPassword();',
+    'token: string;',
+    'password: password,',
+    'if (token == null) return;',
+    'const tokens = tokenize(text);',
+    '"password": { "type": "string", "minLength": 8 }',
+    '"password": "Passwort"',
+    '"token": "The token used to authenticate"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder is the sample
+    'password=${DB_PASSWORD}',
+    'PASSWORD=<your-password>',
+    'api_key: xxxxxxxxxxxxxxxx',
+    'secret = os.environ["SECRET"]',
+    'auth: true',
+    'max_tokens=4096',
+    'let token = this.token;',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder is the sample
+    'Authorization: Bearer ${TOKEN}',
+    'password: "********"',
+    'tokenizer: "bert-base-uncased"',
+    'a ? token : fallback',
+    'password_hint: "the name of your first pet"',
+  ],
+};

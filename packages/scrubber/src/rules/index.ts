@@ -1,0 +1,41 @@
+import type { SecretRule } from '../types.js';
+import { assignment } from './assignment.js';
+import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
+import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
+import { jwt, privateKey, slackWebhook, urlPassword } from './structured.js';
+import {
+  anthropicKey,
+  githubToken,
+  gitlabToken,
+  huggingfaceToken,
+  npmToken,
+  openaiKey,
+  pypiToken,
+  slackToken,
+} from './tokens.js';
+
+/**
+ * The built-in rules, most specific first: when two rules match the same span, the earlier one
+ * names the kind. The context rule `assignment` comes last.
+ */
+export const DEFAULT_RULES: readonly SecretRule[] = [
+  privateKey,
+  githubToken,
+  anthropicKey,
+  openaiKey,
+  awsAccessKey,
+  googleApiKey,
+  azureStorageKey,
+  slackWebhook,
+  slackToken,
+  stripeKey,
+  twilioApiKey,
+  sendgridKey,
+  npmToken,
+  pypiToken,
+  huggingfaceToken,
+  gitlabToken,
+  jwt,
+  urlPassword,
+  assignment,
+];

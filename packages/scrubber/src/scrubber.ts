@@ -1,0 +1,108 @@
+import { ToolError } from '@toolplane/core';
+import { compileRules } from './compiled-rules.js';
+import { type AddSecretOptions, createExactSecrets } from './exact-secrets.js';
+import { applyFindings, mergeFindings } from './redact.js';
+import { DEFAULT_RULES } from './rules/index.js';
+import { type StreamScrubber, createStream } from './stream.js';
+import type { Finding, ScrubOutcome, SecretRule } from './types.js';
+import { scrubJsonValue } from './value.js';
+
+/** Options of {@link createScrubber}. */
+export interface ScrubberOptions {
+  /** Rules to run; {@link DEFAULT_RULES} when omitted. Add your own with `[...DEFAULT_RULES, mine]`. */
+  readonly rules?: readonly SecretRule[];
+  /** Ids of rules to leave out (for example `['assignment']`). */
+  readonly disabledRules?: readonly string[];
+  /** Exact values to redact wherever they appear (as-is, JSON-escaped, URL-encoded, base64). */
+  readonly secrets?: Iterable<string>;
+  /** Values shorter than this are not registered as exact secrets (default 6). */
+  readonly minSecretLength?: number;
+  /** The marker that replaces a secret; default `[REDACTED:<kind>]`. */
+  readonly marker?: (kind: string) => string;
+}
+
+/** Redacts credentials from text, JSON values and streams. */
+export interface Scrubber {
+  /** Redacts `text`; findings give kind and position of each redacted span in the input. */
+  scrub(text: string): ScrubOutcome;
+  /** Just the redacted text (for logs). */
+  scrubText(text: string): string;
+  /** A copy of a JSON value with every string (and object key) redacted; stays valid JSON. */
+  scrubValue<T>(value: T): T;
+  /** Registers an exact value (also found URL-encoded, JSON-escaped and base64-encoded). */
+  addSecret(value: string, options?: AddSecretOptions): boolean;
+  /** Redacts only the exact secret values, for base64 binary payloads where patterns would be noise. */
+  scrubExact(text: string): string;
+  /** A scrubber for chunked output that also redacts secrets split across chunks. */
+  createStreamScrubber(): StreamScrubber;
+  /** The active rules. */
+  readonly rules: readonly SecretRule[];
+}
+
+const defaultMarker = (kind: string): string => `[REDACTED:${kind}]`;
+
+/**
+ * Creates a scrubber.
+ *
+ * @example
+ * const scrubber = createScrubber({ secrets: [process.env.GITHUB_TOKEN ?? ''] });
+ * scrubber.scrub('token=ghp_...').text; // 'token=[REDACTED:github_token]'
+ */
+export function createScrubber(options: ScrubberOptions = {}): Scrubber {
+  const disabled = new Set(options.disabledRules ?? []);
+  const rules = (options.rules ?? DEFAULT_RULES).filter((rule) => !disabled.has(rule.id));
+  const ids = new Set<string>();
+  for (const rule of rules) {
+    if (ids.has(rule.id))
+      throw new ToolError('CONFIG_INVALID', `two rules have the id ${rule.id}; ids must be unique`);
+    ids.add(rule.id);
+  }
+  const minSecretLength = options.minSecretLength ?? 6;
+  if (!Number.isInteger(minSecretLength) || minSecretLength < 2)
+    throw new ToolError('CONFIG_INVALID', `minSecretLength must be an integer >= 2, got ${minSecretLength}`);
+  const marker = options.marker ?? defaultMarker;
+  const compiled = compileRules(rules);
+  const exact = createExactSecrets(minSecretLength);
+  const priorities = new Map(rules.map((rule, index) => [rule.id, index]));
+  const priority = (ruleId: string): number =>
+    ruleId === 'exact' ? -1 : (priorities.get(ruleId) ?? rules.length);
+
+  const find = (text: string): Finding[] => {
+    const findings: Finding[] = [];
+    compiled.scan(text, findings);
+    exact.scan(text, findings);
+    return mergeFindings(findings, priority);
+  };
+  const scrub = (text: string): ScrubOutcome => {
+    if (typeof text !== 'string')
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `scrub expects a string, got ${text === null ? 'null' : typeof text}`,
+      );
+    const findings = find(text);
+    return { text: applyFindings(text, findings, marker), findings };
+  };
+  const scrubExactOnly = (text: string): string => {
+    const findings: Finding[] = [];
+    exact.scan(text, findings);
+    return applyFindings(text, mergeFindings(findings, priority), marker);
+  };
+  const scrubber: Scrubber = {
+    rules,
+    scrub,
+    scrubText: (text) => scrub(text).text,
+    scrubValue: (value) => scrubJsonValue(value, scrub),
+    scrubExact: scrubExactOnly,
+    addSecret: (value, addOptions) => exact.add(value, addOptions),
+    createStreamScrubber: () =>
+      createStream({
+        find,
+        marker,
+        holdBack: () => Math.max(compiled.maxShortLength, exact.maxLength) + 16,
+      }),
+  };
+  for (const secret of options.secrets ?? []) {
+    if (secret) exact.add(secret);
+  }
+  return scrubber;
+}

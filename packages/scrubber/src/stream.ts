@@ -1,0 +1,97 @@
+import { applyFindings } from './redact.js';
+import type { Finding } from './types.js';
+
+/** Redacts chunked output; a secret split across chunks is still redacted. */
+export interface StreamScrubber {
+  /** Takes the next chunk; returns the redacted text that is now safe to emit (maybe empty). */
+  write(chunk: string): string;
+  /**
+   * Emits everything held back. Call at the end of the stream; calling it mid-stream (to cut
+   * latency at a quiet moment) means a secret split exactly at that point may not be recognised.
+   */
+  flush(): string;
+  /** Findings so far, in coordinates of the whole stream (the first 10,000). */
+  readonly findings: readonly Finding[];
+  /** The same scrubber as a WHATWG `TransformStream` of strings. */
+  readable(): TransformStream<string, string>;
+}
+
+/** What a stream needs from its scrubber. */
+export interface StreamDependencies {
+  find(text: string): Finding[];
+  marker(kind: string): string;
+  /** How many trailing characters to keep until more input arrives. */
+  holdBack(): number;
+}
+
+const CONTEXT = 256;
+const MAX_FINDINGS = 10_000;
+
+/**
+ * A stream scrubber: it keeps a bounded tail (`holdBack` characters, about the longest token a
+ * rule matches; longer while a PEM block is open) unemitted, plus some already-emitted text as
+ * context for key names, and rescans tail + new chunk on every write.
+ */
+export function createStream(dependencies: StreamDependencies): StreamScrubber {
+  let context = '';
+  let pending = '';
+  let emittedBefore = 0;
+  const findings: Finding[] = [];
+
+  const emit = (final: boolean): string => {
+    const buffer = context + pending;
+    const base = context.length;
+    const hold = final ? 0 : dependencies.holdBack();
+    if (!final && pending.length <= hold) return '';
+    const found = dependencies.find(buffer);
+    let cut = buffer.length - hold;
+    if (!final) {
+      for (const finding of found) {
+        if (finding.end <= base) continue;
+        if ((finding.start < cut && finding.end > cut) || finding.end >= buffer.length)
+          cut = Math.max(base, Math.min(cut, finding.start));
+      }
+    }
+    if (cut <= base) return '';
+    const local: Finding[] = [];
+    for (const finding of found) {
+      if (finding.end <= base || finding.start >= cut) continue;
+      const start = Math.max(finding.start, base) - base;
+      const end = Math.min(finding.end, cut) - base;
+      local.push({ ...finding, start, end });
+      if (findings.length < MAX_FINDINGS)
+        findings.push({ ...finding, start: start + emittedBefore, end: end + emittedBefore });
+    }
+    const emitted = pending.slice(0, cut - base);
+    pending = pending.slice(cut - base);
+    context = (context + emitted).slice(-CONTEXT);
+    emittedBefore += emitted.length;
+    return applyFindings(emitted, local, dependencies.marker);
+  };
+
+  const stream: StreamScrubber = {
+    write(chunk) {
+      pending += chunk;
+      return emit(false);
+    },
+    flush() {
+      const out = emit(true);
+      context = '';
+      return out;
+    },
+    findings,
+    readable() {
+      return new TransformStream<string, string>({
+        transform(chunk, controller) {
+          const out = stream.write(chunk);
+          if (out) controller.enqueue(out);
+        },
+        flush(controller) {
+          const out = stream.flush();
+          if (out) controller.enqueue(out);
+        },
+      });
+    },
+  };
+  return stream;
+}

@@ -1,0 +1,2 @@
+// @toolplane/scrubber/testing: helpers for tests (Node only); everything exported here is public API.
+export { ALPHABETS, type FakeSource, createFakeSource } from './fake.js';

@@ -1,0 +1,61 @@
+import type { FakeSource } from './alphabets.js';
+
+/** Where a rule matched, in the coordinates of the scanned text. */
+export interface RuleMatch {
+  /** First character to redact. */
+  readonly start: number;
+  /** One past the last character to redact. */
+  readonly end: number;
+  /** Kind named in the redaction marker; defaults to the rule id. */
+  readonly kind?: string;
+}
+
+/** A true-positive sample of a rule: `secret` is the part of `text` that must be redacted. */
+export interface PositiveSample {
+  readonly text: string;
+  readonly secret: string;
+  /** Kind expected in the marker when it differs from the rule id. */
+  readonly kind?: string;
+}
+
+/**
+ * One detector. A rule is only ever run at an occurrence of one of its `anchors` (a literal
+ * the match starts with, or for context rules the separator it hangs on), so adding rules does
+ * not add passes over the whole input.
+ */
+export interface SecretRule {
+  /** Stable id, also the default kind in `[REDACTED:<kind>]`. */
+  readonly id: string;
+  readonly description: string;
+  /** Literals whose occurrence triggers the rule; the match is tried where the anchor starts. */
+  readonly anchors: readonly string[];
+  /**
+   * Linear-time sticky regex tried at the anchor position. When it has a capture group, group 1
+   * is the secret (the rest is context); otherwise the whole match is.
+   */
+  readonly pattern?: RegExp;
+  /** Custom matcher, for rules one regex cannot express (context-dependent values). */
+  readonly match?: (text: string, anchorIndex: number) => RuleMatch | undefined;
+  /** Extra check on the secret text (placeholders, randomness); false drops the match. */
+  readonly validate?: (secret: string) => boolean;
+  /** Longest span, in characters, between the anchor and the end of a match. */
+  readonly maxLength: number;
+  /** Realistic fakes in several syntactic contexts; generated at test time, never stored. */
+  readonly positives: (fake: FakeSource) => readonly PositiveSample[];
+  /** Placeholders and near misses that must not match. */
+  readonly negatives: (fake: FakeSource) => readonly string[];
+}
+
+/** One redacted span. Never carries the secret itself. */
+export interface Finding {
+  readonly kind: string;
+  readonly ruleId: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** What {@link Scrubber.scrub} returns. */
+export interface ScrubOutcome {
+  readonly text: string;
+  readonly findings: readonly Finding[];
+}
