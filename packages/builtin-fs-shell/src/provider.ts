@@ -17,6 +17,8 @@ import { TaskManager } from './tasks/task-manager.js';
 import { createBashTool } from './tools/bash.js';
 import type { ToolDeps, ToolLimits } from './tools/deps.js';
 import { createEditTool } from './tools/edit.js';
+import { createGlobTool } from './tools/glob.js';
+import { createGrepTool } from './tools/grep.js';
 import { createListTool } from './tools/list.js';
 import { createReadTool } from './tools/read.js';
 import { createProcessTool, createTaskOutputTool, createTaskStopTool } from './tools/tasks.js';
@@ -32,6 +34,8 @@ export const BUILTIN_TOOL_NAMES = [
   'write',
   'edit',
   'list',
+  'glob',
+  'grep',
   'bash',
   'task_output',
   'task_stop',
@@ -95,6 +99,8 @@ const FACTORIES: Readonly<Record<BuiltinToolName, (deps: ToolDeps) => Tool>> = {
   write: createWriteTool,
   edit: createEditTool,
   list: createListTool,
+  glob: createGlobTool,
+  grep: createGrepTool,
   bash: createBashTool,
   task_output: createTaskOutputTool,
   task_stop: createTaskStopTool,

@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { ToolError } from '@toolplane/core';
+import { type FileHits, type SearchOutcome, byPath } from './results.js';
+import type { SearchRequest } from './search-request.js';
+
+/**
+ * The ripgrep command line for a request. Ignore sources are pinned down to what the Node
+ * engine reproduces: `.gitignore` files at and below the search root, nothing else (no
+ * `.ignore`, `.rgignore`, global excludes, parent directories or user config).
+ */
+export function ripgrepArguments(request: SearchRequest): string[] {
+  const args = [
+    '--no-config',
+    '--hidden',
+    '--no-messages',
+    '--color=never',
+    '--no-ignore-dot',
+    '--no-ignore-exclude',
+    '--no-ignore-global',
+    '--no-ignore-parent',
+    '--no-require-git',
+    '--null',
+  ];
+  if (!request.respectGitignore) args.push('--no-ignore');
+  for (const directory of request.skipDirectories) args.push('--glob', `!${directory}`);
+  for (const glob of request.globs) args.push('--glob', glob);
+  if (request.typeGlobs) {
+    for (const glob of request.typeGlobs) args.push('--type-add', `toolplane:${glob}`);
+    args.push('--type', 'toolplane');
+  }
+  if (request.pattern.ignoreCase) args.push('--ignore-case');
+  if (request.mode === 'files_with_matches') args.push('--files-with-matches');
+  else if (request.mode === 'count') args.push('--count', '--with-filename');
+  else {
+    args.push('--line-number', '--with-filename', '--no-heading');
+    if (request.before > 0) args.push('--before-context', String(request.before));
+    if (request.after > 0) args.push('--after-context', String(request.after));
+  }
+  args.push('--regexp', request.pattern.source, '--', '.');
+  return args;
+}
+
+function stripDot(path: string): string {
+  return path.startsWith('./') ? path.slice(2) : path;
+}
+
+/** Parses ripgrep's `--null` output into per-file hits. */
+export function parseRipgrepOutput(output: string, request: SearchRequest): FileHits[] {
+  const byFile = new Map<string, FileHits>();
+  const hitsFor = (path: string): FileHits => {
+    let hits = byFile.get(path);
+    if (!hits) {
+      hits = { path, lines: [], count: 0 };
+      byFile.set(path, hits);
+    }
+    return hits;
+  };
+  if (request.mode === 'files_with_matches') {
+    for (const path of output.split('\0')) if (path.length > 0) hitsFor(stripDot(path.replace(/^\n/, '')));
+    return [...byFile.values()];
+  }
+  for (const row of output.split('\n')) {
+    const nul = row.indexOf('\0');
+    if (nul === -1) continue; // "--" group separators and the final empty line
+    const path = stripDot(row.slice(0, nul));
+    const rest = row.slice(nul + 1);
+    if (request.mode === 'count') {
+      const hits = hitsFor(path);
+      byFile.set(path, { ...hits, count: Number(rest) });
+      continue;
+    }
+    const numberEnd = rest.search(/[:-]/);
+    const line = Number(rest.slice(0, numberEnd));
+    const match = rest[numberEnd] === ':';
+    const hits = hitsFor(path);
+    hits.lines.push({ line, match, text: rest.slice(numberEnd + 1) });
+    if (match) byFile.set(path, { ...hits, count: hits.count + 1 });
+  }
+  return [...byFile.values()];
+}
+
+/** Runs ripgrep for a request (root must be a directory). */
+export function searchWithRipgrep(binary: string, request: SearchRequest): Promise<SearchOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, ripgrepArguments(request), {
+      cwd: request.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let lines = 0;
+    let incomplete = false;
+    const stderr: Buffer[] = [];
+    const hardByteCap = 64 * 1024 * 1024;
+    const onAbort = (): void => {
+      child.kill('SIGKILL');
+    };
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      if (
+        !incomplete &&
+        (bytes > hardByteCap || lines > request.hardMatchCap * (1 + request.before + request.after))
+      ) {
+        incomplete = true;
+        child.kill('SIGKILL');
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 64) stderr.push(chunk);
+    });
+    child.once('error', (error) => {
+      request.signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      request.signal?.removeEventListener('abort', onAbort);
+      if (request.signal?.aborted) {
+        reject(request.signal.reason);
+        return;
+      }
+      const message = Buffer.concat(stderr).toString('utf8').trim();
+      if (code === 2 && !incomplete && message.length > 0) {
+        reject(new ToolError('INVALID_ARGUMENTS', `ripgrep refused the search: ${message || 'exit code 2'}`));
+        return;
+      }
+      let output = Buffer.concat(chunks).toString('utf8');
+      // A killed run may end in the middle of a row.
+      if (incomplete) output = output.slice(0, output.lastIndexOf('\n') + 1);
+      const files = parseRipgrepOutput(output, request).sort(byPath);
+      resolve({ files, incomplete, engine: 'ripgrep' });
+    });
+  });
+}
