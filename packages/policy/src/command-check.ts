@@ -1,0 +1,107 @@
+import type { CommandPattern } from './command-pattern.js';
+import type { CommandLineAnalysis, FindingCategory, SimpleCommand } from './shell/analysis.js';
+
+/**
+ * What the command rules say about a command line: `allow` (every command matched an allow
+ * rule), `deny`, `ask` (an ask rule matched, or something was not fully understood), or
+ * `unmatched` (no rule decided some command; the permission mode decides).
+ */
+export type CommandVerdict = 'allow' | 'ask' | 'deny' | 'unmatched';
+
+/** The verdict on one command line, with the reasons and what `allow-always` would add. */
+export interface CommandCheck {
+  readonly verdict: CommandVerdict;
+  readonly reason: string;
+  readonly analysis: CommandLineAnalysis;
+  /** Commands no allow rule covered. */
+  readonly unmatched: readonly SimpleCommand[];
+  /** Files written by redirection and not covered by a rule. */
+  readonly writes: readonly string[];
+  /** Allow rules that would cover the unmatched commands (for `allow-always`). */
+  readonly suggestedRules: readonly string[];
+}
+
+/** Compiled command rules. */
+export interface CompiledCommandRules {
+  readonly allow: readonly CommandPattern[];
+  readonly ask: readonly CommandPattern[];
+  readonly deny: readonly CommandPattern[];
+  /** Default deny categories that are switched off. */
+  readonly disabledDefaults: ReadonlySet<FindingCategory>;
+}
+
+/** An allow rule that would cover this command next time: `git push *`, `ls *`. */
+export function suggestRule(command: SimpleCommand): string {
+  const first = command.args[0];
+  const prefix = command.elevated ? `${command.written[0]?.text ?? ''} ` : '';
+  const sub = first && !first.dynamic && /^[a-z][a-z0-9:_-]*$/.test(first.text) ? ` ${first.text}` : '';
+  return `${prefix}${command.name}${sub} *`;
+}
+
+function describe(command: SimpleCommand): string {
+  return command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text;
+}
+
+/**
+ * Judges an analyzed command line against allow / ask / deny rules. Every simple command is
+ * judged on its own, so chaining, pipes and substitution cannot carry a denied command past an
+ * allowed one; anything not fully understood is asked, never allowed automatically.
+ */
+export function checkCommandLine(
+  analysis: CommandLineAnalysis,
+  rules: CompiledCommandRules,
+  extraAllow: readonly CommandPattern[] = [],
+): CommandCheck {
+  const base = {
+    analysis,
+    unmatched: [] as SimpleCommand[],
+    writes: [] as string[],
+    suggestedRules: [] as string[],
+  };
+  for (const finding of analysis.findings) {
+    if (finding.kind === 'deny' && !rules.disabledDefaults.has(finding.category)) {
+      return {
+        ...base,
+        verdict: 'deny',
+        reason: `${finding.category}: ${finding.reason} (${finding.text.trim() || analysis.source})`,
+      };
+    }
+  }
+  let askReason: string | undefined;
+  for (const command of analysis.commands) {
+    for (const pattern of rules.deny) {
+      const match = pattern.matchDeny(command);
+      if (match === 'yes')
+        return {
+          ...base,
+          verdict: 'deny',
+          reason: `deny rule "${pattern.source}" matches ${describe(command)}`,
+        };
+      if (match === 'maybe')
+        askReason ??= `deny rule "${pattern.source}" may match ${describe(command)} (arguments decided at run time)`;
+    }
+  }
+  const unknown = analysis.findings.find((finding) => finding.kind === 'unknown');
+  if (unknown)
+    askReason ??= `not fully understood: ${unknown.reason} (${unknown.text.trim() || analysis.source})`;
+  for (const command of analysis.commands) {
+    const pattern = rules.ask.find((candidate) => candidate.matchDeny(command) !== 'no');
+    if (pattern) askReason ??= `ask rule "${pattern.source}" matches ${describe(command)}`;
+  }
+  const unmatched: SimpleCommand[] = [];
+  const allAllow = [...rules.allow, ...extraAllow];
+  for (const command of analysis.commands) {
+    if (!allAllow.some((pattern) => pattern.matchAllow(command))) unmatched.push(command);
+  }
+  const suggestedRules = [...new Set(unmatched.filter((command) => command.name !== '').map(suggestRule))];
+  const writes = [...analysis.writes];
+  const rest = { analysis, unmatched, writes, suggestedRules };
+  if (askReason) return { ...rest, verdict: 'ask', reason: askReason };
+  if (unmatched.length > 0) {
+    const names = unmatched.map(describe).join('; ');
+    return { ...rest, verdict: 'unmatched', reason: `no allow rule covers: ${names}` };
+  }
+  if (writes.length > 0)
+    return { ...rest, verdict: 'unmatched', reason: `writes files by redirection: ${writes.join(', ')}` };
+  return { ...rest, verdict: 'allow', reason: 'every command matches an allow rule' };
+}

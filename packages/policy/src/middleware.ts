@@ -1,0 +1,152 @@
+import {
+  type ApprovalChannel,
+  type ApprovalRequest,
+  type Middleware,
+  type ToolCall,
+  type ToolResult,
+  createId,
+  errorMessage,
+  fail,
+} from '@toolplane/core';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from './approvals/run-approval.js';
+import type { PolicyDecision } from './decision.js';
+import type { Policy } from './policy.js';
+
+/** One decision of the gate, for logs and audits. */
+export interface GateEvent {
+  readonly tool: string;
+  readonly callId: string;
+  readonly decision: PolicyDecision;
+  /** What happened: ran, refused, or (shadow mode) ran although the policy would not have. */
+  readonly outcome: 'allowed' | 'approved' | 'denied' | 'approval-required' | 'shadow-allowed';
+  readonly approval?: ApprovalOutcome['status'];
+}
+
+/** Options of {@link policyMiddleware}. */
+export interface PolicyMiddlewareOptions {
+  /** Where `ask` decisions go; falls back to `ctx.services.approvals`. None: refused with `APPROVAL_REQUIRED`. */
+  readonly approvals?: ApprovalChannel;
+  /** How long a person has to answer before the call is denied. Default 120000 (2 minutes). */
+  readonly approvalTimeoutMs?: number;
+  /** Told every decision (in shadow mode this is the report of what would have been refused). */
+  readonly onDecision?: (event: GateEvent) => void;
+  readonly name?: string;
+}
+
+function howToApprove(decision: PolicyDecision): string {
+  if (decision.source === 'pin')
+    return 'approve the new definition through an approval channel, or remove its pin (policy.pins.unpin) after reviewing it';
+  const rules = decision.suggestedRules;
+  if (decision.command !== undefined && rules.length > 0)
+    return `connect an approval channel, or add ${rules.map((rule) => `"${rule}"`).join(', ')} to commands.allow in the policy config`;
+  if (decision.command !== undefined)
+    return 'connect an approval channel (constructs that are not fully understood are always asked)';
+  return 'connect an approval channel, or add the tool to autoAllow in the policy config';
+}
+
+/**
+ * The policy gate as orchestrator middleware (`phase: 'gate'`): hides what a principal may not
+ * see, refuses denied calls with `DENIED` before they reach the provider, sends `ask` decisions
+ * to an approval channel (timeout, then deny), and fails closed with `APPROVAL_REQUIRED` when
+ * no channel is connected. In shadow mode it reports and runs.
+ *
+ * @example
+ * orchestrator.use(policyMiddleware(policy, { approvals: createTerminalApprovalChannel({ input: process.stdin, output: process.stderr }) }));
+ */
+export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOptions = {}): Middleware {
+  const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const report = (
+    call: ToolCall,
+    decision: PolicyDecision,
+    outcome: GateEvent['outcome'],
+    approval?: ApprovalOutcome['status'],
+  ): void => {
+    try {
+      options.onDecision?.({
+        tool: call.tool.name,
+        callId: call.ctx.callId,
+        decision,
+        outcome,
+        ...(approval ? { approval } : {}),
+      });
+    } catch {
+      // a failing logger must not change the decision
+    }
+  };
+
+  const ask = async (
+    call: ToolCall,
+    decision: PolicyDecision,
+    next: (call: ToolCall) => Promise<ToolResult>,
+  ): Promise<ToolResult> => {
+    const channel = options.approvals ?? call.ctx.services.approvals;
+    if (!channel) {
+      report(call, decision, 'approval-required');
+      return fail(
+        'APPROVAL_REQUIRED',
+        `${decision.reason}. Nobody is connected to approve it, so it was refused: ${howToApprove(decision)}.`,
+        {
+          details: { suggestedRules: decision.suggestedRules, source: decision.source },
+        },
+      );
+    }
+    const request: ApprovalRequest = {
+      id: createId('approval'),
+      tool: call.tool.name,
+      args: call.args,
+      risk: decision.risk,
+      reason: decision.reason,
+      ...(decision.command !== undefined ? { command: decision.command } : {}),
+      ...(decision.suggestedRules.length > 0 ? { suggestedRule: decision.suggestedRules.join('; ') } : {}),
+      principal: call.ctx.principal,
+      sessionId: call.ctx.session.id,
+      timeoutMs,
+    };
+    const outcome = await runApproval(channel, request, call.ctx.signal);
+    if (outcome.status === 'answered' && outcome.decision !== 'deny') {
+      await policy.remember(call, decision, outcome.decision);
+      report(call, decision, 'approved', outcome.status);
+      return next(call);
+    }
+    report(call, decision, 'denied', outcome.status);
+    switch (outcome.status) {
+      case 'answered':
+        return fail('DENIED', `${call.tool.name} was denied by the approver (${decision.reason})`);
+      case 'timeout':
+        return fail(
+          'DENIED',
+          `no approval for ${call.tool.name} within ${Math.round(timeoutMs / 1000)} s, so it was denied (${decision.reason})`,
+        );
+      case 'cancelled':
+        return fail('CANCELLED', `${call.tool.name} was cancelled while waiting for approval`);
+      default:
+        return fail(
+          'DENIED',
+          `the approval channel failed (${errorMessage(outcome.error)}), so ${call.tool.name} was denied`,
+        );
+    }
+  };
+
+  return {
+    name: options.name ?? 'policy',
+    phase: 'gate',
+    filterTools: (tools, view) => policy.filter(tools, view),
+    onToolsChanged: (tools) => policy.setTools(tools),
+    async handle(call, next) {
+      const decision = await policy.check(call);
+      if (decision.shadow) {
+        if (decision.decision === 'allow') await policy.remember(call, decision, 'auto');
+        report(call, decision, decision.decision === 'allow' ? 'allowed' : 'shadow-allowed');
+        return next(call);
+      }
+      if (decision.decision === 'deny') {
+        report(call, decision, 'denied');
+        return fail(decision.code ?? 'DENIED', decision.reason, { details: { source: decision.source } });
+      }
+      if (decision.decision === 'ask') return ask(call, decision, next);
+      await policy.remember(call, decision, 'auto');
+      report(call, decision, 'allowed');
+      return next(call);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { ToolError } from '@toolplane/core';
+import type { ToolRef } from './config.js';
+
+/** A compiled list of tool references. */
+export interface RefSet {
+  /** The first reference that matches, or undefined. */
+  find(name: string, groups: readonly string[]): ToolRef | undefined;
+  /** Whether any reference matches (the fast path of filtering). */
+  has(name: string, groups: readonly string[]): boolean;
+  readonly size: number;
+}
+
+const GROUP_PREFIX = 'group:';
+
+function patternSource(pattern: string): string {
+  return pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+}
+
+/**
+ * Compiles references (`read`, `mcp__github__*`, `group:fs`) into sets and one regular
+ * expression, so matching a tool costs a few hash lookups whatever the list length.
+ */
+export function compileRefs(refs: readonly ToolRef[] | undefined, where: string): RefSet {
+  const names = new Map<string, ToolRef>();
+  const groups = new Map<string, ToolRef>();
+  const patterns: { ref: ToolRef; regex: RegExp }[] = [];
+  for (const ref of refs ?? []) {
+    if (typeof ref !== 'string' || ref.trim() === '')
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `${where}: every entry must be a non-empty string (a tool name, pattern or group:name)`,
+      );
+    if (ref.startsWith(GROUP_PREFIX)) {
+      const group = ref.slice(GROUP_PREFIX.length);
+      if (!group) throw new ToolError('CONFIG_INVALID', `${where}: "${ref}" names no group; write group:fs`);
+      groups.set(group, ref);
+    } else if (/[*?]/.test(ref)) patterns.push({ ref, regex: new RegExp(`^${patternSource(ref)}$`) });
+    else names.set(ref, ref);
+  }
+  const combined =
+    patterns.length > 0
+      ? new RegExp(`^(?:${patterns.map((p) => patternSource(p.ref)).join('|')})$`)
+      : undefined;
+  const hasGroup = (toolGroups: readonly string[]): ToolRef | undefined => {
+    if (groups.size === 0) return undefined;
+    for (const group of toolGroups) {
+      const ref = groups.get(group);
+      if (ref) return ref;
+    }
+    return undefined;
+  };
+  return {
+    size: names.size + groups.size + patterns.length,
+    has(name, toolGroups) {
+      return names.has(name) || hasGroup(toolGroups) !== undefined || (combined?.test(name) ?? false);
+    },
+    find(name, toolGroups) {
+      const exact = names.get(name);
+      if (exact) return exact;
+      const group = hasGroup(toolGroups);
+      if (group) return group;
+      return patterns.find((pattern) => pattern.regex.test(name))?.ref;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { FindingCategory, SimpleCommand } from './analysis.js';
+import { type AnalysisState, notUnderstood, report } from './context.js';
+import { parseOptions } from './normalize.js';
+
+interface Verdict {
+  readonly category: FindingCategory;
+  readonly reason: string;
+}
+
+type Rule = (args: readonly string[], command: SimpleCommand) => Verdict | undefined;
+
+const destructive = (reason: string): Verdict => ({ category: 'destructive-file-operation', reason });
+const disk = (reason: string): Verdict => ({ category: 'disk-destruction', reason });
+const system = (reason: string): Verdict => ({ category: 'system-control', reason });
+const reverse = (reason: string): Verdict => ({ category: 'reverse-shell', reason });
+
+const RM: Rule = (args) => {
+  const options = parseOptions(args);
+  const recursive = options.short.has('r') || options.short.has('R') || options.long.has('recursive');
+  const force = options.short.has('f') || options.long.has('force');
+  if (options.long.has('no-preserve-root')) return destructive('rm --no-preserve-root');
+  return recursive && force ? destructive('rm with recursive and force flags (rm -rf)') : undefined;
+};
+
+const windowsFlags = (args: readonly string[]): Set<string> =>
+  new Set(args.filter((arg) => /^[/-][a-zA-Z]$/.test(arg)).map((arg) => arg.slice(1).toLowerCase()));
+
+const SYSTEM_CONTROL = new Set(['shutdown', 'reboot', 'poweroff', 'halt']);
+const SYSTEMCTL_CONTROL = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot']);
+
+/** The default deny rules of design document 002, by normalized command name. */
+const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
+  ['rm', RM],
+  [
+    'del',
+    (args) =>
+      windowsFlags(args).has('f') || windowsFlags(args).has('s') ? destructive('del /f or /s') : undefined,
+  ],
+  [
+    'erase',
+    (args) =>
+      windowsFlags(args).has('f') || windowsFlags(args).has('s') ? destructive('erase /f or /s') : undefined,
+  ],
+  ['rmdir', (args) => (windowsFlags(args).has('s') ? destructive('rmdir /s') : undefined)],
+  ['rd', (args) => (windowsFlags(args).has('s') ? destructive('rd /s') : undefined)],
+  [
+    'Remove-Item',
+    (args) => {
+      const lower = args.map((arg) => arg.toLowerCase());
+      return lower.includes('-recurse') && lower.includes('-force')
+        ? destructive('Remove-Item -Recurse -Force')
+        : undefined;
+    },
+  ],
+  [
+    'find',
+    (args) => (args.includes('-delete') ? destructive('find -delete removes every match') : undefined),
+  ],
+  ['shred', () => destructive('shred destroys file contents')],
+  [
+    'dd',
+    (args) =>
+      args.some((arg) => arg.startsWith('if=') || arg.startsWith('of=/dev/')) ? disk('dd if=') : undefined,
+  ],
+  ['wipefs', () => disk('wipefs erases file-system signatures')],
+  ['mkswap', () => disk('mkswap overwrites a device')],
+  ['shutdown', () => system('shutdown')],
+  ['reboot', () => system('reboot')],
+  ['poweroff', () => system('poweroff')],
+  ['halt', () => system('halt')],
+  ['init', (args) => (args[0] === '0' || args[0] === '6' ? system(`init ${args[0]}`) : undefined)],
+  ['telinit', (args) => (args[0] === '0' || args[0] === '6' ? system(`telinit ${args[0]}`) : undefined)],
+  [
+    'systemctl',
+    (args) => {
+      const verb = parseOptions(args).operands[0];
+      return verb !== undefined && SYSTEMCTL_CONTROL.has(verb) ? system(`systemctl ${verb}`) : undefined;
+    },
+  ],
+  ['nc', (args) => netcatExec(args)],
+  ['ncat', (args) => netcatExec(args)],
+  ['netcat', (args) => netcatExec(args)],
+  [
+    'socat',
+    (args) =>
+      args.some((arg) => /(^|[,:!])(exec|system):/i.test(arg))
+        ? reverse('socat running a program over a socket')
+        : undefined,
+  ],
+]);
+
+function netcatExec(args: readonly string[]): Verdict | undefined {
+  const options = parseOptions(args);
+  return options.short.has('e') ||
+    options.short.has('c') ||
+    options.long.has('exec') ||
+    options.long.has('sh-exec')
+    ? reverse('netcat -e/-c runs a program over a socket')
+    : undefined;
+}
+
+/** Names with a default rule, so dynamic arguments to them are asked rather than guessed. */
+function hasRule(name: string): boolean {
+  return RULES.has(name) || name.startsWith('mkfs') || SYSTEM_CONTROL.has(name);
+}
+
+const NETWORK_DEVICE = /\/dev\/(tcp|udp)\//;
+
+/**
+ * Applies the default deny rules to one effective command. Arguments decided at run time
+ * (expansions, `xargs`, `find -exec {}`) make a command with a rule not understood.
+ */
+export function checkDangers(state: AnalysisState, command: SimpleCommand): void {
+  for (const word of command.written) {
+    if (NETWORK_DEVICE.test(word.text)) {
+      report(state, 'deny', 'reverse-shell', 'opens a /dev/tcp or /dev/udp connection', command.text);
+      return;
+    }
+  }
+  const name = command.name;
+  if (name.startsWith('mkfs') || name === 'mke2fs') {
+    report(state, 'deny', 'disk-destruction', `${name} formats a device`, command.text);
+    return;
+  }
+  const rule = RULES.get(name);
+  if (!rule) return;
+  const verdict = rule(
+    command.args.map((word) => word.text),
+    command,
+  );
+  if (verdict) {
+    report(state, 'deny', verdict.category, verdict.reason, command.text);
+    return;
+  }
+  if (hasRule(name) && (command.extraArgs || command.args.some((word) => word.dynamic))) {
+    notUnderstood(state, `${name} with arguments decided at run time may match a deny rule`, command.text);
+  }
+}

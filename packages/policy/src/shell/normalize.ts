@@ -1,0 +1,48 @@
+/**
+ * The name a command is matched by: the last path segment on either separator, without a
+ * Windows executable suffix (`/bin/rm` -> `rm`, `C:\Windows\System32\del.exe` -> `del`).
+ * Escapes and quotes are already gone by the time a word reaches here (`\rm` is `rm`).
+ */
+export function normalizeCommandName(name: string): string {
+  const slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
+  let base = slash >= 0 ? name.slice(slash + 1) : name;
+  const lower = base.toLowerCase();
+  for (const suffix of ['.exe', '.com', '.cmd', '.bat']) {
+    if (lower.endsWith(suffix) && base.length > suffix.length) {
+      base = base.slice(0, -suffix.length);
+      break;
+    }
+  }
+  return base;
+}
+
+/** Short option letters and long option names before `--` or the first operand, for flag checks. */
+export interface ParsedOptions {
+  readonly short: ReadonlySet<string>;
+  readonly long: ReadonlySet<string>;
+  readonly operands: readonly string[];
+}
+
+/** Splits arguments into option letters (`-rf` is r and f), long options and operands. */
+export function parseOptions(args: readonly string[]): ParsedOptions {
+  const short = new Set<string>();
+  const long = new Set<string>();
+  const operands: string[] = [];
+  let optionsDone = false;
+  for (const arg of args) {
+    if (optionsDone || arg === '-' || !arg.startsWith('-')) {
+      operands.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      optionsDone = true;
+      continue;
+    }
+    if (arg.startsWith('--')) {
+      long.add(arg.slice(2).split('=')[0] as string);
+      continue;
+    }
+    for (const letter of arg.slice(1)) short.add(letter);
+  }
+  return { short, long, operands };
+}

@@ -1,0 +1,52 @@
+import { createRequire } from 'node:module';
+import { ToolError } from '@toolplane/core';
+import { Language, type Node, Parser } from 'web-tree-sitter';
+
+let loading: Promise<Parser> | undefined;
+let loaded: Parser | undefined;
+
+/**
+ * Loads the tree-sitter bash grammar (WebAssembly) once per process. Every later call
+ * returns the same parser; parsing itself is synchronous.
+ */
+export function loadShellParser(): Promise<Parser> {
+  if (loaded) return Promise.resolve(loaded);
+  loading ??= (async () => {
+    const require = createRequire(import.meta.url);
+    await Parser.init();
+    const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const parser = new Parser();
+    parser.setLanguage(language);
+    loaded = parser;
+    return parser;
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw new ToolError(
+      'INTERNAL',
+      'could not load the tree-sitter bash grammar; reinstall @toolplane/policy',
+      {
+        cause: error,
+      },
+    );
+  });
+  return loading;
+}
+
+/** The parser when {@link loadShellParser} has finished, otherwise undefined. */
+export function loadedShellParser(): Parser | undefined {
+  return loaded;
+}
+
+/**
+ * Parses a command line into a syntax tree and hands its root to `visit`; the tree is freed
+ * afterwards (tree-sitter trees live in WebAssembly memory).
+ */
+export function withShellTree<T>(parser: Parser, source: string, visit: (root: Node) => T): T {
+  const tree = parser.parse(source);
+  if (!tree) throw new ToolError('INTERNAL', 'the shell parser returned no tree');
+  try {
+    return visit(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}

@@ -1,0 +1,362 @@
+import type { SimpleCommand } from './analysis.js';
+import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood, report } from './context.js';
+import { checkDangers } from './dangers.js';
+import { normalizeCommandName, parseOptions } from './normalize.js';
+import { DANGEROUS_VARIABLE, DECODERS, FETCHERS, INTERPRETERS, SHELLS } from './programs.js';
+import { inspectInlineScripts } from './scripts.js';
+import { WRAPPERS, peelWrapper } from './wrappers.js';
+import { type ShellWord, staticWord } from './words.js';
+
+/** Parses a nested script (`bash -c '...'`, `eval ...`) in a scope one level deeper. */
+export type NestedAnalyzer = (state: AnalysisState, scope: Scope, script: string, text: string) => void;
+
+/** Replaces words that split on `$IFS` with their pieces (the likely reading); says whether any did. */
+function expandIfs(words: readonly ShellWord[]): { words: ShellWord[]; guessed: boolean } {
+  const out: ShellWord[] = [];
+  let guessed = false;
+  for (const word of words) {
+    if (word.ifsPieces && !word.glob) {
+      guessed = true;
+      for (const piece of word.ifsPieces) out.push(staticWord(piece));
+    } else out.push(word);
+  }
+  return { words: out, guessed };
+}
+
+function describeSources(sources: readonly string[]): 'fetch' | 'decode' | 'other' | 'none' {
+  if (sources.length === 0) return 'none';
+  if (sources.some((name) => FETCHERS.has(name))) return 'fetch';
+  if (sources.some((name) => DECODERS.has(name))) return 'decode';
+  return 'other';
+}
+
+/** Judges a shell or interpreter that reads its program from standard input or a substitution. */
+function judgeCodeFromInput(
+  state: AnalysisState,
+  sources: readonly string[],
+  program: string,
+  text: string,
+): void {
+  switch (describeSources(sources)) {
+    case 'fetch':
+      report(state, 'deny', 'remote-code-execution', `downloaded text is run by ${program}`, text);
+      return;
+    case 'decode':
+      report(state, 'deny', 'eval-injection', `decoded text is run by ${program}`, text);
+      return;
+    case 'other':
+      notUnderstood(
+        state,
+        sources.includes('<<heredoc')
+          ? `the heredoc run by ${program} is not analyzed`
+          : `text produced at run time is run by ${program}`,
+        text,
+      );
+      return;
+    default:
+  }
+}
+
+/** Names of the commands inside a word's substitutions (analyzed by the walker beforehand). */
+function sourcesOf(state: AnalysisState, word: ShellWord): string[] {
+  const names: string[] = [];
+  for (const substitution of word.substitutions)
+    names.push(...(state.substitutionNames.get(substitution.id) ?? []));
+  return names;
+}
+
+function runShell(
+  state: AnalysisState,
+  scope: Scope,
+  name: string,
+  args: readonly ShellWord[],
+  text: string,
+  nested: NestedAnalyzer,
+): boolean {
+  let scriptIndex = -1;
+  let operandIndex = -1;
+  let readsStdin = false;
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index] as ShellWord;
+    if (word.dynamic) {
+      operandIndex = index;
+      break;
+    }
+    const value = word.text;
+    if (value === '-' || value === '--') {
+      readsStdin = value === '-';
+      if (value === '--') continue;
+      break;
+    }
+    if (/^[-+]o$|^[-+]O$/.test(value)) {
+      index++;
+      continue;
+    }
+    if (/^-[a-zA-Z]+$/.test(value)) {
+      if (value.includes('c')) scriptIndex = index + 1;
+      if (value.includes('s')) readsStdin = true;
+      continue;
+    }
+    if (value.startsWith('--') || value.startsWith('+')) continue;
+    operandIndex = index;
+    break;
+  }
+  if (scriptIndex >= 0) {
+    const script = args[scriptIndex];
+    if (!script) {
+      notUnderstood(state, `${name} -c without a command`, text);
+      return true;
+    }
+    if (script.dynamic) {
+      const sources = sourcesOf(state, script);
+      judgeCodeFromInput(state, sources, `${name} -c`, text);
+      if (describeSources(sources) === 'none')
+        notUnderstood(state, `the command given to ${name} -c is computed at run time`, text);
+      return true;
+    }
+    nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text);
+    return true;
+  }
+  if (operandIndex >= 0 && !readsStdin) {
+    const operand = args[operandIndex] as ShellWord;
+    if (operand.dynamic) {
+      const sources = sourcesOf(state, operand);
+      judgeCodeFromInput(state, sources, name, text);
+      if (describeSources(sources) === 'none')
+        notUnderstood(state, `the script ${name} runs is named at run time`, text);
+      return true;
+    }
+    return false; // runs a script file: matched as a command by the rules
+  }
+  if (scope.stdinFrom.length > 0) {
+    judgeCodeFromInput(state, scope.stdinFrom, name, text);
+    return true;
+  }
+  return false;
+}
+
+function runInterpreter(
+  state: AnalysisState,
+  scope: Scope,
+  name: string,
+  inlineFlags: readonly string[],
+  args: readonly ShellWord[],
+  text: string,
+): void {
+  for (const word of args) {
+    if (word.dynamic) {
+      const sources = sourcesOf(state, word);
+      if (describeSources(sources) !== 'none') judgeCodeFromInput(state, sources, name, text);
+    }
+  }
+  const texts = args.map((word) => word.text);
+  const inline = texts.some((arg) =>
+    inlineFlags.some((flag) => arg === flag || (flag.length === 2 && arg.startsWith(flag))),
+  );
+  if (inline) notUnderstood(state, `${name} runs inline code that is not analyzed`, text);
+  const operands = parseOptions(texts).operands;
+  if (operands.length === 0 || operands[0] === '-') {
+    if (scope.stdinFrom.length > 0) judgeCodeFromInput(state, scope.stdinFrom, name, text);
+  }
+}
+
+/**
+ * Analyzes one simple command given as words (name first): peels wrappers, follows nested
+ * scripts, applies the default deny rules and records the effective command.
+ */
+export function runCommand(
+  state: AnalysisState,
+  scope: Scope,
+  input: readonly ShellWord[],
+  text: string,
+  nested: NestedAnalyzer,
+  written: readonly ShellWord[] = input,
+  extraArgs = false,
+): void {
+  if (input.length === 0) return;
+  if (scope.depth > MAX_NESTING) {
+    notUnderstood(state, 'commands nested too deeply to follow', text);
+    return;
+  }
+  const expanded = expandIfs(input);
+  const words = expanded.words;
+  if (expanded.guessed) notUnderstood(state, 'words split by $IFS are read with the default IFS', text);
+  const head = words[0] as ShellWord;
+  if (head.dynamic || head.glob) {
+    notUnderstood(
+      state,
+      head.glob ? 'the command name is a file-name pattern' : 'the command name is computed at run time',
+      text,
+    );
+    state.commands.push(makeCommand('', words.slice(1), written, scope, text, extraArgs));
+    return;
+  }
+  const name = normalizeCommandName(head.text);
+  const args = words.slice(1);
+  const wrapper = WRAPPERS.get(name);
+  const inner = { ...scope, depth: scope.depth + 1 };
+  if (wrapper) {
+    const peeled = peelWrapper(wrapper, args);
+    const via = [...scope.via, name];
+    const elevated = scope.elevated || wrapper.elevates === true;
+    switch (peeled.kind) {
+      case 'query':
+        state.commands.push(makeCommand(name, args, written, scope, text, extraArgs));
+        return;
+      case 'opaque':
+        notUnderstood(state, `${name}: ${peeled.reason}`, text);
+        state.commands.push(makeCommand(name, args, written, scope, text, extraArgs));
+        return;
+      case 'script':
+        if (peeled.script.dynamic)
+          notUnderstood(state, `the command given to ${name} is computed at run time`, text);
+        else nested(state, { ...inner, via, elevated }, peeled.script.text, text);
+        return;
+      default: {
+        for (const variable of peeled.assignments) {
+          if (DANGEROUS_VARIABLE.test(variable))
+            notUnderstood(state, `${variable} set through ${name} changes what runs`, text);
+        }
+        if (peeled.words.length === 0) {
+          if (wrapper.extraArgs) {
+            runCommand(state, { ...inner, via }, [staticWord('echo')], text, nested, written, true);
+            return;
+          }
+          if (wrapper.elevates)
+            notUnderstood(state, `${name} without a command starts a privileged shell`, text);
+          state.commands.push(makeCommand(name, args, written, scope, text, extraArgs));
+          return;
+        }
+        if (name === 'watch') {
+          if (peeled.words.some((word) => word.dynamic)) {
+            notUnderstood(state, 'the command given to watch is computed at run time', text);
+            return;
+          }
+          nested(state, { ...inner, via }, peeled.words.map((word) => word.text).join(' '), text);
+          return;
+        }
+        runCommand(
+          state,
+          { ...inner, via, elevated },
+          peeled.words,
+          text,
+          nested,
+          written,
+          extraArgs || wrapper.extraArgs === true,
+        );
+        return;
+      }
+    }
+  }
+  const command = makeCommand(name, args, written, scope, text, extraArgs);
+  if (SHELLS.has(name)) {
+    if (runShell(state, inner, name, args, text, nested)) return;
+  } else if (name === 'eval') {
+    runEval(state, inner, args, text, nested);
+    return;
+  } else if (name === 'source' || name === '.') {
+    const file = args[0];
+    if (file?.dynamic) {
+      const sources = sourcesOf(state, file);
+      judgeCodeFromInput(state, sources, name, text);
+      if (describeSources(sources) === 'none')
+        notUnderstood(state, `${name} of a file named at run time`, text);
+      return;
+    }
+  } else if (name === 'parallel') {
+    notUnderstood(state, 'parallel builds commands at run time', text);
+  } else if (name === 'alias' && args.some((word) => word.dynamic || word.text.includes('='))) {
+    notUnderstood(state, 'alias definitions change what later words run', text);
+  } else if (name === 'trap' && args.length > 0) {
+    const action = args[0] as ShellWord;
+    if (action.dynamic) notUnderstood(state, 'the trap action is computed at run time', text);
+    else nested(state, { ...inner, via: [...scope.via, 'trap'] }, action.text, text);
+  } else if (name === 'find') {
+    runFindExec(state, inner, args, text, nested);
+  } else {
+    const interpreter = INTERPRETERS.get(name);
+    if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);
+  }
+  if (scope.inFunction !== undefined && name === scope.inFunction) {
+    report(state, 'deny', 'fork-bomb', `function ${name} calls itself`, text);
+  }
+  inspectInlineScripts(state, scope, command, nested);
+  checkDangers(state, command);
+  state.commands.push(command);
+}
+
+function runEval(
+  state: AnalysisState,
+  scope: Scope,
+  args: readonly ShellWord[],
+  text: string,
+  nested: NestedAnalyzer,
+): void {
+  if (args.some((word) => word.substitutions.length > 0)) {
+    report(state, 'deny', 'eval-injection', 'eval runs the output of a command substitution', text);
+    return;
+  }
+  if (args.some((word) => word.dynamic)) {
+    notUnderstood(state, 'eval of text computed at run time', text);
+    return;
+  }
+  nested(state, { ...scope, via: [...scope.via, 'eval'] }, args.map((word) => word.text).join(' '), text);
+}
+
+const EXEC_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+function runFindExec(
+  state: AnalysisState,
+  scope: Scope,
+  args: readonly ShellWord[],
+  text: string,
+  nested: NestedAnalyzer,
+): void {
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index] as ShellWord;
+    if (word.dynamic || !EXEC_ACTIONS.has(word.text)) continue;
+    const inner: ShellWord[] = [];
+    let end = index + 1;
+    while (end < args.length) {
+      const part = args[end] as ShellWord;
+      if (!part.dynamic && (part.text === ';' || part.text === '+')) break;
+      inner.push(part.text.includes('{}') ? { ...part, dynamic: true } : part);
+      end++;
+    }
+    if (inner.length === 0) notUnderstood(state, `find ${word.text} without a command`, text);
+    else
+      runCommand(
+        state,
+        { ...scope, via: [...scope.via, `find ${word.text}`] },
+        inner,
+        text,
+        nested,
+        inner,
+        true,
+      );
+    index = end;
+  }
+}
+
+function makeCommand(
+  name: string,
+  args: readonly ShellWord[],
+  written: readonly ShellWord[],
+  scope: Scope,
+  text: string,
+  extraArgs: boolean,
+): SimpleCommand {
+  const normalizedWritten = written.map((word, index) =>
+    index === 0 && !word.dynamic ? { ...word, text: normalizeCommandName(word.text) } : word,
+  );
+  return {
+    name,
+    args,
+    written: normalizedWritten,
+    via: scope.via,
+    elevated: scope.elevated,
+    extraArgs,
+    stdinFrom: scope.stdinFrom,
+    text,
+  };
+}

@@ -1,0 +1,157 @@
+import type { Node } from 'web-tree-sitter';
+
+/**
+ * A shell word resolved as far as static analysis allows. `text` is the value when the word
+ * is static; `dynamic` means it depends on run time (expansions, substitutions, brace
+ * expansion), so its value is unknown.
+ */
+export interface ShellWord {
+  readonly text: string;
+  readonly dynamic: boolean;
+  /** Unquoted glob characters: the word may expand to file names. */
+  readonly glob: boolean;
+  /**
+   * For a word whose only dynamic parts are unquoted `$IFS` expansions: the pieces it splits
+   * into with the default IFS, the most likely reading (`rm${IFS}-rf` is `rm -rf`).
+   */
+  readonly ifsPieces?: readonly string[];
+  /** `$(...)`, backticks and `<(...)` inside the word: commands that run to produce it. */
+  readonly substitutions: readonly Node[];
+}
+
+const IFS_MARK = '\u0000';
+
+interface Accumulator {
+  text: string;
+  unquoted: string;
+  dynamic: boolean;
+  ifsOnly: boolean;
+  substitutions: Node[];
+}
+
+function unescapeUnquoted(raw: string): string {
+  return raw.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
+}
+
+function unescapeDoubleQuoted(raw: string): string {
+  return raw.replace(/\\\n/g, '').replace(/\\([$`"\\])/g, '$1');
+}
+
+const ANSI_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+function decodeAnsiC(raw: string): string {
+  const body = raw.slice(2, -1);
+  return body.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (_match, sequence: string) => {
+      const head = sequence[0] as string;
+      if (head === 'x' || head === 'u' || head === 'U')
+        return String.fromCodePoint(Number.parseInt(sequence.slice(1), 16));
+      if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(sequence, 8));
+      if (head === 'c') return String.fromCharCode((sequence.charCodeAt(1) ?? 64) & 31);
+      return ANSI_ESCAPES[sequence] ?? `\\${sequence}`;
+    },
+  );
+}
+
+function isIfsExpansion(node: Node): boolean {
+  return node.text.replace(/[{}]/g, '') === '$IFS';
+}
+
+function visit(node: Node, acc: Accumulator, quoted: boolean): void {
+  switch (node.type) {
+    case 'word':
+    case 'number': {
+      const text = quoted ? node.text : unescapeUnquoted(node.text);
+      acc.text += text;
+      if (!quoted) acc.unquoted += node.text;
+      return;
+    }
+    case 'raw_string':
+      acc.text += node.text.slice(1, -1);
+      return;
+    case 'ansi_c_string':
+      acc.text += decodeAnsiC(node.text);
+      return;
+    case 'string_content':
+      acc.text += unescapeDoubleQuoted(node.text);
+      return;
+    case 'string':
+    case 'translated_string':
+      for (const child of node.namedChildren) if (child) visit(child, acc, true);
+      return;
+    case 'concatenation':
+      for (const child of node.namedChildren) if (child) visit(child, acc, quoted);
+      return;
+    case 'simple_expansion':
+    case 'expansion':
+      acc.dynamic = true;
+      if (!quoted && isIfsExpansion(node)) {
+        acc.text += IFS_MARK;
+        return;
+      }
+      acc.ifsOnly = false;
+      collectSubstitutions(node, acc.substitutions);
+      return;
+    case 'command_substitution':
+    case 'process_substitution':
+      acc.dynamic = true;
+      acc.ifsOnly = false;
+      acc.substitutions.push(node);
+      return;
+    default:
+      // arithmetic, brace expressions, extglobs and anything unknown: value unknown.
+      acc.dynamic = true;
+      acc.ifsOnly = false;
+      collectSubstitutions(node, acc.substitutions);
+  }
+}
+
+/** Finds substitutions nested anywhere below a node (for example inside `${x:-$(cmd)}`). */
+export function collectSubstitutions(node: Node, into: Node[]): void {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'command_substitution' || child.type === 'process_substitution') into.push(child);
+    else collectSubstitutions(child, into);
+  }
+}
+
+const BRACE_EXPANSION = /\{[^{}\s]*(,|\.\.)[^{}\s]*\}/;
+const GLOB = /(^|[^\\])[*?[]/;
+
+/** Resolves one argument-like node (word, string, concatenation, expansion...). */
+export function resolveWord(node: Node): ShellWord {
+  const acc: Accumulator = { text: '', unquoted: '', dynamic: false, ifsOnly: true, substitutions: [] };
+  visit(node, acc, false);
+  let dynamic = acc.dynamic;
+  if (BRACE_EXPANSION.test(acc.unquoted)) dynamic = true;
+  const glob = GLOB.test(acc.unquoted);
+  const hasIfs = acc.text.includes(IFS_MARK);
+  const word: ShellWord = {
+    text: acc.text.replaceAll(IFS_MARK, ' '),
+    dynamic,
+    glob,
+    substitutions: acc.substitutions,
+    ...(hasIfs && acc.ifsOnly ? { ifsPieces: acc.text.split(IFS_MARK).filter((piece) => piece !== '') } : {}),
+  };
+  return word;
+}
+
+/** A static word made from plain text (used when unwrapping `bash -c` strings and rules). */
+export function staticWord(text: string): ShellWord {
+  return { text, dynamic: false, glob: false, substitutions: [] };
+}

@@ -1,0 +1,141 @@
+import type { ShellWord } from './words.js';
+
+/** How to find the wrapped command inside a wrapper's arguments. */
+export interface WrapperSpec {
+  /** Short options that take a value (`-u user`). */
+  readonly shortWithValue?: string;
+  /** Long options that take a separate value (`--user root`); `--opt=value` is always understood. */
+  readonly longWithValue?: readonly string[];
+  /** Positional arguments before the command (`timeout 10 cmd`). */
+  readonly positional?: number;
+  /** `NAME=value` words before the command are environment assignments (`env`). */
+  readonly assignments?: boolean;
+  /** Options after which nothing is run (`command -v x` only looks up x). */
+  readonly queryOptions?: string;
+  /** Runs the command with raised privileges. */
+  readonly elevates?: boolean;
+  /** Options whose value is a shell command line (`su -c`, `flock -c`). */
+  readonly scriptOptions?: string;
+  /** Options that make the wrapper run something this analysis cannot follow (`env -S`). */
+  readonly opaqueOptions?: string;
+  /** A wrapper that feeds extra arguments from its input (`xargs`). */
+  readonly extraArgs?: boolean;
+  /** A wrapper whose first operand is a file or lock it needs, not the command (`flock file cmd`). */
+  readonly numericFirstOption?: boolean;
+}
+
+/** Wrappers that run another command; the wrapped command is what rules are matched against. */
+export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
+  [
+    'env',
+    { shortWithValue: 'uCP', longWithValue: ['unset', 'chdir'], assignments: true, opaqueOptions: 'S' },
+  ],
+  ['command', { queryOptions: 'vV' }],
+  ['builtin', {}],
+  ['exec', { shortWithValue: 'a' }],
+  ['nohup', {}],
+  ['time', { shortWithValue: 'fo' }],
+  ['setsid', {}],
+  ['unbuffer', {}],
+  ['caffeinate', {}],
+  ['nice', { shortWithValue: 'n', longWithValue: ['adjustment'], numericFirstOption: true }],
+  ['ionice', { shortWithValue: 'cnP', queryOptions: 'p' }],
+  ['chrt', { positional: 1 }],
+  ['taskset', { positional: 1 }],
+  ['stdbuf', { shortWithValue: 'ioe' }],
+  ['timeout', { shortWithValue: 'sk', longWithValue: ['signal', 'kill-after'], positional: 1 }],
+  [
+    'sudo',
+    {
+      shortWithValue: 'ugCDhprtUT',
+      longWithValue: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'other-user'],
+      elevates: true,
+      queryOptions: 'lv',
+    },
+  ],
+  ['doas', { shortWithValue: 'uC', elevates: true }],
+  ['su', { shortWithValue: 'sg', scriptOptions: 'c', elevates: true, positional: 1 }],
+  ['runuser', { shortWithValue: 'ugs', scriptOptions: 'c', elevates: true, positional: 1 }],
+  ['flock', { shortWithValue: 'wEo', scriptOptions: 'c', positional: 1 }],
+  [
+    'xargs',
+    {
+      shortWithValue: 'IdELnPsa',
+      longWithValue: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'max-lines', 'replace'],
+      extraArgs: true,
+    },
+  ],
+  ['watch', { shortWithValue: 'nqd', longWithValue: ['interval'] }],
+]);
+
+/** Result of peeling one wrapper off a command's words. */
+export type Peeled =
+  | {
+      readonly kind: 'command';
+      readonly words: readonly ShellWord[];
+      readonly assignments: readonly string[];
+    }
+  | { readonly kind: 'script'; readonly script: ShellWord }
+  | { readonly kind: 'query' }
+  | { readonly kind: 'opaque'; readonly reason: string };
+
+/**
+ * Finds the command a wrapper runs. `args` are the words after the wrapper's name.
+ * Returns the wrapped command's words, a script string to parse, or that nothing runs.
+ */
+export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peeled {
+  let index = 0;
+  const assignments: string[] = [];
+  let positional = spec.positional ?? 0;
+  while (index < args.length) {
+    const word = args[index] as ShellWord;
+    if (word.dynamic) return { kind: 'opaque', reason: 'a wrapper option is computed at run time' };
+    const text = word.text;
+    if (text === '--') {
+      index++;
+      break;
+    }
+    if (text.startsWith('--') && text.length > 2) {
+      const name = text.slice(2).split('=')[0] as string;
+      index += !text.includes('=') && spec.longWithValue?.includes(name) ? 2 : 1;
+      continue;
+    }
+    if (text.startsWith('-') && text.length > 1) {
+      if (spec.numericFirstOption && /^-\d+$/.test(text)) {
+        index++;
+        continue;
+      }
+      const letters = text.slice(1);
+      for (let at = 0; at < letters.length; at++) {
+        const letter = letters[at] as string;
+        if (spec.queryOptions?.includes(letter)) return { kind: 'query' };
+        if (spec.opaqueOptions?.includes(letter))
+          return { kind: 'opaque', reason: `the -${letter} option of this wrapper is not followed` };
+        if (spec.scriptOptions?.includes(letter)) {
+          const inline = letters.slice(at + 1);
+          const script = inline ? { ...word, text: inline } : args[index + 1];
+          if (!script) return { kind: 'opaque', reason: `-${letter} without a command` };
+          return { kind: 'script', script };
+        }
+        if (spec.shortWithValue?.includes(letter)) {
+          if (at === letters.length - 1) index++;
+          break;
+        }
+      }
+      index++;
+      continue;
+    }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+      assignments.push(text.slice(0, text.indexOf('=')));
+      index++;
+      continue;
+    }
+    if (positional > 0) {
+      positional--;
+      index++;
+      continue;
+    }
+    break;
+  }
+  return { kind: 'command', words: args.slice(index), assignments };
+}
