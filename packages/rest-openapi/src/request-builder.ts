@@ -65,13 +65,34 @@ function refuseLineBreaks(value: string, what: string, code: 'INVALID_ARGUMENTS'
   }
 }
 
-function headerText(value: unknown): string {
+function headerText(value: unknown, explode: boolean): string {
   if (Array.isArray(value)) return value.map(scalarText).join(',');
   if (isPlainObject(value))
     return Object.entries(value)
-      .map(([key, item]) => `${key},${scalarText(item)}`)
+      .map(([key, item]) => (explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`))
       .join(',');
   return scalarText(value);
+}
+
+/** Cookie pairs in OpenAPI `form` style (the only cookie style). */
+function cookiePairs(name: string, value: unknown, binding: RestParameterBinding): string[] {
+  const key = encodeStrict(name);
+  if (binding.json) return [`${key}=${encodeStrict(JSON.stringify(value))}`];
+  const explode = binding.explode ?? false;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => encodeStrict(scalarText(item)));
+    return explode ? items.map((item) => `${key}=${item}`) : [`${key}=${items.join(',')}`];
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value).map(([field, item]) => [
+      encodeStrict(field),
+      encodeStrict(scalarText(item)),
+    ]);
+    return explode
+      ? entries.map(([field, item]) => `${field}=${item}`)
+      : [`${key}=${entries.flat().join(',')}`];
+  }
+  return [`${key}=${encodeStrict(scalarText(value))}`];
 }
 
 function encodeForm(value: unknown): string {
@@ -141,13 +162,11 @@ export function buildRequest(options: {
     if (value === undefined || value === null || binding.in === 'path') continue;
     if (binding.in === 'query') serializeQueryValue(argument, value, binding, query);
     else if (binding.in === 'header') {
-      const text = binding.json ? JSON.stringify(value) : headerText(value);
+      const text = binding.json ? JSON.stringify(value) : headerText(value, binding.explode ?? false);
       refuseLineBreaks(text, `header argument "${argument}"`, 'INVALID_ARGUMENTS');
       headers[(binding.name ?? argument).toLowerCase()] = text;
     } else {
-      cookies.push(
-        `${encodeStrict(binding.name ?? argument)}=${encodeStrict(binding.json ? JSON.stringify(value) : scalarText(value))}`,
-      );
+      cookies.push(...cookiePairs(binding.name ?? argument, value, binding));
     }
   }
 

@@ -1,0 +1,77 @@
+import {
+  PROVIDER_SPEC_VERSION,
+  type ToolContext,
+  type ToolResult,
+  type ToolSpec,
+  fail,
+} from '@toolplane/core';
+import { type ImportOptions, type ImportResult, importOpenApi } from './openapi/import.js';
+import type { OpenApiSource } from './openapi/load.js';
+import { type RestProvider, type RestProviderOptions, createRestProvider } from './rest-provider.js';
+
+/** Options of {@link createOpenApiProvider}: the importer's and the provider's. */
+export type OpenApiProviderOptions = Omit<ImportOptions, 'namespace'> & Omit<RestProviderOptions, 'tools'>;
+
+/** A provider over an OpenAPI document, imported when it starts. */
+export interface OpenApiProvider extends RestProvider {
+  /** What the import reported (empty before `start()`). */
+  warnings(): readonly string[];
+  /** The import result, once started. */
+  imported(): ImportResult | undefined;
+}
+
+/**
+ * Imports an OpenAPI document in `start()` and serves its operations as REST tools. Until then
+ * it lists no tools and calls fail with `PROVIDER_UNAVAILABLE`.
+ *
+ * @example
+ * const github = createOpenApiProvider('./api.github.com.json', {
+ *   namespace: 'github',
+ *   include: { tags: ['issues'] },
+ * });
+ * await github.start?.(AbortSignal.timeout(30_000));
+ */
+export function createOpenApiProvider(
+  source: OpenApiSource,
+  options: OpenApiProviderOptions,
+): OpenApiProvider {
+  let inner: RestProvider | undefined;
+  let result: ImportResult | undefined;
+  let starting: Promise<void> | undefined;
+  let closed = false;
+  const notStarted = (): ToolResult =>
+    fail(
+      'PROVIDER_UNAVAILABLE',
+      `OpenAPI provider ${options.namespace} has not been started (its document is imported in start())`,
+    );
+  return {
+    specificationVersion: PROVIDER_SPEC_VERSION,
+    kind: 'rest',
+    namespace: options.namespace,
+    prefixNames: true,
+    get toolNames(): readonly string[] {
+      return inner?.toolNames ?? [];
+    },
+    start(signal: AbortSignal): Promise<void> {
+      starting ??= (async () => {
+        signal.throwIfAborted();
+        result = await importOpenApi(source, options);
+        signal.throwIfAborted();
+        if (closed) return;
+        inner = createRestProvider({ ...options, tools: result.tools });
+      })();
+      return starting;
+    },
+    listTools: (): readonly ToolSpec[] => inner?.listTools() ?? [],
+    execute: (name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> =>
+      inner ? inner.execute(name, args, ctx) : Promise.resolve(notStarted()),
+    instructions: () => options.instructions,
+    secretValues: () => inner?.secretValues() ?? [],
+    warnings: () => result?.warnings ?? [],
+    imported: () => result,
+    async close() {
+      closed = true;
+      await inner?.close();
+    },
+  };
+}

@@ -1,0 +1,273 @@
+import {
+  type JsonSchema,
+  ToolError,
+  allocateToolNames,
+  errorMessage,
+  sanitizeToolName,
+} from '@toolplane/core';
+import type { RestParameterBinding, RestToolConfig } from '../config.js';
+import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
+import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
+import { type NormalizedOperation, readOperations } from './operations.js';
+import { createRefResolver } from './resolver.js';
+import { SchemaConverter } from './schema.js';
+import { type SchemeCredentials, authForRequirements } from './security.js';
+import { type ServerChoice, baseUrl2, baseUrl3 } from './servers.js';
+import { trimText } from './text.js';
+
+type Mutable = Record<string, unknown>;
+
+/** Options of {@link importOpenApi}. */
+export interface ImportOptions extends ServerChoice, LoadOptions {
+  /** Used for default environment variable names of credentials (`PETSTORE_API_KEY`). */
+  readonly namespace?: string;
+  /** Keep only operations matching every criterion given. */
+  readonly include?: OperationFilter;
+  /** Drop operations matching any criterion given. */
+  readonly exclude?: OperationFilter;
+  /** Credentials per security scheme name; values may be `${ENV}` templates. */
+  readonly credentials?: Readonly<Record<string, SchemeCredentials>>;
+  /** Prefix of default credential variables (default: namespace upper-cased, or `API`). */
+  readonly envPrefix?: string;
+  /** Longest tool description (default 1024 characters). */
+  readonly maxDescriptionLength?: number;
+  /** Longest parameter or schema description (default 300 characters). */
+  readonly maxParameterDescriptionLength?: number;
+  /** Import deprecated operations (default true; their descriptions say so). */
+  readonly includeDeprecated?: boolean;
+  /** Stop at the first operation that cannot be imported instead of skipping it with a warning. */
+  readonly strict?: boolean;
+  /** Settings added to every tool (timeout, queue, cache, headers, maxResponseBytes...). */
+  readonly toolDefaults?: Partial<
+    Omit<RestToolConfig, 'description' | 'method' | 'url' | 'parametersSchema'>
+  >;
+}
+
+/** What an import produced. */
+export interface ImportResult {
+  readonly tools: Record<string, RestToolConfig>;
+  /** Operations skipped or renamed, and why. */
+  readonly warnings: string[];
+  readonly info: {
+    readonly title?: string;
+    readonly version?: string;
+    readonly specification: '2.0' | '3.0' | '3.1';
+  };
+}
+
+function fallbackName(operation: NormalizedOperation): string {
+  const parts = operation.path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) =>
+      segment.startsWith('{') && segment.endsWith('}') ? `by_${segment.slice(1, -1)}` : segment,
+    );
+  return sanitizeToolName([operation.method.toLowerCase(), ...parts].join('_'));
+}
+
+function describeOperation(operation: NormalizedOperation, max: number): string {
+  const summary = operation.summary?.trim();
+  const description = operation.description?.trim();
+  let text =
+    summary && description && !description.startsWith(summary)
+      ? `${summary}\n\n${description}`
+      : (description ?? summary ?? '');
+  if (!text) text = `${operation.method} ${operation.path}`;
+  if (operation.deprecated) text = `Deprecated. ${text}`;
+  return trimText(text, max);
+}
+
+function argumentNames(operation: NormalizedOperation): { parameters: string[]; body: string } {
+  const taken = new Set<string>();
+  const counts = new Map<string, number>();
+  for (const parameter of operation.parameters)
+    counts.set(parameter.name, (counts.get(parameter.name) ?? 0) + 1);
+  const parameters = operation.parameters.map((parameter) => {
+    let name = (counts.get(parameter.name) ?? 0) > 1 ? `${parameter.in}_${parameter.name}` : parameter.name;
+    for (let n = 2; taken.has(name); n++) name = `${parameter.in}_${parameter.name}_${n}`;
+    taken.add(name);
+    return name;
+  });
+  let body = 'body';
+  for (let n = 2; taken.has(body); n++) body = n === 2 ? 'request_body' : `request_body_${n}`;
+  return { parameters, body };
+}
+
+/**
+ * Imports an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML, from a file, URL, text or
+ * object) as REST tool configs: one tool per operation, named from its operationId (or method
+ * and path), arguments for its path/query/header/cookie parameters plus `body`, schemas
+ * normalized to draft-07, credentials as `${ENV}` templates.
+ *
+ * @example
+ * const { tools, warnings } = await importOpenApi('./petstore.yaml', { namespace: 'petstore', include: { tags: ['pet'] } });
+ * const provider = createRestProvider({ namespace: 'petstore', tools });
+ */
+export async function importOpenApi(
+  source: OpenApiSource,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const loaded = await loadDocument(source, options);
+  const { document, version, location } = loaded;
+  const resolver = createRefResolver(document);
+  const converter = new SchemaConverter(resolver, version, options.maxParameterDescriptionLength ?? 300);
+  const warnings: string[] = [];
+  const { operations, skipped } = readOperations(document, version, resolver);
+  const problem = (label: string, reason: string): void => {
+    if (options.strict) throw new ToolError('CONFIG_INVALID', `${label}: ${reason}`);
+    warnings.push(`skipped ${label}: ${reason}`);
+  };
+  for (const skip of skipped) problem(skip.label, skip.reason);
+
+  const components = (document.components ?? {}) as Mutable;
+  const schemes = (version === '2.0' ? document.securityDefinitions : components.securitySchemes) ?? {};
+  const defaultSecurity = Array.isArray(document.security)
+    ? (document.security as NormalizedOperation['security'] & object)
+    : [];
+  const documentServers = Array.isArray(document.servers) ? (document.servers as Mutable[]) : [];
+  const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
+
+  const selected = operations.filter(
+    (operation) =>
+      (options.includeDeprecated !== false || !operation.deprecated) &&
+      (!options.include || matchesFilter(operation, options.include)) &&
+      (!options.exclude || !excludedBy(operation, options.exclude)),
+  );
+
+  const wanted = selected.map((operation) => operation.operationId ?? fallbackName(operation));
+  const seen = new Set<string>();
+  for (const [index, name] of wanted.entries()) {
+    const operation = selected[index] as NormalizedOperation;
+    if (!operation.operationId)
+      warnings.push(`${operation.label} has no operationId; named it ${sanitizeToolName(name)}`);
+    const clean = sanitizeToolName(name);
+    if (seen.has(clean)) {
+      if (options.strict)
+        throw new ToolError(
+          'CONFIG_INVALID',
+          `${operation.label}: the tool name ${clean} is used twice; give the operations distinct operationIds`,
+        );
+    }
+    seen.add(clean);
+  }
+  const names = allocateToolNames(wanted);
+
+  const tools: Record<string, RestToolConfig> = {};
+  for (const [index, operation] of selected.entries()) {
+    const name = names[index] as string;
+    if (name !== sanitizeToolName(wanted[index] as string)) {
+      warnings.push(
+        `${operation.label}: the name ${sanitizeToolName(wanted[index] as string)} was already taken; named it ${name}`,
+      );
+    }
+    try {
+      const base =
+        version === '2.0'
+          ? baseUrl2(document, options, location)
+          : baseUrl3(documentServers, operation.servers, options, location);
+      const { parameters: argNames, body: bodyName } = argumentNames(operation);
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      const bindings: Record<string, RestParameterBinding> = {};
+      const needs = new Set<string>();
+      for (const [position, parameter] of operation.parameters.entries()) {
+        const argument = argNames[position] as string;
+        const converted = converter.convert(parameter.schema);
+        for (const need of converted.needs) needs.add(need);
+        const description = parameter.description
+          ? trimText(parameter.description, options.maxParameterDescriptionLength ?? 300)
+          : undefined;
+        properties[argument] =
+          description || parameter.deprecated
+            ? {
+                ...converted.schema,
+                ...(description ? { description } : {}),
+                ...(parameter.deprecated ? { deprecated: true } : {}),
+              }
+            : converted.schema;
+        if (parameter.required) required.push(argument);
+        const { name: wireName, ...rest } = parameter.binding;
+        bindings[argument] = wireName === argument ? rest : parameter.binding;
+      }
+      if (operation.body) {
+        const converted = converter.convert(operation.body.schema);
+        for (const need of converted.needs) needs.add(need);
+        const description = operation.body.description
+          ? trimText(operation.body.description, options.maxParameterDescriptionLength ?? 300)
+          : undefined;
+        properties[bodyName] = description ? { ...converted.schema, description } : converted.schema;
+        if (operation.body.required) required.push(bodyName);
+      }
+      const definitions = converter.definitionsFor(needs);
+      const parametersSchema: JsonSchema = {
+        type: 'object',
+        properties,
+        ...(required.length > 0 ? { required } : {}),
+        additionalProperties: false,
+        ...(definitions ? { definitions } : {}),
+      };
+      const requirements = operation.security ?? defaultSecurity;
+      const { auth, problems } = authForRequirements(
+        requirements,
+        schemes as Record<string, Mutable>,
+        version,
+        {
+          envPrefix,
+          ...(options.credentials ? { credentials: options.credentials } : {}),
+        },
+      );
+      for (const text of problems) warnings.push(`${operation.label}: ${text}; calls go without credentials`);
+      tools[name] = {
+        ...options.toolDefaults,
+        description: describeOperation(operation, options.maxDescriptionLength ?? 1024),
+        method: operation.method,
+        // ReadMe-style documents add `#fragment` to paths to tell operations apart
+        url: `${base}${operation.path.split('#')[0]}`,
+        parametersSchema,
+        ...(Object.keys(bindings).length > 0 ? { parameters: bindings } : {}),
+        ...(operation.body ? { body: { argument: bodyName, contentType: operation.body.contentType } } : {}),
+        ...(auth.length > 0
+          ? { auth: auth.length === 1 ? (auth[0] as RestToolConfig['auth'] & object) : auth }
+          : {}),
+        operationId: operation.operationId ?? (wanted[index] as string),
+        ...(operation.tags.length > 0 ? { tags: operation.tags } : {}),
+      };
+    } catch (error) {
+      problem(operation.label, errorMessage(error));
+    }
+  }
+  const info = (document.info ?? {}) as Mutable;
+  return {
+    tools,
+    warnings: collapseWarnings(warnings),
+    info: {
+      ...(typeof info.title === 'string' ? { title: info.title } : {}),
+      ...(typeof info.version === 'string' ? { version: info.version } : {}),
+      specification: version,
+    },
+  };
+}
+
+/** Folds warnings that differ only by operation into one line with a count. */
+function collapseWarnings(warnings: readonly string[]): string[] {
+  const byReason = new Map<string, string[]>();
+  const out: string[] = [];
+  for (const warning of warnings) {
+    const match = /^((?:skipped )?[A-Z]+ \S+): (.+)$/.exec(warning);
+    if (!match) {
+      out.push(warning);
+      continue;
+    }
+    const labels = byReason.get(match[2] as string);
+    if (labels) labels.push(match[1] as string);
+    else byReason.set(match[2] as string, [match[1] as string]);
+  }
+  for (const [reason, labels] of byReason) {
+    out.push(
+      labels.length === 1
+        ? `${labels[0]}: ${reason}`
+        : `${labels[0]} and ${labels.length - 1} more: ${reason}`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { $RefParser } from '@apidevtools/json-schema-ref-parser';
+import { ToolError, errorMessage } from '@toolplane/core';
+import { type Dispatcher, request } from 'undici';
+import { parse as parseYaml } from 'yaml';
+
+/** Where a document comes from: a file path, an http(s) URL, its text, or the parsed object. */
+export type OpenApiSource =
+  | string
+  | URL
+  | { readonly text: string; readonly baseUrl?: string }
+  | { readonly document: object; readonly baseUrl?: string };
+
+/** Options for fetching a document from a URL. */
+export interface LoadOptions {
+  /** Longest a fetch may take (default 30 s). */
+  readonly fetchTimeoutMs?: number;
+  /** Largest document accepted (default 64 MiB). */
+  readonly maxDocumentBytes?: number;
+  readonly dispatcher?: Dispatcher;
+}
+
+/** A parsed document and where it came from (for relative servers and external `$ref`s). */
+export interface LoadedDocument {
+  readonly document: Record<string, unknown>;
+  /** File path or URL of the document, when known. */
+  readonly location?: string;
+  readonly version: '2.0' | '3.0' | '3.1';
+}
+
+function invalid(message: string, cause?: unknown): ToolError {
+  return new ToolError('CONFIG_INVALID', message, cause === undefined ? {} : { cause });
+}
+
+async function fetchText(url: string, options: LoadOptions): Promise<string> {
+  const maxBytes = options.maxDocumentBytes ?? 64 * 1024 * 1024;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' },
+      signal: AbortSignal.timeout(options.fetchTimeoutMs ?? 30_000),
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    });
+  } catch (error) {
+    throw new ToolError(
+      'PROVIDER_UNAVAILABLE',
+      `could not fetch the OpenAPI document ${url}: ${errorMessage(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (response.statusCode !== 200) {
+    await response.body.dump().catch(() => undefined);
+    throw new ToolError(
+      'PROVIDER_UNAVAILABLE',
+      `fetching the OpenAPI document ${url} answered HTTP ${response.statusCode}`,
+    );
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) {
+      response.body.destroy();
+      throw invalid(`the OpenAPI document ${url} is larger than ${maxBytes} bytes; raise maxDocumentBytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parses JSON or YAML text; errors say where the text is broken. */
+export function parseDocumentText(text: string, where: string): unknown {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch (error) {
+      throw invalid(`${where} is not valid JSON (${errorMessage(error)}); is the file complete?`, error);
+    }
+  }
+  try {
+    return parseYaml(text, { maxAliasCount: 10_000 });
+  } catch (error) {
+    throw invalid(`${where} is not valid YAML or JSON (${errorMessage(error).split('\n')[0]})`, error);
+  }
+}
+
+function versionOf(document: Record<string, unknown>, where: string): LoadedDocument['version'] {
+  if (typeof document.openapi === 'string') {
+    if (/^3\.0\.\d+/.test(document.openapi)) return '3.0';
+    if (/^3\.1\.\d+/.test(document.openapi)) return '3.1';
+    throw invalid(`${where} is OpenAPI ${document.openapi}; supported are 3.0.x, 3.1.x and Swagger 2.0`);
+  }
+  if (document.swagger === '2.0') return '2.0';
+  throw invalid(
+    `${where} has neither "openapi: 3.x" nor "swagger: 2.0" at its top level; is it an OpenAPI document?`,
+  );
+}
+
+function hasExternalRefs(value: unknown, depth = 0): boolean {
+  if (depth > 200 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => hasExternalRefs(item, depth + 1));
+  for (const [key, member] of Object.entries(value)) {
+    if (key === '$ref' && typeof member === 'string' && !member.startsWith('#')) return true;
+    if (typeof member === 'object' && hasExternalRefs(member, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Loads a document from a file, URL, text or object; checks it is OpenAPI 3.0/3.1 or Swagger 2.0;
+ * bundles external `$ref`s (other files and URLs) into it with json-schema-ref-parser. Internal
+ * references stay as they are and are resolved by the importer as it needs them.
+ */
+export async function loadDocument(
+  source: OpenApiSource,
+  options: LoadOptions = {},
+): Promise<LoadedDocument> {
+  let parsed: unknown;
+  let location: string | undefined;
+  if (typeof source === 'string' || source instanceof URL) {
+    const text = String(source);
+    if (/^https?:\/\//i.test(text)) {
+      location = text;
+      parsed = parseDocumentText(await fetchText(text, options), text);
+    } else {
+      location = resolvePath(source instanceof URL ? source.pathname : text);
+      let content: string;
+      try {
+        content = await readFile(location, 'utf8');
+      } catch (error) {
+        throw invalid(`cannot read the OpenAPI document ${location}: ${errorMessage(error)}`, error);
+      }
+      parsed = parseDocumentText(content, location);
+    }
+  } else if ('text' in source) {
+    location = source.baseUrl;
+    parsed = parseDocumentText(source.text, 'the OpenAPI text');
+  } else {
+    location = source.baseUrl;
+    // the importer never mutates; external refs are bundled into a copy below
+    parsed = source.document;
+  }
+  const where = location ?? 'the OpenAPI document';
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalid(`${where} must be a JSON or YAML object`);
+  }
+  let document = parsed as Record<string, unknown>;
+  const version = versionOf(document, where);
+  if (hasExternalRefs(document)) {
+    const base =
+      location && /^https?:\/\//i.test(location)
+        ? location
+        : pathToFileURL(location ?? resolvePath('openapi.json')).href;
+    try {
+      document = (await new $RefParser().bundle(base, structuredClone(document), {
+        resolve: { http: { timeout: options.fetchTimeoutMs ?? 30_000 } },
+      })) as Record<string, unknown>;
+    } catch (error) {
+      throw invalid(`${where} has an external $ref that cannot be resolved: ${errorMessage(error)}`, error);
+    }
+  }
+  return { document, version, ...(location ? { location } : {}) };
+}

@@ -1,0 +1,344 @@
+import type { JsonSchema } from '@toolplane/core';
+import type { RefResolver } from './resolver.js';
+import { trimText } from './text.js';
+
+function isUnicodeRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Which flavour of schema a document uses. */
+export type SchemaDialect = '2.0' | '3.0' | '3.1';
+
+type Mutable = Record<string, unknown>;
+
+interface Converted {
+  readonly schema: JsonSchema;
+  /** Recursive references this schema points to (they live in `definitions`). */
+  readonly needs: ReadonlySet<string>;
+}
+
+const DROPPED = new Set([
+  'xml',
+  'externalDocs',
+  'discriminator',
+  'nullable',
+  'x-nullable',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$dynamicRef',
+  '$comment',
+  '$defs',
+  'definitions',
+  'example',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'readOnly',
+  'writeOnly',
+  'collectionFormat',
+  'contentSchema',
+]);
+const SCHEMA_MAPS = ['properties', 'patternProperties'] as const;
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+const SCHEMA_SINGLES = [
+  'additionalProperties',
+  'additionalItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+] as const;
+
+/**
+ * Turns OpenAPI schemas (Swagger 2.0, OpenAPI 3.0 and 3.1) into the draft-07 JSON Schema the
+ * rest of toolplane uses: `nullable` becomes a `null` type, boolean `exclusiveMinimum` becomes
+ * numeric, `example` becomes `examples`, `prefixItems` becomes tuple `items`, read-only
+ * properties are dropped from inputs, references are inlined, and references that recurse stay
+ * `$ref`s into a `definitions` section. Converted references are shared between tools.
+ */
+export class SchemaConverter {
+  private readonly memo = new Map<string, Converted>();
+  private readonly recursion = new Map<string, boolean>();
+  private readonly names = new Map<string, string>();
+  private readonly usedNames = new Set<string>();
+  private readonly edges = new Map<string, readonly string[]>();
+
+  constructor(
+    private readonly resolver: RefResolver,
+    private readonly dialect: SchemaDialect,
+    private readonly maxDescriptionLength: number,
+  ) {}
+
+  /** Converts one schema; `needs` lists the recursive references it uses. */
+  convert(schema: unknown): Converted {
+    const needs = new Set<string>();
+    const out = this.walk(schema, needs, 0);
+    return { schema: out, needs };
+  }
+
+  /** The `definitions` section for a set of recursive references, closed over what they use. */
+  definitionsFor(needs: ReadonlySet<string>): Record<string, JsonSchema> | undefined {
+    if (needs.size === 0) return undefined;
+    const out: Record<string, JsonSchema> = {};
+    const queue = [...needs];
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const ref = queue.pop() as string;
+      if (seen.has(ref)) continue;
+      seen.add(ref);
+      const body = this.recursiveBody(ref);
+      out[this.nameOf(ref)] = body.schema;
+      for (const next of body.needs) if (!seen.has(next)) queue.push(next);
+    }
+    return out;
+  }
+
+  /** `#/definitions/<name>` for a recursive reference. */
+  nameOf(ref: string): string {
+    const known = this.names.get(ref);
+    if (known) return known;
+    const base =
+      (ref.split('/').pop() ?? 'schema').replace(/~1/g, '_').replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
+    let name = base;
+    for (let n = 2; this.usedNames.has(name); n++) name = `${base}_${n}`;
+    this.usedNames.add(name);
+    this.names.set(ref, name);
+    return name;
+  }
+
+  private recursiveBody(ref: string): Converted {
+    const key = `body:${ref}`;
+    const hit = this.memo.get(key);
+    if (hit) return hit;
+    const needs = new Set<string>();
+    const placeholder: Converted = { schema: {}, needs };
+    this.memo.set(key, placeholder);
+    const schema = this.walk(this.resolver.resolve(ref), needs, 0);
+    const done = { schema, needs };
+    this.memo.set(key, done);
+    return done;
+  }
+
+  private walkRef(ref: string, needs: Set<string>, depth: number): JsonSchema {
+    if (this.isRecursive(ref)) {
+      needs.add(ref);
+      return { $ref: `#/definitions/${this.nameOf(ref)}` };
+    }
+    const hit = this.memo.get(ref);
+    if (hit) {
+      for (const need of hit.needs) needs.add(need);
+      return hit.schema;
+    }
+    const own = new Set<string>();
+    const schema = this.walk(this.resolver.resolve(ref), own, depth + 1);
+    this.memo.set(ref, { schema, needs: own });
+    for (const need of own) needs.add(need);
+    return schema;
+  }
+
+  /** Whether a reference can reach itself through other references. */
+  isRecursive(ref: string): boolean {
+    const known = this.recursion.get(ref);
+    if (known !== undefined) return known;
+    const seen = new Set<string>();
+    const stack = [...this.refsIn(ref)];
+    let found = false;
+    while (stack.length > 0 && !found) {
+      const next = stack.pop() as string;
+      if (next === ref) found = true;
+      else if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(...this.refsIn(next));
+      }
+    }
+    this.recursion.set(ref, found);
+    return found;
+  }
+
+  private refsIn(ref: string): readonly string[] {
+    const known = this.edges.get(ref);
+    if (known) return known;
+    const found: string[] = [];
+    const visit = (value: unknown, depth: number): void => {
+      if (depth > 100 || typeof value !== 'object' || value === null) return;
+      if (Array.isArray(value)) {
+        for (const item of value) visit(item, depth + 1);
+        return;
+      }
+      const record = value as Mutable;
+      if (typeof record.$ref === 'string') found.push(record.$ref);
+      for (const [key, member] of Object.entries(record)) {
+        if (
+          key !== '$ref' &&
+          key !== 'example' &&
+          key !== 'examples' &&
+          key !== 'enum' &&
+          key !== 'const' &&
+          key !== 'default'
+        ) {
+          visit(member, depth + 1);
+        }
+      }
+    };
+    try {
+      visit(this.resolver.resolve(ref), 0);
+    } catch {
+      // an unresolvable reference is reported where it is used
+    }
+    this.edges.set(ref, found);
+    return found;
+  }
+
+  private walk(input: unknown, needs: Set<string>, depth: number): JsonSchema {
+    if (input === true || input === undefined) return {};
+    if (input === false) return { not: {} };
+    if (typeof input !== 'object' || input === null || Array.isArray(input) || depth > 64) return {};
+    const source = input as Mutable;
+    if (typeof source.$ref === 'string') {
+      const target = this.walkRef(source.$ref, needs, depth);
+      // 3.1 allows keywords next to $ref; 3.0 and 2.0 ignore them except the description
+      const siblings = Object.keys(source).filter((key) => key !== '$ref' && !key.startsWith('x-'));
+      if (siblings.length === 0) return target;
+      if (this.dialect !== '3.1' || siblings.every((key) => key === 'description' || key === 'summary')) {
+        return typeof source.description === 'string'
+          ? { ...target, description: trimText(source.description, this.maxDescriptionLength) }
+          : target;
+      }
+      const rest: Mutable = { ...source };
+      delete rest.$ref;
+      return { allOf: [target, this.walk(rest, needs, depth + 1)] };
+    }
+    const out: Mutable = {};
+    for (const [key, value] of Object.entries(source)) {
+      if (DROPPED.has(key) || key.startsWith('x-')) continue;
+      if ((SCHEMA_MAPS as readonly string[]).includes(key) && typeof value === 'object' && value !== null) {
+        const map: Mutable = {};
+        for (const [name, member] of Object.entries(value as Mutable)) {
+          if (key === 'properties' && this.isReadOnly(member)) continue;
+          map[name] = this.walk(member, needs, depth + 1);
+        }
+        out[key] = map;
+      } else if ((SCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
+        out[key] = value.map((member) => this.walk(member, needs, depth + 1));
+      } else if ((SCHEMA_SINGLES as readonly string[]).includes(key) && typeof value === 'object') {
+        out[key] = this.walk(value, needs, depth + 1);
+      } else if (key === 'items') {
+        out.items = Array.isArray(value)
+          ? value.map((member) => this.walk(member, needs, depth + 1))
+          : this.walk(value, needs, depth + 1);
+      } else if (key === 'dependentSchemas' && typeof value === 'object' && value !== null) {
+        const deps = (out.dependencies ?? {}) as Mutable;
+        for (const [name, member] of Object.entries(value as Mutable))
+          deps[name] = this.walk(member, needs, depth + 1);
+        out.dependencies = deps;
+      } else if (key === 'dependentRequired' && typeof value === 'object' && value !== null) {
+        out.dependencies = { ...((out.dependencies ?? {}) as Mutable), ...(value as Mutable) };
+      } else if (key === 'dependencies' && typeof value === 'object' && value !== null) {
+        const deps = (out.dependencies ?? {}) as Mutable;
+        for (const [name, member] of Object.entries(value as Mutable)) {
+          deps[name] = Array.isArray(member) ? member : this.walk(member, needs, depth + 1);
+        }
+        out.dependencies = deps;
+      } else if (key === 'description' && typeof value === 'string') {
+        out.description = trimText(value, this.maxDescriptionLength);
+      } else {
+        out[key] = value;
+      }
+    }
+    this.normalizeKeywords(source, out);
+    return out;
+  }
+
+  private isReadOnly(member: unknown): boolean {
+    if (typeof member !== 'object' || member === null) return false;
+    const record = member as Mutable;
+    if (record.readOnly === true) return true;
+    if (typeof record.$ref === 'string') {
+      try {
+        const target = this.resolver.resolve(record.$ref);
+        return typeof target === 'object' && target !== null && (target as Mutable).readOnly === true;
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  private normalizeKeywords(source: Mutable, out: Mutable): void {
+    // read-only properties were dropped: drop them from `required` too
+    if (Array.isArray(out.required) && typeof source.properties === 'object' && source.properties !== null) {
+      const kept = out.properties as Mutable | undefined;
+      out.required = (out.required as unknown[]).filter(
+        (name) =>
+          typeof name !== 'string' ||
+          !Object.hasOwn(source.properties as Mutable, name) ||
+          (kept !== undefined && Object.hasOwn(kept, name)),
+      );
+      if ((out.required as unknown[]).length === 0) delete out.required;
+    } else if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
+    if (out.type === 'file') {
+      out.type = 'string';
+      out.format = 'binary';
+    }
+    for (const [flag, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
+      if (typeof out[flag] === 'boolean') {
+        if (out[flag] === true && typeof out[bound] === 'number') {
+          out[flag] = out[bound];
+          delete out[bound];
+        } else delete out[flag];
+      }
+    }
+    if (source.example !== undefined && out.examples === undefined) out.examples = [source.example];
+    if (out.examples !== undefined && !Array.isArray(out.examples)) {
+      // OpenAPI media-type style `examples` maps are not JSON Schema
+      delete out.examples;
+    }
+    if (Array.isArray(out.prefixItems)) {
+      const tuple = out.prefixItems;
+      delete out.prefixItems;
+      if (out.items !== undefined && !Array.isArray(out.items)) out.additionalItems = out.items;
+      out.items = tuple;
+    }
+    if (Array.isArray(out.enum)) {
+      const seen = new Set<string>();
+      out.enum = out.enum.filter((item) => {
+        const key = JSON.stringify(item);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
+    if (typeof out.pattern === 'string' && !isUnicodeRegExp(out.pattern)) {
+      // validators compile patterns with the `u` flag; a pattern they cannot compile is dropped
+      delete out.pattern;
+    }
+    if (source.nullable === true || source['x-nullable'] === true) this.makeNullable(out);
+  }
+
+  private makeNullable(out: Mutable): void {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    else if (Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
+    else if (out.type === undefined) {
+      const inner: Mutable = { ...out };
+      for (const key of Object.keys(out)) delete out[key];
+      if (typeof inner.description === 'string') {
+        out.description = inner.description;
+        delete inner.description;
+      }
+      out.anyOf = [inner, { type: 'null' }];
+      return;
+    }
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  }
+}

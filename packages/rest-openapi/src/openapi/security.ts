@@ -1,0 +1,128 @@
+import type { RestAuthConfig } from '../config.js';
+
+type Mutable = Record<string, unknown>;
+
+/** Credentials for one security scheme; values may be literals or `${ENV}` templates. */
+export interface SchemeCredentials {
+  readonly value?: string;
+  readonly token?: string;
+  readonly username?: string;
+  readonly password?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly tokenUrl?: string;
+}
+
+/** What the importer knows about credentials. */
+export interface SecurityOptions {
+  /** Per scheme name. Unset values default to `${<PREFIX>_<SCHEME>}` style environment variables. */
+  readonly credentials?: Readonly<Record<string, SchemeCredentials>>;
+  /** Prefix of the default environment variable names (default: the namespace, upper-cased). */
+  readonly envPrefix: string;
+}
+
+function envName(...parts: string[]): string {
+  return `\${${parts
+    .join('_')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}}`;
+}
+
+/** Turns one security scheme into an auth entry, or says why it cannot. */
+export function authForScheme(
+  name: string,
+  scheme: Mutable,
+  scopes: readonly string[],
+  version: '2.0' | '3.0' | '3.1',
+  options: SecurityOptions,
+): RestAuthConfig | { unsupported: string } {
+  const given = options.credentials?.[name] ?? {};
+  const prefix = options.envPrefix;
+  const type = String(scheme.type);
+  if (type === 'apiKey') {
+    const where = String(scheme.in);
+    if (where !== 'header' && where !== 'query' && where !== 'cookie')
+      return { unsupported: `apiKey in ${where}` };
+    return {
+      type: 'apiKey',
+      in: where,
+      name: String(scheme.name),
+      value: given.value ?? envName(prefix, name),
+    };
+  }
+  const httpScheme =
+    type === 'basic' ? 'basic' : type === 'http' ? String(scheme.scheme).toLowerCase() : undefined;
+  if (httpScheme === 'basic') {
+    return {
+      type: 'basic',
+      username: given.username ?? envName(prefix, name, 'username'),
+      password: given.password ?? envName(prefix, name, 'password'),
+    };
+  }
+  if (httpScheme === 'bearer') return { type: 'bearer', token: given.token ?? envName(prefix, name) };
+  if (type === 'oauth2') {
+    let tokenUrl: string | undefined;
+    if (version === '2.0') {
+      if (scheme.flow === 'application' && typeof scheme.tokenUrl === 'string') tokenUrl = scheme.tokenUrl;
+    } else {
+      const flow = (scheme.flows as Mutable | undefined)?.clientCredentials as Mutable | undefined;
+      if (flow && typeof flow.tokenUrl === 'string') tokenUrl = flow.tokenUrl;
+    }
+    if (given.tokenUrl) tokenUrl = given.tokenUrl;
+    if (tokenUrl) {
+      return {
+        type: 'oauth2-client-credentials',
+        tokenUrl,
+        clientId: given.clientId ?? envName(prefix, name, 'client_id'),
+        clientSecret: given.clientSecret ?? envName(prefix, name, 'client_secret'),
+        ...(scopes.length > 0 ? { scopes } : {}),
+      };
+    }
+  }
+  // other flows (authorization code, implicit, OpenID Connect...) need a user; a token obtained elsewhere still works
+  if (given.token || type === 'oauth2' || type === 'openIdConnect' || httpScheme !== undefined) {
+    if (given.token) return { type: 'bearer', token: given.token };
+    return {
+      unsupported: `${type}${httpScheme ? ` ${httpScheme}` : ''} (pass credentials.${name}.token to send a bearer token)`,
+    };
+  }
+  return { unsupported: type };
+}
+
+/**
+ * Auth entries for an operation's security requirements: the first alternative whose schemes
+ * are all supported; an empty alternative (`{}`) makes the credentials optional.
+ */
+export function authForRequirements(
+  requirements: readonly Readonly<Record<string, readonly string[]>>[],
+  schemes: Readonly<Record<string, Mutable>>,
+  version: '2.0' | '3.0' | '3.1',
+  options: SecurityOptions,
+): { auth: RestAuthConfig[]; problems: string[] } {
+  const problems: string[] = [];
+  const optional = requirements.some((requirement) => Object.keys(requirement).length === 0);
+  for (const requirement of requirements) {
+    const names = Object.keys(requirement);
+    if (names.length === 0) continue;
+    const auth: RestAuthConfig[] = [];
+    let usable = true;
+    for (const name of names) {
+      const scheme = schemes[name];
+      if (!scheme) {
+        problems.push(`security scheme "${name}" is not defined`);
+        usable = false;
+        break;
+      }
+      const entry = authForScheme(name, scheme, requirement[name] ?? [], version, options);
+      if ('unsupported' in entry) {
+        problems.push(`security scheme "${name}" (${entry.unsupported}) is not supported`);
+        usable = false;
+        break;
+      }
+      auth.push(optional ? { ...entry, optional: true } : entry);
+    }
+    if (usable) return { auth, problems: [] };
+  }
+  return { auth: [], problems: optional ? [] : problems };
+}

@@ -1,0 +1,89 @@
+import { ToolError } from '@toolplane/core';
+
+type Mutable = Record<string, unknown>;
+
+/** How the importer picks the base URL. */
+export interface ServerChoice {
+  /** Overrides every server of the document (may use `${ENV}`). */
+  readonly baseUrl?: string;
+  /** Index into the servers list, or the URL of one of them (default: the first). */
+  readonly server?: number | string;
+  /** Values for server variables (default: each variable's default). */
+  readonly serverVariables?: Readonly<Record<string, string>>;
+}
+
+function fillVariables(server: Mutable, values: Readonly<Record<string, string>>): string {
+  const url = String(server.url ?? '');
+  const variables = (server.variables ?? {}) as Record<string, Mutable>;
+  return url.replace(/\{([^{}]+)\}/g, (_whole, name: string) => {
+    const variable = variables[name];
+    const value = values[name] ?? (variable?.default === undefined ? undefined : String(variable.default));
+    if (value === undefined) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `server variable {${name}} of ${url} has no default; pass serverVariables.${name}`,
+      );
+    }
+    if (
+      Array.isArray(variable?.enum) &&
+      values[name] !== undefined &&
+      !variable.enum.map(String).includes(value)
+    ) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `server variable ${name}=${JSON.stringify(value)} is not one of ${variable.enum.map((item) => JSON.stringify(item)).join(', ')}`,
+      );
+    }
+    return value;
+  });
+}
+
+function absolute(url: string, location: string | undefined, fallback?: string): string {
+  if (/^https?:\/\//i.test(url) || url.startsWith('${')) return url.replace(/\/+$/, '');
+  if (location && /^https?:\/\//i.test(location))
+    return new URL(url || '/', location).href.replace(/\/+$/, '');
+  // a relative path- or operation-level server is taken relative to the document's own server
+  if (fallback && /^https?:\/\//i.test(fallback))
+    return new URL(url || '/', `${fallback}/`).href.replace(/\/+$/, '');
+  throw new ToolError(
+    'CONFIG_INVALID',
+    `the server URL ${JSON.stringify(url)} is relative and the document was not loaded from a URL; pass baseUrl (for example https://api.example.com${url.startsWith('/') ? url : ''})`,
+  );
+}
+
+/** Base URL (no trailing slash) of an OpenAPI 3.x operation. */
+export function baseUrl3(
+  documentServers: readonly Mutable[],
+  operationServers: readonly Mutable[] | undefined,
+  choice: ServerChoice,
+  location: string | undefined,
+): string {
+  if (choice.baseUrl) return absolute(choice.baseUrl, location);
+  const servers = operationServers && operationServers.length > 0 ? operationServers : documentServers;
+  if (servers.length === 0) return absolute('/', location);
+  const pick = (list: readonly Mutable[]): Mutable | undefined => {
+    if (typeof choice.server === 'number') return list[choice.server] ?? list[0];
+    if (typeof choice.server === 'string') return list.find((item) => item.url === choice.server) ?? list[0];
+    return list[0];
+  };
+  const server = pick(servers);
+  const documentServer = servers === documentServers ? undefined : pick(documentServers);
+  const fallback = documentServer ? fillVariables(documentServer, choice.serverVariables ?? {}) : undefined;
+  return absolute(fillVariables(server ?? {}, choice.serverVariables ?? {}), location, fallback);
+}
+
+/** Base URL of a Swagger 2.0 document (`schemes`, `host`, `basePath`). */
+export function baseUrl2(document: Mutable, choice: ServerChoice, location: string | undefined): string {
+  if (choice.baseUrl) return absolute(choice.baseUrl, location);
+  const basePath = typeof document.basePath === 'string' ? document.basePath : '';
+  if (typeof document.host !== 'string') return absolute(basePath || '/', location);
+  const schemes = Array.isArray(document.schemes) ? document.schemes.map(String) : [];
+  const scheme = schemes.includes('https')
+    ? 'https'
+    : schemes.includes('http')
+      ? 'http'
+      : location?.startsWith('http:')
+        ? 'http'
+        : 'https';
+  return `${scheme}://${document.host}${basePath}`.replace(/\/+$/, '');
+}

@@ -1,0 +1,54 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { ToolError, errorMessage } from '@toolplane/core';
+import { stringify as toYaml } from 'yaml';
+import type { RestToolConfig } from '../config.js';
+import { checkToolConfig } from '../tool-spec.js';
+import { parseDocumentText } from './load.js';
+
+/** Options of {@link writeToolConfig}. */
+export interface WriteToolConfigOptions {
+  /** `json` or `yaml`; default from the file extension (`.yaml`/`.yml` is YAML). */
+  readonly format?: 'json' | 'yaml';
+}
+
+/**
+ * Writes tool configs to a file (JSON or YAML) so a person can review and edit what a model
+ * will see; {@link readToolConfig} loads it back. Credentials stay `${ENV}` templates unless
+ * literal values were passed to the importer.
+ *
+ * @example
+ * const { tools } = await importOpenApi('./petstore.json', { namespace: 'petstore' });
+ * await writeToolConfig('./petstore.tools.yaml', tools);
+ */
+export async function writeToolConfig(
+  path: string,
+  tools: Readonly<Record<string, RestToolConfig>>,
+  options: WriteToolConfigOptions = {},
+): Promise<void> {
+  const format = options.format ?? (/\.ya?ml$/i.test(path) ? 'yaml' : 'json');
+  // shared sub-schemas are written out in full; aliases would make the file hard to edit
+  const text =
+    format === 'yaml'
+      ? toYaml({ tools }, { aliasDuplicateObjects: false, lineWidth: 0 })
+      : `${JSON.stringify({ tools }, null, 2)}\n`;
+  await writeFile(path, text, 'utf8');
+}
+
+/** Reads a tool config file written by {@link writeToolConfig} (or by hand) and checks every tool. */
+export async function readToolConfig(path: string): Promise<Record<string, RestToolConfig>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ToolError('CONFIG_INVALID', `cannot read the tool config ${path}: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+  const parsed = parseDocumentText(text, path) as { tools?: unknown } | null;
+  const tools = parsed?.tools;
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
+    throw new ToolError('CONFIG_INVALID', `${path} must hold an object { "tools": { "<name>": { ... } } }`);
+  }
+  for (const [name, config] of Object.entries(tools)) checkToolConfig(name, config as RestToolConfig);
+  return tools as Record<string, RestToolConfig>;
+}
