@@ -90,6 +90,9 @@ export async function openSdkSession(
     closedByUs = true;
     await client.close().catch(() => {});
     await handle.transport.close().catch(() => {});
+    const detail = handle.diagnostics();
+    if (detail && error instanceof Error && !error.message.includes(detail))
+      error.message = `${error.message}; ${detail}`;
     throw error;
   } finally {
     clearTimeout(timer);

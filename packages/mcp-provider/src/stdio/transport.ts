@@ -35,6 +35,7 @@ export class StdioProcessTransport implements Transport {
   private exited: Promise<void> | undefined;
   private closed = false;
   private exitDescription = '';
+  private reaping: Promise<void> | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.marker = `${process.pid}-${createId(options.server)}`;
@@ -124,13 +125,30 @@ export class StdioProcessTransport implements Transport {
     }
   }
 
-  /** The child is gone: reap whatever it left in its group, then report the close. */
+  /**
+   * The child is gone: report the close at once (calls in flight fail now, with the stderr that
+   * had arrived), then reap whatever it left in its group or with its marker.
+   */
   private async afterExit(): Promise<void> {
-    const pid = this.child?.pid;
-    if (pid !== undefined) {
-      await killProcessTree({ pid, pgid: pid, marker: this.marker }, { graceMs: 0 }).catch(() => {});
+    const stderr = this.child?.stderr;
+    if (stderr && !stderr.readableEnded) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        stderr.once('end', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
     this.finish();
+    const pid = this.child?.pid;
+    if (pid !== undefined) {
+      this.reaping = killProcessTree({ pid, pgid: pid, marker: this.marker }, { graceMs: 0 }).then(
+        () => {},
+        () => {},
+      );
+      await this.reaping;
+    }
   }
 
   private finish(): void {
@@ -168,6 +186,7 @@ export class StdioProcessTransport implements Transport {
       );
     }
     await this.exited;
+    await this.reaping;
     this.finish();
   }
 }
