@@ -88,8 +88,13 @@ export function createPinStore(options: PinStoreOptions = {}): PinStore {
       const hash = definitionHash(tool);
       if (hash === undefined) return { status: 'not-pinnable' };
       const pin = pins.get(tool.name);
-      if (!pin) return { status: 'unpinned', hash };
-      if (pin.hash === hash && tool.spec.meta?.definitionChanged !== true) return { status: 'match', hash };
+      if (!pin) {
+        // A lazy server whose cached definition differs from the live one: nobody approved either.
+        if (tool.spec.meta?.definitionChanged === true)
+          return { status: 'changed', hash, pinned: '(cached definition)' };
+        return { status: 'unpinned', hash };
+      }
+      if (pin.hash === hash) return { status: 'match', hash };
       return { status: 'changed', hash, pinned: pin.hash };
     },
     pin(tool, hash) {
