@@ -1,0 +1,184 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolError, createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { importOpenApi } from '../src/index.js';
+import { example } from './helpers/examples.js';
+
+async function rejection(promise: Promise<unknown>): Promise<ToolError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (ToolError.isInstance(error)) return error;
+    throw new Error(`expected a ToolError, got ${String(error)}`);
+  }
+  throw new Error('expected a rejection');
+}
+
+const minimal = (paths: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  openapi: '3.0.3',
+  info: { title: 'Test', version: '1' },
+  servers: [{ url: 'https://api.example.test' }],
+  paths,
+  ...extra,
+});
+
+describe('bad OpenAPI input', () => {
+  it('reports truncated JSON, broken YAML, non-OpenAPI objects and missing files as CONFIG_INVALID', async () => {
+    const text = await readFile(example('3.0', 'petstore.json'), 'utf8');
+    const truncated = await rejection(importOpenApi({ text: text.slice(0, Math.floor(text.length / 2)) }));
+    expect(truncated.code).toBe('CONFIG_INVALID');
+    expect(truncated.message).toMatch(/not valid JSON .*complete/);
+    const yaml = await rejection(importOpenApi({ text: 'openapi: 3.0.0\npaths:\n  /a: [unclosed\n' }));
+    expect(yaml.code).toBe('CONFIG_INVALID');
+    expect(yaml.message).toContain('not valid YAML');
+    const notOpenApi = await rejection(importOpenApi({ document: { hello: 'world' } }));
+    expect(notOpenApi.message).toContain('is it an OpenAPI document');
+    const future = await rejection(importOpenApi({ document: { openapi: '4.0.0', paths: {} } }));
+    expect(future.message).toContain('supported are 3.0.x, 3.1.x and Swagger 2.0');
+    const missing = await rejection(importOpenApi(join(tmpdir(), 'no-such-openapi-document.yaml')));
+    expect(missing.message).toContain('cannot read');
+    const scalar = await rejection(importOpenApi({ text: '42' }));
+    expect(scalar.message).toContain('must be a JSON or YAML object');
+  });
+
+  it('skips operations with unresolvable $refs with a warning, or throws in strict mode', async () => {
+    const document = minimal({
+      '/good': { get: { operationId: 'good', responses: {} } },
+      '/bad': {
+        post: {
+          operationId: 'bad',
+          requestBody: {
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } },
+          },
+          responses: {},
+        },
+      },
+      '/bad-param': {
+        get: {
+          operationId: 'badParam',
+          parameters: [{ $ref: '#/components/parameters/Nope' }],
+          responses: {},
+        },
+      },
+    });
+    const result = await importOpenApi({ document });
+    expect(Object.keys(result.tools)).toEqual(['good']);
+    expect(result.warnings.join('\n')).toContain('#/components/schemas/Missing');
+    expect(result.warnings.join('\n')).toContain('#/components/parameters/Nope');
+    const strict = await rejection(importOpenApi({ document }, { strict: true }));
+    expect(strict.code).toBe('CONFIG_INVALID');
+    expect(strict.message).toContain('does not resolve');
+  });
+
+  it('names operations without ids from method and path, and suffixes duplicate names', async () => {
+    const document = minimal({
+      '/users/{id}/repos': { get: { responses: {} }, post: { operationId: 'same', responses: {} } },
+      '/other': {
+        put: { operationId: 'same', responses: {} },
+        delete: { operationId: 'same', responses: {} },
+      },
+    });
+    const result = await importOpenApi({ document });
+    expect(Object.keys(result.tools)).toEqual(['get_users_by_id_repos', 'same', 'same_2', 'same_3']);
+    expect(result.tools.same_2?.operationId).toBe('same');
+    expect(result.warnings.join('\n')).toContain('has no operationId');
+    expect(result.warnings.join('\n')).toContain('already taken; named it same_2');
+    const strict = await rejection(importOpenApi({ document }, { strict: true }));
+    expect(strict.message).toContain('used twice');
+  });
+
+  it('asks for a baseUrl when servers are relative and the document came from a file', async () => {
+    const result = await importOpenApi({
+      document: {
+        ...minimal({ '/a': { get: { operationId: 'a', responses: {} } } }),
+        servers: [{ url: '/v1' }],
+      },
+    });
+    expect(result.tools).toEqual({});
+    expect(result.warnings.join('\n')).toContain('pass baseUrl');
+    const fixed = await importOpenApi(
+      {
+        document: {
+          ...minimal({ '/a': { get: { operationId: 'a', responses: {} } } }),
+          servers: [{ url: '/v1' }],
+        },
+      },
+      { baseUrl: 'https://api.example.test/v1' },
+    );
+    expect(fixed.tools.a?.url).toBe('https://api.example.test/v1/a');
+  });
+
+  it('refuses to build a request from an imported tool when a path argument tries to escape', async () => {
+    const { createRestProvider } = await import('../src/index.js');
+    const { startLoopback, echo } = await import('./helpers/loopback.js');
+    const api = await startLoopback(echo);
+    const evil = await startLoopback(echo);
+    try {
+      const { tools } = await importOpenApi(example('3.0', 'petstore.json'), { baseUrl: `${api.origin}/v2` });
+      const rest = createRestProvider({ namespace: 'p', tools, env: {} });
+      for (const username of [
+        '../../admin',
+        '..',
+        '%2e%2e',
+        `@${evil.host}`,
+        'x?admin=1',
+        'x#y',
+        'a\r\nHost: evil',
+      ]) {
+        await rest.execute('getUserByName', { username }, createToolContext());
+      }
+      await rest.close();
+      expect(evil.requests).toHaveLength(0);
+      for (const request of api.requests) expect(request.url).toMatch(/^\/v2\/user\/[^/?#]+$/);
+      expect(api.requests).toHaveLength(6);
+    } finally {
+      await api.close();
+      await evil.close();
+    }
+  });
+
+  it('bundles external $refs to other files with json-schema-ref-parser, and reports a missing one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'rest-openapi-'));
+    try {
+      await writeFile(
+        join(folder, 'pet.yaml'),
+        'type: object\nrequired: [name]\nproperties:\n  name: { type: string }\n  tag: { type: string, nullable: true }\n',
+      );
+      const document = minimal({
+        '/pets': {
+          post: {
+            operationId: 'addPet',
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: { $ref: './pet.yaml' } } },
+            },
+            responses: {},
+          },
+        },
+      });
+      await writeFile(join(folder, 'api.json'), JSON.stringify(document));
+      const { tools } = await importOpenApi(join(folder, 'api.json'));
+      const body = (tools.addPet?.parametersSchema.properties as Record<string, Record<string, unknown>>)
+        .body;
+      expect(body).toMatchObject({
+        type: 'object',
+        required: ['name'],
+        properties: { tag: { type: ['string', 'null'] } },
+      });
+      await writeFile(
+        join(folder, 'broken.json'),
+        JSON.stringify(
+          minimal({
+            '/x': { get: { operationId: 'x', parameters: [{ $ref: './nope.yaml' }], responses: {} } },
+          }),
+        ),
+      );
+      const error = await rejection(importOpenApi(join(folder, 'broken.json')));
+      expect(error.message).toContain('external $ref');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
