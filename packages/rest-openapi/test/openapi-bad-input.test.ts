@@ -160,8 +160,10 @@ describe('bad OpenAPI input', () => {
       });
       await writeFile(join(folder, 'api.json'), JSON.stringify(document));
       const { tools } = await importOpenApi(join(folder, 'api.json'));
-      const body = (tools.addPet?.parametersSchema.properties as Record<string, Record<string, unknown>>)
-        .body;
+      const properties = tools.addPet?.parametersSchema.properties as
+        | Record<string, Record<string, unknown>>
+        | undefined;
+      const body = properties?.body;
       expect(body).toMatchObject({
         type: 'object',
         required: ['name'],
