@@ -23,7 +23,11 @@ import { createListTool } from './tools/list.js';
 import { createReadTool } from './tools/read.js';
 import { createProcessTool, createTaskOutputTool, createTaskStopTool } from './tools/tasks.js';
 import { createTodoReadTool, createTodoWriteTool } from './tools/todo.js';
+import { createNotebookEditTool } from './tools/notebook-edit.js';
+import { createWebFetchTool } from './tools/web-fetch.js';
 import { createWriteTool } from './tools/write.js';
+import { createGuardedAgent } from './web/guarded-agent.js';
+import type { Agent } from 'undici';
 import type { WebFetchOptions } from './web/options.js';
 import type { Mount } from './workspace/mounts.js';
 import { Workspace } from './workspace/workspace.js';
@@ -42,6 +46,8 @@ export const BUILTIN_TOOL_NAMES = [
   'process',
   'todo_write',
   'todo_read',
+  'web_fetch',
+  'notebook_edit',
 ] as const;
 
 /** One of {@link BUILTIN_TOOL_NAMES}. */
@@ -107,6 +113,8 @@ const FACTORIES: Readonly<Record<BuiltinToolName, (deps: ToolDeps) => Tool>> = {
   process: createProcessTool,
   todo_write: createTodoWriteTool,
   todo_read: createTodoReadTool,
+  web_fetch: createWebFetchTool,
+  notebook_edit: createNotebookEditTool,
 };
 
 /**
@@ -132,6 +140,15 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
   const allowList = options.envAllowList ?? DEFAULT_ENV_ALLOW_LIST;
   const tasks = new TaskManager(limits.taskMaxOutputBytes);
   const sessions = new SessionStore();
+  let agent: Agent | undefined;
+  const webAgent = (): Agent => {
+    agent ??= createGuardedAgent({
+      allowPrivate: options.webFetch?.allowPrivate === true,
+      ...(options.webFetch?.allowedRanges ? { allowedRanges: options.webFetch.allowedRanges } : {}),
+      connectTimeoutMs: options.webFetch?.timeoutMs ?? 30_000,
+    });
+    return agent;
+  };
   const deps: ToolDeps = {
     workspace,
     sessions,
@@ -140,6 +157,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     tasks,
     grep: options.grep ?? {},
     webFetch: options.webFetch ?? {},
+    webAgent,
     executorFor: (ctx: ToolContext) => ctx.services.executor ?? fallbackExecutor(),
     commandEnv: () => buildCommandEnv(process.env, allowList, options.env),
   };
@@ -182,6 +200,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
       closed = true;
       await tasks.close();
       await hostExecutor?.close?.();
+      await agent?.close();
     },
   };
 }

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
 import { HeadTailBuffer } from './head-tail-buffer.js';
-import { isAlive, listDescendants, signalTree } from './process-tree.js';
+import { isAlive, listDescendants, listGroupMembers, signalTree } from './process-tree.js';
 
 /** Options of {@link createHostExecutor}. */
 export interface HostExecutorOptions {
@@ -93,7 +93,7 @@ class HostProcess implements ExecProcess {
         if (this.killing) await this.killing;
         // Whatever is left in the group (background jobs of a finished command) goes too.
         if (this.pid !== undefined) {
-          const leftovers = [...this.known, ...listDescendants(this.pid)];
+          const leftovers = [...this.known, ...listDescendants(this.pid), ...listGroupMembers(this.pid)];
           signalTree(this.pid, leftovers, 'SIGKILL');
           await waitGone(leftovers, 2000);
         }
@@ -140,7 +140,7 @@ class HostProcess implements ExecProcess {
     if (this.pid === undefined) return Promise.resolve();
     const pid = this.pid;
     this.killing ??= (async () => {
-      for (const descendant of listDescendants(pid)) this.known.add(descendant);
+      for (const member of [...listDescendants(pid), ...listGroupMembers(pid)]) this.known.add(member);
       const tree = [pid, ...this.known];
       signalTree(pid, tree, 'SIGTERM');
       if (!(await waitGone(tree, this.options.killGraceMs))) {

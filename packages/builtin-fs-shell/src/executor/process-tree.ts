@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
-function parentOf(pid: string): { parent: number; state: string } | undefined {
+function parentOf(pid: string): { parent: number; group: number; state: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', parent: Number(fields[1]) };
+    return { state: fields[0] ?? '', parent: Number(fields[1]), group: Number(fields[2]) };
   } catch {
     return undefined;
   }
@@ -41,6 +41,24 @@ export function listDescendants(pid: number): number[] {
     }
   }
   return result;
+}
+
+/** Live (non-zombie) members of a process group, from `/proc`; empty where there is no `/proc`. */
+export function listGroupMembers(groupId: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const info = parentOf(name);
+    if (info && info.group === groupId && info.state !== 'Z' && info.state !== 'X')
+      members.push(Number(name));
+  }
+  return members;
 }
 
 /** True while a process exists and is not a zombie. */

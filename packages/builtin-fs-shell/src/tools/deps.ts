@@ -1,4 +1,5 @@
 import type { Executor, ToolContext } from '@toolplane/core';
+import type { Agent } from 'undici';
 import type { LineIndexCache } from '../files/line-index.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -39,6 +40,8 @@ export interface ToolDeps {
   readonly webFetch: WebFetchOptions;
   /** The executor of a call: `ctx.services.executor`, else the provider's. */
   executorFor(ctx: ToolContext): Executor;
+  /** The HTTP agent of `web_fetch` (address guard included), created on first use. */
+  webAgent(): Agent;
   /** The environment of a command (allow-listed host variables plus configured extras). */
   commandEnv(): Record<string, string>;
 }

@@ -5,6 +5,8 @@ export interface WebFetchOptions {
    * false). Only for tests and trusted networks.
    */
   readonly allowPrivate?: boolean;
+  /** CIDR ranges reachable in addition to public addresses (`10.1.2.0/24`), for a known internal host. */
+  readonly allowedRanges?: readonly string[];
   /** Largest response body read, in bytes (default 5 MiB). */
   readonly maxBytes?: number;
   /** Longest text returned to the model, in characters (default 100 000). */

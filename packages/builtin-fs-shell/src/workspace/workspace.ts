@@ -140,19 +140,23 @@ export class Workspace {
    * catches a symlink swapped in between the path check and the open. Returns the path the
    * descriptor really has, when the platform tells.
    */
-  async assertOpenedInside(fd: number, display: string): Promise<void> {
+  async assertOpenedInside(fd: number, display: string): Promise<string | undefined> {
     let actual: string;
     try {
       actual = await readlink(`/proc/self/fd/${fd}`);
     } catch {
-      return; // no /proc: the realpath check before the open is all there is
+      return undefined; // no /proc: the realpath check before the open is all there is
     }
     if (!this.contains(actual)) {
       throw new ToolError(
         'DENIED',
         `${display} changed into a link to a place outside the workspace; refused`,
+        {
+          details: { openedPath: actual },
+        },
       );
     }
+    return actual;
   }
 
   private lexical(input: string, argument: string): string {

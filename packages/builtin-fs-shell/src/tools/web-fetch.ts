@@ -1,0 +1,123 @@
+import {
+  type ContentBlock,
+  type Tool,
+  ToolError,
+  type ToolResult,
+  defineTool,
+  fail,
+  ok,
+} from '@toolplane/core';
+import { z } from 'zod';
+import { formatBytes, isModelImage } from '../files/sniff.js';
+import {
+  type WebFormat,
+  decodeBody,
+  htmlToReadable,
+  isHtml,
+  isTextual,
+  parseContentType,
+} from '../web/convert.js';
+import { fetchPage } from '../web/fetch-page.js';
+import { findAddressDenied } from '../web/guarded-agent.js';
+import type { ToolDeps } from './deps.js';
+
+const input = z.object({
+  url: z.string().describe('Absolute http(s) URL'),
+  format: z
+    .enum(['markdown', 'text', 'html'])
+    .optional()
+    .describe('How to return HTML pages (default markdown)'),
+  max_chars: z.number().int().min(100).optional().describe('Longest text to return (default 100000)'),
+});
+
+/** Defaults of the web fetch options. */
+export const WEB_FETCH_DEFAULTS = {
+  maxBytes: 5 * 1024 * 1024,
+  maxChars: 100_000,
+  timeoutMs: 30_000,
+  maxRedirects: 5,
+  userAgent: 'toolplane-web-fetch/0.1 (+https://github.com/toolplane)',
+} as const;
+
+/** The `web_fetch` tool. */
+export function createWebFetchTool(deps: ToolDeps): Tool {
+  const options = { ...WEB_FETCH_DEFAULTS, ...deps.webFetch };
+  return defineTool({
+    name: 'web_fetch',
+    title: 'Fetch web page',
+    description:
+      'GET an http(s) URL and return it as readable markdown or text (images as images). Public addresses only.',
+    input,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    sideEffect: 'network',
+    groups: ['web'],
+    async execute(args, ctx): Promise<ToolResult> {
+      const maxChars = Math.min(args.max_chars ?? options.maxChars, options.maxChars);
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.timeoutMs)]);
+      let page: Awaited<ReturnType<typeof fetchPage>>;
+      try {
+        page = await fetchPage(args.url, deps.webAgent(), {
+          maxBytes: options.maxBytes,
+          maxRedirects: options.maxRedirects,
+          userAgent: options.userAgent,
+          signal,
+        });
+      } catch (error) {
+        if (ToolError.isInstance(error)) throw error;
+        const denied = findAddressDenied(error);
+        if (denied) return fail('DENIED', denied.message);
+        if (ctx.signal.aborted) return fail('CANCELLED', 'the fetch was cancelled');
+        if (signal.aborted) return fail('TIMEOUT', `no complete response within ${options.timeoutMs} ms`);
+        const message =
+          error instanceof Error
+            ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+            : String(error);
+        return fail('EXECUTION_FAILED', `could not fetch ${args.url}: ${message}`, { retryable: true });
+      }
+      const { mediaType, charset } = parseContentType(page.contentType);
+      const header = `URL: ${page.url}\nStatus: ${page.status}\nContent-Type: ${mediaType}${page.truncated ? `\n(body cut at ${formatBytes(options.maxBytes)})` : ''}`;
+      let content: ContentBlock[];
+      if (isModelImage(mediaType)) {
+        if (page.truncated)
+          return fail(
+            'INVALID_ARGUMENTS',
+            `${page.url} is an image larger than ${formatBytes(options.maxBytes)}`,
+          );
+        content = [
+          { type: 'text', text: header },
+          { type: 'image', data: page.body.toString('base64'), mimeType: mediaType },
+        ];
+      } else if (isTextual(mediaType)) {
+        const raw = decodeBody(page.body, charset);
+        let text = isHtml(mediaType) ? htmlToReadable(raw, (args.format ?? 'markdown') as WebFormat) : raw;
+        let cut = '';
+        if (text.length > maxChars) {
+          cut = `\n\n(cut at ${maxChars} of ${text.length} characters)`;
+          text = text.slice(0, maxChars);
+        }
+        content = [{ type: 'text', text: `${header}\n\n${text}${cut}` }];
+      } else {
+        return fail(
+          'INVALID_ARGUMENTS',
+          `${page.url} is ${mediaType} (${page.truncated ? 'over ' : ''}${formatBytes(page.body.length)}), not text or an image; web_fetch cannot show it`,
+        );
+      }
+      const structured = {
+        url: page.url,
+        status: page.status,
+        contentType: mediaType,
+        redirects: page.redirects,
+        truncated: page.truncated,
+      };
+      if (page.status >= 400) {
+        const code = page.status === 429 ? 'RATE_LIMITED' : 'EXECUTION_FAILED';
+        return fail(code, `HTTP ${page.status} from ${page.url}`, {
+          content,
+          details: structured,
+          retryable: page.status === 429 || page.status >= 500,
+        });
+      }
+      return ok(content, structured);
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { parse } from 'node-html-parser';
+
+/** Output formats of `web_fetch`. */
+export type WebFormat = 'markdown' | 'text' | 'html';
+
+/** The media type (lower case, no parameters) and charset of a Content-Type header. */
+export function parseContentType(header: string): { mediaType: string; charset: string | undefined } {
+  const [type, ...parameters] = header.split(';');
+  let charset: string | undefined;
+  for (const parameter of parameters) {
+    const [name, value] = parameter.split('=');
+    if (name?.trim().toLowerCase() === 'charset' && value) charset = value.trim().replace(/^"|"$/g, '');
+  }
+  return { mediaType: (type ?? '').trim().toLowerCase(), charset };
+}
+
+/** Decodes a body with its declared charset, UTF-8 when absent or unknown. */
+export function decodeBody(body: Buffer, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+/** True for media types shown as text. */
+export function isTextual(mediaType: string): boolean {
+  return (
+    mediaType.startsWith('text/') ||
+    mediaType === 'application/json' ||
+    mediaType.endsWith('+json') ||
+    mediaType === 'application/xml' ||
+    mediaType.endsWith('+xml') ||
+    mediaType === 'application/javascript' ||
+    mediaType === 'application/x-javascript' ||
+    mediaType === 'application/yaml' ||
+    mediaType === 'application/x-yaml' ||
+    mediaType === 'application/x-ndjson'
+  );
+}
+
+/** True for HTML documents. */
+export function isHtml(mediaType: string): boolean {
+  return mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
+}
+
+const markdown = new NodeHtmlMarkdown({
+  ignore: ['script', 'style', 'noscript', 'template', 'iframe', 'svg'],
+});
+
+/** Readable text of an HTML document: markdown (links, headings, lists kept) or plain text. */
+export function htmlToReadable(html: string, format: WebFormat): string {
+  if (format === 'html') return html;
+  if (format === 'markdown') return markdown.translate(html).trim();
+  const root = parse(html, { blockTextElements: { pre: true } });
+  for (const element of root.querySelectorAll('script, style, noscript, template, iframe, svg'))
+    element.remove();
+  return root.structuredText.replace(/\n{3,}/g, '\n\n').trim();
+}
