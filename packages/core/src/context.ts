@@ -72,11 +72,27 @@ export type ToolContextInit = Partial<Omit<ToolContext, 'session' | 'trace'>> & 
 };
 
 let counter = 0;
+// one random base per process keeps ids unique across processes; the counter keeps them cheap
+const ID_BASE = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-/** A process-unique id with a prefix (`call_1a2b3c_7`). Not a secret: do not use as a token. */
+/** A unique id with a prefix (`call_lx2k9a4f1q_7`). Not a secret: do not use as a token. */
 export function createId(prefix: string): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}_${counter.toString(36)}`;
+  return `${prefix}_${ID_BASE}_${counter.toString(36)}`;
+}
+
+/**
+ * A copy of a context with some fields replaced, for middleware (for example to wrap
+ * `progress`). Use it instead of object spread: a context's `signal` may be a lazy accessor
+ * that a spread would not carry over.
+ *
+ * @example
+ * const ctx = extendContext(call.ctx, { progress: (update) => call.ctx.progress(scrub(update)) });
+ */
+export function extendContext(ctx: ToolContext, overrides: Partial<ToolContext>): ToolContext {
+  if (overrides.signal !== undefined) return { ...ctx, signal: ctx.signal, ...overrides };
+  const copy = Object.create(Object.getPrototypeOf(ctx) as object) as ToolContext;
+  return Object.assign(copy, ctx, overrides);
 }
 
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;

@@ -23,6 +23,7 @@ export {
   type TraceInfo,
   createId,
   createToolContext,
+  extendContext,
 } from './context.js';
 export {
   ERROR_CODES,

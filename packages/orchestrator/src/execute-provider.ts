@@ -1,0 +1,122 @@
+import {
+  type ToolCall,
+  type ToolResult,
+  describeInvalidResult,
+  fail,
+  failFromError,
+  isIdempotent,
+} from '@toolplane/core';
+import { repairContext } from './call-context.js';
+import type { CallState } from './call-state.js';
+import type { NamedQueue } from './queue.js';
+
+/** Retry policy for read-only and idempotent tools. */
+export interface RetryOptions {
+  /** Attempts in all, including the first (default 2; 1 disables retries). */
+  readonly maxAttempts?: number;
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+}
+
+/** What the terminal step needs from the orchestrator. */
+export interface ExecuteDeps {
+  readonly stateOf: (callId: string) => CallState | undefined;
+  readonly queueFor: (name: string | undefined) => NamedQueue | undefined;
+  readonly now: () => number;
+  readonly retry: Required<RetryOptions>;
+}
+
+/**
+ * The innermost step of the pipeline: queue slot, provider call, result check, retries for
+ * read-only/idempotent tools on retryable failures (never after a timeout or cancel).
+ */
+export function createProviderStep(deps: ExecuteDeps): (call: ToolCall) => Promise<ToolResult> {
+  return async function executeWithRetries(call) {
+    const state = deps.stateOf(call.ctx.callId);
+    if (!state) return fail('INTERNAL', `call ${call.ctx.callId} is not in flight`);
+    const retryable = isIdempotent(state.route.spec);
+    const maxAttempts = retryable ? deps.retry.maxAttempts : 1;
+    for (;;) {
+      const result = await attempt(deps, state, call);
+      if (result.ok || state.stopReason || state.attempts >= maxAttempts) return result;
+      if (!result.error.retryable || result.error.code === 'TIMEOUT' || result.error.code === 'CANCELLED')
+        return result;
+      const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** (state.attempts - 1));
+      await sleep(delay * (0.5 + Math.random() / 2), state);
+      if (state.stopReason) return result;
+    }
+  };
+}
+
+function attempt(deps: ExecuteDeps, state: CallState, call: ToolCall): Promise<ToolResult> {
+  state.attempts++;
+  const queue = deps.queueFor(state.route.queue);
+  if (!queue || queue.tryAcquire()) return run(state, call, queue);
+  const waitStart = deps.now();
+  return queue.acquire(state.priority, state.signal).then(
+    () => {
+      state.queueWaitMs += deps.now() - waitStart;
+      return run(state, call, queue);
+    },
+    (error: unknown) => {
+      state.queueWaitMs += deps.now() - waitStart;
+      return state.stopReason ? failFromError(state.stopReason) : failFromError(error, 'CANCELLED');
+    },
+  );
+}
+
+function run(state: CallState, call: ToolCall, queue: NamedQueue | undefined): Promise<ToolResult> {
+  const { route } = state;
+  return new Promise<ToolResult>((resolve) => {
+    let settled = false;
+    const finish = (result: ToolResult): void => {
+      if (settled) return;
+      settled = true;
+      state.settleAttempt = undefined;
+      queue?.release();
+      resolve(result);
+    };
+    if (state.stopReason) {
+      finish(failFromError(state.stopReason));
+      return;
+    }
+    state.settleAttempt = finish;
+    let pending: Promise<ToolResult>;
+    try {
+      pending = route.entry.provider.execute(route.localName, call.args, repairContext(call.ctx, state));
+    } catch (error) {
+      finish(failFromError(error));
+      return;
+    }
+    if (!pending || typeof (pending as Promise<unknown>).then !== 'function') {
+      finish(checked(pending as unknown, route.entry.provider.namespace, route.name));
+      return;
+    }
+    pending.then(
+      (value) => finish(checked(value, route.entry.provider.namespace, route.name)),
+      (error: unknown) => finish(failFromError(error)),
+    );
+  });
+}
+
+function checked(value: unknown, provider: string, tool: string): ToolResult {
+  const problem = describeInvalidResult(value);
+  if (problem === undefined) return value as ToolResult;
+  return fail(
+    'INVALID_RESULT',
+    `provider "${provider}" returned an invalid result for ${tool} (${problem}); this is a bug in the provider, not in the arguments`,
+  );
+}
+
+function sleep(ms: number, state: CallState): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      state.settleAttempt = undefined;
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    // a stop during the back-off ends the wait at once
+    state.settleAttempt = done;
+  });
+}

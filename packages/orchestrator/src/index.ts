@@ -1,0 +1,21 @@
+// @toolplane/orchestrator: everything exported here is public API.
+export type { AccountingRecord, ToolTotals } from './accounting.js';
+export type { TimerHost } from './deadline-timer.js';
+export type { OrchestratorEventName, OrchestratorEvents } from './events.js';
+export type { RetryOptions } from './execute-provider.js';
+export { MAX_BATCH_CALLS } from './internal/batch-tool.js';
+export type { CacheOptions } from './middleware/cache.js';
+export type { ContextBudgetOptions } from './middleware/context-budget.js';
+export type {
+  PostToolUseDecision,
+  PreToolUseDecision,
+  PreToolUseEvent,
+  ToolHooks,
+} from './middleware/hooks.js';
+export type { RateLimitOptions } from './middleware/rate-limit.js';
+export type { OutputLimits } from './middleware/size-cap.js';
+export type { OrchestratorOptions } from './options.js';
+export { type CallOptions, ToolsOrchestrator, createOrchestrator } from './orchestrator.js';
+export type { QueueOptions } from './queue.js';
+export type { ProviderOptions } from './registry.js';
+export type { WarmupReport } from './warmup.js';

@@ -1,0 +1,186 @@
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { type Tool, type ToolResult, errorMessage, fail, ok } from '@toolplane/core';
+import { JSONPath } from 'jsonpath-plus';
+import type { OutputStore, StoredOutput } from '../output-store.js';
+import { headOf } from '../text-bytes.js';
+
+const MAX_LINE_FOR_REGEX = 10_000;
+
+/** The `tool_output` tool: reads slices of, greps in, or queries outputs stored by the size cap. */
+export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool {
+  return {
+    spec: {
+      name: 'tool_output',
+      description:
+        'Reads an output that was too large to show whole, by the handle given in the truncation note. ' +
+        'mode "lines" (offset = first line, 1-based; limit = line count), "bytes" (offset/limit in bytes), ' +
+        '"grep" (pattern = regular expression, case-insensitive by default; context = lines around each match), ' +
+        '"jsonpath" (path = JSONPath expression such as $.items[0].name, for JSON output).',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          handle: { type: 'string', description: 'The handle from the truncation note.' },
+          mode: { type: 'string', enum: ['lines', 'bytes', 'grep', 'jsonpath'], default: 'lines' },
+          offset: {
+            type: 'integer',
+            minimum: 0,
+            description: 'First line (1-based) or first byte (0-based).',
+          },
+          limit: { type: 'integer', minimum: 1, description: 'Lines or bytes to read.' },
+          pattern: { type: 'string', description: 'Regular expression for mode "grep".' },
+          caseSensitive: { type: 'boolean', default: false },
+          context: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
+          path: { type: 'string', description: 'JSONPath expression for mode "jsonpath".' },
+        },
+        required: ['handle'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, title: 'Read stored tool output' },
+      sideEffect: 'read',
+      groups: ['toolplane'],
+    },
+    async execute(args, ctx): Promise<ToolResult> {
+      const handle = String(args.handle ?? '');
+      const stored = store.get(handle, ctx.session.id);
+      if (!stored) {
+        return fail(
+          'INVALID_ARGUMENTS',
+          `no stored output "${handle}" for this session: it expired (kept ${Math.round(store.ttlMs / 60_000)} min) or the handle is wrong; run the original tool again`,
+        );
+      }
+      const mode = String(args.mode ?? 'lines');
+      try {
+        let text: string;
+        if (mode === 'bytes')
+          text = await readBytes(stored, num(args.offset, 0), num(args.limit, Math.floor(maxBytes / 2)));
+        else if (mode === 'grep') {
+          if (typeof args.pattern !== 'string' || args.pattern.length === 0) {
+            return fail('INVALID_ARGUMENTS', 'mode "grep" needs a "pattern" (a regular expression)');
+          }
+          let regex: RegExp;
+          try {
+            regex = new RegExp(args.pattern, args.caseSensitive === true ? '' : 'i');
+          } catch (error) {
+            return fail(
+              'INVALID_ARGUMENTS',
+              `pattern is not a valid regular expression: ${errorMessage(error)}`,
+            );
+          }
+          text = await grep(stored, regex, num(args.context, 0), num(args.limit, 100), ctx.signal);
+        } else if (mode === 'jsonpath') {
+          if (typeof args.path !== 'string')
+            return fail('INVALID_ARGUMENTS', 'mode "jsonpath" needs a "path" such as $.items[*].id');
+          let json: unknown;
+          try {
+            json = JSON.parse(await readFile(stored.file, 'utf8'));
+          } catch {
+            return fail('INVALID_ARGUMENTS', 'this output is not JSON; use mode "lines" or "grep"');
+          }
+          const found = JSONPath({
+            path: args.path,
+            json: json as object,
+            wrap: true,
+            eval: false,
+          }) as unknown[];
+          text = JSON.stringify(found, null, 2);
+        } else
+          text = await readLines(stored, Math.max(1, num(args.offset, 1)), num(args.limit, 200), ctx.signal);
+        const head = headOf(text, maxBytes);
+        return ok(head === text ? text : `${head}\n[truncated: ask for a smaller slice]`);
+      } catch (error) {
+        return fail('EXECUTION_FAILED', `reading stored output ${handle} failed: ${errorMessage(error)}`);
+      }
+    },
+  };
+}
+
+function num(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+async function readBytes(stored: StoredOutput, offset: number, limit: number): Promise<string> {
+  const file = await open(stored.file, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.max(0, Math.min(limit, stored.bytes - offset)));
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+    return `[bytes ${offset}-${offset + bytesRead} of ${stored.bytes}]\n${buffer.subarray(0, bytesRead).toString('utf8')}`;
+  } finally {
+    await file.close();
+  }
+}
+
+async function readLines(
+  stored: StoredOutput,
+  first: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<string> {
+  const lines: string[] = [];
+  let number = 0;
+  const reader = createInterface({
+    input: createReadStream(stored.file, { encoding: 'utf8', signal }),
+    crlfDelay: Infinity,
+  });
+  try {
+    for await (const line of reader) {
+      number++;
+      if (number < first) continue;
+      lines.push(line);
+      if (lines.length >= limit) break;
+    }
+  } finally {
+    reader.close();
+  }
+  const last = first + lines.length - 1;
+  return `[lines ${first}-${last} of ${stored.lines}]\n${lines.join('\n')}`;
+}
+
+async function grep(
+  stored: StoredOutput,
+  regex: RegExp,
+  context: number,
+  maxMatches: number,
+  signal: AbortSignal,
+): Promise<string> {
+  const out: string[] = [];
+  const before: string[] = [];
+  let number = 0;
+  let matches = 0;
+  let after = 0;
+  let lastPrinted = 0;
+  const reader = createInterface({
+    input: createReadStream(stored.file, { encoding: 'utf8', signal }),
+    crlfDelay: Infinity,
+  });
+  try {
+    for await (const line of reader) {
+      number++;
+      const probe = line.length > MAX_LINE_FOR_REGEX ? line.slice(0, MAX_LINE_FOR_REGEX) : line;
+      if (regex.test(probe)) {
+        matches++;
+        if (matches > maxMatches) break;
+        const start = number - before.length;
+        if (lastPrinted && start > lastPrinted + 1) out.push('--');
+        for (let i = 0; i < before.length; i++) out.push(`${start + i}-${before[i]}`);
+        before.length = 0;
+        out.push(`${number}:${line}`);
+        lastPrinted = number;
+        after = context;
+      } else if (after > 0) {
+        out.push(`${number}-${line}`);
+        lastPrinted = number;
+        after--;
+      } else if (context > 0) {
+        before.push(line);
+        if (before.length > context) before.shift();
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  const shown = Math.min(matches, maxMatches);
+  const header = `[${shown} matching line${shown === 1 ? '' : 's'}${matches > maxMatches ? ` (stopped at ${maxMatches})` : ''} of ${stored.lines} lines]`;
+  return `${header}\n${out.join('\n')}`;
+}

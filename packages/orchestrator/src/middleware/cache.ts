@@ -1,0 +1,64 @@
+import { type Middleware, type ToolResult, stableStringify } from '@toolplane/core';
+import type { CallState } from '../call-state.js';
+
+/** Options of the response cache. */
+export interface CacheOptions {
+  /** Entries kept at most (least recently used go first). Default 1000. */
+  readonly maxEntries?: number;
+  /**
+   * `principal` (default) keys entries by tenant and user as well, so one user never gets
+   * another's cached answer; `global` shares entries between everyone.
+   */
+  readonly scope?: 'principal' | 'global';
+}
+
+interface Entry {
+  readonly expiresAt: number;
+  readonly result: ToolResult;
+}
+
+/**
+ * Caches successful results of tools that have a cache TTL (from the tool, its provider's
+ * registration, or `cache.tools`), keyed by tool and a stable serialization of the arguments.
+ */
+export function cacheMiddleware(
+  options: CacheOptions,
+  deps: { stateOf: (callId: string) => CallState | undefined; now: () => number },
+): Middleware & { clear(): void } {
+  const maxEntries = options.maxEntries ?? 1000;
+  const entries = new Map<string, Entry>();
+  return {
+    name: 'cache',
+    phase: 'cache',
+    clear: () => entries.clear(),
+    async handle(call, next) {
+      const state = deps.stateOf(call.ctx.callId);
+      const ttl = state?.route.cacheTtlMs;
+      if (!ttl || ttl <= 0) return next(call);
+      const who =
+        options.scope === 'global'
+          ? ''
+          : `${call.ctx.principal.tenantId ?? ''}/${call.ctx.principal.userId ?? ''}`;
+      const key = `${call.tool.name}\u0000${who}\u0000${stableStringify(call.args)}`;
+      const hit = entries.get(key);
+      const now = deps.now();
+      if (hit && hit.expiresAt > now) {
+        entries.delete(key);
+        entries.set(key, hit);
+        if (state) state.cached = true;
+        return hit.result;
+      }
+      if (hit) entries.delete(key);
+      const result = await next(call);
+      if (result.ok) {
+        const { meta: _meta, ...bare } = result;
+        entries.set(key, { expiresAt: deps.now() + ttl, result: bare });
+        if (entries.size > maxEntries) {
+          const oldest = entries.keys().next().value;
+          if (oldest !== undefined) entries.delete(oldest);
+        }
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import {
+  type ContentBlock,
+  type Middleware,
+  type ToolResult,
+  contentText,
+  fail,
+  stableStringify,
+} from '@toolplane/core';
+import type { CallState } from '../call-state.js';
+import type { OutputStore } from '../output-store.js';
+import { headOf, textBytes } from '../text-bytes.js';
+
+/** Limits on what a single call may hand to the model. */
+export interface OutputLimits {
+  /** Bytes of text the model gets before the rest is stored (default 64 KiB). */
+  readonly maxBytes?: number;
+  /** Estimated tokens (bytes / 4) the model gets before the rest is stored. */
+  readonly maxTokens?: number;
+  /** An image/audio/blob block over this is replaced by a note (default 5 MiB). */
+  readonly maxMediaBytes?: number;
+  /** Outputs over this are refused with `OUTPUT_TOO_LARGE` instead of stored (default 256 MiB). */
+  readonly maxStoredBytes?: number;
+}
+
+const MEDIA_NOTE_LIMIT = 5 * 1024 * 1024;
+
+/**
+ * Caps each result: text beyond the cap is stored whole (the store sees it after scrubbing)
+ * and replaced by its head plus a handle for the `tool_output` tool.
+ */
+export function sizeCapMiddleware(
+  limits: OutputLimits,
+  deps: {
+    store: OutputStore;
+    stateOf: (callId: string) => CallState | undefined;
+    exempt: ReadonlySet<string>;
+  },
+): Middleware {
+  const maxBytes = Math.min(limits.maxBytes ?? 64 * 1024, (limits.maxTokens ?? Number.POSITIVE_INFINITY) * 4);
+  const maxMedia = limits.maxMediaBytes ?? MEDIA_NOTE_LIMIT;
+  const maxStored = limits.maxStoredBytes ?? 256 * 1024 * 1024;
+  return {
+    name: 'size-cap',
+    phase: 'output',
+    async handle(call, next) {
+      const result = await next(call);
+      const content = result.content;
+      if (!content || content.length === 0) return result;
+      let text = '';
+      let quickSize = 0;
+      const others: ContentBlock[] = [];
+      let mediaDropped = false;
+      for (const block of content) {
+        if (block.type === 'text') quickSize += block.text.length;
+        else if ((block.type === 'image' || block.type === 'audio') && block.data.length > maxMedia)
+          mediaDropped = true;
+        else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia)
+          mediaDropped = true;
+        else others.push(block);
+      }
+      // fast path: text that cannot exceed the cap even at 3 bytes per UTF-16 unit
+      if (!mediaDropped && quickSize * 3 <= maxBytes && structuredFits(result, maxBytes)) return result;
+      text = contentText(content.filter((block) => block.type === 'text'));
+      const bytes = textBytes(text);
+      const structuredTooBig = !structuredFits(result, maxBytes);
+      if (bytes <= maxBytes && !mediaDropped && !structuredTooBig) return result;
+      const notes: ContentBlock[] = [];
+      if (mediaDropped) {
+        notes.push({ type: 'text', text: `[a media block over ${maxMedia} bytes was omitted]` });
+      }
+      let textBlocks: ContentBlock[] = content.filter((block) => block.type === 'text');
+      const state = deps.stateOf(call.ctx.callId);
+      if (bytes > maxBytes) {
+        if (deps.exempt.has(call.tool.name)) {
+          textBlocks = [
+            {
+              type: 'text',
+              text: `${headOf(text, maxBytes)}\n[truncated at ${maxBytes} bytes: ask for a smaller slice]`,
+            },
+          ];
+        } else {
+          if (bytes > maxStored) {
+            return fail(
+              'OUTPUT_TOO_LARGE',
+              `${call.tool.name} produced ${formatBytes(bytes)}, more than the ${formatBytes(maxStored)} the orchestrator keeps; ask for less (a narrower query, a filter, offset/limit)`,
+              { details: { bytes, maxStoredBytes: maxStored } },
+            );
+          }
+          const stored = await deps.store.put(call.ctx.session.id, text, bytes);
+          const head = headOf(text, Math.max(256, maxBytes - 512));
+          const minutes = Math.round(deps.store.ttlMs / 60_000);
+          const note =
+            `\n[output truncated: showing ${formatBytes(textBytes(head))} of ${formatBytes(bytes)} (${stored.lines} lines). ` +
+            `The whole output is stored as handle "${stored.handle}" for ${minutes} min: call tool_output with ` +
+            `{"handle":"${stored.handle}","mode":"lines","offset":N,"limit":N}, or mode "grep" with a pattern, ` +
+            `"bytes" with offset/limit, or "jsonpath" with a path for JSON output]`;
+          textBlocks = [{ type: 'text', text: head + note }];
+          if (state) {
+            state.truncated = {
+              handle: stored.handle,
+              reason:
+                limits.maxTokens !== undefined && limits.maxTokens * 4 < (limits.maxBytes ?? 65536)
+                  ? 'tokens'
+                  : 'bytes',
+              bytes,
+              lines: stored.lines,
+              tokens: Math.ceil(bytes / 4),
+            };
+          }
+        }
+      }
+      const capped = [...textBlocks, ...others, ...notes];
+      if (result.ok) {
+        if (structuredTooBig) {
+          const { structured: _dropped, ...rest } = result;
+          return {
+            ...rest,
+            content: [
+              ...capped,
+              { type: 'text', text: '[structured data omitted: too large; the text above holds it]' },
+            ],
+          };
+        }
+        return { ...result, content: capped };
+      }
+      return { ...result, content: capped } satisfies ToolResult;
+    },
+  };
+}
+
+function structuredFits(result: ToolResult, maxBytes: number): boolean {
+  if (!result.ok || result.structured === undefined) return true;
+  const structured = result.structured;
+  if (typeof structured !== 'object' || structured === null) return true;
+  return textBytes(stableStringify(structured)) <= maxBytes;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -1,0 +1,49 @@
+import type { ToolServices } from '@toolplane/core';
+import type { TimerHost } from './deadline-timer.js';
+import type { RetryOptions } from './execute-provider.js';
+import type { CacheOptions } from './middleware/cache.js';
+import type { ContextBudgetOptions } from './middleware/context-budget.js';
+import type { ToolHooks } from './middleware/hooks.js';
+import type { RateLimitOptions } from './middleware/rate-limit.js';
+import type { OutputLimits } from './middleware/size-cap.js';
+import type { QueueOptions } from './queue.js';
+
+/** Options of {@link createOrchestrator}. Everything has a default. */
+export interface OrchestratorOptions {
+  /**
+   * Deadline of a call when neither the call, the tool nor its provider sets one
+   * (default 300 000 ms). The deadline covers the whole call: queue wait, retries, execution.
+   */
+  readonly timeoutMs?: number;
+  /** Named queues and their concurrency. Tools name their queue in their spec or registration. */
+  readonly queues?: Readonly<Record<string, QueueOptions>>;
+  /** Concurrency of the `default` queue, used by tools that name no queue (default unlimited). */
+  readonly maxConcurrency?: number;
+  /** Argument validation against input schemas (default on). */
+  readonly validation?: boolean;
+  /** Response cache for tools with a TTL (default on); `false` turns it off. */
+  readonly cache?: CacheOptions | false;
+  /** Size cap with stored overflow (default 64 KiB); `false` turns it off. */
+  readonly output?: (OutputLimits & { readonly dir?: string; readonly ttlMs?: number }) | false;
+  /** A per-session budget of output tokens. */
+  readonly contextBudget?: ContextBudgetOptions;
+  /** A per-session token bucket. */
+  readonly rateLimit?: RateLimitOptions;
+  readonly hooks?: ToolHooks;
+  /** Retries of read-only/idempotent tools on retryable failures (default 2 attempts). */
+  readonly retry?: RetryOptions;
+  /** Services handed to every tool unless the call brings its own. */
+  readonly services?: ToolServices;
+  /** Providers started at once by `warmup()` (default 4). */
+  readonly warmupConcurrency?: number;
+  /** How long a provider's `start()` may take (default 120 000 ms). */
+  readonly startTimeoutMs?: number;
+  /** Accounting records kept (default 1000). */
+  readonly accountingCapacity?: number;
+  /** Keep an operation tree per session (default on). */
+  readonly operationTree?: boolean;
+  /** The internal `batch` and `tool_output` tools (default on). */
+  readonly internalTools?: boolean;
+  /** Clock and timers, for tests. */
+  readonly timers?: TimerHost;
+}

@@ -1,0 +1,180 @@
+import {
+  NAMESPACE_SEPARATOR,
+  type RegisteredTool,
+  type ToolProvider,
+  type ToolSpec,
+  allocateToolNames,
+  sanitizeToolName,
+} from '@toolplane/core';
+
+/** Per-provider settings given at registration. */
+export interface ProviderOptions {
+  /** Timeout for this provider's tools (a tool's own `timeoutMs` and a call's win). */
+  readonly timeoutMs?: number;
+  /** Queue for all of this provider's tools that do not name their own. */
+  readonly queue?: string;
+  /** Cache TTL for this provider's tools that do not set their own. */
+  readonly cacheTtlMs?: number;
+  /** Extra public names: alias -> public tool name. */
+  readonly aliases?: Readonly<Record<string, string>>;
+}
+
+/** A registered provider and its state. */
+export interface ProviderEntry {
+  readonly provider: ToolProvider;
+  readonly options: ProviderOptions;
+  state: 'pending' | 'starting' | 'ready' | 'failed' | 'closed';
+  error?: string;
+  specs: readonly ToolSpec[];
+  unsubscribe?: () => void;
+}
+
+/** A tool in the map, with how to reach it. */
+export interface ToolRoute extends RegisteredTool {
+  readonly entry: ProviderEntry;
+  readonly queue: string | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly cacheTtlMs: number | undefined;
+}
+
+/**
+ * The tool map: public names allocated in registration order (deterministic), aliases, and
+ * the forgiving lookups models need (sanitized form, `ns.tool`, wrappers, case).
+ */
+export class ToolRegistry {
+  readonly entries: ProviderEntry[] = [];
+  private routes = new Map<string, ToolRoute>();
+  private lowerCase = new Map<string, string | null>();
+  private readonly aliases = new Map<string, string>();
+  private list: readonly ToolRoute[] = [];
+
+  add(entry: ProviderEntry): void {
+    if (this.entries.some((other) => other.provider.namespace === entry.provider.namespace)) {
+      throw new Error(
+        `a provider with namespace "${entry.provider.namespace}" is already registered; give each provider its own namespace`,
+      );
+    }
+    if (!/^[A-Za-z0-9_-]+$/.test(entry.provider.namespace)) {
+      throw new Error(`provider namespace "${entry.provider.namespace}" must match [A-Za-z0-9_-]+`);
+    }
+    this.entries.push(entry);
+    for (const [alias, target] of Object.entries(entry.options.aliases ?? {}))
+      this.aliases.set(alias, target);
+  }
+
+  alias(alias: string, target: string): void {
+    this.aliases.set(alias, target);
+  }
+
+  /** Rebuilds the map from every ready provider's specs. */
+  rebuild(): void {
+    const wanted: string[] = [];
+    const sources: Array<{ entry: ProviderEntry; spec: ToolSpec }> = [];
+    for (const entry of this.entries) {
+      if (entry.state !== 'ready') continue;
+      const prefix = entry.provider.prefixNames !== false;
+      for (const spec of entry.specs) {
+        wanted.push(prefix ? `${entry.provider.namespace}${NAMESPACE_SEPARATOR}${spec.name}` : spec.name);
+        sources.push({ entry, spec });
+      }
+    }
+    const names = allocateToolNames(wanted);
+    const routes = new Map<string, ToolRoute>();
+    const lowerCase = new Map<string, string | null>();
+    const list: ToolRoute[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      const { entry, spec } = sources[i] as { entry: ProviderEntry; spec: ToolSpec };
+      const route: ToolRoute = {
+        name,
+        localName: spec.name,
+        spec: { ...spec, name },
+        provider: { namespace: entry.provider.namespace, kind: entry.provider.kind },
+        entry,
+        queue: spec.queue ?? entry.options.queue,
+        timeoutMs: spec.timeoutMs ?? entry.options.timeoutMs,
+        cacheTtlMs: spec.cacheTtlMs ?? entry.options.cacheTtlMs,
+      };
+      routes.set(name, route);
+      list.push(route);
+      const lower = name.toLowerCase();
+      lowerCase.set(lower, lowerCase.has(lower) ? null : name);
+    }
+    this.routes = routes;
+    this.lowerCase = lowerCase;
+    this.list = list;
+  }
+
+  /** Every tool, in registration order. The array is rebuilt only when the map changes. */
+  all(): readonly ToolRoute[] {
+    return this.list;
+  }
+
+  get size(): number {
+    return this.routes.size;
+  }
+
+  /** Exact name, alias, then the forgiving forms. */
+  resolve(name: string): ToolRoute | undefined {
+    const exact = this.routes.get(name);
+    if (exact) return exact;
+    return this.resolveSlow(name);
+  }
+
+  private resolveSlow(name: string): ToolRoute | undefined {
+    const aliased = this.aliases.get(name);
+    if (aliased) return this.routes.get(aliased);
+    // wrappers some models add: `functions.read`, `<|read|>`, surrounding spaces
+    const stripped = name
+      .trim()
+      .replace(/^<\|?|\|?>$/g, '')
+      .replace(/^functions[.:]/, '');
+    for (const candidate of [
+      stripped,
+      stripped.replace(/^([A-Za-z0-9_-]+)[./:]/, `$1${NAMESPACE_SEPARATOR}`),
+    ]) {
+      const direct = this.routes.get(candidate) ?? this.routes.get(sanitizeToolName(candidate));
+      if (direct) return direct;
+      const viaAlias = this.aliases.get(candidate);
+      if (viaAlias) return this.routes.get(viaAlias);
+      const folded = this.lowerCase.get(sanitizeToolName(candidate).toLowerCase());
+      if (folded) return this.routes.get(folded);
+    }
+    return undefined;
+  }
+
+  /** Up to `limit` public names closest to `name` (for "did you mean"). */
+  suggest(name: string, limit = 3): string[] {
+    const target = name.toLowerCase();
+    const scored: Array<{ name: string; distance: number }> = [];
+    for (const route of this.list) {
+      const distance = editDistance(target, route.name.toLowerCase(), 8);
+      if (distance <= Math.max(2, Math.floor(target.length / 3))) scored.push({ name: route.name, distance });
+    }
+    scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
+    return scored.slice(0, limit).map((s) => s.name);
+  }
+}
+
+/** Levenshtein distance with an early exit above `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      current.push(value);
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

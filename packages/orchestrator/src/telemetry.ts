@@ -1,0 +1,33 @@
+import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ToolResult } from '@toolplane/core';
+
+// A proxy tracer: a no-op until the app registers an OpenTelemetry SDK, then real spans.
+const tracer = trace.getTracer('@toolplane/orchestrator', '0.1.0');
+
+/** Starts an `execute_tool {name}` span with the GenAI semantic-convention attributes. */
+export function startToolSpan(tool: string, callId: string, provider: string): Span {
+  return tracer.startSpan(`execute_tool ${tool}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool,
+      'gen_ai.tool.call.id': callId,
+      'gen_ai.tool.type': 'function',
+      'toolplane.provider': provider,
+    },
+  });
+}
+
+/** Ends a tool span with the outcome. */
+export function endToolSpan(span: Span, result: ToolResult, cached: boolean): void {
+  if (!span.isRecording()) {
+    span.end();
+    return;
+  }
+  span.setAttribute('toolplane.cached', cached);
+  if (!result.ok) {
+    span.setAttribute('error.type', result.error.code);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message });
+  }
+  span.end();
+}

@@ -1,0 +1,14 @@
+/** UTF-8 size of text, fast for large strings (`Buffer.byteLength`). */
+export function textBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The longest prefix of `text` that fits `maxBytes` of UTF-8, cut at a line end when one is near. */
+export function headOf(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes) return text;
+  let head = text.slice(0, maxBytes);
+  while (textBytes(head) > maxBytes) head = head.slice(0, Math.floor(head.length * 0.9));
+  const lineEnd = head.lastIndexOf('\n');
+  if (lineEnd > head.length * 0.8) head = head.slice(0, lineEnd + 1);
+  return head;
+}
