@@ -49,7 +49,7 @@ function realRoot(path: string, what: string): string {
     throw new ToolError('CONFIG_INVALID', `${what} must be an absolute path, got "${path}"`);
   }
   try {
-    return realpathSync(path);
+    return realpathSync(resolve(path));
   } catch (error) {
     throw new ToolError('CONFIG_INVALID', `${what} "${path}" does not exist or cannot be read`, {
       cause: error,
@@ -72,11 +72,11 @@ export class Workspace {
   private readonly isProtected: (relativePath: string) => boolean;
 
   constructor(options: WorkspaceOptions) {
-    const configured = resolve(options.workspace);
+    const configured = options.workspace;
     this.root = realRoot(configured, 'workspace');
-    this.extraRoots = (options.extraRoots ?? []).map((root) => realRoot(resolve(root), 'extra root'));
+    this.extraRoots = (options.extraRoots ?? []).map((root) => realRoot(root, 'extra root'));
     this.aliases = [
-      [configured, this.root],
+      [resolve(configured), this.root],
       ...(options.extraRoots ?? []).map((root, i) => [resolve(root), this.extraRoots[i] as string] as const),
     ];
     this.mounts = normalizeMounts(options.mounts ?? []);
