@@ -61,7 +61,7 @@ describe('lifecycle', () => {
 
   it('marks a server that keeps crashing as failed and reports it', async () => {
     const log = eventLog();
-    provider = createMcpProvider('crashloop', fixtureServer(['--die-after=150']), {
+    provider = createMcpProvider('crashloop', fixtureServer(['--die-after-list']), {
       runDirectory: run.path,
       onEvent: log.onEvent,
       restartPolicy: quickRestarts,

@@ -23,6 +23,8 @@ export interface TransportHandle {
 }
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
+/** How long a remote server gets to answer the ping sent after a transport error. */
+const REMOTE_PROBE_TIMEOUT_MS = 5_000;
 
 function requestOptions(options: McpRequestOptions) {
   return {
@@ -49,16 +51,43 @@ export async function openSdkSession(
   let closedByUs = false;
   let closeReported = false;
   let lastError = '';
+  let connected = false;
+  let probing = false;
+  const reportClose = (reason: string): void => {
+    if (closedByUs || closeReported) return;
+    closeReported = true;
+    for (const listener of closeListeners) listener(reason);
+  };
+  /**
+   * A remote transport error (a response stream cut, a refused POST) does not close the SDK
+   * client, and requests waiting on the cut stream would wait for their timeout. Ping at once:
+   * when the server does not answer, treat the connection as lost so those requests fail now.
+   */
+  const probeAfterError = (): void => {
+    if (!connected || probing || closeReported || handle.kind === 'stdio') return;
+    probing = true;
+    client
+      .ping({ timeout: REMOTE_PROBE_TIMEOUT_MS })
+      .then(
+        () => {},
+        (error: unknown) => {
+          reportClose(`connection lost: ${lastError || errorMessage(error)}`);
+          closedByUs = true;
+          void client.close().catch(() => {});
+        },
+      )
+      .finally(() => {
+        probing = false;
+      });
+  };
   client.onerror = (error) => {
     lastError = errorMessage(error);
     for (const listener of errorListeners) listener(lastError);
+    probeAfterError();
   };
   client.onclose = () => {
-    if (closedByUs || closeReported) return;
-    closeReported = true;
     const detail = handle.diagnostics() || lastError;
-    for (const listener of closeListeners)
-      listener(detail ? `connection closed: ${detail}` : 'connection closed');
+    reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     for (const listener of changeListeners) listener();
@@ -98,6 +127,7 @@ export async function openSdkSession(
     clearTimeout(timer);
     if (onAbort) options.signal.removeEventListener('abort', onAbort);
   }
+  connected = true;
   const capabilities = client.getServerCapabilities() ?? {};
   const server = client.getServerVersion();
   const instructions = client.getInstructions();

@@ -32,11 +32,20 @@ function diagnosticsOf(getLast: () => string): () => string {
   return getLast;
 }
 
-/** Whether a failed streamable-HTTP initialize means "try the legacy SSE transport". */
+/** Whether a failed streamable-HTTP initialize means "try the legacy SSE transport" (4xx but auth). */
 function shouldFallBackToSse(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError)
-    return error.code !== undefined && error.code >= 400 && error.code < 500;
-  return false;
+  if (!(error instanceof StreamableHTTPError) || error.code === undefined) return false;
+  return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
+}
+
+/** Says which HTTP status a refusal had, and what to do about auth refusals. */
+function explain(error: unknown): unknown {
+  if (!(error instanceof StreamableHTTPError) || error.code === undefined) return error;
+  const hint =
+    error.code === 401 || error.code === 403
+      ? ' (check the bearer token or auth headers of this server)'
+      : '';
+  return new Error(`HTTP ${error.code}${hint}: ${error.message}`, { cause: error });
 }
 
 async function openHttp(
@@ -91,11 +100,10 @@ export async function openRemoteSession(
     return openSdkSession({ transport, kind: 'websocket', diagnostics: () => last }, options);
   }
   if (config.type === 'sse') return openSse(url, headers, options);
-  if (config.type === 'http') return openHttp(url, headers, options);
   try {
     return await openHttp(url, headers, options);
   } catch (error) {
-    if (!shouldFallBackToSse(error)) throw error;
+    if (config.type === 'http' || !shouldFallBackToSse(error)) throw explain(error);
     return openSse(url, headers, options);
   }
 }
