@@ -13,8 +13,8 @@ export function toolplaneVitestConfig(overrides = {}) {
       test: {
         environment: 'node',
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        testTimeout: 30_000,
-        hookTimeout: 30_000,
+        testTimeout: 120_000,
+        hookTimeout: 120_000,
         pool: 'forks',
       },
     }),
