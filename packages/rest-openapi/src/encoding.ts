@@ -1,8 +1,11 @@
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 /**
  * Percent-encodes everything outside RFC 3986 "unreserved" (`A-Z a-z 0-9 - . _ ~`), so a value
  * can never add a path segment, a query, a fragment or user info.
  */
 export function encodeStrict(value: string): string {
+  if (UNRESERVED.test(value)) return value;
   return encodeURIComponent(value).replace(
     /[!'()*]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,

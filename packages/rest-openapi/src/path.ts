@@ -49,32 +49,62 @@ export function pathPlaceholders(pathTemplate: string): string[] {
   return [...pathTemplate.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
 }
 
+/** A path template split once into literal text and the arguments that fill it. */
+export type PathPart = string | { readonly argument: string };
+
+/** Splits a path template into parts; `argumentFor` maps a placeholder to its argument name. */
+export function compilePath(pathTemplate: string, argumentFor: (placeholder: string) => string): PathPart[] {
+  const parts: PathPart[] = [];
+  let last = 0;
+  for (const match of pathTemplate.matchAll(PLACEHOLDER)) {
+    if (match.index > last) parts.push(pathTemplate.slice(last, match.index));
+    parts.push({ argument: argumentFor(match[1] as string) });
+    last = match.index + match[0].length;
+  }
+  if (last < pathTemplate.length) parts.push(pathTemplate.slice(last));
+  return parts;
+}
+
 /**
- * Fills `{name}` placeholders of a path with encoded arguments. Refuses values that would
- * make a segment empty, `.` or `..` (servers and proxies collapse those), so an argument can
- * never move the request to another path.
+ * Fills a compiled path with encoded arguments. Refuses values that would make a segment
+ * empty, `.` or `..` (servers and proxies collapse those), so an argument can never move the
+ * request to another path.
  */
+export function renderPath(
+  parts: readonly PathPart[],
+  args: Readonly<Record<string, unknown>>,
+  bindings: Readonly<Record<string, RestParameterBinding>> | undefined,
+): string {
+  let path = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      path += part;
+      continue;
+    }
+    const text = serializePathValue(part.argument, args[part.argument], bindings?.[part.argument]);
+    if (text === '')
+      throw new ToolError('INVALID_ARGUMENTS', `path argument "${part.argument}" must not be empty`);
+    path += text;
+  }
+  if (path.includes('/.')) {
+    for (const segment of path.split('/')) {
+      if (segment === '.' || segment === '..') {
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `a path argument made the path segment "${segment}", which would change the path; pass a real identifier`,
+        );
+      }
+    }
+  }
+  return path;
+}
+
+/** {@link compilePath} and {@link renderPath} in one step. */
 export function fillPath(
   pathTemplate: string,
   args: Readonly<Record<string, unknown>>,
   bindings: Readonly<Record<string, RestParameterBinding>> | undefined,
   argumentFor: (placeholder: string) => string,
 ): string {
-  const path = pathTemplate.replace(PLACEHOLDER, (_whole, placeholder: string) => {
-    const argument = argumentFor(placeholder);
-    const text = serializePathValue(argument, args[argument], bindings?.[argument]);
-    if (text === '') {
-      throw new ToolError('INVALID_ARGUMENTS', `path argument "${argument}" must not be empty`);
-    }
-    return text;
-  });
-  for (const segment of path.split('/')) {
-    if (/^(\.|%2e){1,2}$/i.test(segment)) {
-      throw new ToolError(
-        'INVALID_ARGUMENTS',
-        `a path argument made the path segment "${segment}", which would change the path; pass a real identifier`,
-      );
-    }
-  }
-  return path;
+  return renderPath(compilePath(pathTemplate, argumentFor), args, bindings);
 }

@@ -1,10 +1,17 @@
-import { ToolError } from '@toolplane/core';
-import { FormData } from 'undici';
+import type { FormData } from 'undici';
+import { encodeBody } from './body-encoding.js';
 import type { RestBodyBinding, RestMethod, RestParameterBinding, RestToolConfig } from './config.js';
-import { encodeStrict, isPlainObject, scalarText } from './encoding.js';
-import { fillPath, pathPlaceholders } from './path.js';
+import { cookiePairs, headerText, refuseLineBreaks } from './header-values.js';
+import { type PathPart, compilePath, renderPath } from './path.js';
 import { defaultQueryBinding, serializeQueryValue } from './query.js';
-import { argNamesIn, expandEnv, expandString, fillBodyTemplate, templateArgNames } from './template.js';
+import {
+  type TemplatePart,
+  compileTemplate,
+  expandEnv,
+  fillBodyTemplate,
+  renderTemplate,
+  templateArgNames,
+} from './template.js';
 import { type SplitUrl, splitToolUrl } from './url-template.js';
 
 /** A request ready for undici: origin fixed by configuration, path and query already encoded. */
@@ -19,21 +26,37 @@ export interface PreparedRequest {
   readonly body?: string | FormData;
 }
 
+interface HeaderTemplate {
+  readonly name: string;
+  readonly parts: readonly TemplatePart[];
+  readonly argNames: readonly string[];
+}
+
+interface CompiledUrl {
+  readonly split: SplitUrl;
+  readonly pathParts: readonly PathPart[];
+}
+
 /** How the arguments of a tool are placed, worked out once from its configuration. */
 export interface ArgumentPlan {
   readonly pathArgumentFor: (placeholder: string) => string;
   readonly explicit: Readonly<Record<string, RestParameterBinding>>;
+  readonly explicitEntries: readonly (readonly [string, RestParameterBinding])[];
   readonly body?: RestBodyBinding;
   /** Arguments used by `{{name}}` in headers or the body template. */
   readonly templated: ReadonlySet<string>;
   readonly queryNames: ReadonlySet<string>;
   /** Where leftover arguments go. */
   readonly leftovers: 'query' | 'json-body';
+  readonly headers: readonly HeaderTemplate[];
+  /** The URL after `${ENV}` expansion, split and compiled; cached by expanded text. */
+  compiledUrl(url: string, tool: string): CompiledUrl;
 }
 
 const BODYLESS: ReadonlySet<RestMethod> = new Set<RestMethod>(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8';
 
-/** Works out where each argument of a tool goes. */
+/** Works out where each argument of a tool goes, and compiles its templates. */
 export function planArguments(config: RestToolConfig): ArgumentPlan {
   const explicit = config.parameters ?? {};
   const pathByWireName = new Map<string, string>();
@@ -41,96 +64,36 @@ export function planArguments(config: RestToolConfig): ArgumentPlan {
     if (binding.in === 'path') pathByWireName.set(binding.name ?? argument, argument);
   }
   const templated = templateArgNames(config.bodyTemplate);
-  for (const value of Object.values(config.headers ?? {}))
-    for (const name of argNamesIn(value)) templated.add(name);
+  const headers: HeaderTemplate[] = [];
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    const parts = compileTemplate(value);
+    const argNames = parts.flatMap((part) => ('arg' in part ? [part.arg] : []));
+    for (const argument of argNames) templated.add(argument);
+    headers.push({ name: name.toLowerCase(), parts, argNames });
+  }
   const hasBody = config.body !== undefined || config.bodyTemplate !== undefined;
+  const pathArgumentFor = (placeholder: string): string => pathByWireName.get(placeholder) ?? placeholder;
+  const urls = new Map<string, CompiledUrl>();
   return {
-    pathArgumentFor: (placeholder) => pathByWireName.get(placeholder) ?? placeholder,
+    pathArgumentFor,
     explicit,
+    explicitEntries: Object.entries(explicit),
     ...(config.body ? { body: config.body } : {}),
     templated,
     queryNames: new Set(config.queryParamNames ?? []),
     leftovers: BODYLESS.has(config.method) || hasBody ? 'query' : 'json-body',
+    headers,
+    compiledUrl(url, tool) {
+      const hit = urls.get(url);
+      if (hit) return hit;
+      const split = splitToolUrl(url, tool);
+      const compiled = { split, pathParts: compilePath(split.pathTemplate, pathArgumentFor) };
+      // a URL only varies with the environment; keep the cache small all the same
+      if (urls.size > 16) urls.clear();
+      urls.set(url, compiled);
+      return compiled;
+    },
   };
-}
-
-function refuseLineBreaks(value: string, what: string, code: 'INVALID_ARGUMENTS' | 'CONFIG_INVALID'): void {
-  if (/[\r\n\0]/.test(value)) {
-    throw new ToolError(
-      code,
-      code === 'INVALID_ARGUMENTS'
-        ? `${what} contains CR, LF or NUL, which could inject headers; pass a value on one line`
-        : `${what} contains CR, LF or NUL after expansion; fix the configuration or the environment`,
-    );
-  }
-}
-
-function headerText(value: unknown, explode: boolean): string {
-  if (Array.isArray(value)) return value.map(scalarText).join(',');
-  if (isPlainObject(value))
-    return Object.entries(value)
-      .map(([key, item]) => (explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`))
-      .join(',');
-  return scalarText(value);
-}
-
-/** Cookie pairs in OpenAPI `form` style (the only cookie style). */
-function cookiePairs(name: string, value: unknown, binding: RestParameterBinding): string[] {
-  const key = encodeStrict(name);
-  if (binding.json) return [`${key}=${encodeStrict(JSON.stringify(value))}`];
-  const explode = binding.explode ?? false;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => encodeStrict(scalarText(item)));
-    return explode ? items.map((item) => `${key}=${item}`) : [`${key}=${items.join(',')}`];
-  }
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([field, item]) => [
-      encodeStrict(field),
-      encodeStrict(scalarText(item)),
-    ]);
-    return explode
-      ? entries.map(([field, item]) => `${field}=${item}`)
-      : [`${key}=${entries.flat().join(',')}`];
-  }
-  return [`${key}=${encodeStrict(scalarText(value))}`];
-}
-
-function encodeForm(value: unknown): string {
-  if (!isPlainObject(value)) return encodeStrict(scalarText(value));
-  const pairs: string[] = [];
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined || item === null) continue;
-    if (Array.isArray(item))
-      for (const part of item) pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(part))}`);
-    else pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(item))}`);
-  }
-  return pairs.join('&');
-}
-
-function multipart(value: unknown): FormData {
-  const form = new FormData();
-  if (isPlainObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined || item === null) continue;
-      if (Array.isArray(item)) for (const part of item) form.append(key, scalarText(part));
-      else form.append(key, scalarText(item));
-    }
-  } else form.append('value', scalarText(value));
-  return form;
-}
-
-function isJsonType(contentType: string): boolean {
-  const base = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return base === 'application/json' || base.endsWith('+json');
-}
-
-function encodeBody(value: unknown, contentType: string): { body: string | FormData; contentType?: string } {
-  const base = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (isJsonType(contentType)) return { body: JSON.stringify(value), contentType };
-  if (base === 'application/x-www-form-urlencoded') return { body: encodeForm(value), contentType };
-  // FormData sets its own content type with the boundary.
-  if (base === 'multipart/form-data') return { body: multipart(value) };
-  return { body: scalarText(value), contentType };
 }
 
 /**
@@ -144,43 +107,45 @@ export function buildRequest(options: {
   readonly args: Readonly<Record<string, unknown>>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly userAgent: string;
-  readonly split?: SplitUrl;
 }): PreparedRequest {
   const { tool, config, plan, args, env } = options;
-  const split = options.split ?? splitToolUrl(expandEnv(config.url, env, `tool "${tool}" url`), tool);
+  const { split, pathParts } = plan.compiledUrl(expandEnv(config.url, env, `tool "${tool}" url`), tool);
+  const path = renderPath(pathParts, args, plan.explicit);
   const used = new Set<string>();
-  const placeholders = pathPlaceholders(split.pathTemplate);
-  for (const placeholder of placeholders) used.add(plan.pathArgumentFor(placeholder));
-  const path = fillPath(split.pathTemplate, args, plan.explicit, plan.pathArgumentFor);
+  for (const part of pathParts) if (typeof part !== 'string') used.add(part.argument);
 
   const query: string[] = split.staticQuery ? [split.staticQuery] : [];
   const headers: Record<string, string> = {};
-  const cookies: string[] = [];
-  for (const [argument, binding] of Object.entries(plan.explicit)) {
+  let cookies: string[] | undefined;
+  for (const [argument, binding] of plan.explicitEntries) {
     used.add(argument);
     const value = args[argument];
     if (value === undefined || value === null || binding.in === 'path') continue;
     if (binding.in === 'query') serializeQueryValue(argument, value, binding, query);
     else if (binding.in === 'header') {
-      const text = binding.json ? JSON.stringify(value) : headerText(value, binding.explode ?? false);
+      const text = headerText(value, binding);
       refuseLineBreaks(text, `header argument "${argument}"`, 'INVALID_ARGUMENTS');
       headers[(binding.name ?? argument).toLowerCase()] = text;
     } else {
+      cookies ??= [];
       cookies.push(...cookiePairs(binding.name ?? argument, value, binding));
     }
   }
 
-  for (const [name, template] of Object.entries(config.headers ?? {})) {
-    for (const argument of argNamesIn(template)) {
-      refuseLineBreaks(
-        scalarText(args[argument] ?? ''),
-        `argument "${argument}" (used in header ${name})`,
-        'INVALID_ARGUMENTS',
-      );
+  for (const header of plan.headers) {
+    for (const argument of header.argNames) {
+      const value = args[argument];
+      if (typeof value === 'string') {
+        refuseLineBreaks(
+          value,
+          `argument "${argument}" (used in header ${header.name})`,
+          'INVALID_ARGUMENTS',
+        );
+      }
     }
-    const value = expandString(template, { env, args }, `header ${name} of tool "${tool}"`);
-    refuseLineBreaks(value, `header ${name} of tool "${tool}"`, 'CONFIG_INVALID');
-    headers[name.toLowerCase()] = value;
+    const value = renderTemplate(header.parts, { env, args }, `header ${header.name} of tool "${tool}"`);
+    refuseLineBreaks(value, `header ${header.name} of tool "${tool}"`, 'CONFIG_INVALID');
+    headers[header.name] = value;
   }
   for (const name of plan.templated) used.add(name);
 
@@ -201,27 +166,31 @@ export function buildRequest(options: {
     }
   }
 
-  const leftovers: Record<string, unknown> = {};
-  for (const [argument, value] of Object.entries(args)) {
+  let leftovers: Record<string, unknown> | undefined;
+  for (const argument in args) {
+    const value = args[argument];
     if (used.has(argument) || value === undefined) continue;
-    if (plan.queryNames.has(argument) || plan.leftovers === 'query') {
+    if (plan.leftovers === 'query' || plan.queryNames.has(argument)) {
       serializeQueryValue(
         argument,
         value,
         defaultQueryBinding(value, config.hasComplexQueryParams === true),
         query,
       );
-    } else leftovers[argument] = value;
+    } else {
+      leftovers ??= {};
+      leftovers[argument] = value;
+    }
   }
   if (plan.leftovers === 'json-body' && body === undefined) {
-    body = JSON.stringify(leftovers);
+    body = JSON.stringify(leftovers ?? {});
     contentType = 'application/json';
   }
 
-  if (cookies.length > 0)
+  if (cookies)
     headers.cookie = headers.cookie ? `${headers.cookie}; ${cookies.join('; ')}` : cookies.join('; ');
   if (contentType && headers['content-type'] === undefined) headers['content-type'] = contentType;
-  if (headers.accept === undefined) headers.accept = 'application/json, text/plain;q=0.9, */*;q=0.8';
+  if (headers.accept === undefined) headers.accept = DEFAULT_ACCEPT;
   if (headers['user-agent'] === undefined) headers['user-agent'] = options.userAgent;
 
   return {

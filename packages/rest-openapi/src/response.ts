@@ -6,25 +6,50 @@ export interface ReadBody {
   readonly overflow: boolean;
 }
 
-/** Reads at most `maxBytes` of a body; stops reading (and destroys the stream) past that. */
-export async function readCapped(
-  body: AsyncIterable<Uint8Array> & { destroy?(): unknown },
-  maxBytes: number,
-): Promise<ReadBody> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    if (total + buffer.length > maxBytes) {
-      chunks.push(buffer.subarray(0, maxBytes - total));
-      total = maxBytes;
-      body.destroy?.();
-      return { bytes: Buffer.concat(chunks, total), overflow: true };
-    }
-    chunks.push(buffer);
-    total += buffer.length;
-  }
-  return { bytes: Buffer.concat(chunks, total), overflow: false };
+/** A readable body stream, as undici returns it. */
+export interface BodyStream {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * Reads at most `maxBytes` of a body; stops reading (and destroys the stream) past that.
+ * Listens for events rather than async-iterating, which costs less per call.
+ */
+export function readCapped(body: BodyStream, maxBytes: number): Promise<ReadBody> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    body.on('data', (chunk) => {
+      if (settled) return;
+      if (total + chunk.length > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - total));
+        total = maxBytes;
+        settled = true;
+        body.destroy();
+        resolve({ bytes: Buffer.concat(chunks, total), overflow: true });
+        return;
+      }
+      chunks.push(chunk);
+      total += chunk.length;
+    });
+    body.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve({
+        bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total),
+        overflow: false,
+      });
+    });
+    body.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+  });
 }
 
 /** How a response body is shown. */

@@ -86,3 +86,40 @@ export function templateArgNames(template: unknown, into: Set<string> = new Set(
     for (const value of Object.values(template)) templateArgNames(value, into);
   return into;
 }
+
+/** A piece of a compiled template: literal text, an environment variable or an argument. */
+export type TemplatePart = { readonly text: string } | { readonly env: string } | { readonly arg: string };
+
+const PARTS_PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+/** Parses `${VAR}` and `{{name}}` once, so a call only concatenates. */
+export function compileTemplate(text: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(PARTS_PATTERN)) {
+    if (match.index > last) parts.push({ text: text.slice(last, match.index) });
+    parts.push(match[1] !== undefined ? { env: match[1] } : { arg: match[2] as string });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length || parts.length === 0) parts.push({ text: text.slice(last) });
+  return parts;
+}
+
+/** Renders a compiled template; a missing variable throws `CONFIG_INVALID`, a missing argument is ''. */
+export function renderTemplate(
+  parts: readonly TemplatePart[],
+  sources: TemplateSources,
+  where: string,
+): string {
+  if (parts.length === 1 && 'text' in (parts[0] as TemplatePart)) return (parts[0] as { text: string }).text;
+  let out = '';
+  for (const part of parts) {
+    if ('text' in part) out += part.text;
+    else if ('env' in part) {
+      const value = sources.env[part.env];
+      if (value === undefined) throw missingEnv(part.env, where);
+      out += value;
+    } else out += argText(sources.args?.[part.arg]);
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+import { ToolError } from '@toolplane/core';
+import type { RestParameterBinding } from './config.js';
+import { encodeStrict, isPlainObject, scalarText } from './encoding.js';
+
+/** Throws when a header value holds CR, LF or NUL (header injection). */
+export function refuseLineBreaks(
+  value: string,
+  what: string,
+  code: 'INVALID_ARGUMENTS' | 'CONFIG_INVALID',
+): void {
+  if (/[\r\n\0]/.test(value)) {
+    throw new ToolError(
+      code,
+      code === 'INVALID_ARGUMENTS'
+        ? `${what} contains CR, LF or NUL, which could inject headers; pass a value on one line`
+        : `${what} contains CR, LF or NUL after expansion; fix the configuration or the environment`,
+    );
+  }
+}
+
+/** A header argument in OpenAPI `simple` style. */
+export function headerText(value: unknown, binding: RestParameterBinding): string {
+  if (binding.json) return JSON.stringify(value);
+  const explode = binding.explode ?? false;
+  if (Array.isArray(value)) return value.map(scalarText).join(',');
+  if (isPlainObject(value))
+    return Object.entries(value)
+      .map(([key, item]) => (explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`))
+      .join(',');
+  return scalarText(value);
+}
+
+/** Cookie pairs in OpenAPI `form` style (the only cookie style). */
+export function cookiePairs(name: string, value: unknown, binding: RestParameterBinding): string[] {
+  const key = encodeStrict(name);
+  if (binding.json) return [`${key}=${encodeStrict(JSON.stringify(value))}`];
+  const explode = binding.explode ?? false;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => encodeStrict(scalarText(item)));
+    return explode ? items.map((item) => `${key}=${item}`) : [`${key}=${items.join(',')}`];
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value).map(([field, item]) => [
+      encodeStrict(field),
+      encodeStrict(scalarText(item)),
+    ]);
+    return explode
+      ? entries.map(([field, item]) => `${field}=${item}`)
+      : [`${key}=${entries.flat().join(',')}`];
+  }
+  return [`${key}=${encodeStrict(scalarText(value))}`];
+}
