@@ -1,5 +1,5 @@
 import { ToolError } from '@toolplane/core';
-import { type ProbeGroup, buildProbeGroups } from './anchor-index.js';
+import { type AnchorEntry, type ProbeGroup, anchorAt, buildProbeGroups } from './anchor-index.js';
 import type { Finding, RuleMatch, SecretRule } from './types.js';
 
 /** A rule ready to run: its regex made sticky (and with group indices when it has a group). */
@@ -77,11 +77,10 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
         const { probe, entries } = group;
         let hit = text.indexOf(probe);
         while (hit !== -1) {
-          for (const entry of entries) {
+          for (let i = 0; i < entries.length; i++) {
+            const entry = entries[i] as AnchorEntry;
             const start = hit - entry.offset;
-            if (start < 0) continue;
-            if (entry.anchor.length > 1 && !text.startsWith(entry.anchor, start)) continue;
-            tryRule(entry.ruleIndex, text, start, out);
+            if (anchorAt(text, start, entry)) tryRule(entry.ruleIndex, text, start, out);
           }
           hit = text.indexOf(probe, hit + 1);
         }

@@ -38,21 +38,50 @@ const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
 
 const CONCATENATED_SUFFIXES = ['password', 'passwd', 'secret', 'token', 'apikey', 'passphrase'];
 
-/** Tails (last three letters, lower case) of every credential key name: a cheap first filter. */
-const TAILS: ReadonlySet<number> = new Set(
-  ['ord', 'swd', 'pwd', 'ase', 'ass', 'ret', 'ken', 'key', 'ial', 'als', 'ion', 'uth', 'rer'].map(
-    (tail) => (tail.charCodeAt(0) << 16) | (tail.charCodeAt(1) << 8) | tail.charCodeAt(2),
-  ),
-);
+const SUFFIXES: readonly string[] = [
+  ...LAST_WORD_KIND.keys(),
+  ...[...KEY_QUALIFIERS].flatMap((qualifier) => [`${qualifier}key`, `${qualifier}_key`, `${qualifier}-key`]),
+];
 
-/** Whether the three characters before `end` could end a credential key name. */
+function tailCode(a: number, b: number, c: number): number {
+  return ((a | 0x20) << 16) | ((b | 0x20) << 8) | (c | 0x20);
+}
+
+/** Credential key suffixes by their last three letters (lower case): a cheap first filter. */
+const SUFFIXES_BY_TAIL: ReadonlyMap<number, readonly string[]> = (() => {
+  const map = new Map<number, string[]>();
+  for (const suffix of SUFFIXES) {
+    const n = suffix.length;
+    const code = tailCode(suffix.charCodeAt(n - 3), suffix.charCodeAt(n - 2), suffix.charCodeAt(n - 1));
+    map.set(code, [...(map.get(code) ?? []), suffix]);
+  }
+  return map;
+})();
+
+/**
+ * Whether the text before `end` ends (ignoring case) with a credential key word such as
+ * `password`, `token` or `api_key`. Runs at every `:` and `=`, so it avoids allocating.
+ */
 export function hasCredentialTail(text: string, end: number): boolean {
   if (end < 3) return false;
-  const code =
-    ((text.charCodeAt(end - 3) | 0x20) << 16) |
-    ((text.charCodeAt(end - 2) | 0x20) << 8) |
-    (text.charCodeAt(end - 1) | 0x20);
-  return TAILS.has(code);
+  const candidates = SUFFIXES_BY_TAIL.get(
+    tailCode(text.charCodeAt(end - 3), text.charCodeAt(end - 2), text.charCodeAt(end - 1)),
+  );
+  if (candidates === undefined) return false;
+  for (const suffix of candidates) {
+    const start = end - suffix.length;
+    if (start < 0) continue;
+    let same = true;
+    for (let i = 0; i < suffix.length - 3 && same; i++) {
+      const code = text.charCodeAt(start + i);
+      const expected = suffix.charCodeAt(i);
+      same =
+        (code >= 65 && code <= 90 ? code | 0x20 : code) === expected ||
+        ((code === 95 || code === 45 || code === 46) && (expected === 95 || expected === 45));
+    }
+    if (same) return true;
+  }
+  return false;
 }
 
 /** Splits a key name into lower-case words at `_`, `-`, `.` and camelCase boundaries. */

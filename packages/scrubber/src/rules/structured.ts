@@ -52,8 +52,10 @@ function matchPem(text: string, index: number): RuleMatch | undefined {
   if (!PEM_HEADER.test(text)) return undefined;
   const bodyStart = PEM_HEADER.lastIndex;
   const limit = Math.min(text.length, bodyStart + PEM_MAX_BODY);
-  const footer = text.indexOf('-----END ', bodyStart);
-  if (footer !== -1 && footer < limit) {
+  // Searched in a bounded slice (a view, not a copy): many headers without footers stay linear.
+  const relativeFooter = text.slice(bodyStart, limit).indexOf('-----END ');
+  const footer = relativeFooter === -1 ? -1 : bodyStart + relativeFooter;
+  if (footer !== -1) {
     PEM_FOOTER_END.lastIndex = footer;
     if (PEM_FOOTER_END.test(text)) return { start: index, end: PEM_FOOTER_END.lastIndex };
   }

@@ -1,0 +1,199 @@
+// Throughput of @toolplane/scrubber on 100 MB of mixed text/code/JSON with secrets sprinkled in,
+// against a naive baseline (every pattern in turn with String.replace) and secretlint's core.
+// Run: pnpm --filter @toolplane/scrubber bench   (BENCH_MB=20 for a quicker run)
+import { fileURLToPath } from 'node:url';
+import { lintSource } from '@secretlint/core';
+import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import { result } from '@toolplane/bench';
+import { DEFAULT_RULES, createScrubber, secretVariants } from '../src/index.js';
+import { adversarialInputs, createFakeSource } from '../src/testing/index.js';
+import { readTextCorpus } from '../test/corpus.js';
+
+const TOTAL_MB = Number(process.env.BENCH_MB ?? 100);
+const SEGMENT = 1_000_000; // a large tool output
+const SECRETLINT_MB = Math.min(TOTAL_MB, Number(process.env.BENCH_SECRETLINT_MB ?? 8));
+const fake = createFakeSource();
+const root = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
+
+// --- corpus -------------------------------------------------------------------------------
+const base = readTextCorpus(root, 40_000_000);
+const heldSecrets = [
+  fake.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 40),
+  `${fake.chars('abcdef0123456789', 32)}`,
+  `Bearer-${fake.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 24)}`,
+  fake.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 44),
+];
+const inserted: string[] = [];
+const pieces: string[] = [];
+let length = 0;
+let cursor = 0;
+const target = TOTAL_MB * 1_000_000;
+let round = 0;
+while (length < target) {
+  const step = 40_000 + ((round * 7919) % 30_000);
+  let piece = base.text.slice(cursor, cursor + step);
+  cursor = (cursor + step) % Math.max(1, base.text.length - step);
+  const rule = DEFAULT_RULES[round % DEFAULT_RULES.length]!;
+  const samples = rule.positives(fake);
+  const sample = samples[round % samples.length]!;
+  inserted.push(sample.secret);
+  piece += `\n${sample.text}\n`;
+  if (round % 10 === 0) {
+    const secret = heldSecrets[round % heldSecrets.length]!;
+    const variants = secretVariants(secret, 8);
+    const variant = variants[round % variants.length]!.literal;
+    inserted.push(variant);
+    piece += `echo ${variant}\n`;
+  }
+  pieces.push(piece);
+  length += piece.length;
+  round++;
+}
+const corpus = pieces.join('').slice(0, target);
+const segments: string[] = [];
+for (let i = 0; i < corpus.length; i += SEGMENT) segments.push(corpus.slice(i, i + SEGMENT));
+const megabytes = corpus.length / 1e6;
+console.log(
+  `corpus: ${megabytes.toFixed(0)} MB from ${base.files} node_modules files (${(base.text.length / 1e6).toFixed(0)} MB distinct), ${inserted.length} secrets inserted, ${segments.length} segments of 1 MB`,
+);
+
+function time(label: string, fn: () => number, runs = 3): { mbps: number; value: number } {
+  fn(); // warm-up
+  let best = Number.POSITIVE_INFINITY;
+  let value = 0;
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    value = fn();
+    best = Math.min(best, performance.now() - start);
+  }
+  const mbps = megabytes / (best / 1000);
+  console.log(
+    `${label.padEnd(34)} ${mbps.toFixed(1).padStart(8)} MB/s  (${best.toFixed(0)} ms, value ${value})`,
+  );
+  return { mbps, value };
+}
+
+function leaked(outputs: readonly string[]): number {
+  const joined = outputs.join('');
+  let count = 0;
+  for (const secret of inserted) if (joined.includes(secret)) count++;
+  return count;
+}
+
+// --- @toolplane/scrubber ------------------------------------------------------------------
+const scrubber = createScrubber({ secrets: heldSecrets });
+let ours: string[] = [];
+const mine = time('toolplane scrubber', () => {
+  ours = segments.map((segment) => scrubber.scrub(segment).text);
+  return ours.length;
+});
+console.log(`  inserted secrets still present: ${leaked(ours)} of ${inserted.length}`);
+
+const stream = time(
+  'toolplane stream (64 KB chunks)',
+  () => {
+    const streamScrubber = scrubber.createStreamScrubber();
+    let out = 0;
+    for (let i = 0; i < corpus.length; i += 65_536)
+      out += streamScrubber.write(corpus.slice(i, i + 65_536)).length;
+    return out + streamScrubber.flush().length;
+  },
+  1,
+);
+
+const many = createScrubber({
+  secrets: Array.from({ length: 64 }, () => fake.chars('abcdefghijklmnopqrstuvwxyz0123456789', 32)),
+});
+const manySecrets = time(
+  'toolplane, 64 held secrets',
+  () => segments.map((s) => many.scrub(s).text).length,
+  1,
+);
+
+// --- naive baseline -----------------------------------------------------------------------
+const naivePatterns: [RegExp, string][] = [];
+for (const rule of DEFAULT_RULES) {
+  if (rule.pattern) naivePatterns.push([new RegExp(rule.pattern.source, 'g'), `[REDACTED:${rule.id}]`]);
+}
+naivePatterns.push([
+  /-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[\s\S]{0,16384}?-----END[A-Z ]{0,40}PRIVATE KEY-----/g,
+  '[REDACTED:private_key]',
+]);
+naivePatterns.push([
+  /((?:api[_-]?key|token|secret|passw(?:or)?d|pwd|bearer|authorization)["']?\s{0,8}[:=]\s{0,8}["']?)[^\s"',;]{4,512}/gi,
+  '$1[REDACTED:assignment]',
+]);
+const naiveSecrets = heldSecrets.flatMap((secret) =>
+  secretVariants(secret, 8).map((variant) => variant.literal),
+);
+let naiveOut: string[] = [];
+const naive = time(
+  'naive: each pattern with replace',
+  () => {
+    naiveOut = segments.map((segment) => {
+      let text = segment;
+      for (const [pattern, replacement] of naivePatterns) text = text.replace(pattern, replacement);
+      for (const literal of naiveSecrets) text = text.replaceAll(literal, '[REDACTED:secret]');
+      return text;
+    });
+    return naiveOut.length;
+  },
+  1,
+);
+console.log(`  inserted secrets still present: ${leaked(naiveOut)} of ${inserted.length}`);
+
+// --- secretlint core (on a prefix: it is much slower) --------------------------------------
+const secretlintSegments = segments.slice(0, Math.max(1, Math.round(SECRETLINT_MB)));
+let secretlintMessages = 0;
+const secretlintStart = performance.now();
+for (const segment of secretlintSegments) {
+  const report = await lintSource({
+    source: { filePath: '/bench.txt', content: segment, contentType: 'text' },
+    options: {
+      config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }] },
+      noPhysicFilePath: true,
+    },
+  });
+  secretlintMessages += report.messages.length;
+}
+const secretlintMs = performance.now() - secretlintStart;
+const secretlintMbps = secretlintSegments.reduce((sum, s) => sum + s.length, 0) / 1e6 / (secretlintMs / 1000);
+console.log(
+  `${'secretlint core + preset-recommend'.padEnd(34)} ${secretlintMbps.toFixed(1).padStart(8)} MB/s  (${secretlintSegments.length} MB, ${secretlintMessages} findings)`,
+);
+
+// --- adversarial inputs ---------------------------------------------------------------------
+const adversarialLength = Number(process.env.BENCH_ADVERSARIAL_KB ?? 256) * 1000;
+let worst = { label: '', ms: 0 };
+let adversarialTotal = 0;
+const inputs = adversarialLength > 0 ? adversarialInputs(DEFAULT_RULES, adversarialLength) : [];
+for (const input of inputs) {
+  const start = performance.now();
+  scrubber.scrub(input.text);
+  const ms = performance.now() - start;
+  adversarialTotal += ms;
+  if (ms > worst.ms) worst = { label: input.label, ms };
+}
+console.log(
+  `adversarial: ${inputs.length} inputs of 1 MB in ${adversarialTotal.toFixed(0)} ms; worst ${worst.ms.toFixed(1)} ms (${worst.label})`,
+);
+
+result('scrubber/throughput', mine.mbps, 'MB/s', {
+  baseline: 'naive-replace',
+  ratio: mine.mbps / naive.mbps,
+});
+result('scrubber/throughput-vs-secretlint', mine.mbps, 'MB/s', {
+  baseline: 'secretlint-core',
+  ratio: mine.mbps / secretlintMbps,
+});
+result('scrubber/naive-replace', naive.mbps, 'MB/s');
+result('scrubber/secretlint-core', secretlintMbps, 'MB/s');
+result('scrubber/stream-64k-chunks', stream.mbps, 'MB/s', {
+  baseline: 'one-shot',
+  ratio: stream.mbps / mine.mbps,
+});
+result('scrubber/64-held-secrets', manySecrets.mbps, 'MB/s', {
+  baseline: '4-held-secrets',
+  ratio: manySecrets.mbps / mine.mbps,
+});
+result(`scrubber/adversarial-worst-${adversarialLength / 1000}kb`, worst.ms, 'ms');
