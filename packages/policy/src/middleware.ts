@@ -133,9 +133,16 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
     filterTools: (tools, view) => policy.filter(tools, view),
     onToolsChanged: (tools) => policy.setTools(tools),
     async handle(call, next) {
-      const decision = await policy.check(call);
+      let decision: PolicyDecision;
+      try {
+        const pending = policy.decide(call);
+        decision = pending instanceof Promise ? await pending : pending;
+      } catch {
+        decision = await policy.check(call);
+      }
       if (decision.shadow) {
-        if (decision.decision === 'allow') await policy.remember(call, decision, 'auto');
+        if (decision.decision === 'allow' && decision.pin?.status === 'unpinned')
+          await policy.remember(call, decision, 'auto');
         report(call, decision, decision.decision === 'allow' ? 'allowed' : 'shadow-allowed');
         return next(call);
       }
@@ -144,8 +151,8 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
         return fail(decision.code ?? 'DENIED', decision.reason, { details: { source: decision.source } });
       }
       if (decision.decision === 'ask') return ask(call, decision, next);
-      await policy.remember(call, decision, 'auto');
-      report(call, decision, 'allowed');
+      if (decision.pin?.status === 'unpinned') await policy.remember(call, decision, 'auto');
+      if (options.onDecision) report(call, decision, 'allowed');
       return next(call);
     },
   };

@@ -46,6 +46,15 @@ export interface PinStoreOptions {
  * `rest`. Other tools are not pinned.
  */
 export function definitionHash(tool: RegisteredTool): string | undefined {
+  if (hashes.has(tool)) return hashes.get(tool) ?? undefined;
+  const hash = computeDefinitionHash(tool);
+  hashes.set(tool, hash ?? null);
+  return hash;
+}
+
+const hashes = new WeakMap<RegisteredTool, string | null>();
+
+function computeDefinitionHash(tool: RegisteredTool): string | undefined {
   const meta = tool.spec.meta ?? {};
   if (typeof meta.definitionHash === 'string' && meta.definitionHash !== '') return meta.definitionHash;
   if (tool.provider.kind !== 'mcp' && tool.provider.kind !== 'rest') return undefined;

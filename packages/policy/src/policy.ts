@@ -14,7 +14,7 @@ import type { PolicyDecision } from './decision.js';
 import { type Explanation, decidingStep, formatExplanation } from './explain.js';
 import { toolGroups } from './groups.js';
 import { createModeTracker } from './modes.js';
-import { type PinStore, createPinStore } from './pin-store.js';
+import { type PinState, type PinStore, createPinStore } from './pin-store.js';
 import {
   type CompiledLists,
   type ViewRules,
@@ -54,8 +54,13 @@ export interface Policy {
   filter(tools: readonly RegisteredTool[], view: ToolView): readonly RegisteredTool[];
   /** Why a tool is or is not visible to a view; uses the tools last given to `filter` or `setTools`. */
   explain(tool: string | RegisteredTool, view: ToolView): Explanation;
-  /** Decides one call: allow, ask or deny, with the reason. Never throws for bad input. */
+  /** Decides one call: allow, ask or deny, with the reason. Never throws; a failure to decide denies. */
   check(call: ToolCall): Promise<PolicyDecision>;
+  /**
+   * The same decision without a promise when no I/O is needed (the per-call fast path of the
+   * gate); a promise when it must load stores or the shell grammar. May throw.
+   */
+  decide(call: ToolCall): PolicyDecision | Promise<PolicyDecision>;
   /**
    * Records an approval: pins the tool's definition, and for `allow-always` adds the suggested
    * rules to the allow-list.
@@ -86,6 +91,8 @@ function isWorkspacePath(path: string): boolean {
   return !/^[/~\\]|^[A-Za-z]:|^<computed>$/.test(path) && !path.split(/[/\\]/).includes('..');
 }
 
+const NO_RULES: readonly string[] = [];
+
 function viewKey(view: ToolView, lists: CompiledLists): string {
   const depth = view.session.depth;
   const depthClass = depth <= 0 ? 0 : depth >= lists.maxDepth ? 2 : 1;
@@ -115,6 +122,7 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
   const viewCache = new Map<string, ViewRules>();
   const groupCache = new WeakMap<RegisteredTool, readonly string[]>();
   let known: readonly RegisteredTool[] = [];
+  let storesLoaded = false;
   let knownByName: Map<string, RegisteredTool> | undefined;
 
   const groupsOf = (tool: RegisteredTool): readonly string[] => {
@@ -125,13 +133,25 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
     }
     return groups;
   };
+  const byPrincipal = new WeakMap<object, Map<string, ViewRules>>();
   const rulesFor = (view: ToolView): ViewRules => {
-    const key = viewKey(view, lists);
-    let rules = viewCache.get(key);
+    // Keyed first by the principal object (the same for every call of a session), then by depth class.
+    const depthClass = view.session.depth <= 0 ? '0' : view.session.depth >= lists.maxDepth ? '2' : '1';
+    let perDepth = byPrincipal.get(view.principal);
+    if (!perDepth) {
+      perDepth = new Map();
+      byPrincipal.set(view.principal, perDepth);
+    }
+    let rules = perDepth.get(depthClass);
     if (!rules) {
-      rules = viewRules(lists, view);
-      if (viewCache.size > 1000) viewCache.clear();
-      viewCache.set(key, rules);
+      const key = viewKey(view, lists);
+      rules = viewCache.get(key);
+      if (!rules) {
+        rules = viewRules(lists, view);
+        if (viewCache.size > 1000) viewCache.clear();
+        viewCache.set(key, rules);
+      }
+      perDepth.set(depthClass, rules);
     }
     return rules;
   };
@@ -172,114 +192,91 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
 
   const modeOf = (view: ToolView): PermissionMode => resolveMode(view.session);
 
-  const check = async (call: ToolCall): Promise<PolicyDecision> => {
+  const loadStores = async (): Promise<void> => {
+    await Promise.all([allowList.load(), pins.load()]);
+    storesLoaded = true;
+  };
+
+  /** Applies the definition pin: a changed definition turns any non-deny decision into `ask`. */
+  const withPin = (decision: PolicyDecision, tool: RegisteredTool, pin: PinState): PolicyDecision => {
+    if (decision.decision === 'deny' || pin.status !== 'changed') return decision;
+    return {
+      ...decision,
+      decision: 'ask',
+      source: 'pin',
+      reason: `the definition of ${tool.name} changed since it was approved (pinned ${pin.pinned.slice(0, 12)}, now ${pin.hash.slice(0, 12)}); approve it again`,
+    };
+  };
+
+  /** Decides synchronously when no I/O is needed (the common case); a promise otherwise. */
+  const decide = (call: ToolCall): PolicyDecision | Promise<PolicyDecision> => {
     const { tool, ctx } = call;
     const view: ToolView = { principal: ctx.principal, session: ctx.session };
     const mode = modeOf(view);
     const risk = riskOf(tool.spec);
-    const base = { mode, risk, shadow, suggestedRules: [] as string[] };
     const groups = groupsOf(tool);
+    const make = (
+      decision: PolicyDecision['decision'],
+      source: PolicyDecision['source'],
+      reason: string,
+      suggestedRules: readonly string[] = NO_RULES,
+    ): PolicyDecision => {
+      const made: { -readonly [K in keyof PolicyDecision]: PolicyDecision[K] } = {
+        decision,
+        source,
+        reason,
+        mode,
+        risk,
+        suggestedRules,
+        shadow,
+      };
+      if (decision === 'deny') made.code = 'DENIED';
+      if (pin && pin.status !== 'not-pinnable') made.pin = pin;
+      return made;
+    };
+    let pin: PinState | undefined;
     if (!isVisible(rulesFor(view), tool, groups)) {
       const why = explain(tool, view).decidedBy;
-      return {
-        ...base,
-        decision: 'deny',
-        code: 'DENIED',
-        source: 'tool-list',
-        reason: `${tool.name} is not available to this agent: ${why ? `${why.step} (${why.detail}${why.rule ? `: ${why.rule}` : ''})` : 'no step allows it'}`,
-      };
+      return make(
+        'deny',
+        'tool-list',
+        `${tool.name} is not available to this agent: ${why ? `${why.step} (${why.detail}${why.rule ? `: ${why.rule}` : ''})` : 'no step allows it'}`,
+      );
     }
-    await Promise.all([allowList.load(), pins.load()]);
-    const pin = pins.state(tool);
-    const pinned = pin.status === 'not-pinnable' ? {} : { pin };
-    const toolRule = `tool:${tool.name}`;
-    let decision: PolicyDecision;
+    if (!storesLoaded) return loadStores().then(() => decide(call));
+    pin = pins.state(tool);
+    const currentPin = pin;
     if (tool.spec.commandArgument !== undefined) {
-      decision = await checkCommand(call, { ...base, ...pinned });
-    } else if (alwaysAsk.has(tool.name, groups)) {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'ask',
-        source: 'always-ask',
-        reason: `${tool.name} is on the alwaysAsk list`,
-        suggestedRules: [],
-      };
-    } else if (isReadOnly(tool.spec) || risk === 'none' || risk === 'low') {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'allow',
-        source: 'read-only',
-        reason: `${tool.name} is read-only (risk ${risk})`,
-      };
-    } else if (mode === 'plan') {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'deny',
-        code: 'DENIED',
-        source: 'mode',
-        reason: `the session is in plan mode (read-only) and ${tool.name} can change things (risk ${risk}); leave plan mode to run it`,
-      };
-    } else if (autoAllow.has(tool.name, groups)) {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'allow',
-        source: 'auto-allow',
-        reason: `${tool.name} is on the autoAllow list`,
-      };
-    } else if (allowList.hasTool(tool.name)) {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'allow',
-        source: 'allow-list',
-        reason: `${tool.name} was approved with allow-always`,
-      };
-    } else if (mode === 'bypass') {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'allow',
-        source: 'mode',
-        reason: 'the session is in bypass mode',
-      };
-    } else if (mode === 'accept-edits' && tool.spec.sideEffect === 'mutating' && risk === 'medium') {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'allow',
-        source: 'mode',
-        reason: `accept-edits mode allows file edits (${tool.name})`,
-      };
-    } else {
-      decision = {
-        ...base,
-        ...pinned,
-        decision: 'ask',
-        source: 'risk',
-        reason: `${tool.name} has risk ${risk} and the session is in ${mode} mode`,
-        suggestedRules: [toolRule],
-      };
+      return checkCommand(call, make('allow', 'command', '')).then((decision) =>
+        withPin(decision, tool, currentPin),
+      );
     }
-    if (decision.decision !== 'deny' && pin.status === 'changed') {
-      return {
-        ...decision,
-        decision: 'ask',
-        source: 'pin',
-        reason: `the definition of ${tool.name} changed since it was approved (pinned ${pin.pinned.slice(0, 12)}, now ${pin.hash.slice(0, 12)}); approve it again`,
-        suggestedRules: decision.suggestedRules,
-      };
-    }
-    return decision;
+    let decision: PolicyDecision;
+    if (alwaysAsk.has(tool.name, groups))
+      decision = make('ask', 'always-ask', `${tool.name} is on the alwaysAsk list`);
+    else if (isReadOnly(tool.spec) || risk === 'none' || risk === 'low')
+      decision = make('allow', 'read-only', `${tool.name} is read-only (risk ${risk})`);
+    else if (mode === 'plan')
+      decision = make(
+        'deny',
+        'mode',
+        `the session is in plan mode (read-only) and ${tool.name} can change things (risk ${risk}); leave plan mode to run it`,
+      );
+    else if (autoAllow.has(tool.name, groups))
+      decision = make('allow', 'auto-allow', `${tool.name} is on the autoAllow list`);
+    else if (allowList.hasTool(tool.name))
+      decision = make('allow', 'allow-list', `${tool.name} was approved with allow-always`);
+    else if (mode === 'bypass') decision = make('allow', 'mode', 'the session is in bypass mode');
+    else if (mode === 'accept-edits' && tool.spec.sideEffect === 'mutating' && risk === 'medium')
+      decision = make('allow', 'mode', `accept-edits mode allows file edits (${tool.name})`);
+    else
+      decision = make('ask', 'risk', `${tool.name} has risk ${risk} and the session is in ${mode} mode`, [
+        `tool:${tool.name}`,
+      ]);
+    return withPin(decision, tool, pin);
   };
 
-  const checkCommand = async (
-    call: ToolCall,
-    base: Omit<PolicyDecision, 'decision' | 'source' | 'reason' | 'code'>,
-  ): Promise<PolicyDecision> => {
+  const checkCommand = async (call: ToolCall, base: PolicyDecision): Promise<PolicyDecision> => {
     const argument = call.tool.spec.commandArgument as string;
     const command = call.args[argument];
     if (typeof command !== 'string') {
@@ -350,9 +347,10 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
       return tools;
     },
     explain,
+    decide,
     check: async (call) => {
       try {
-        return await check(call);
+        return await decide(call);
       } catch (error) {
         return {
           decision: 'deny',

@@ -40,10 +40,32 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
     } else if (/[*?]/.test(ref)) patterns.push({ ref, regex: new RegExp(`^${patternSource(ref)}$`) });
     else names.set(ref, ref);
   }
+  // `prefix*` patterns (the common case: `mcp__github__*`) are looked up by prefix length in
+  // maps; only the other patterns go through one combined regular expression.
+  const prefixes = new Map<number, Map<string, ToolRef>>();
+  const others: { ref: ToolRef; regex: RegExp }[] = [];
+  for (const pattern of patterns) {
+    const body = pattern.ref.slice(0, -1);
+    if (pattern.ref.endsWith('*') && !/[*?]/.test(body)) {
+      let byLength = prefixes.get(body.length);
+      if (!byLength) {
+        byLength = new Map();
+        prefixes.set(body.length, byLength);
+      }
+      byLength.set(body, pattern.ref);
+    } else others.push(pattern);
+  }
+  const prefixLengths = [...prefixes.keys()];
+  const findPrefix = (name: string): ToolRef | undefined => {
+    for (const length of prefixLengths) {
+      if (name.length < length) continue;
+      const ref = prefixes.get(length)?.get(name.slice(0, length));
+      if (ref) return ref;
+    }
+    return undefined;
+  };
   const combined =
-    patterns.length > 0
-      ? new RegExp(`^(?:${patterns.map((p) => patternSource(p.ref)).join('|')})$`)
-      : undefined;
+    others.length > 0 ? new RegExp(`^(?:${others.map((p) => patternSource(p.ref)).join('|')})$`) : undefined;
   const hasGroup = (toolGroups: readonly string[]): ToolRef | undefined => {
     if (groups.size === 0) return undefined;
     for (const group of toolGroups) {
@@ -55,14 +77,19 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
   return {
     size: names.size + groups.size + patterns.length,
     has(name, toolGroups) {
-      return names.has(name) || hasGroup(toolGroups) !== undefined || (combined?.test(name) ?? false);
+      return (
+        names.has(name) ||
+        hasGroup(toolGroups) !== undefined ||
+        findPrefix(name) !== undefined ||
+        (combined?.test(name) ?? false)
+      );
     },
     find(name, toolGroups) {
       const exact = names.get(name);
       if (exact) return exact;
       const group = hasGroup(toolGroups);
       if (group) return group;
-      return patterns.find((pattern) => pattern.regex.test(name))?.ref;
+      return findPrefix(name) ?? others.find((pattern) => pattern.regex.test(name))?.ref;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import type { CommandLineAnalysis } from './analysis.js';
 import { type AnalysisState, MAX_NESTING, ROOT_SCOPE, type Scope, notUnderstood, report } from './context.js';
-import { withShellTree } from './parser.js';
+import { childrenOf, namedChildrenOf, withShellTree } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
 import { runCommand } from './run-command.js';
 import { type ShellWord, resolveWord } from './words.js';
@@ -96,7 +96,7 @@ function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
       walk(state, scope, child);
     }
   }
-  const herestring = node.namedChildren.find((child) => child?.type === 'herestring_redirect');
+  const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
   const commandScope = herestring ? { ...scope, stdinFrom: [...scope.stdinFrom, '<<<'] } : scope;
   if (herestring) shellFromHerestring(state, commandScope, words, herestring);
   else runCommand(state, commandScope, words, node.text, analyzeNested);
@@ -131,7 +131,7 @@ function handleRedirect(state: AnalysisState, scope: Scope, node: Node): void {
   }
   const destination = node.childForFieldName('destination');
   let operator = '';
-  for (const child of node.children) if (child && !child.isNamed) operator += child.text;
+  for (const child of childrenOf(node)) if (child && !child.isNamed) operator += child.text;
   if (!destination) return;
   const target = resolve(state, scope, destination);
   if (/\/dev\/(tcp|udp)\//.test(target.text)) {
@@ -151,14 +151,14 @@ function handleRedirect(state: AnalysisState, scope: Scope, node: Node): void {
 
 function handleRedirectedStatement(state: AnalysisState, scope: Scope, node: Node): void {
   const body = node.childForFieldName('body');
-  const redirects = node.namedChildren.filter((child): child is Node => child !== null && child !== body);
+  const redirects = namedChildrenOf(node).filter((child) => child.id !== body?.id);
   let bodyScope = scope;
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect')
       bodyScope = { ...bodyScope, stdinFrom: [...bodyScope.stdinFrom, '<<heredoc'] };
     else if (redirect.type === 'file_redirect') {
       let operator = '';
-      for (const child of redirect.children) if (child && !child.isNamed) operator += child.text;
+      for (const child of childrenOf(redirect)) if (child && !child.isNamed) operator += child.text;
       if (operator === '<') bodyScope = { ...bodyScope, stdinFrom: [...bodyScope.stdinFrom, '<file'] };
     }
   }
@@ -168,7 +168,7 @@ function handleRedirectedStatement(state: AnalysisState, scope: Scope, node: Nod
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect') {
       // A heredoc may carry the rest of a pipeline (`cat <<EOF | sh`); its body is text, not commands.
-      for (const child of redirect.namedChildren) {
+      for (const child of namedChildrenOf(redirect)) {
         if (!child || child.type.startsWith('heredoc_')) continue;
         walk(state, { ...scope, stdinFrom: [...scope.stdinFrom, ...bodyNames] }, child);
       }
@@ -178,7 +178,7 @@ function handleRedirectedStatement(state: AnalysisState, scope: Scope, node: Nod
 
 function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {
   const upstream: string[] = [...scope.stdinFrom];
-  for (const child of node.namedChildren) {
+  for (const child of namedChildrenOf(node)) {
     if (!child) continue;
     const before = state.commands.length;
     walk(state, { ...scope, stdinFrom: [...upstream] }, child);
@@ -194,7 +194,7 @@ function handleFunction(state: AnalysisState, scope: Scope, node: Node): void {
 }
 
 function walkChildren(state: AnalysisState, scope: Scope, node: Node): void {
-  for (const child of node.namedChildren) if (child) walk(state, scope, child);
+  for (const child of namedChildrenOf(node)) if (child) walk(state, scope, child);
 }
 
 function walk(state: AnalysisState, scope: Scope, node: Node): void {
@@ -224,7 +224,7 @@ function walk(state: AnalysisState, scope: Scope, node: Node): void {
       return;
     case 'declaration_command':
     case 'unset_command':
-      for (const child of node.namedChildren) {
+      for (const child of namedChildrenOf(node)) {
         if (!child) continue;
         if (child.type === 'variable_assignment') checkAssignment(state, scope, child, node.text);
         else if (

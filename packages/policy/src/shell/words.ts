@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { namedChildrenOf } from './parser.js';
 
 /**
  * A shell word resolved as far as static analysis allows. `text` is the value when the word
@@ -92,10 +93,10 @@ function visit(node: Node, acc: Accumulator, quoted: boolean): void {
       return;
     case 'string':
     case 'translated_string':
-      for (const child of node.namedChildren) if (child) visit(child, acc, true);
+      for (const child of namedChildrenOf(node)) if (child) visit(child, acc, true);
       return;
     case 'concatenation':
-      for (const child of node.namedChildren) if (child) visit(child, acc, quoted);
+      for (const child of namedChildrenOf(node)) if (child) visit(child, acc, quoted);
       return;
     case 'simple_expansion':
     case 'expansion':
@@ -123,7 +124,7 @@ function visit(node: Node, acc: Accumulator, quoted: boolean): void {
 
 /** Finds substitutions nested anywhere below a node (for example inside `${x:-$(cmd)}`). */
 export function collectSubstitutions(node: Node, into: Node[]): void {
-  for (const child of node.namedChildren) {
+  for (const child of namedChildrenOf(node)) {
     if (!child) continue;
     if (child.type === 'command_substitution' || child.type === 'process_substitution') into.push(child);
     else collectSubstitutions(child, into);
