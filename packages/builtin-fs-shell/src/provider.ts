@@ -187,7 +187,12 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
           fail('TOOL_NOT_FOUND', `builtin has no tool "${name}"; available: ${[...tools.keys()].join(', ')}`),
         );
       if (closed) return Promise.resolve(fail('PROVIDER_UNAVAILABLE', 'the builtin provider is closed'));
-      return tool.execute(args, ctx);
+      return tool.execute(args, ctx).then((result) =>
+        // An abort surfaces inside tools as an AbortError; report it as the cancellation it is.
+        !result.ok && result.error.code === 'EXECUTION_FAILED' && ctx.signal.aborted
+          ? fail('CANCELLED', `${name} was cancelled`)
+          : result,
+      );
     },
     instructions: () =>
       `File tools work inside ${workspace.root}; paths are relative to it. Read a file before you write or edit it.`,

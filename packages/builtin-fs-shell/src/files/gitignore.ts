@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -16,7 +17,8 @@ export class GitignoreRules {
 
   constructor(private readonly root: string) {}
 
-  private rulesOf(directory: string): Promise<Ignore[]> {
+  /** The ignore rules defined in one directory (relative to the root; '' for the root). */
+  rulesOf(directory: string): Promise<Ignore[]> {
     let rules = this.loaded.get(directory);
     if (!rules) {
       rules = Promise.all(
@@ -28,6 +30,19 @@ export class GitignoreRules {
         ),
       ).then((list) => list.filter((rule): rule is Ignore => rule !== undefined));
       this.loaded.set(directory, rules);
+    }
+    return rules;
+  }
+
+  /** {@link rulesOf} without waiting, for engines that read in synchronous slices. */
+  rulesOfSync(directory: string): Ignore[] {
+    const rules: Ignore[] = [];
+    for (const name of IGNORE_FILES) {
+      try {
+        rules.push(ignore().add(readFileSync(join(this.root, directory, name), 'utf8')));
+      } catch {
+        // no such file
+      }
     }
     return rules;
   }

@@ -1,6 +1,7 @@
-import { type Dirent, readFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { type Dirent, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Ignore } from 'ignore';
 import { GitignoreRules } from '../files/gitignore.js';
 import { createFileFilter } from './file-filter.js';
 import type { SearchPattern } from './pattern.js';
@@ -9,7 +10,9 @@ import type { SearchRequest } from './search-request.js';
 
 // ripgrep reads files in 64 KiB buffers and stops at the first buffer holding a NUL byte.
 const BINARY_BLOCK = 64 * 1024;
-const CONCURRENCY = 16;
+// Work runs in synchronous slices (much faster than one promise per file) and yields to the
+// event loop between them, so timers and aborts still run during a long search.
+const SLICE_MS = 10;
 
 /** Lines (1-based numbers) that match, found with one scan of the whole text. */
 function matchingLines(text: string, pattern: SearchPattern, firstOnly: boolean): number[] {
@@ -73,18 +76,61 @@ function hitsOf(path: string, text: string, request: SearchRequest): FileHits | 
   return { path, lines: hits, count: matches.length };
 }
 
-async function* walk(request: SearchRequest): AsyncGenerator<string> {
+/** Ignore rules in force in a directory: each with the directory it came from. */
+type ActiveRules = ReadonlyArray<{ readonly base: string; readonly rules: Ignore }>;
+
+function ignoredBy(active: ActiveRules, path: string, isDirectory: boolean): boolean {
+  let verdict = false;
+  for (const { base, rules } of active) {
+    const rest = (base === '' ? path : path.slice(base.length + 1)) + (isDirectory ? '/' : '');
+    const result = rules.test(rest);
+    if (result.ignored) verdict = true;
+    else if (result.unignored) verdict = false;
+  }
+  return verdict;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The pure-Node search engine: walks the tree with the same rules as the ripgrep command line
+ * the tool builds (gitignore and rgignore, skipped directories, globs, types, no symlinks,
+ * binary files cut at the first 64 KiB block holding a NUL) and matches line by line.
+ */
+export async function searchWithNode(request: SearchRequest): Promise<SearchOutcome> {
+  if (request.rootIsFile) {
+    const hits = hitsOf(basename(request.root), searchable(readFileSync(request.root)), request);
+    return { files: hits ? [hits] : [], incomplete: false, engine: 'node' };
+  }
   const filter = createFileFilter(request.globs, request.typeGlobs);
-  const rules = request.respectGitignore ? new GitignoreRules(request.root) : undefined;
-  const stack: string[] = [''];
+  const literal =
+    request.pattern.literal === undefined ? undefined : Buffer.from(request.pattern.literal, 'utf8');
+  const loader = request.respectGitignore ? new GitignoreRules(request.root) : undefined;
+  const stack: Array<{ directory: string; active: ActiveRules }> = [{ directory: '', active: [] }];
+  const files: FileHits[] = [];
+  let total = 0;
+  let incomplete = false;
+  let sliceStart = performance.now();
   while (stack.length > 0) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
     if (request.signal?.aborted) throw request.signal.reason;
-    const directory = stack.pop() as string;
+    if (total >= request.hardMatchCap) {
+      incomplete = true;
+      break;
+    }
+    const { directory, active: inherited } = stack.pop() as { directory: string; active: ActiveRules };
     let entries: Dirent[];
     try {
-      entries = await readdir(join(request.root, directory), { withFileTypes: true });
+      entries = readdirSync(join(request.root, directory), { withFileTypes: true });
     } catch {
       continue;
+    }
+    let active = inherited;
+    if (loader && entries.some((entry) => entry.name === '.gitignore' || entry.name === '.rgignore')) {
+      active = [...inherited, ...loader.rulesOfSync(directory).map((rules) => ({ base: directory, rules }))];
     }
     const subdirectories: string[] = [];
     for (const entry of entries) {
@@ -92,57 +138,29 @@ async function* walk(request: SearchRequest): AsyncGenerator<string> {
       // Like ripgrep without --follow: symbolic links are not searched.
       if (entry.isDirectory()) {
         if (request.skipDirectories.includes(entry.name) || filter.excludesDirectory(path)) continue;
-        if (rules && (await rules.ignoresEntry(path, true))) continue;
+        if (active.length > 0 && ignoredBy(active, path, true)) continue;
         subdirectories.push(path);
       } else if (entry.isFile()) {
         if (!filter.file(path)) continue;
-        if (rules && (await rules.ignoresEntry(path, false))) continue;
-        yield path;
+        if (active.length > 0 && ignoredBy(active, path, false)) continue;
+        let data: Buffer;
+        try {
+          data = readFileSync(join(request.root, path));
+        } catch {
+          continue;
+        }
+        if (literal !== undefined && data.indexOf(literal) === -1) continue;
+        const hits = hitsOf(path, searchable(data), request);
+        if (hits) {
+          files.push(hits);
+          total += hits.count;
+        }
       }
     }
-    for (let i = subdirectories.length - 1; i >= 0; i--) stack.push(subdirectories[i] as string);
-  }
-}
-
-/**
- * The pure-Node search engine: walks the tree with the same rules as the ripgrep command line
- * the tool builds (gitignore, skipped directories, globs, types, no symlinks, binary files
- * cut at the first 64 KiB block holding a NUL) and matches line by line.
- */
-export async function searchWithNode(request: SearchRequest): Promise<SearchOutcome> {
-  const files: FileHits[] = [];
-  let total = 0;
-  let incomplete = false;
-  if (request.rootIsFile) {
-    const hits = hitsOf(basename(request.root), searchable(readFileSync(request.root)), request);
-    return { files: hits ? [hits] : [], incomplete: false, engine: 'node' };
-  }
-  const queue: Promise<void>[] = [];
-  const searchOne = async (path: string): Promise<void> => {
-    let data: Buffer;
-    try {
-      data = await readFile(join(request.root, path));
-    } catch {
-      return;
+    for (let i = subdirectories.length - 1; i >= 0; i--) {
+      stack.push({ directory: subdirectories[i] as string, active });
     }
-    const hits = hitsOf(path, searchable(data), request);
-    if (hits) {
-      files.push(hits);
-      total += hits.count;
-    }
-  };
-  for await (const path of walk(request)) {
-    if (total >= request.hardMatchCap) {
-      incomplete = true;
-      break;
-    }
-    const running = searchOne(path).finally(() => {
-      queue.splice(queue.indexOf(running), 1);
-    });
-    queue.push(running);
-    if (queue.length >= CONCURRENCY) await Promise.race(queue);
   }
-  await Promise.all(queue);
   files.sort(byPath);
   return { files, incomplete, engine: 'node' };
 }

@@ -8,6 +8,8 @@ export interface SearchPattern {
   readonly scanner: RegExp;
   /** Confirms a match within one line. */
   readonly line: RegExp;
+  /** The pattern itself when it is a plain case-sensitive literal (lets engines skip files fast). */
+  readonly literal?: string;
 }
 
 const UNSUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
@@ -39,11 +41,13 @@ export function compilePattern(pattern: string, ignoreCase: boolean): SearchPatt
   const unicode = /\\[pP]\{/.test(source);
   const flags = `${caseless ? 'i' : ''}${unicode ? 'u' : ''}`;
   try {
+    const literal = !caseless && !/[\\^$.|?*+()[\]{}]/.test(source) ? source : undefined;
     return {
       source,
       ignoreCase: caseless,
       scanner: new RegExp(source, `gm${flags}`),
       line: new RegExp(source, flags),
+      ...(literal === undefined ? {} : { literal }),
     };
   } catch (error) {
     throw new ToolError(
