@@ -61,8 +61,8 @@ describe('no orphans', () => {
     try {
       await provider.start?.(AbortSignal.timeout(30_000));
       await provider.execute('spawn_grandchild', { detached: true }, createToolContext());
+      expect(await waitFor(() => pidsWithTag(tag).length === 4)).toBe(true);
       const before = pidsWithTag(tag);
-      expect(before.length).toBe(4);
       process.kill(provider.status().pid as number, 'SIGKILL'); // the outer wrapper only
       expect(
         await waitFor(() => {

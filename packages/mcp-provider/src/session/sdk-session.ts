@@ -80,8 +80,11 @@ export async function openSdkSession(
         probing = false;
       });
   };
+  // Errors seen while initializing are replayed to the first listener (nobody listens yet).
+  const earlyErrors: string[] = [];
   client.onerror = (error) => {
     lastError = errorMessage(error);
+    if (errorListeners.length === 0 && earlyErrors.length < 20) earlyErrors.push(lastError);
     for (const listener of errorListeners) listener(lastError);
     probeAfterError();
   };
@@ -192,6 +195,7 @@ export async function openSdkSession(
     },
     onProtocolError(listener) {
       errorListeners.push(listener);
+      for (const message of earlyErrors.splice(0)) listener(message);
     },
     diagnostics() {
       return handle.diagnostics() || lastError;

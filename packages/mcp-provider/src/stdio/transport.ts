@@ -36,6 +36,7 @@ export class StdioProcessTransport implements Transport {
   private closed = false;
   private exitDescription = '';
   private reaping: Promise<void> | undefined;
+  private closing = false;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.marker = `${process.pid}-${createId(options.server)}`;
@@ -142,7 +143,8 @@ export class StdioProcessTransport implements Transport {
     }
     this.finish();
     const pid = this.child?.pid;
-    if (pid !== undefined) {
+    // close() already killed the whole tree; an exit on its own leaves the rest to reap.
+    if (pid !== undefined && !this.closing) {
       this.reaping = killProcessTree({ pid, pgid: pid, marker: this.marker }, { graceMs: 0 }).then(
         () => {},
         () => {},
@@ -179,6 +181,7 @@ export class StdioProcessTransport implements Transport {
       return;
     }
     if (child.exitCode === null && child.signalCode === null) {
+      this.closing = true;
       child.stdin?.end();
       await killProcessTree(
         { pid: child.pid, pgid: child.pid, marker: this.marker },
