@@ -123,6 +123,7 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
   const groupCache = new WeakMap<RegisteredTool, readonly string[]>();
   let known: readonly RegisteredTool[] = [];
   let storesLoaded = false;
+  const filtered = new WeakMap<readonly RegisteredTool[], WeakMap<ViewRules, readonly RegisteredTool[]>>();
   let knownByName: Map<string, RegisteredTool> | undefined;
 
   const groupsOf = (tool: RegisteredTool): readonly string[] => {
@@ -335,13 +336,24 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
     filter(tools, view) {
       setTools(tools);
       const rules = rulesFor(view);
+      // The registry hands the same (immutable) array until it changes: reuse the answer.
+      const cached = shadow ? undefined : filtered.get(tools)?.get(rules);
+      if (cached) return cached;
       const visible: RegisteredTool[] = [];
       const hidden: string[] = [];
       for (const tool of tools) {
         if (isVisible(rules, tool, groupsOf(tool))) visible.push(tool);
         else if (shadow) hidden.push(tool.name);
       }
-      if (!shadow) return visible;
+      if (!shadow) {
+        let perRules = filtered.get(tools);
+        if (!perRules) {
+          perRules = new WeakMap();
+          filtered.set(tools, perRules);
+        }
+        perRules.set(rules, visible);
+        return visible;
+      }
       if (hidden.length > 0)
         options.onShadow?.({ kind: 'hide', tools: hidden, reason: 'hidden by the tool-list pipeline', view });
       return tools;

@@ -342,3 +342,14 @@ describe('explain()', () => {
     }
   });
 });
+
+describe('filter() reuse', () => {
+  it('returns the same answer for the same registry array and view, and a fresh one for a new array', () => {
+    const policy = createPolicy({ profile: 'coding' });
+    const first = policy.filter(registry, view('a'));
+    expect(policy.filter(registry, view('a'))).toBe(first);
+    const grown = [...registry, tool('edit', { groups: ['fs'], sideEffect: 'mutating' })];
+    expect(policy.filter(grown, view('a')).map((entry) => entry.name)).toContain('edit');
+    expect(policy.filter(registry, view('b', 1))).not.toBe(first);
+  });
+});
