@@ -1,7 +1,7 @@
 // Per-call overhead of the full pipeline against a direct call and LangChain's tool().invoke.
 // Run: pnpm --filter @toolplane/orchestrator bench
 import { tool as langchainTool } from '@langchain/core/tools';
-import { result, timeAsync } from '@toolplane/bench';
+import { type Stats, result, summarize, timeAsync } from '@toolplane/bench';
 import { PROVIDER_SPEC_VERSION, type ToolProvider, createToolContext, ok } from '@toolplane/core';
 import PQueue from 'p-queue';
 import { z } from 'zod';
@@ -50,12 +50,32 @@ const lc = langchainTool(async ({ n }: { n: number }) => String(n), {
 });
 const queue = new PQueue({ concurrency: 64 });
 
-const rounds = { rounds: 40, batch: 2000, warmupRounds: 10 };
-const direct = await timeAsync(() => provider.execute('noop', args, ctx), rounds);
-const pipeline = await timeAsync(() => orchestrator.call('bench__noop', args), rounds);
-const viaLangchain = await timeAsync(() => lc.invoke(args), { rounds: 20, batch: 500, warmupRounds: 5 });
-const pqueueAdd = await timeAsync(() => queue.add(() => provider.execute('noop', args, ctx)), rounds);
-
+// three passes of blocks (direct, pipeline, langchain, p-queue), so a load that comes and goes on a
+// shared machine is spread over every variant; each block is long enough for a stable median
+const samples: Record<'direct' | 'pipeline' | 'langchain' | 'pqueue', number[]> = {
+  direct: [],
+  pipeline: [],
+  langchain: [],
+  pqueue: [],
+};
+const block = async (
+  name: keyof typeof samples,
+  fn: () => Promise<unknown>,
+  batch: number,
+): Promise<void> => {
+  const stats: Stats = await timeAsync(fn, { rounds: 15, batch, warmupRounds: 3 });
+  samples[name].push(stats.medianUs);
+};
+for (let pass = 0; pass < 3; pass++) {
+  await block('direct', () => provider.execute('noop', args, ctx), 2000);
+  await block('pipeline', () => orchestrator.call('bench__noop', args), 2000);
+  await block('langchain', () => lc.invoke(args), 300);
+  await block('pqueue', () => queue.add(() => provider.execute('noop', args, ctx)), 2000);
+}
+const direct = summarize(samples.direct);
+const pipeline = summarize(samples.pipeline);
+const viaLangchain = summarize(samples.langchain);
+const pqueueAdd = summarize(samples.pqueue);
 const overhead = pipeline.medianUs - direct.medianUs;
 console.log(
   `direct call           ${direct.medianUs.toFixed(3)} us/call  ${Math.round(direct.opsPerSecond).toLocaleString()} calls/s`,

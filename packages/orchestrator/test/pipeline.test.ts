@@ -424,3 +424,44 @@ describe('batch', () => {
     expect(!empty.ok && empty.error.code).toBe('INVALID_ARGUMENTS');
   });
 });
+
+describe('stored outputs expire', () => {
+  it('a handle stops working after its TTL and its file is removed', async () => {
+    orchestrator = createOrchestrator({ output: { maxBytes: 1024, ttlMs: 50 } });
+    orchestrator.register(testProvider('big', { t: { run: () => ok('y'.repeat(10_000)) } }));
+    const result = await orchestrator.call('big__t', {});
+    const handle = result.meta?.truncated?.handle as string;
+    expect((await orchestrator.call('tool_output', { handle, mode: 'bytes', limit: 3 })).ok).toBe(true);
+    await delay(80);
+    const expired = await orchestrator.call('tool_output', { handle });
+    expect(!expired.ok && expired.error.message).toContain('expired');
+  });
+});
+
+describe('a middleware that spreads the context', () => {
+  it('cannot break cancellation: the provider still gets a working signal', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use({
+      name: 'spreader',
+      phase: 'transform',
+      handle: (call, next) => next({ ...call, ctx: { ...call.ctx } }),
+    });
+    let aborted = false;
+    orchestrator.register(
+      testProvider('p', {
+        wait: {
+          run: (_a, ctx) =>
+            new Promise((resolve) => {
+              ctx.signal.addEventListener('abort', () => {
+                aborted = true;
+                resolve(ok('stopped'));
+              });
+            }),
+        },
+      }),
+    );
+    const result = await orchestrator.call('p__wait', {}, { timeoutMs: 50 });
+    expect(!result.ok && result.error.code).toBe('TIMEOUT');
+    expect(aborted).toBe(true);
+  });
+});

@@ -75,3 +75,29 @@ export function result(
   const tail = versus ? ` vs ${versus.baseline} ${versus.ratio.toFixed(2)}x` : '';
   console.log(`RESULT ${name} ${formatted} ${unit}${tail}`);
 }
+
+/**
+ * Times several functions in alternating rounds, so a load that comes and goes on a shared
+ * machine hits all of them alike. Returns per-call stats by name.
+ */
+export async function timeInterleaved(
+  variants: Readonly<Record<string, { fn: () => Promise<unknown>; batch: number }>>,
+  options: { rounds?: number; warmupRounds?: number } = {},
+): Promise<Record<string, Stats>> {
+  const rounds = options.rounds ?? 40;
+  const warmup = options.warmupRounds ?? 5;
+  const samples: Record<string, number[]> = {};
+  const names = Object.keys(variants);
+  for (const name of names) samples[name] = [];
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const name of names) {
+      const { fn, batch } = variants[name] as { fn: () => Promise<unknown>; batch: number };
+      const start = performance.now();
+      for (let i = 0; i < batch; i++) await fn();
+      if (round >= warmup) (samples[name] as number[]).push(((performance.now() - start) * 1000) / batch);
+    }
+  }
+  const out: Record<string, Stats> = {};
+  for (const name of names) out[name] = summarize(samples[name] as number[]);
+  return out;
+}
