@@ -1,4 +1,10 @@
-import { type Middleware, type ToolResult, stableStringify } from '@toolplane/core';
+import {
+  type Middleware,
+  type NextMiddleware,
+  type ToolCall,
+  type ToolResult,
+  stableStringify,
+} from '@toolplane/core';
 import type { CallState } from '../call-state.js';
 
 /** Options of the response cache. */
@@ -31,34 +37,44 @@ export function cacheMiddleware(
     name: 'cache',
     phase: 'cache',
     clear: () => entries.clear(),
-    async handle(call, next) {
+    handle(call, next) {
       const state = deps.stateOf(call.ctx.callId);
       const ttl = state?.route.cacheTtlMs;
+      // no TTL: hand the call on without an async frame of our own
       if (!ttl || ttl <= 0) return next(call);
-      const who =
-        options.scope === 'global'
-          ? ''
-          : `${call.ctx.principal.tenantId ?? ''}/${call.ctx.principal.userId ?? ''}`;
-      const key = `${call.tool.name}\u0000${who}\u0000${stableStringify(call.args)}`;
-      const hit = entries.get(key);
-      const now = deps.now();
-      if (hit && hit.expiresAt > now) {
-        entries.delete(key);
-        entries.set(key, hit);
-        if (state) state.cached = true;
-        return hit.result;
-      }
-      if (hit) entries.delete(key);
-      const result = await next(call);
-      if (result.ok) {
-        const { meta: _meta, ...bare } = result;
-        entries.set(key, { expiresAt: deps.now() + ttl, result: bare });
-        if (entries.size > maxEntries) {
-          const oldest = entries.keys().next().value;
-          if (oldest !== undefined) entries.delete(oldest);
-        }
-      }
-      return result;
+      return cached(call, next, state, ttl);
     },
   };
+
+  async function cached(
+    call: ToolCall,
+    next: NextMiddleware,
+    state: CallState | undefined,
+    ttl: number,
+  ): Promise<ToolResult> {
+    const who =
+      options.scope === 'global'
+        ? ''
+        : `${call.ctx.principal.tenantId ?? ''}/${call.ctx.principal.userId ?? ''}`;
+    const key = `${call.tool.name}\u0000${who}\u0000${stableStringify(call.args)}`;
+    const hit = entries.get(key);
+    const now = deps.now();
+    if (hit && hit.expiresAt > now) {
+      entries.delete(key);
+      entries.set(key, hit);
+      if (state) state.cached = true;
+      return hit.result;
+    }
+    if (hit) entries.delete(key);
+    const result = await next(call);
+    if (result.ok) {
+      const { meta: _meta, ...bare } = result;
+      entries.set(key, { expiresAt: deps.now() + ttl, result: bare });
+      if (entries.size > maxEntries) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+    }
+    return result;
+  }
 }
