@@ -15,7 +15,7 @@ const PLACEHOLDER_WORDS = [
   'insert',
   'replace',
   '****',
-  '....',
+  '...',
   '<',
   '>',
   '${',

@@ -8,6 +8,15 @@ const MAX_VALUE = 512;
 const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
 const IDENTIFIER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
+const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
+
+/** The regexes the assignment matcher uses internally (checked for linear time by a test). */
+export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
+  AUTH_SCHEME,
+  IDENTIFIER_CHAIN,
+  CAPITALIZED_WORD,
+  VERSION,
+];
 
 function isKeyCode(code: number): boolean {
   return (
@@ -89,7 +98,7 @@ export function matchAssignment(text: string, separator: number): RuleMatch | un
   if (kind === undefined) return undefined;
   const precedingCode = text.charCodeAt(keyStart - 1);
   const inQuery = precedingCode === 63 || precedingCode === 38;
-  return matchValue(text, separator + 1, { key, kind, inQuery, keyStart });
+  return matchValue(text, separator + 1, { key, kind, inQuery, keyStart, separator: separatorCode });
 }
 
 interface KeyInfo {
@@ -97,6 +106,8 @@ interface KeyInfo {
   readonly kind: string;
   readonly inQuery: boolean;
   readonly keyStart: number;
+  /** Character code of the separator (`:` or `=`). */
+  readonly separator: number;
 }
 
 function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | undefined {
@@ -121,11 +132,21 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
   const following = text.charCodeAt(end);
   if (following === 40 || following === 91) return undefined; // a call or an index: code
   if (!acceptableValue(value, info)) return undefined;
-  if (IDENTIFIER_CHAIN.test(value) && !/[0-9]/.test(value)) {
-    const endsLine = end >= text.length || following === 10 || following === 13;
-    if (!(endsLine && startsLine(text, info.keyStart))) return undefined;
-  }
+  const literalLine =
+    (end >= text.length || following === 10 || following === 13) && startsLine(text, info.keyStart);
+  // On an .env/shell line (`KEY=value`) everything after `=` is a literal; elsewhere it may be code.
+  if (!(literalLine && info.separator === 61) && looksLikeCode(value)) return undefined;
+  // A bare word is a literal only on an .env or YAML line (`PASS=word`, `pass: word`).
+  if (/^[A-Za-z_]+$/.test(value) && !literalLine) return undefined;
   return { start, end, kind: info.kind };
+}
+
+/** An unquoted value that reads as an expression: `process.env.X!`, `options?.token`, `clientSecret`, `Schema$1`. */
+function looksLikeCode(value: string): boolean {
+  const expression = value.replace(/\?\./g, '.').replace(/[!?]+$/, '');
+  if (!IDENTIFIER_CHAIN.test(expression)) return false;
+  if (expression.includes('.') || expression.includes('$')) return true;
+  return /[a-z][A-Z]/.test(expression) && !/[0-9]/.test(expression);
 }
 
 function matchQuoted(text: string, start: number, quote: number, info: KeyInfo): RuleMatch | undefined {
@@ -176,9 +197,13 @@ function acceptableValue(value: string, info: KeyInfo): boolean {
   if (/^[0-9]{1,7}$/.test(value)) return false;
   const first = value.charCodeAt(0);
   if (first === 123 || first === 91 || first === 40) return false; // { [ (
+  if (VERSION.test(value)) return false;
   const lower = value.toLowerCase();
   const words = keyWords(info.key);
-  return !words.includes(lower) && lower !== info.key.toLowerCase();
+  if (words.includes(lower) || lower === info.key.toLowerCase()) return false;
+  // Lower-case words naming the thing itself are identifiers, not values: `invalid_token`, `my-secret`.
+  const last = words[words.length - 1] ?? '';
+  return !(/^[a-z_.-]+$/.test(value) && last.length > 0 && lower.includes(last));
 }
 
 /**
@@ -199,13 +224,14 @@ export const assignment: SecretRule = {
     const bearer = fake.chars(ALPHABETS.base64url, 40);
     const basic = fake.base64(24);
     const word = fake.chars(ALPHABETS.letters, 12);
+    const lowerWord = fake.chars('abcdefghijklmnopqrstuvwxyz', 12);
     return [
       { text: `DB_PASSWORD=${password}\nDB_HOST=db`, secret: password, kind: 'password' },
       { text: `export TWILIO_AUTH_TOKEN="${token}"`, secret: token, kind: 'token' },
       { text: `{"username":"svc","password":"${password}"}`, secret: password, kind: 'password' },
       { text: `db:\n  password: ${password}\n  port: 5432\n`, secret: password, kind: 'password' },
       { text: `SMTP_PASS=${word}\n`, secret: word, kind: 'password' },
-      { text: `smtp:\n  pass: ${word}\n`, secret: word, kind: 'password' },
+      { text: `smtp:\n  pass: ${lowerWord}\n`, secret: lowerWord, kind: 'password' },
       { text: `aws_secret_access_key = ${awsSecret}\n`, secret: awsSecret, kind: 'aws_secret_key' },
       {
         text: `{"AccessKeyId":"ASIA...","SecretAccessKey":"${awsSecret}"}`,
@@ -253,5 +279,13 @@ export const assignment: SecretRule = {
     'tokenizer: "bert-base-uncased"',
     'a ? token : fallback',
     'password_hint: "the name of your first pet"',
+    'token: process.env.UPSTASH_REDIS_REST_TOKEN!,',
+    '"js-tiktoken": "^1.0.12",',
+    'InvalidToken = "invalid_token",',
+    '\t\trefresh_token: refreshToken\n\t}',
+    "clientSecret: 'my-idp-secret',",
+    'onresumptiontoken: options?.onresumptiontoken',
+    'progressToken: ProgressTokenSchema$1',
+    'secretsMap: { OPENAI_API_KEY: "sk-..." }',
   ],
 };

@@ -7,6 +7,9 @@ const PEM_HEADER = /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/y;
 const PEM_FOOTER_END = /-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/y;
 const PEM_MAX_BODY = 16_384;
 
+/** The regexes of the PEM matcher (checked for linear time by a test). */
+export const PEM_PATTERNS: readonly RegExp[] = [PEM_HEADER, PEM_FOOTER_END];
+
 function isBase64Code(code: number): boolean {
   return (
     (code >= 65 && code <= 90) ||
