@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The `toolplane` command. Keep this file's imports light: `toolplane --help` must start fast.
+import { runCli } from './program.js';
+
+const code = await runCli(process.argv, {
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+});
+// Commands close what they started; exit once stdout and stderr are flushed, so a stray handle
+// (a keep-alive socket, a stdin listener) cannot keep the process around.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

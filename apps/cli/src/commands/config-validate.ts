@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { errorMessage } from '@toolplane/core';
+import { type ConfigIssue, type LoadedConfig, formatIssue, readConfig } from '../config/load.js';
+import { type CommandContext, writeJson, writeLine } from '../context.js';
+import { EXIT_CODES } from '../output/cli-error.js';
+import { createStyle } from '../output/style.js';
+
+/** `headers.Authorization` / `args[0]` as path segments. */
+function fieldSegments(field: string | undefined): (string | number)[] {
+  if (!field) return [];
+  const out: (string | number)[] = [];
+  for (const match of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (match[2] !== undefined) out.push(Number(match[2]));
+    else if (match[1] !== undefined) out.push(match[1]);
+  }
+  return out;
+}
+
+/** Checks that go beyond the schema: MCP server entries, REST tool configs, paths, the policy. */
+async function deepIssues(loaded: LoadedConfig): Promise<ConfigIssue[]> {
+  const file = loaded.file ?? '';
+  const issues: ConfigIssue[] = [];
+  const add = (path: (string | number)[], message: string): void => {
+    issues.push({
+      file,
+      ...loaded.locate(path),
+      path: path
+        .map((part) => (typeof part === 'number' ? `[${part}]` : part))
+        .join('.')
+        .replace(/\.\[/g, '['),
+      message,
+    });
+  };
+  const at = (path: string): string => (isAbsolute(path) ? path : resolve(loaded.directory, path));
+  if (loaded.mcpDocument) {
+    const { loadMcpConfig } = await import('@toolplane/mcp-provider');
+    const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: loaded.directory });
+    for (const problem of mcp.problems)
+      add([loaded.mcpKey ?? 'mcpServers', problem.server, ...fieldSegments(problem.field)], problem.message);
+  }
+  const { config } = loaded;
+  if (config.rest?.length) {
+    const { createRestProvider, readToolConfig } = await import('@toolplane/rest-openapi');
+    for (const [index, entry] of config.rest.entries()) {
+      try {
+        const tools = entry.file === undefined ? entry.tools : await readToolConfig(at(entry.file));
+        const provider = createRestProvider({ namespace: entry.namespace, tools: (tools ?? {}) as never });
+        await provider.close?.();
+      } catch (error) {
+        add(['rest', index, entry.file === undefined ? 'tools' : 'file'], errorMessage(error));
+      }
+    }
+  }
+  for (const [index, entry] of (config.openapi ?? []).entries()) {
+    if (!/^https?:\/\//.test(entry.source) && !existsSync(at(entry.source)))
+      add(
+        ['openapi', index, 'source'],
+        `${entry.source} does not exist (relative paths start at the config's directory)`,
+      );
+  }
+  if (config.builtin && !existsSync(at(config.builtin.workspace)))
+    add(
+      ['builtin', 'workspace'],
+      `${config.builtin.workspace} does not exist (relative paths start at the config's directory)`,
+    );
+  try {
+    const { createPolicy } = await import('@toolplane/policy');
+    createPolicy(config.policy as never);
+  } catch (error) {
+    add(['policy'], errorMessage(error));
+  }
+  return issues;
+}
+
+/** `toolplane config validate`: every problem with file, line and field path. */
+export async function configValidate(context: CommandContext, options: { json?: boolean }): Promise<number> {
+  const outcome = await readConfig(context.cwd, context.configPath);
+  const issues = outcome.ok ? await deepIssues(outcome.loaded) : [...outcome.issues];
+  const file = outcome.ok ? outcome.loaded.file : outcome.file;
+  if (options.json) {
+    writeJson(context.stdout, { file: file ?? null, valid: issues.length === 0, issues });
+    return issues.length === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+  }
+  const style = createStyle(context.stdout);
+  if (issues.length > 0) {
+    for (const issue of issues) writeLine(context.stdout, formatIssue(issue, context.cwd));
+    writeLine(context.stdout, style.red(`${issues.length} problem(s) in ${file}`));
+    return EXIT_CODES.usage;
+  }
+  if (!outcome.ok) return EXIT_CODES.usage;
+  const { loaded } = outcome;
+  if (!loaded.file) {
+    writeLine(
+      context.stdout,
+      `no config file found in ${context.cwd}: using the defaults (read-only built-in tools on this directory)`,
+    );
+    return EXIT_CODES.ok;
+  }
+  const { config } = loaded;
+  const mcpCount = loaded.mcpDocument
+    ? Object.keys((loaded.mcpDocument as Record<string, object>)[loaded.mcpKey ?? 'mcpServers'] ?? {}).length
+    : 0;
+  const parts = [
+    `${mcpCount} MCP server(s)`,
+    `${config.rest?.length ?? 0} REST provider(s)`,
+    `${config.openapi?.length ?? 0} OpenAPI import(s)`,
+    config.builtin ? 'built-in tools' : 'no built-in tools',
+  ];
+  const kind = loaded.kind === 'mcp' ? ` (an MCP client file, read as ${loaded.mcpKey})` : '';
+  writeLine(context.stdout, `${style.green('valid:')} ${loaded.file}${kind}: ${parts.join(', ')}`);
+  return EXIT_CODES.ok;
+}

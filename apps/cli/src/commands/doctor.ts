@@ -1,0 +1,121 @@
+import type { ToolProvider } from '@toolplane/core';
+import { loadConfig } from '../config/load.js';
+import { type CommandContext, writeJson, writeLine } from '../context.js';
+import { EXIT_CODES } from '../output/cli-error.js';
+import { startSpinner } from '../output/spinner.js';
+import { createStyle } from '../output/style.js';
+import { formatTable } from '../output/table.js';
+import { withRuntime } from '../runtime/lifecycle.js';
+
+const PING_TIMEOUT_MS = 10_000;
+
+interface DoctorRow {
+  readonly provider: string;
+  readonly kind: string;
+  readonly source: string;
+  readonly ok: boolean;
+  readonly tools: number;
+  readonly startMs: number;
+  /** A round trip to the provider: `tools/list` for MCP servers, listing tools for the others. */
+  readonly pingMs?: number;
+  readonly detail: string;
+}
+
+type Refreshable = ToolProvider & {
+  refreshTools?: (signal?: AbortSignal) => Promise<unknown>;
+  status?: () => { pid?: number; transport?: string; identity?: { name?: string; version?: string } };
+};
+
+async function ping(provider: Refreshable): Promise<{ ms?: number; error?: string }> {
+  const started = performance.now();
+  try {
+    if (provider.refreshTools) await provider.refreshTools(AbortSignal.timeout(PING_TIMEOUT_MS));
+    else await provider.listTools();
+    return { ms: performance.now() - started };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function describeStatus(provider: Refreshable): string {
+  const status = provider.status?.();
+  if (!status) return '';
+  const parts: string[] = [];
+  if (status.identity?.name)
+    parts.push(`${status.identity.name}${status.identity.version ? ` ${status.identity.version}` : ''}`);
+  if (status.transport) parts.push(status.transport);
+  if (status.pid) parts.push(`pid ${status.pid}`);
+  return parts.join(', ');
+}
+
+/** `toolplane doctor`: starts each provider and reports, in one table, what works and why not. */
+export async function doctor(context: CommandContext, options: { json?: boolean }): Promise<number> {
+  const loaded = await loadConfig(context.cwd, context.configPath);
+  return withRuntime(loaded, { warmup: false }, async (runtime) => {
+    const spinner = startSpinner(`starting ${runtime.providers.length} provider(s)…`);
+    const reports = await runtime.warmup().finally(() => spinner.stop());
+    const rows: DoctorRow[] = [];
+    for (const [index, configured] of runtime.providers.entries()) {
+      const report = reports[index];
+      const provider = configured.provider as Refreshable;
+      const base = {
+        provider: provider.namespace,
+        kind: provider.kind,
+        source: configured.source,
+        startMs: Math.round(report?.durationMs ?? 0),
+      };
+      if (!report?.ok) {
+        rows.push({ ...base, ok: false, tools: 0, detail: report?.error ?? 'did not start' });
+        continue;
+      }
+      const round = await ping(provider);
+      rows.push({
+        ...base,
+        ok: round.error === undefined,
+        tools: report.tools,
+        ...(round.ms === undefined ? {} : { pingMs: Math.round(round.ms * 10) / 10 }),
+        detail: round.error ? `round trip failed: ${round.error}` : describeStatus(provider),
+      });
+    }
+    const failures = rows.filter((row) => !row.ok).length;
+    if (options.json) {
+      writeJson(context.stdout, { config: loaded.file ?? null, ok: failures === 0, providers: rows });
+    } else {
+      const style = createStyle(context.stdout);
+      writeLine(
+        context.stdout,
+        `config: ${loaded.file ?? `(none: read-only built-in tools on ${context.cwd})`}`,
+      );
+      writeLine(
+        context.stdout,
+        formatTable(
+          [
+            { header: 'PROVIDER' },
+            { header: 'KIND' },
+            { header: 'STATUS' },
+            { header: 'TOOLS', align: 'right' },
+            { header: 'START', align: 'right' },
+            { header: 'PING', align: 'right' },
+            { header: 'DETAIL' },
+          ],
+          rows.map((row) => [
+            row.provider,
+            row.kind,
+            row.ok ? style.green('ok') : style.red('FAILED'),
+            String(row.tools),
+            `${row.startMs} ms`,
+            row.pingMs === undefined ? '-' : `${row.pingMs} ms`,
+            row.detail,
+          ]),
+        ),
+      );
+      writeLine(
+        context.stdout,
+        failures === 0
+          ? style.green(`all ${rows.length} provider(s) work`)
+          : style.red(`${failures} of ${rows.length} provider(s) do not work`),
+      );
+    }
+    return failures === 0 ? EXIT_CODES.ok : EXIT_CODES.toolError;
+  });
+}

@@ -1,0 +1,87 @@
+import { basename, relative, resolve } from 'node:path';
+import { ToolError, sanitizeToolName } from '@toolplane/core';
+import { type CommandContext, writeJson, writeLine } from '../context.js';
+import { CliError, EXIT_CODES, usageError } from '../output/cli-error.js';
+import { createStyle } from '../output/style.js';
+
+function defaultNamespace(source: string): string {
+  const last = /^https?:\/\//.test(source)
+    ? (new URL(source).pathname.split('/').pop() ?? '')
+    : basename(source);
+  const stem = last
+    .replace(/\.(json|ya?ml)$/i, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return sanitizeToolName(stem.toLowerCase() || 'api').slice(0, 32);
+}
+
+/** `toolplane openapi import <source>`: an OpenAPI document as a REST tool config file. */
+export async function openapiImport(
+  context: CommandContext,
+  source: string,
+  options: { namespace?: string; tag?: string[]; baseUrl?: string; out?: string; json?: boolean },
+): Promise<number> {
+  const namespace = options.namespace ?? defaultNamespace(source);
+  if (!/^[A-Za-z0-9_-]+$/.test(namespace))
+    throw usageError(`--namespace ${namespace} is invalid`, 'use only letters, digits, "_" and "-"');
+  if (options.out !== undefined && !/\.(json|ya?ml)$/i.test(options.out))
+    throw usageError(
+      `--out ${options.out} must end in .json, .yaml or .yml`,
+      'the extension picks the format',
+    );
+  const { importOpenApi, writeToolConfig } = await import('@toolplane/rest-openapi');
+  const location = /^https?:\/\//.test(source) ? source : resolve(context.cwd, source);
+  let imported: Awaited<ReturnType<typeof importOpenApi>>;
+  try {
+    imported = await importOpenApi(location, {
+      namespace,
+      ...(options.tag?.length ? { include: { tags: options.tag } } : {}),
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    });
+  } catch (error) {
+    if (ToolError.isInstance(error))
+      throw new CliError(`cannot import ${source}: ${error.message}`, {
+        hint: 'give an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), as a file path or an http(s) URL',
+      });
+    throw error;
+  }
+  const names = Object.keys(imported.tools);
+  if (names.length === 0)
+    throw new CliError(
+      `no operations of ${source} matched${options.tag?.length ? ` the tags ${options.tag.join(', ')}` : ''}`,
+      {
+        exitCode: EXIT_CODES.usage,
+        hint: 'check --tag against the tags the document uses, or leave it out',
+      },
+    );
+  const out = options.out === undefined ? undefined : resolve(context.cwd, options.out);
+  if (out) await writeToolConfig(out, imported.tools);
+  const shownOut = out ? relative(context.cwd, out) || out : undefined;
+  if (options.json) {
+    writeJson(context.stdout, {
+      namespace,
+      info: imported.info,
+      tools: names,
+      warnings: imported.warnings,
+      ...(shownOut ? { out: shownOut } : { config: { tools: imported.tools } }),
+    });
+    return EXIT_CODES.ok;
+  }
+  const style = createStyle(context.stderr);
+  if (!out) writeJson(context.stdout, { tools: imported.tools });
+  const title = [imported.info.title, imported.info.version].filter(Boolean).join(' ');
+  writeLine(
+    context.stderr,
+    `${style.green('imported')} ${names.length} tool(s) from ${title || source} (OpenAPI ${imported.info.specification})${shownOut ? ` into ${shownOut}` : ''}`,
+  );
+  for (const name of names.slice(0, 20)) writeLine(context.stderr, `  ${namespace}__${name}`);
+  if (names.length > 20) writeLine(context.stderr, `  … and ${names.length - 20} more`);
+  for (const warning of imported.warnings)
+    writeLine(context.stderr, `${style.yellow('warning:')} ${warning}`);
+  if (shownOut)
+    writeLine(
+      context.stderr,
+      `add to toolplane.config.json: "rest": [{ "namespace": "${namespace}", "file": "${shownOut}" }]`,
+    );
+  return EXIT_CODES.ok;
+}

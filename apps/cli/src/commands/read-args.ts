@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { usageError } from '../output/cli-error.js';
+
+const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_STDIN_BYTES)
+      throw usageError('arguments on stdin exceed 16 MiB', 'pass a smaller JSON object');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseObject(text: string, where: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw usageError(
+      `arguments from ${where} are not valid JSON: ${(error as Error).message}`,
+      `quote the object for your shell, for example --args '{"path":"README.md"}'`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw usageError(
+      `arguments from ${where} must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+      'wrap them in an object: {"name": value}',
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The arguments of `tools call`: `--args JSON`, `--args @file`, `--args -` or piped stdin, else `{}`. */
+export async function readCallArguments(
+  argsOption: string | undefined,
+  context: { cwd: string; stdin: NodeJS.ReadStream },
+): Promise<Record<string, unknown>> {
+  if (argsOption === undefined) {
+    if (context.stdin.isTTY) return {};
+    return parseObject(await readStdin(context.stdin), 'stdin');
+  }
+  if (argsOption === '-') return parseObject(await readStdin(context.stdin), 'stdin');
+  if (argsOption.startsWith('@')) {
+    const file = resolve(context.cwd, argsOption.slice(1));
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw usageError(
+        `cannot read arguments file ${argsOption.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        'check the path after @',
+      );
+    }
+    return parseObject(text, argsOption.slice(1));
+  }
+  return parseObject(argsOption, '--args');
+}

@@ -1,0 +1,115 @@
+import { createReadStream, readFileSync } from 'node:fs';
+import type { ApprovalChannel } from '@toolplane/core';
+import { loadConfig } from '../config/load.js';
+import { type CommandContext, writeLine } from '../context.js';
+import { EXIT_CODES, usageError } from '../output/cli-error.js';
+import { createStyle } from '../output/style.js';
+import { withRuntime } from '../runtime/lifecycle.js';
+
+function packageVersion(): string {
+  try {
+    return (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * Where approval questions go while serving. Over stdio, stdin is the protocol, so answers are
+ * read from the controlling terminal (`/dev/tty`) when stderr is one; over HTTP, from stdin
+ * when it is a terminal. Without a terminal there is nobody to ask: `ask` decisions fail closed.
+ */
+async function terminalApprovals(
+  context: CommandContext,
+  stdio: boolean,
+): Promise<(ApprovalChannel & { close(): void }) | undefined> {
+  if (!context.stderr.isTTY) return undefined;
+  const { createTerminalApprovalChannel } = await import('@toolplane/policy');
+  if (!stdio) {
+    if (!context.stdin.isTTY) return undefined;
+    return createTerminalApprovalChannel({ input: context.stdin, output: context.stderr });
+  }
+  try {
+    const input = createReadStream('/dev/tty');
+    await new Promise<void>((resolve, reject) => {
+      input.once('open', () => resolve());
+      input.once('error', reject);
+    });
+    const channel = createTerminalApprovalChannel({ input, output: context.stderr });
+    return {
+      request: (request, signal) => channel.request(request, signal),
+      close() {
+        channel.close();
+        input.destroy();
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `toolplane serve mcp`: the configured tools as one MCP server, over stdio or streamable HTTP. */
+export async function serveMcp(
+  context: CommandContext,
+  options: { stdio?: boolean; http?: string },
+): Promise<number> {
+  if (options.stdio && options.http)
+    throw usageError('choose one of --stdio and --http', 'stdio is the default');
+  const { parseHostPort, startHttpGateway } = await import('../gateway/http.js');
+  const address = options.http === undefined ? undefined : parseHostPort(options.http);
+  if (options.http !== undefined && !address)
+    throw usageError(
+      `--http takes HOST:PORT, got ${options.http}`,
+      'for example --http 127.0.0.1:8808 (port 0 picks a free one)',
+    );
+  const stdio = address === undefined;
+  const loaded = await loadConfig(context.cwd, context.configPath);
+  const approvals = await terminalApprovals(context, stdio);
+  const style = createStyle(context.stderr);
+  try {
+    return await withRuntime(loaded, approvals ? { approvals } : {}, async (runtime) => {
+      const { createGatewayServer } = await import('../gateway/server.js');
+      const version = packageVersion();
+      const count = runtime.orchestrator.listTools().length;
+      for (const provider of runtime.orchestrator.providers().filter((entry) => entry.state === 'failed'))
+        writeLine(
+          context.stderr,
+          `${style.yellow('warning:')} provider ${provider.namespace} did not start: ${provider.error}`,
+        );
+      const approvalNote = approvals
+        ? 'approvals asked on this terminal'
+        : 'no terminal: calls that need approval fail closed';
+      if (address) {
+        const gateway = await startHttpGateway({
+          ...address,
+          createServer: () => createGatewayServer(runtime, { version }),
+        });
+        writeLine(
+          context.stderr,
+          `toolplane: serving ${count} tools at ${gateway.url} (${approvalNote}; Ctrl-C stops)`,
+        );
+        await new Promise<void>(() => {
+          // runs until a signal ends the process (withRuntime closes the providers first)
+        });
+        return EXIT_CODES.ok;
+      }
+      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      const server = createGatewayServer(runtime, { version });
+      const transport = new StdioServerTransport(context.stdin, context.stdout);
+      const ended = new Promise<void>((resolve) => {
+        context.stdin.once('end', resolve);
+        context.stdin.once('close', resolve);
+        transport.onclose = () => resolve();
+      });
+      await server.connect(transport);
+      writeLine(context.stderr, `toolplane: serving ${count} tools over stdio (${approvalNote})`);
+      await ended;
+      await server.close().catch(() => {});
+      return EXIT_CODES.ok;
+    });
+  } finally {
+    approvals?.close();
+  }
+}

@@ -1,0 +1,65 @@
+import { riskOf } from '@toolplane/core';
+import { loadConfig } from '../config/load.js';
+import { type CommandContext, writeJson, writeLine } from '../context.js';
+import { EXIT_CODES } from '../output/cli-error.js';
+import { createStyle } from '../output/style.js';
+import { formatTable } from '../output/table.js';
+import { withRuntime } from '../runtime/lifecycle.js';
+import { viewOf } from './principal.js';
+
+/** `toolplane tools list`: the tools a principal sees after policy. */
+export async function toolsList(
+  context: CommandContext,
+  options: { json?: boolean; agent?: string; user?: string },
+): Promise<number> {
+  const loaded = await loadConfig(context.cwd, context.configPath);
+  return withRuntime(loaded, {}, async (runtime) => {
+    const tools = runtime.orchestrator.listRegistered(viewOf(options));
+    const rows = tools.map((tool) => ({
+      name: tool.name,
+      namespace: tool.provider.namespace,
+      kind: tool.provider.kind,
+      risk: riskOf(tool.spec),
+      description: tool.spec.description,
+    }));
+    const failed = runtime.orchestrator.providers().filter((provider) => provider.state === 'failed');
+    if (options.json) {
+      writeJson(context.stdout, rows);
+    } else {
+      const style = createStyle(context.stdout);
+      const riskColour = (risk: string): string =>
+        risk === 'high' || risk === 'critical'
+          ? style.red(risk)
+          : risk === 'medium'
+            ? style.yellow(risk)
+            : risk;
+      const table = formatTable(
+        [
+          { header: 'NAME' },
+          { header: 'NAMESPACE' },
+          { header: 'KIND' },
+          { header: 'RISK' },
+          { header: 'DESCRIPTION' },
+        ],
+        rows.map((row) => [
+          style.bold(row.name),
+          row.namespace,
+          row.kind,
+          riskColour(row.risk),
+          (row.description.split('\n')[0] ?? '').trim(),
+        ]),
+        context.stdout.isTTY ? context.stdout.columns : undefined,
+      );
+      writeLine(context.stdout, table);
+      writeLine(context.stdout, style.dim(`${rows.length} tool(s)`));
+    }
+    const errorStyle = createStyle(context.stderr);
+    for (const provider of failed) {
+      writeLine(
+        context.stderr,
+        `${errorStyle.yellow('warning:')} provider ${provider.namespace} did not start: ${provider.error ?? 'unknown error'} (run \`toolplane doctor\`)`,
+      );
+    }
+    return EXIT_CODES.ok;
+  });
+}

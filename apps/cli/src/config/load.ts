@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import type { z } from 'zod';
+import { CliError } from '../output/cli-error.js';
+import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
+import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
+
+/** File names looked for in the current directory, in this order. */
+export const CONFIG_FILE_NAMES: readonly string[] = [
+  'toolplane.config.json',
+  'toolplane.config.yaml',
+  'toolplane.config.yml',
+];
+
+/** Keys of MCP client config files (Claude Desktop/Cursor/Claude Code, VS Code, Zed). */
+const MCP_FILE_KEYS = ['mcpServers', 'servers', 'context_servers'] as const;
+
+/** One problem in a config file, with where it is. */
+export interface ConfigIssue {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** Field path such as `policy.mode` or `mcpServers.github.command`; empty for the whole file. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A config as the commands use it. */
+export interface LoadedConfig {
+  /** Absolute path of the file; absent when no config was found (the built-in defaults). */
+  readonly file?: string;
+  /** Relative paths in the config resolve against this directory. */
+  readonly directory: string;
+  /** `toolplane` (our format), `mcp` (a client's MCP file as it is) or `default` (no file). */
+  readonly kind: 'toolplane' | 'mcp' | 'default';
+  readonly config: ToolplaneConfig;
+  /** The document handed to the MCP config loader, when there are MCP servers. */
+  readonly mcpDocument?: object;
+  /** The key the MCP servers are under (`mcpServers`, `servers`, `context_servers`). */
+  readonly mcpKey?: string;
+  readonly locate: ParsedText['locate'];
+}
+
+/** Joins a field path for people: `a.b[0].c`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/** Finds the config file: `--config` when given, else the first of {@link CONFIG_FILE_NAMES} in `cwd`. */
+export function findConfigFile(cwd: string, explicit?: string): string | undefined {
+  if (explicit !== undefined) {
+    const file = resolve(cwd, explicit);
+    if (!existsSync(file))
+      throw new CliError(`config file ${explicit} does not exist`, {
+        hint: 'check the path given to --config, or run without it to use ./toolplane.config.json',
+      });
+    return file;
+  }
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = resolve(cwd, name);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+function parseText(file: string, text: string): ParsedText {
+  return /\.ya?ml$/i.test(file) ? parseYamlText(text) : parseJsonText(text);
+}
+
+function zodIssues(file: string, parsed: ParsedText, error: z.ZodError): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+    for (const key of keys) {
+      const path = key === undefined ? issue.path : [...issue.path, key];
+      const position = parsed.locate(path);
+      const message =
+        key === undefined ? issue.message : `unknown field "${key}": remove it or check its spelling`;
+      issues.push({ file, ...position, path: formatPath(path), message });
+    }
+  }
+  return issues;
+}
+
+function isMcpFile(document: Record<string, unknown>, file: string): boolean {
+  if (CONFIG_FILE_NAMES.includes(basename(file))) return false;
+  if ('servers' in document || 'context_servers' in document) return true;
+  return 'mcpServers' in document && Object.keys(document).some((key) => !CONFIG_KEYS.has(key));
+}
+
+/** Result of {@link readConfig}: the config, or the problems that stop it from loading. */
+export type ReadConfigOutcome =
+  | { readonly ok: true; readonly loaded: LoadedConfig }
+  | { readonly ok: false; readonly file: string; readonly issues: readonly ConfigIssue[] };
+
+/** Reads and validates a config (or the defaults when there is no file). Throws only for unreadable files. */
+export async function readConfig(cwd: string, explicit?: string): Promise<ReadConfigOutcome> {
+  const file = findConfigFile(cwd, explicit);
+  if (file === undefined) {
+    const config = configSchema.parse({ builtin: { workspace: '.', tools: 'read-only' } });
+    return { ok: true, loaded: { directory: cwd, kind: 'default', config, locate: () => undefined } };
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read config ${file}: ${(error as Error).message}`, {
+      hint: 'check that the file is readable',
+    });
+  }
+  const parsed = parseText(file, text);
+  if (parsed.syntaxErrors.length > 0) {
+    return {
+      ok: false,
+      file,
+      issues: parsed.syntaxErrors.map((error) => ({
+        file,
+        ...error.position,
+        path: '',
+        message: error.message,
+      })),
+    };
+  }
+  const document = parsed.data;
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    return {
+      ok: false,
+      file,
+      issues: [{ file, line: 1, column: 1, path: '', message: 'the config must be an object' }],
+    };
+  }
+  const record = document as Record<string, unknown>;
+  const directory = dirname(file);
+  if (isMcpFile(record, file)) {
+    const mcpKey = MCP_FILE_KEYS.find((key) => key in record) ?? 'mcpServers';
+    const config = configSchema.parse({});
+    return {
+      ok: true,
+      loaded: { file, directory, kind: 'mcp', config, mcpDocument: record, mcpKey, locate: parsed.locate },
+    };
+  }
+  const result = configSchema.safeParse(record);
+  if (!result.success) return { ok: false, file, issues: zodIssues(file, parsed, result.error) };
+  const config = result.data;
+  return {
+    ok: true,
+    loaded: {
+      file,
+      directory,
+      kind: 'toolplane',
+      config,
+      ...(config.mcpServers ? { mcpDocument: { mcpServers: config.mcpServers }, mcpKey: 'mcpServers' } : {}),
+      locate: parsed.locate,
+    },
+  };
+}
+
+/** Formats an issue as `file:line:column  path  message`. */
+export function formatIssue(issue: ConfigIssue, cwd: string): string {
+  const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}:${issue.column ?? 1}`;
+  const shown = where.startsWith(`${cwd}/`) ? where.slice(cwd.length + 1) : where;
+  return `${shown}  ${issue.path || '(file)'}  ${issue.message}`;
+}
+
+/** Reads the config for a command; invalid config ends the command with exit code 2. */
+export async function loadConfig(cwd: string, explicit?: string): Promise<LoadedConfig> {
+  const outcome = await readConfig(cwd, explicit);
+  if (outcome.ok) return outcome.loaded;
+  const first = outcome.issues[0] as ConfigIssue;
+  const more = outcome.issues.length > 1 ? ` (and ${outcome.issues.length - 1} more)` : '';
+  throw new CliError(`invalid config: ${formatIssue(first, cwd)}${more}`, {
+    hint: 'run `toolplane config validate` to see every problem',
+  });
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A running streamable-HTTP endpoint. */
+export interface HttpGateway {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body exceeds 4 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+/**
+ * Serves MCP over streamable HTTP at `/mcp`: one gateway server per client session, DNS
+ * rebinding protection on (only the bound host and loopback names are accepted in `Host`).
+ */
+export async function startHttpGateway(options: {
+  host: string;
+  port: number;
+  createServer: () => Server;
+}): Promise<HttpGateway> {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  let allowedHosts: string[] = [];
+  const http = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) jsonRpcError(res, 400, `bad request: ${(error as Error).message}`);
+      else res.end();
+    });
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp') return jsonRpcError(res, 404, 'not found: the MCP endpoint is /mcp');
+    const sessionHeader = req.headers['mcp-session-id'];
+    const sessionId = typeof sessionHeader === 'string' ? sessionHeader : undefined;
+    const existing = sessionId ? sessions.get(sessionId) : undefined;
+    if (existing) return existing.transport.handleRequest(req, res);
+    if (sessionId) return jsonRpcError(res, 404, 'unknown session: start a new one with initialize');
+    if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: send initialize first');
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return jsonRpcError(res, 400, 'no session: send initialize first');
+    const server = options.createServer();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void server.close().catch(() => {});
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const address = http.address() as AddressInfo;
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  allowedHosts = [`${hostForUrl}:${address.port}`, `localhost:${address.port}`, `127.0.0.1:${address.port}`];
+  return {
+    url: `http://${hostForUrl}:${address.port}/mcp`,
+    async close() {
+      for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Parses `HOST:PORT` (`[::1]:8808` for IPv6; a bare port means 127.0.0.1). */
+export function parseHostPort(value: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value) ?? /^()()(\d{1,5})$/.exec(value);
+  if (!match) return undefined;
+  const port = Number(match[3]);
+  if (port > 65535) return undefined;
+  return { host: match[1] || match[2] || '127.0.0.1', port };
+}

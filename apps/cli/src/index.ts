@@ -1,0 +1,12 @@
+// @toolplane/cli: everything exported here is public API.
+export {
+  type ConfigIssue,
+  type LoadedConfig,
+  CONFIG_FILE_NAMES,
+  loadConfig,
+  readConfig,
+} from './config/load.js';
+export { type ToolplaneConfig, configSchema } from './config/schema.js';
+export type { CommandContext } from './context.js';
+export { CliError, EXIT_CODES } from './output/cli-error.js';
+export { createProgram, runCli } from './program.js';

@@ -1,0 +1,197 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT_CODES } from './output/cli-error.js';
+import { createStyle } from './output/style.js';
+
+function version(): string {
+  try {
+    const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+    return (JSON.parse(text) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Options every command takes, read from the root program. */
+function contextOf(command: Command, io: Omit<CommandContext, 'configPath'>): CommandContext {
+  const { config } = command.optsWithGlobals<{ config?: string }>();
+  return { ...io, configPath: config };
+}
+
+/** The `toolplane` program. Commands load their modules only when they run, so `--help` stays fast. */
+export function createProgram(
+  io: Omit<CommandContext, 'configPath'>,
+  setExitCode: (code: number) => void,
+): Command {
+  const program = new Command('toolplane')
+    .description('See, try, debug and serve the tools of your MCP servers, REST APIs and built-ins.')
+    .version(version(), '-V, --version', 'print the version')
+    .option('-c, --config <file>', 'config file (toolplane.config.json/.yaml, or an mcpServers/servers file)')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `${examples([
+        'toolplane tools list',
+        'toolplane tools call read --args \'{"path":"README.md"}\'',
+        'toolplane --config ~/.cursor/mcp.json serve mcp --stdio',
+        'toolplane doctor',
+      ])}
+Exit codes: 0 ok, 1 tool error, 2 usage or config error.
+Config: ./toolplane.config.json (or .yaml) unless --config names one; with none, the read-only
+built-in tools (read, list, glob, grep) on the current directory.`,
+    );
+  const run =
+    <A extends unknown[]>(load: () => Promise<(context: CommandContext, ...args: A) => Promise<number>>) =>
+    async (...args: unknown[]): Promise<void> => {
+      const command = args[args.length - 1] as Command;
+      const handler = await load();
+      setExitCode(await handler(contextOf(command, io), ...(args.slice(0, -1) as A)));
+    };
+
+  const tools = program.command('tools').description('list the configured tools, or call one');
+  tools
+    .command('list')
+    .description('every tool the configured providers offer, after policy')
+    .option('--json', 'print JSON for scripts')
+    .option('--agent <id>', 'list what this agent may see')
+    .option('--user <id>', 'list what this user may see')
+    .addHelpText('after', examples(['toolplane tools list', 'toolplane tools list --json | jq ".[].name"']))
+    .action(run(async () => (await import('./commands/tools-list.js')).toolsList));
+  tools
+    .command('call')
+    .description('one real call through the full pipeline (policy, limits, scrubbing)')
+    .argument('<name>', 'public tool name, as `tools list` shows it')
+    .option(
+      '--args <json>',
+      'arguments: a JSON object, or @file to read one (default: stdin when piped, else {})',
+    )
+    .option('--trace', 'print the operation tree of the call')
+    .option('--json', 'print the whole result as JSON')
+    .option('--timeout <ms>', 'deadline of the call in milliseconds')
+    .addHelpText(
+      'after',
+      examples([
+        'toolplane tools call read --args \'{"path":"package.json","limit":20}\'',
+        'toolplane tools call weather__current --args @args.json --trace',
+        'echo \'{"message":"hi"}\' | toolplane tools call everything__echo --json',
+      ]),
+    )
+    .action(run(async () => (await import('./commands/tools-call.js')).toolsCall));
+
+  const serve = program.command('serve').description('serve the configured tools');
+  serve
+    .command('mcp')
+    .description('all configured tools, after policy and scrubbing, as ONE MCP server (a gateway)')
+    .option('--stdio', 'serve over stdin/stdout (the default)')
+    .option('--http <host:port>', 'serve streamable HTTP at http://HOST:PORT/mcp (port 0 picks one)')
+    .addHelpText(
+      'after',
+      `${examples(['toolplane serve mcp --stdio', 'toolplane serve mcp --http 127.0.0.1:8808'])}
+Claude Desktop / Cursor entry:
+  { "mcpServers": { "toolplane": { "command": "toolplane", "args": ["serve", "mcp", "--stdio"] } } }
+Calls that need approval are asked on the terminal when there is one (allow once / always / deny);
+otherwise they fail closed, and the error says how to allow them in the policy.`,
+    )
+    .action(run(async () => (await import('./commands/serve-mcp.js')).serveMcp));
+
+  const openapi = program.command('openapi').description('OpenAPI documents as tools');
+  openapi
+    .command('import')
+    .description('import an OpenAPI 3.x / Swagger 2.0 document (file or URL) into a REST tool config')
+    .argument('<source>', 'file path or http(s) URL of the document')
+    .option('--namespace <name>', 'tool-name prefix (default: from the document title)')
+    .option('--tag <tag>', 'keep operations with this tag (repeatable)', collect)
+    .option('--base-url <url>', 'override the servers of the document')
+    .option('--out <file>', 'write the tool config here (.json or .yaml); default: print it')
+    .option('--json', 'print a JSON summary instead of text')
+    .addHelpText(
+      'after',
+      examples([
+        'toolplane openapi import ./petstore.yaml --tag pet --out petstore.tools.yaml',
+        'toolplane openapi import https://example.com/openapi.json --namespace example --out example.tools.json',
+      ]),
+    )
+    .action(run(async () => (await import('./commands/openapi-import.js')).openapiImport));
+
+  program
+    .command('doctor')
+    .description('start each provider, list its tools, time a round trip, and report what works')
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples(['toolplane doctor', 'toolplane --config .mcp.json doctor --json']))
+    .action(run(async () => (await import('./commands/doctor.js')).doctor));
+
+  const policy = program.command('policy').description('the policy in effect');
+  policy
+    .command('explain')
+    .description('why a tool is visible or hidden for an agent/user, step by step')
+    .argument('<tool>', 'public tool name')
+    .option('--agent <id>', 'agent id (principal.agentId)')
+    .option('--user <id>', 'user id (principal.userId)')
+    .option('--channel <name>', 'channel (principal.channel)')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      examples([
+        'toolplane policy explain bash',
+        'toolplane policy explain github__delete_repo --agent reviewer',
+      ]),
+    )
+    .action(run(async () => (await import('./commands/policy-explain.js')).policyExplain));
+
+  const config = program.command('config').description('the config file');
+  config
+    .command('validate')
+    .description('check the config: every problem with file, line and field path')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      examples(['toolplane config validate', 'toolplane --config toolplane.config.yaml config validate']),
+    )
+    .action(run(async () => (await import('./commands/config-validate.js')).configValidate));
+
+  return program;
+}
+
+/** Runs the program; returns the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  io: Omit<CommandContext, 'configPath'>,
+): Promise<number> {
+  let exitCode: number = EXIT_CODES.ok;
+  const program = createProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv as string[]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and version end with exit code 0; every other commander error is a usage error
+      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+    }
+    const style = createStyle(io.stderr);
+    if (error instanceof CliError) {
+      io.stderr.write(`${style.red('toolplane: error:')} ${error.message}\n`);
+      if (error.hint) io.stderr.write(`${style.dim('hint:')} ${error.hint}\n`);
+      return error.exitCode;
+    }
+    const { isConfigError, describe } = await import('./output/describe-error.js');
+    io.stderr.write(`${style.red('toolplane: error:')} ${describe(error)}\n`);
+    if (isConfigError(error)) {
+      io.stderr.write(`${style.dim('hint:')} run \`toolplane config validate\` to check the config\n`);
+      return EXIT_CODES.usage;
+    }
+    return EXIT_CODES.toolError;
+  }
+}

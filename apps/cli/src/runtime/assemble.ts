@@ -1,0 +1,93 @@
+import type { ApprovalChannel, ToolProvider } from '@toolplane/core';
+import type { ToolsOrchestrator, WarmupReport } from '@toolplane/orchestrator';
+import type { Policy } from '@toolplane/policy';
+import type { Scrubber } from '@toolplane/scrubber';
+import type { LoadedConfig } from '../config/load.js';
+import { type ConfiguredProvider, createProviders } from './providers.js';
+
+/** Everything a command needs: the orchestrator with policy and scrubber in place. */
+export interface Runtime {
+  readonly loaded: LoadedConfig;
+  readonly orchestrator: ToolsOrchestrator;
+  readonly policy: Policy;
+  readonly scrubber: Scrubber | undefined;
+  readonly providers: readonly ConfiguredProvider[];
+  /** Starts every provider; failures are reported, not thrown. Registers secrets with the scrubber. */
+  warmup(): Promise<WarmupReport[]>;
+  /** Stops every provider (child servers included). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link assembleRuntime}. */
+export interface AssembleOptions {
+  /** Where `ask` decisions go; none means they fail closed with `APPROVAL_REQUIRED`. */
+  readonly approvals?: ApprovalChannel;
+}
+
+function secretsOf(provider: ToolProvider): readonly string[] {
+  try {
+    return provider.secretValues?.() ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Builds the pipeline from a config: providers, then the policy gate (`gate` phase), then the
+ * scrubber (`transform` phase, on unless the config turns it off); the orchestrator's size cap
+ * is always on.
+ */
+export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOptions = {}): Promise<Runtime> {
+  const [{ createOrchestrator }, { createPolicy, policyMiddleware }] = await Promise.all([
+    import('@toolplane/orchestrator'),
+    import('@toolplane/policy'),
+  ]);
+  const { limits, scrubber: scrubberConfig } = loaded.config;
+  const orchestrator = createOrchestrator({
+    timeoutMs: limits.timeoutMs,
+    startTimeoutMs: limits.startTimeoutMs,
+    output: { maxBytes: limits.maxOutputBytes },
+    ...(limits.maxConcurrency ? { maxConcurrency: limits.maxConcurrency } : {}),
+    ...(limits.rateLimit ? { rateLimit: limits.rateLimit } : {}),
+  });
+  const providers = await createProviders(loaded);
+  for (const { provider } of providers) orchestrator.register(provider);
+  const policy = createPolicy(loaded.config.policy as Parameters<typeof createPolicy>[0]);
+  orchestrator.use(
+    policyMiddleware(policy, {
+      approvalTimeoutMs: limits.approvalTimeoutMs,
+      ...(options.approvals ? { approvals: options.approvals } : {}),
+    }),
+  );
+  let scrubber: Scrubber | undefined;
+  if (scrubberConfig.enabled) {
+    const { createScrubber, scrubberMiddleware } = await import('@toolplane/scrubber');
+    const secrets = (scrubberConfig.secretEnv ?? [])
+      .map((name) => process.env[name])
+      .filter((value): value is string => typeof value === 'string' && value.length > 0);
+    scrubber = createScrubber({
+      secrets,
+      ...(scrubberConfig.disabledRules ? { disabledRules: scrubberConfig.disabledRules } : {}),
+    });
+    orchestrator.use(scrubberMiddleware(scrubber));
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    loaded,
+    orchestrator,
+    policy,
+    scrubber,
+    providers,
+    async warmup() {
+      const reports = await orchestrator.warmup();
+      for (const { provider } of providers)
+        for (const secret of secretsOf(provider)) scrubber?.addSecret(secret);
+      policy.setTools(orchestrator.listRegistered());
+      return reports;
+    },
+    close() {
+      closing ??= orchestrator.close();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { ToolProvider } from '@toolplane/core';
+import type { LoadedConfig } from '../config/load.js';
+
+/** A provider and where it came from in the config (for doctor and error messages). */
+export interface ConfiguredProvider {
+  readonly provider: ToolProvider;
+  /** `mcpServers.github`, `rest[0]`, `openapi[1]`, `builtin`. */
+  readonly source: string;
+}
+
+const READ_ONLY_TOOLS = ['read', 'list', 'glob', 'grep'] as const;
+
+/** Creates (does not start) every provider the config names. Provider packages load on demand. */
+export async function createProviders(loaded: LoadedConfig): Promise<ConfiguredProvider[]> {
+  const { config, directory } = loaded;
+  const at = (path: string): string =>
+    isAbsolute(path) || /^https?:\/\//.test(path) ? path : resolve(directory, path);
+  const out: ConfiguredProvider[] = [];
+  if (loaded.mcpDocument) {
+    const { createMcpProviders, loadMcpConfig } = await import('@toolplane/mcp-provider');
+    const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: directory });
+    for (const provider of createMcpProviders(mcp)) {
+      out.push({ provider, source: `${loaded.mcpKey ?? 'mcpServers'}.${provider.namespace}` });
+    }
+  }
+  if (config.rest?.length || config.openapi?.length) {
+    const rest = await import('@toolplane/rest-openapi');
+    for (const [index, entry] of (config.rest ?? []).entries()) {
+      const tools =
+        entry.file === undefined ? (entry.tools ?? {}) : await rest.readToolConfig(at(entry.file));
+      const provider = rest.createRestProvider({
+        namespace: entry.namespace,
+        tools: tools as Parameters<typeof rest.createRestProvider>[0]['tools'],
+        ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
+        ...(entry.maxResponseBytes ? { maxResponseBytes: entry.maxResponseBytes } : {}),
+      });
+      out.push({ provider, source: `rest[${index}]` });
+    }
+    for (const [index, entry] of (config.openapi ?? []).entries()) {
+      const provider = rest.createOpenApiProvider(at(entry.source), {
+        namespace: entry.namespace,
+        ...(entry.include ? { include: entry.include } : {}),
+        ...(entry.exclude ? { exclude: entry.exclude } : {}),
+        ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}),
+        ...(entry.server !== undefined ? { server: entry.server } : {}),
+        ...(entry.envPrefix ? { envPrefix: entry.envPrefix } : {}),
+        ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
+      });
+      out.push({ provider, source: `openapi[${index}]` });
+    }
+  }
+  if (config.builtin) {
+    const { BUILTIN_TOOL_NAMES, createBuiltinProvider } = await import('@toolplane/builtin-fs-shell');
+    const { tools, workspace, envAllowList, protectedPaths } = config.builtin;
+    const provider = createBuiltinProvider({
+      workspace: at(workspace),
+      tools: tools === 'read-only' ? READ_ONLY_TOOLS : tools === 'all' ? BUILTIN_TOOL_NAMES : tools,
+      ...(envAllowList ? { envAllowList } : {}),
+      ...(protectedPaths ? { protectedPaths } : {}),
+    });
+    out.push({ provider, source: 'builtin' });
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built binary under test. */
+export const BIN: string = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+/** The fixture MCP server (stdio). */
+export const FIXTURE_SERVER: string = fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url));
+
+/** What a finished run printed. */
+export interface RunOutcome {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Environment of every run: no colour, no inherited CI-specific noise. */
+export function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...extra };
+}
+
+/** Runs `toolplane args...` to completion (killed after `timeoutMs`). */
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; input?: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<RunOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: baseEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Starts `toolplane args...` and leaves it running. */
+export function startCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: baseEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Resolves when the process exits (or after `timeoutMs`, with `undefined`). */
+export function exited(child: ChildProcess, timeoutMs = 30_000): Promise<number | null | undefined> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+/** A temporary directory, removed by `cleanup()`. */
+export async function tempDir(
+  prefix = 'toolplane-cli-',
+): Promise<{ path: string; cleanup(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Writes `value` as JSON to `dir/name` and returns the path. */
+export async function writeJsonFile(dir: string, name: string, value: unknown): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+  return file;
+}
+
+/** Whether a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Polls `predicate` every 100 ms until it holds or `timeoutMs` passes; returns its last value. */
+export async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<boolean> {
+  const attempts = Math.ceil(timeoutMs / 100);
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (await predicate()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return predicate();
+}
+
+/** An `mcpServers` entry that starts the fixture server. */
+export function fixtureServer(env: Record<string, string> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [FIXTURE_SERVER], env };
+}
+
+/** Fake credential, generated per run (never a real secret). */
+export function fakeToken(prefix = 'ghp_'): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = prefix;
+  for (let index = 0; index < 36; index++) out += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return out;
+}
