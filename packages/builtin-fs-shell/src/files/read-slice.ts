@@ -33,7 +33,9 @@ export interface Slice {
   readonly totalLines?: number;
 }
 
-const CHUNK = 1024 * 1024;
+// Reads start small (a slice near the top needs little) and grow to 1 MiB for long scans.
+const FIRST_CHUNK = 64 * 1024;
+const MAX_CHUNK = 1024 * 1024;
 
 /**
  * Reads lines `offset .. offset+limit-1` of a file in fixed-size chunks, so memory stays flat
@@ -44,7 +46,7 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
   const start = index.nearest(key, size, mtimeMs, request.offset);
   let line = start.line;
   let position = start.offset;
-  const buffer = Buffer.allocUnsafe(CHUNK);
+  let buffer = Buffer.allocUnsafe(FIRST_CHUNK);
   const lines: string[] = [];
   let collected = 0;
   let longLines = 0;
@@ -73,7 +75,7 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
 
   while (position < size && !done()) {
     if (request.signal?.aborted) throw request.signal.reason;
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) break;
     let cursor = 0;
     while (cursor < bytesRead && !done()) {
@@ -99,6 +101,7 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
       index.record(key, size, mtimeMs, line, position + cursor);
     }
     position += cursor;
+    if (buffer.length < MAX_CHUNK) buffer = Buffer.allocUnsafe(buffer.length * 2);
   }
   // A last line without a trailing newline.
   if (position >= size && !done() && partial) {
