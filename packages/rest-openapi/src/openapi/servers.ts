@@ -1,6 +1,8 @@
 import { ToolError } from '@toolplane/core';
+import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
 
-type Mutable = Record<string, unknown>;
+/** A server object as documents write it (values are checked, not trusted). */
+type Server = Partial<OpenAPIV3.ServerObject>;
 
 /** How the importer picks the base URL. */
 export interface ServerChoice {
@@ -12,9 +14,9 @@ export interface ServerChoice {
   readonly serverVariables?: Readonly<Record<string, string>>;
 }
 
-function fillVariables(server: Mutable, values: Readonly<Record<string, string>>): string {
+function fillVariables(server: Server, values: Readonly<Record<string, string>>): string {
   const url = String(server.url ?? '');
-  const variables = (server.variables ?? {}) as Record<string, Mutable>;
+  const variables: Record<string, Partial<OpenAPIV3.ServerVariableObject>> = server.variables ?? {};
   return url.replace(/\{([^{}]+)\}/g, (_whole, name: string) => {
     const variable = variables[name];
     const value = values[name] ?? (variable?.default === undefined ? undefined : String(variable.default));
@@ -53,15 +55,15 @@ function absolute(url: string, location: string | undefined, fallback?: string):
 
 /** Base URL (no trailing slash) of an OpenAPI 3.x operation. */
 export function baseUrl3(
-  documentServers: readonly Mutable[],
-  operationServers: readonly Mutable[] | undefined,
+  documentServers: readonly Server[],
+  operationServers: readonly Server[] | undefined,
   choice: ServerChoice,
   location: string | undefined,
 ): string {
   if (choice.baseUrl) return absolute(choice.baseUrl, location);
   const servers = operationServers && operationServers.length > 0 ? operationServers : documentServers;
   if (servers.length === 0) return absolute('/', location);
-  const pick = (list: readonly Mutable[]): Mutable | undefined => {
+  const pick = (list: readonly Server[]): Server | undefined => {
     if (typeof choice.server === 'number') return list[choice.server] ?? list[0];
     if (typeof choice.server === 'string') return list.find((item) => item.url === choice.server) ?? list[0];
     return list[0];
@@ -73,7 +75,11 @@ export function baseUrl3(
 }
 
 /** Base URL of a Swagger 2.0 document (`schemes`, `host`, `basePath`). */
-export function baseUrl2(document: Mutable, choice: ServerChoice, location: string | undefined): string {
+export function baseUrl2(
+  document: Partial<OpenAPIV2.Document>,
+  choice: ServerChoice,
+  location: string | undefined,
+): string {
   if (choice.baseUrl) return absolute(choice.baseUrl, location);
   const basePath = typeof document.basePath === 'string' ? document.basePath : '';
   if (typeof document.host !== 'string') return absolute(basePath || '/', location);
