@@ -34,6 +34,13 @@ export {
 export { PIPELINE_STEPS, type PipelineStep, type StepRecord } from './pipeline.js';
 export { type Policy, type PolicyOptions, type ShadowEvent, createPolicy } from './policy.js';
 export { BUILTIN_PROFILES, SUBAGENT_DENY, SUBAGENT_LEAF_DENY } from './profiles.js';
+export {
+  type RateLimitMiddlewareOptions,
+  type RateLimiter,
+  type RateLimiterOptions,
+  createRateLimiter,
+  rateLimitMiddleware,
+} from './rate-limit.js';
 export type {
   CommandLineAnalysis,
   Finding,

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import * as policy from './index.js';
+
+describe('public API', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(policy).sort()).toEqual([
+      'BUILTIN_PROFILES',
+      'DEFAULT_APPROVAL_TIMEOUT_MS',
+      'PERMISSION_MODES',
+      'PIPELINE_STEPS',
+      'SUBAGENT_DENY',
+      'SUBAGENT_LEAF_DENY',
+      'analyzeCommandLine',
+      'checkCommandLine',
+      'compileCommandPattern',
+      'createAllowList',
+      'createCallbackApprovalChannel',
+      'createHttpApprovalChannel',
+      'createPinStore',
+      'createPolicy',
+      'createRateLimiter',
+      'createTerminalApprovalChannel',
+      'definitionHash',
+      'loadShellParser',
+      'normalizeCommandName',
+      'policyMiddleware',
+      'rateLimitMiddleware',
+      'runApproval',
+      'stricterMode',
+    ]);
+  });
+});
