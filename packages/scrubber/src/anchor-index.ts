@@ -26,6 +26,13 @@ export function anchorAt(text: string, start: number, entry: AnchorEntry): boole
 export interface ProbeGroup {
   readonly probe: string;
   readonly entries: readonly AnchorEntry[];
+  /**
+   * Entries by the ASCII code of the character just before the probe (anchors where the probe
+   * is not the first character) ...
+   */
+  readonly byCodeBefore: readonly (readonly AnchorEntry[] | undefined)[];
+  /** ... and by the character just after it (anchors that start with the probe). */
+  readonly byCodeAfter: readonly (readonly AnchorEntry[] | undefined)[];
 }
 
 function probeOffset(anchor: string): number {
@@ -57,5 +64,16 @@ export function buildProbeGroups(rules: readonly SecretRule[]): ProbeGroup[] {
       groups.set(probe, entries);
     }
   });
-  return [...groups].map(([probe, entries]) => ({ probe, entries }));
+  return [...groups].map(([probe, entries]) => {
+    const byCodeBefore: AnchorEntry[][] = new Array(128);
+    const byCodeAfter: AnchorEntry[][] = new Array(128);
+    for (const entry of entries) {
+      const table = entry.offset > 0 ? byCodeBefore : byCodeAfter;
+      const code = entry.offset > 0 ? entry.codes[entry.offset - 1] : entry.codes[1];
+      // A one-character anchor (`:`) has no neighbour: index 0 holds entries tried at every hit.
+      const index = code === undefined || code >= 128 ? 0 : code;
+      (table[index] ??= []).push(entry);
+    }
+    return { probe, entries, byCodeBefore, byCodeAfter };
+  });
 }

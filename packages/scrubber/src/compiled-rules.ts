@@ -69,19 +69,33 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
       end: match.end,
     });
   };
+  const tryEntries = (
+    entries: readonly AnchorEntry[] | undefined,
+    text: string,
+    hit: number,
+    out: Finding[],
+  ): void => {
+    if (entries === undefined) return;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as AnchorEntry;
+      const start = hit - entry.offset;
+      if (anchorAt(text, start, entry)) tryRule(entry.ruleIndex, text, start, out);
+    }
+  };
   return {
     rules,
     maxShortLength,
     scan(text, out) {
       for (const group of groups) {
-        const { probe, entries } = group;
+        const { probe, byCodeBefore, byCodeAfter } = group;
+        const always = (byCodeBefore[0] ?? []).concat(byCodeAfter[0] ?? []);
         let hit = text.indexOf(probe);
         while (hit !== -1) {
-          for (let i = 0; i < entries.length; i++) {
-            const entry = entries[i] as AnchorEntry;
-            const start = hit - entry.offset;
-            if (anchorAt(text, start, entry)) tryRule(entry.ruleIndex, text, start, out);
-          }
+          const before = hit > 0 ? text.charCodeAt(hit - 1) : 0;
+          const after = hit + 1 < text.length ? text.charCodeAt(hit + 1) : 0;
+          if (before > 0 && before < 128) tryEntries(byCodeBefore[before], text, hit, out);
+          if (after > 0 && after < 128) tryEntries(byCodeAfter[after], text, hit, out);
+          if (always.length > 0) tryEntries(always, text, hit, out);
           hit = text.indexOf(probe, hit + 1);
         }
       }

@@ -74,7 +74,7 @@ function startsLine(text: string, keyStart: number): boolean {
 export function matchAssignment(text: string, separator: number): RuleMatch | undefined {
   const separatorCode = text.charCodeAt(separator);
   const next = text.charCodeAt(separator + 1);
-  const before = text.charCodeAt(separator - 1);
+  const before = separator > 0 ? text.charCodeAt(separator - 1) : 0;
   if (
     separatorCode === 61 &&
     (next === 61 || next === 62 || before === 61 || before === 33 || before === 60 || before === 62)

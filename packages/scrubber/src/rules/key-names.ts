@@ -43,19 +43,28 @@ const SUFFIXES: readonly string[] = [
   ...[...KEY_QUALIFIERS].flatMap((qualifier) => [`${qualifier}key`, `${qualifier}_key`, `${qualifier}-key`]),
 ];
 
-function tailCode(a: number, b: number, c: number): number {
-  return ((a | 0x20) << 16) | ((b | 0x20) << 8) | (c | 0x20);
+function letterIndex(code: number): number {
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 122 ? lower - 97 : -1;
 }
 
-/** Credential key suffixes by their last three letters (lower case): a cheap first filter. */
-const SUFFIXES_BY_TAIL: ReadonlyMap<number, readonly string[]> = (() => {
-  const map = new Map<number, string[]>();
+/** Slot of three trailing letters in {@link SUFFIXES_BY_TAIL}, or -1 when one is not a letter. */
+function tailSlot(a: number, b: number, c: number): number {
+  const x = letterIndex(a);
+  const y = letterIndex(b);
+  const z = letterIndex(c);
+  return x < 0 || y < 0 || z < 0 ? -1 : x * 676 + y * 26 + z;
+}
+
+/** Credential key suffixes by their last three letters (case-folded): a cheap first filter. */
+const SUFFIXES_BY_TAIL: readonly (readonly string[] | undefined)[] = (() => {
+  const table: string[][] = new Array(26 * 26 * 26);
   for (const suffix of SUFFIXES) {
     const n = suffix.length;
-    const code = tailCode(suffix.charCodeAt(n - 3), suffix.charCodeAt(n - 2), suffix.charCodeAt(n - 1));
-    map.set(code, [...(map.get(code) ?? []), suffix]);
+    const slot = tailSlot(suffix.charCodeAt(n - 3), suffix.charCodeAt(n - 2), suffix.charCodeAt(n - 1));
+    (table[slot] ??= []).push(suffix);
   }
-  return map;
+  return table;
 })();
 
 /**
@@ -64,9 +73,8 @@ const SUFFIXES_BY_TAIL: ReadonlyMap<number, readonly string[]> = (() => {
  */
 export function hasCredentialTail(text: string, end: number): boolean {
   if (end < 3) return false;
-  const candidates = SUFFIXES_BY_TAIL.get(
-    tailCode(text.charCodeAt(end - 3), text.charCodeAt(end - 2), text.charCodeAt(end - 1)),
-  );
+  const slot = tailSlot(text.charCodeAt(end - 3), text.charCodeAt(end - 2), text.charCodeAt(end - 1));
+  const candidates = slot < 0 ? undefined : SUFFIXES_BY_TAIL[slot];
   if (candidates === undefined) return false;
   for (const suffix of candidates) {
     const start = end - suffix.length;
