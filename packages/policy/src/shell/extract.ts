@@ -57,7 +57,13 @@ const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper\/|md[0-9]|lo
 function analyzeSubstitutions(state: AnalysisState, scope: Scope, word: ShellWord): void {
   for (const substitution of word.substitutions) {
     const before = state.commands.length;
-    walkChildren(state, { ...scope, stdinFrom: [] }, substitution);
+    // `>(cmd)` reads the outer command's output: treat it as fed by a pipe.
+    const feedsInput = substitution.type === 'process_substitution' && substitution.text.startsWith('>(');
+    walkChildren(
+      state,
+      { ...scope, stdinFrom: feedsInput ? [...scope.stdinFrom, '>(...)'] : [] },
+      substitution,
+    );
     state.substitutionNames.set(
       substitution.id,
       state.commands.slice(before).map((command) => command.name),

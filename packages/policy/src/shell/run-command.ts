@@ -249,6 +249,9 @@ export function runCommand(
     }
   }
   const command = makeCommand(name, args, written, scope, text, extraArgs);
+  if (extraArgs && (SHELLS.has(name) || INTERPRETERS.has(name) || name === 'eval')) {
+    notUnderstood(state, `${name} runs with arguments supplied at run time (xargs, find -exec)`, text);
+  }
   if (SHELLS.has(name)) {
     if (runShell(state, inner, name, args, text, nested)) return;
   } else if (name === 'eval') {
