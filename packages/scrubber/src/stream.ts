@@ -62,9 +62,10 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
       if (findings.length < MAX_FINDINGS)
         findings.push({ ...finding, start: start + emittedBefore, end: end + emittedBefore });
     }
-    const emitted = pending.slice(0, cut - base);
-    pending = pending.slice(cut - base);
-    context = (context + emitted).slice(-CONTEXT);
+    // Slices of the (already flattened) buffer are views: no copies of the chunk.
+    const emitted = buffer.slice(base, cut);
+    pending = buffer.slice(cut);
+    context = buffer.slice(Math.max(0, cut - CONTEXT), cut);
     emittedBefore += emitted.length;
     return applyFindings(emitted, local, dependencies.marker);
   };

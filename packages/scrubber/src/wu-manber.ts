@@ -1,9 +1,8 @@
-// Multi-literal search (Wu-Manber with 2-character blocks): skips several characters per step,
-// so its cost hardly grows with the number of literals.
+// Multi-literal search (Wu-Manber): looks at a block of 2-3 characters at the end of a window
+// and skips ahead by up to the window length, so its cost hardly grows with the number of literals.
 
-const HASH_BITS = 7;
-const TABLE_SIZE = 1 << (2 * HASH_BITS);
-const MASK = (1 << HASH_BITS) - 1;
+const TABLE_BITS = 15;
+const TABLE_SIZE = 1 << TABLE_BITS;
 
 /** A literal found in a text. */
 export interface LiteralHit {
@@ -18,46 +17,54 @@ export interface LiteralSearcher {
   search(text: string, onHit: (hit: LiteralHit) => void): void;
 }
 
-function blockHash(first: number, second: number): number {
-  return ((first & MASK) << HASH_BITS) | (second & MASK);
+function hash2(text: string, end: number): number {
+  return ((text.charCodeAt(end - 1) & 127) << 7) | (text.charCodeAt(end) & 127);
+}
+
+function hash3(text: string, end: number): number {
+  return (
+    ((text.charCodeAt(end - 2) & 31) << 10) |
+    ((text.charCodeAt(end - 1) & 31) << 5) |
+    (text.charCodeAt(end) & 31)
+  );
 }
 
 /**
  * Compiles literals (each at least 2 characters) into a searcher that reports every occurrence
- * of every literal, overlapping ones included.
+ * of every literal, overlapping ones included. Blocks are 3 characters when every literal has
+ * at least 6 (better skips with many literals), else 2.
  */
 export function createLiteralSearcher(literals: readonly string[]): LiteralSearcher {
   if (literals.length === 0) return { size: 0, search: () => {} };
   const window = Math.min(...literals.map((literal) => literal.length));
   if (window < 2) throw new RangeError('literals must be at least 2 characters long');
-  const shift = new Int32Array(TABLE_SIZE).fill(window - 1);
-  const buckets = new Map<number, number[]>();
+  const block = window >= 6 ? 3 : 2;
+  const hash = block === 3 ? hash3 : hash2;
+  const maxShift = window - block + 1;
+  const shift = new Int32Array(TABLE_SIZE).fill(maxShift);
+  const buckets: (number[] | undefined)[] = new Array(TABLE_SIZE);
   literals.forEach((literal, literalIndex) => {
-    for (let q = 0; q + 1 < window; q++) {
-      const hash = blockHash(literal.charCodeAt(q), literal.charCodeAt(q + 1));
-      const distance = window - 2 - q;
-      if (distance < (shift[hash] as number)) shift[hash] = distance;
+    // A block ending at index `end` of the window sits `window - 1 - end` characters before its end.
+    for (let end = block - 1; end < window; end++) {
+      const slot = hash(literal, end);
+      const distance = window - 1 - end;
+      if (distance < (shift[slot] as number)) shift[slot] = distance;
     }
-    const endHash = blockHash(literal.charCodeAt(window - 2), literal.charCodeAt(window - 1));
-    const bucket = buckets.get(endHash) ?? [];
-    bucket.push(literalIndex);
-    buckets.set(endHash, bucket);
+    (buckets[hash(literal, window - 1)] ??= []).push(literalIndex);
   });
-  const bucketTable: (number[] | undefined)[] = new Array(TABLE_SIZE);
-  for (const [hash, bucket] of buckets) bucketTable[hash] = bucket;
   return {
     size: literals.length,
     search(text, onHit) {
       const length = text.length;
       let index = window - 1;
       while (index < length) {
-        const hash = blockHash(text.charCodeAt(index - 1), text.charCodeAt(index));
-        const step = shift[hash] as number;
+        const slot = hash(text, index);
+        const step = shift[slot] as number;
         if (step > 0) {
           index += step;
           continue;
         }
-        const bucket = bucketTable[hash];
+        const bucket = buckets[slot];
         if (bucket !== undefined) {
           const start = index - window + 1;
           for (const literalIndex of bucket) {
