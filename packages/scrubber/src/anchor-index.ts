@@ -72,7 +72,9 @@ export function buildProbeGroups(rules: readonly SecretRule[]): ProbeGroup[] {
       const code = entry.offset > 0 ? entry.codes[entry.offset - 1] : entry.codes[1];
       // A one-character anchor (`:`) has no neighbour: index 0 holds entries tried at every hit.
       const index = code === undefined || code >= 128 ? 0 : code;
-      (table[index] ??= []).push(entry);
+      const bucket = table[index] ?? [];
+      bucket.push(entry);
+      table[index] = bucket;
     }
     return { probe, entries, byCodeBefore, byCodeAfter };
   });

@@ -50,7 +50,10 @@ export function createLiteralSearcher(literals: readonly string[]): LiteralSearc
       const distance = window - 1 - end;
       if (distance < (shift[slot] as number)) shift[slot] = distance;
     }
-    (buckets[hash(literal, window - 1)] ??= []).push(literalIndex);
+    const endSlot = hash(literal, window - 1);
+    const bucket = buckets[endSlot] ?? [];
+    bucket.push(literalIndex);
+    buckets[endSlot] = bucket;
   });
   return {
     size: literals.length,

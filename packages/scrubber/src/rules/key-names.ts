@@ -62,7 +62,9 @@ const SUFFIXES_BY_TAIL: readonly (readonly string[] | undefined)[] = (() => {
   for (const suffix of SUFFIXES) {
     const n = suffix.length;
     const slot = tailSlot(suffix.charCodeAt(n - 3), suffix.charCodeAt(n - 2), suffix.charCodeAt(n - 1));
-    (table[slot] ??= []).push(suffix);
+    const bucket = table[slot] ?? [];
+    bucket.push(suffix);
+    table[slot] = bucket;
   }
   return table;
 })();
