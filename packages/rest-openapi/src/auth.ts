@@ -26,6 +26,7 @@ export class OAuthTokenCache {
 
   constructor(
     private readonly dispatcher: Dispatcher,
+    private readonly timeoutMs = 30_000,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -44,10 +45,14 @@ export class OAuthTokenCache {
     if (cached && cached.expiresAt > this.now()) return cached.token;
     let waiting = this.pending.get(key);
     if (!waiting) {
-      waiting = this.fetchToken(config, signal).finally(() => this.pending.delete(key));
+      // shared by every caller waiting for this token, so bounded by its own timeout rather
+      // than by the signal of whichever caller happened to ask first
+      waiting = this.fetchToken(config, AbortSignal.timeout(this.timeoutMs)).finally(() =>
+        this.pending.delete(key),
+      );
       this.pending.set(key, waiting);
     }
-    const fresh = await waiting;
+    const fresh = await untilAborted(waiting, signal);
     this.tokens.set(key, fresh);
     return fresh.token;
   }
@@ -119,6 +124,25 @@ export class OAuthTokenCache {
     this.issued.add(parsed.access_token);
     return { token: parsed.access_token, expiresAt };
   }
+}
+
+/** Waits for `promise` unless `signal` aborts first (the promise keeps running for others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function hasUnsafeChars(text: string): boolean {

@@ -209,7 +209,9 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
     async close() {
       if (closed) return;
       closed = true;
-      if (ownsDispatcher) await dispatcher.close();
+      // destroy, not close: close() would wait for requests still in flight (a hung token
+      // endpoint, a never-ending stream), and a closed provider must leave nothing running
+      if (ownsDispatcher) await dispatcher.destroy();
     },
   };
 }

@@ -26,6 +26,11 @@ export interface SendOptions {
   readonly bodyTimeoutMs?: number;
 }
 
+/** The caller's signal bounded by the call timeout, for the (rare) OAuth2 token wait. */
+function authSignal(caller: AbortSignal, timeoutMs: number): AbortSignal {
+  return AbortSignal.any([caller, AbortSignal.timeout(timeoutMs)]);
+}
+
 const NO_AUTH: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [] };
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -78,7 +83,14 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     const applied =
       options.auth.length === 0
         ? NO_AUTH
-        : await applyAuth(options.auth, options.env, options.tokens, ctx.signal);
+        : await applyAuth(
+            options.auth,
+            options.env,
+            options.tokens,
+            options.auth.some((entry) => entry.type === 'oauth2-client-credentials')
+              ? authSignal(ctx.signal, options.timeoutMs)
+              : ctx.signal,
+          );
     const authHeaderNames = Object.keys(applied.headers);
     request = {
       ...request,

@@ -34,6 +34,15 @@ export function transportFailure(
     }
     return fail('CANCELLED', `the call to ${context.target} was cancelled`);
   }
+  if ((error as { name?: unknown } | null)?.name === 'TimeoutError') {
+    return fail(
+      'TIMEOUT',
+      `${context.target} did not answer within ${context.timeoutMs} ms; try again or raise timeoutMs`,
+      {
+        details: { timeoutMs: context.timeoutMs },
+      },
+    );
+  }
   const code = codeOf(error);
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':

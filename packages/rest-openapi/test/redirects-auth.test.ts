@@ -219,3 +219,28 @@ describe('auth', () => {
     expect(api.requests).toHaveLength(3);
   });
 });
+
+describe('auth: OAuth2 token endpoint that hangs', () => {
+  it('times the call out instead of waiting for the token forever', async () => {
+    const tokens = await server(() => undefined); // never answers
+    const api = await server();
+    const rest = provider({
+      me: {
+        description: 'd',
+        method: 'GET',
+        url: `${api.origin}/me`,
+        timeoutMs: '500ms',
+        auth: {
+          type: 'oauth2-client-credentials',
+          tokenUrl: `${tokens.origin}/token`,
+          clientId: 'c',
+          clientSecret: 's',
+        },
+        parametersSchema: noArgs,
+      },
+    });
+    const result = await rest.execute('me', {}, createToolContext());
+    expect(result.ok === false && result.error.code).toBe('TIMEOUT');
+    expect(api.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import * as entry from './index.js';
+
+describe('public entry', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(entry).sort()).toEqual([
+      'createOpenApiProvider',
+      'createRestProvider',
+      'definitionHash',
+      'encodeStrict',
+      'importOpenApi',
+      'parseDuration',
+      'readToolConfig',
+      'writeToolConfig',
+    ]);
+  });
+});
