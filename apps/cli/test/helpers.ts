@@ -125,3 +125,15 @@ export function fakeToken(prefix = 'ghp_'): string {
   for (let index = 0; index < 36; index++) out += alphabet[Math.floor(Math.random() * alphabet.length)];
   return out;
 }
+
+/** Pids the fixture servers wrote into `dir` (see fixtures/mcp-server.mjs). */
+export async function fixturePids(dir: string): Promise<number[]> {
+  const { readdir } = await import('node:fs/promises');
+  try {
+    return (await readdir(dir))
+      .filter((name) => name.endsWith('.pid'))
+      .map((name) => Number.parseInt(name, 10));
+  } catch {
+    return [];
+  }
+}

@@ -54,9 +54,13 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
   return withRuntime(loaded, { warmup: false }, async (runtime) => {
     const spinner = startSpinner(`starting ${runtime.providers.length} provider(s)…`);
     const reports = await runtime.warmup().finally(() => spinner.stop());
+    // reports also cover the orchestrator's internal tools; match them to providers by namespace, in order
+    const byNamespace = new Map<string, typeof reports>();
+    for (const report of reports)
+      byNamespace.set(report.provider, [...(byNamespace.get(report.provider) ?? []), report]);
     const rows: DoctorRow[] = [];
-    for (const [index, configured] of runtime.providers.entries()) {
-      const report = reports[index];
+    for (const configured of runtime.providers) {
+      const report = byNamespace.get(configured.provider.namespace)?.shift();
       const provider = configured.provider as Refreshable;
       const base = {
         provider: provider.namespace,
