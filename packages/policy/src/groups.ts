@@ -7,15 +7,23 @@ import type { RefSet } from './refs.js';
  * group whose references match it.
  */
 export function toolGroups(tool: RegisteredTool, userGroups: ReadonlyMap<string, RefSet>): readonly string[] {
-  const groups = new Set<string>(tool.spec.groups ?? []);
+  const own = tool.spec.groups ?? [];
+  let groups: string[] | undefined;
+  const add = (group: string): void => {
+    groups ??= [...own];
+    if (!groups.includes(group)) groups.push(group);
+  };
   const kind = tool.provider.kind;
   if (kind === 'mcp' || kind === 'rest') {
-    groups.add(kind);
-    groups.add(`${kind}:${tool.provider.namespace}`);
+    const scoped = `${kind}:${tool.provider.namespace}`;
+    if (!own.includes(kind)) add(kind);
+    if (!own.includes(scoped)) add(scoped);
   }
   if (userGroups.size > 0) {
-    const base = [...groups];
-    for (const [name, refs] of userGroups) if (refs.has(tool.name, base)) groups.add(name);
+    const base = groups ?? own;
+    const matched: string[] = [];
+    for (const [name, refs] of userGroups) if (refs.has(tool.name, base)) matched.push(name);
+    for (const name of matched) add(name);
   }
-  return [...groups];
+  return groups ?? own;
 }

@@ -92,6 +92,7 @@ function isWorkspacePath(path: string): boolean {
 }
 
 const NO_RULES: readonly string[] = [];
+const NO_GROUPS: readonly string[] = [];
 
 function viewKey(view: ToolView, lists: CompiledLists): string {
   const depth = view.session.depth;
@@ -127,6 +128,13 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
   let knownByName: Map<string, RegisteredTool> | undefined;
 
   const groupsOf = (tool: RegisteredTool): readonly string[] => {
+    // Most tools need no extra groups: use the spec's own array, no cache entry.
+    const own = tool.spec.groups ?? NO_GROUPS;
+    const kind = tool.provider.kind;
+    if (userGroups.size === 0 && ((kind !== 'mcp' && kind !== 'rest') || own.includes(kind))) {
+      if (kind !== 'mcp' && kind !== 'rest') return own;
+      if (own.includes(`${kind}:${tool.provider.namespace}`)) return own;
+    }
     let groups = groupCache.get(tool);
     if (!groups) {
       groups = toolGroups(tool, userGroups);
