@@ -30,7 +30,8 @@ export async function statTarget(target: ResolvedTarget): Promise<FileStat | und
 export async function openForRead(workspace: Workspace, path: string, display: string): Promise<FileHandle> {
   let handle: FileHandle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: opening a FIFO planted in the workspace must not hang the call.
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')

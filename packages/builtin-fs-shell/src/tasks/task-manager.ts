@@ -37,7 +37,10 @@ export class TaskManager {
   private readonly sessions = new Map<string, Map<string, BackgroundTask>>();
   private readonly stopping = new Set<string>();
 
-  constructor(private readonly maxOutputBytes: number) {}
+  constructor(
+    private readonly maxOutputBytes: number,
+    private readonly maxFinishedPerSession = 50,
+  ) {}
 
   start(
     sessionId: string,
@@ -82,7 +85,16 @@ export class TaskManager {
       this.sessions.set(sessionId, tasks);
     }
     tasks.set(id, task);
+    this.evictFinished(tasks);
     return task;
+  }
+
+  /** Keeps at most `maxFinishedPerSession` ended tasks per session (oldest dropped first). */
+  private evictFinished(tasks: Map<string, BackgroundTask>): void {
+    const finished = [...tasks.values()].filter((task) => task.status !== 'running');
+    for (const task of finished.slice(0, Math.max(0, finished.length - this.maxFinishedPerSession))) {
+      tasks.delete(task.id);
+    }
   }
 
   get(sessionId: string, id: string): BackgroundTask | undefined {

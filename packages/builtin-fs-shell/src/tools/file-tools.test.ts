@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +48,16 @@ describe('read / write / edit', () => {
     );
     expect(textOf(await call('read', { path: 'a.txt', offset: 0 }))).toMatch(/INVALID_ARGUMENTS/);
     expect(textOf(await call('read', {}))).toMatch(/INVALID_ARGUMENTS/);
+  });
+
+  it('refuses a FIFO instead of hanging on it', async () => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    expect(textOf(await call('read', { path: 'pipe' }))).toMatch(
+      /INVALID_ARGUMENTS: pipe is not a regular file/,
+    );
+    expect(textOf(await call('edit', { path: 'pipe', old_string: 'a', new_string: 'b' }))).toMatch(
+      /INVALID_ARGUMENTS/,
+    );
   });
 
   it('returns images as image content and refuses other binaries with type and size', async () => {

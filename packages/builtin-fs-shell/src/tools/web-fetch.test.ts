@@ -38,6 +38,15 @@ beforeAll(async () => {
     else if (url === '/text') send(200, 'text/plain', 'plain words\n');
     else if (url === '/json') send(200, 'application/json', '{"a":1}');
     else if (url === '/latin1') send(200, 'text/plain; charset=iso-8859-1', Buffer.from('caf\xe9', 'latin1'));
+    else if (url === '/meta-charset')
+      send(
+        200,
+        'text/html',
+        Buffer.from(
+          '<html><head><meta charset="windows-1252"></head><body><p>na\xefve</p></body></html>',
+          'latin1',
+        ),
+      );
     else if (url === '/gzip')
       send(200, 'text/plain', gzipSync('compressed words'), { 'content-encoding': 'gzip' });
     else if (url === '/image') send(200, 'image/png', PNG);
@@ -96,6 +105,7 @@ describe('web_fetch against a loopback server (guard opened)', () => {
     expect(okText(await fetch(open, { url: `http://127.0.0.1:${port}/json` }))).toContain('{"a":1}');
     expect(okText(await fetch(open, { url: `http://127.0.0.1:${port}/latin1` }))).toContain('café');
     expect(okText(await fetch(open, { url: `http://127.0.0.1:${port}/gzip` }))).toContain('compressed words');
+    expect(okText(await fetch(open, { url: `http://127.0.0.1:${port}/meta-charset` }))).toContain('naïve');
   });
 
   it('returns images as image content and refuses other binary types', async () => {

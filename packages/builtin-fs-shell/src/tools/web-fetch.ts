@@ -15,6 +15,7 @@ import {
   htmlToReadable,
   isHtml,
   isTextual,
+  metaCharset,
   parseContentType,
 } from '../web/convert.js';
 import { fetchPage } from '../web/fetch-page.js';
@@ -88,7 +89,10 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
           { type: 'image', data: page.body.toString('base64'), mimeType: mediaType },
         ];
       } else if (isTextual(mediaType)) {
-        const raw = decodeBody(page.body, charset);
+        const raw = decodeBody(
+          page.body,
+          charset ?? (isHtml(mediaType) ? metaCharset(page.body) : undefined),
+        );
         let text = isHtml(mediaType) ? htmlToReadable(raw, (args.format ?? 'markdown') as WebFormat) : raw;
         let cut = '';
         if (text.length > maxChars) {

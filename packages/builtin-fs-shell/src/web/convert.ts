@@ -15,6 +15,12 @@ export function parseContentType(header: string): { mediaType: string; charset: 
   return { mediaType: (type ?? '').trim().toLowerCase(), charset };
 }
 
+/** The charset an HTML document declares in a `<meta>` tag within its first 2 KiB. */
+export function metaCharset(body: Buffer): string | undefined {
+  const head = body.subarray(0, 2048).toString('latin1');
+  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
+}
+
 /** Decodes a body with its declared charset, UTF-8 when absent or unknown. */
 export function decodeBody(body: Buffer, charset: string | undefined): string {
   try {
