@@ -184,3 +184,107 @@ describe('bad OpenAPI input', () => {
     }
   });
 });
+
+describe('importer details', () => {
+  it('merges path-level and operation-level parameters, the operation winning', async () => {
+    const document = minimal({
+      '/items/{id}': {
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            description: 'from the path item',
+          },
+          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+        ],
+        get: {
+          operationId: 'getItem',
+          parameters: [
+            {
+              name: 'id',
+              in: 'path',
+              required: true,
+              schema: { type: 'integer', minimum: 1 },
+              description: 'from the operation',
+            },
+          ],
+          responses: {},
+        },
+      },
+    });
+    const { tools } = await importOpenApi({ document });
+    const schema = tools.getItem?.parametersSchema as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+    };
+    expect(schema.properties.id).toEqual({ type: 'integer', minimum: 1, description: 'from the operation' });
+    expect(schema.properties.verbose).toEqual({ type: 'boolean' });
+    expect(schema.required).toEqual(['id']);
+  });
+
+  it('maps OAuth2 client credentials (3.x and Swagger 2.0) to environment templates or given credentials', async () => {
+    const v3 = minimal(
+      { '/me': { get: { operationId: 'me', security: [{ machine: ['read'] }], responses: {} } } },
+      {
+        components: {
+          securitySchemes: {
+            machine: {
+              type: 'oauth2',
+              flows: {
+                clientCredentials: { tokenUrl: 'https://auth.example.test/token', scopes: { read: 'r' } },
+              },
+            },
+          },
+        },
+      },
+    );
+    const fromEnv = await importOpenApi({ document: v3 }, { namespace: 'acme' });
+    expect(fromEnv.tools.me?.auth).toEqual({
+      type: 'oauth2-client-credentials',
+      tokenUrl: 'https://auth.example.test/token',
+      clientId: '${ACME_MACHINE_CLIENT_ID}',
+      clientSecret: '${ACME_MACHINE_CLIENT_SECRET}',
+      scopes: ['read'],
+    });
+    const given = await importOpenApi(
+      { document: v3 },
+      { credentials: { machine: { clientId: 'id-1', clientSecret: '${MY_SECRET}' } } },
+    );
+    expect(given.tools.me?.auth).toMatchObject({ clientId: 'id-1', clientSecret: '${MY_SECRET}' });
+    const v2 = {
+      swagger: '2.0',
+      info: { title: 't', version: '1' },
+      host: 'api.example.test',
+      basePath: '/v1',
+      schemes: ['https'],
+      securityDefinitions: {
+        app: { type: 'oauth2', flow: 'application', tokenUrl: 'https://auth.example.test/t', scopes: {} },
+      },
+      security: [{ app: [] }],
+      paths: { '/me': { get: { operationId: 'me', responses: {} } } },
+    };
+    const swagger = await importOpenApi({ document: v2 }, { namespace: 'old' });
+    expect(swagger.tools.me?.url).toBe('https://api.example.test/v1/me');
+    expect(swagger.tools.me?.auth).toMatchObject({
+      type: 'oauth2-client-credentials',
+      tokenUrl: 'https://auth.example.test/t',
+    });
+  });
+
+  it('makes credentials optional when the security requirement allows anonymous calls', async () => {
+    const document = minimal(
+      { '/pub': { get: { operationId: 'pub', security: [{}, { key: [] }], responses: {} } } },
+      { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } },
+    );
+    const { tools } = await importOpenApi({ document }, { namespace: 'p' });
+    expect(tools.pub?.auth).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Key',
+      value: '${P_KEY}',
+      optional: true,
+    });
+  });
+});
