@@ -76,6 +76,7 @@ describe('a REST API through the orchestrator', () => {
           description: 'Fetches an item.',
           method: 'GET',
           url: `http://127.0.0.1:${port}/items/{id}`,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the provider's own ${VAR} template
           headers: { authorization: 'Bearer ${API_KEY}' },
           parametersSchema: {
             type: 'object',
