@@ -74,6 +74,20 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
     }
   };
 
+  // The call was approved: a store that cannot be written (full disk) must not turn it into a
+  // throw; the approval just is not remembered, and the next call asks again.
+  const remember = async (
+    call: ToolCall,
+    decision: PolicyDecision,
+    answer: 'allow-once' | 'allow-always' | 'auto',
+  ): Promise<void> => {
+    try {
+      await policy.remember(call, decision, answer);
+    } catch {
+      // not remembered
+    }
+  };
+
   const ask = async (
     call: ToolCall,
     decision: PolicyDecision,
@@ -104,7 +118,7 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
     };
     const outcome = await runApproval(channel, request, call.ctx.signal);
     if (outcome.status === 'answered' && outcome.decision !== 'deny') {
-      await policy.remember(call, decision, outcome.decision);
+      await remember(call, decision, outcome.decision);
       report(call, decision, 'approved', outcome.status);
       return next(call);
     }
@@ -142,7 +156,7 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
       }
       if (decision.shadow) {
         if (decision.decision === 'allow' && decision.pin?.status === 'unpinned')
-          await policy.remember(call, decision, 'auto');
+          await remember(call, decision, 'auto');
         report(call, decision, decision.decision === 'allow' ? 'allowed' : 'shadow-allowed');
         return next(call);
       }
@@ -151,7 +165,7 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
         return fail(decision.code ?? 'DENIED', decision.reason, { details: { source: decision.source } });
       }
       if (decision.decision === 'ask') return ask(call, decision, next);
-      if (decision.pin?.status === 'unpinned') await policy.remember(call, decision, 'auto');
+      if (decision.pin?.status === 'unpinned') await remember(call, decision, 'auto');
       if (options.onDecision) report(call, decision, 'allowed');
       return next(call);
     },

@@ -394,3 +394,26 @@ describe('HTTP approval channel against a real loopback server', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'DENIED' } });
   });
 });
+
+describe('stores that cannot be written', () => {
+  it('an approved call still runs when the allow-list file cannot be written', async () => {
+    const parent = join(directory, 'sub');
+    const asked: string[] = [];
+    const terminal = createTerminal();
+    const gate = policyMiddleware(
+      createPolicy({}, { allowList: createAllowList({ path: join(parent, 'allow-list.json') }) }),
+      {
+        approvals: createCallbackApprovalChannel(async (request): Promise<ApprovalDecision> => {
+          asked.push(request.tool);
+          // A file where the directory should be: the write after the answer fails.
+          await writeFile(parent, 'not a directory');
+          return 'allow-always';
+        }),
+      },
+    );
+    const result = await gate.handle?.(call(write), terminal.next);
+    expect(result?.ok).toBe(true);
+    expect(terminal.reached).toEqual(['write']);
+    expect(asked).toEqual(['write']);
+  });
+});
