@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as root from './index.js';
 import * as testing from './testing/index.js';
@@ -15,5 +18,22 @@ describe('public surface', () => {
       'secretVariants',
     ]);
     expect(Object.keys(testing).sort()).toEqual(['ALPHABETS', 'adversarialInputs', 'createFakeSource']);
+  });
+
+  it('keeps the root entry free of Node built-ins (they live under ./testing)', () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8');
+      expect(source, file).not.toMatch(/from 'node:/);
+      for (const match of source.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+        visit(join(dirname(file), `${match[1]}.ts`));
+      }
+    };
+    visit(join(here, 'index.ts'));
+    expect(seen.size).toBeGreaterThan(10);
+    expect([...seen].some((file) => file.includes('testing'))).toBe(false);
   });
 });
