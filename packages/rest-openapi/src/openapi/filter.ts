@@ -1,4 +1,4 @@
-import type { NormalizedOperation } from './operations.js';
+import type { NormalizedOperation } from './operation-model.js';
 
 /** Which operations to take. Patterns are strings with `*` wildcards, or regular expressions. */
 export interface OperationFilter {

@@ -8,7 +8,8 @@ import {
 import type { RestParameterBinding, RestToolConfig } from '../config.js';
 import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
-import { type NormalizedOperation, readOperations } from './operations.js';
+import type { NormalizedOperation } from './operation-model.js';
+import { readOperations } from './operations.js';
 import { createRefResolver } from './resolver.js';
 import { SchemaConverter } from './schema.js';
 import { type SchemeCredentials, authForRequirements } from './security.js';

@@ -1,0 +1,137 @@
+import type { RestMethod, RestParameterBinding } from '../config.js';
+import type { RefResolver } from './resolver.js';
+
+/** A JSON object of a document, not yet checked. */
+export type Mutable = Record<string, unknown>;
+
+/** One parameter of an operation, dialect-neutral. */
+export interface NormalizedParameter {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly required: boolean;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  /** The raw (unconverted) schema. */
+  readonly schema: unknown;
+  readonly binding: RestParameterBinding;
+}
+
+/** The request body of an operation. */
+export interface NormalizedBody {
+  readonly contentType: string;
+  readonly schema: unknown;
+  readonly required: boolean;
+  readonly description?: string;
+}
+
+/** One operation of a document, dialect-neutral. */
+export interface NormalizedOperation {
+  readonly method: RestMethod;
+  readonly path: string;
+  readonly operationId?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly deprecated: boolean;
+  readonly parameters: readonly NormalizedParameter[];
+  readonly body?: NormalizedBody;
+  /** Security requirements (alternatives), or undefined for the document default. */
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  /** Servers of the path item or operation (3.x only). */
+  readonly servers?: readonly Mutable[];
+  /** For messages: `GET /pets/{id}`. */
+  readonly label: string;
+}
+
+/** An operation that could not be read, with the reason. */
+export interface SkippedOperation {
+  readonly label: string;
+  readonly reason: string;
+}
+
+/** Header parameters OpenAPI says to ignore (the client sets them). */
+export const IGNORED_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
+
+/** Picks the content type a tool sends: JSON first, then forms, then text, then the first listed. */
+export function pickContentType(types: readonly string[]): string | undefined {
+  const lower = types.map((type) => type.toLowerCase());
+  const index =
+    [
+      lower.findIndex((type) => type.split(';')[0]?.trim() === 'application/json'),
+      lower.findIndex((type) => /\+json\b/.test(type) || type.startsWith('application/json')),
+      lower.findIndex((type) => type.startsWith('application/x-www-form-urlencoded')),
+      lower.findIndex((type) => type.startsWith('multipart/form-data')),
+      lower.findIndex((type) => type.startsWith('text/')),
+    ].find((found) => found !== -1) ?? (types.length > 0 ? 0 : -1);
+  return index === -1 ? undefined : types[index];
+}
+
+/** True for JSON media types. */
+export function isJsonMedia(type: string): boolean {
+  const base = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+/** Parameters of the path item and the operation, the operation winning on the same name and location. */
+export function mergeParameters(
+  resolver: RefResolver,
+  lists: readonly unknown[][],
+  label: string,
+): Mutable[] {
+  const merged = new Map<string, Mutable>();
+  for (const list of lists) {
+    for (const item of list) {
+      const raw = resolver.follow<Mutable>(item as Mutable, label);
+      if (typeof raw !== 'object' || raw === null) continue;
+      merged.set(`${String(raw.in)}:${String(raw.name)}`, raw);
+    }
+  }
+  return [...merged.values()];
+}
+
+/** The parts every dialect shares. */
+export function common(
+  operation: Mutable,
+  pathItem: Mutable,
+  parts: {
+    method: RestMethod;
+    path: string;
+    label: string;
+    parameters: NormalizedParameter[];
+    body: NormalizedBody | undefined;
+  },
+): NormalizedOperation {
+  const servers =
+    asArray(operation.servers).length > 0 ? asArray(operation.servers) : asArray(pathItem.servers);
+  return {
+    method: parts.method,
+    path: parts.path,
+    label: parts.label,
+    ...(typeof operation.operationId === 'string' && operation.operationId.trim()
+      ? { operationId: operation.operationId.trim() }
+      : {}),
+    ...(typeof operation.summary === 'string'
+      ? { summary: operation.summary }
+      : typeof pathItem.summary === 'string'
+        ? { summary: pathItem.summary }
+        : {}),
+    ...(typeof operation.description === 'string'
+      ? { description: operation.description }
+      : typeof pathItem.description === 'string'
+        ? { description: pathItem.description }
+        : {}),
+    tags: asArray(operation.tags).filter((tag): tag is string => typeof tag === 'string'),
+    deprecated: operation.deprecated === true,
+    parameters: parts.parameters,
+    ...(parts.body ? { body: parts.body } : {}),
+    ...(Array.isArray(operation.security)
+      ? { security: operation.security as NormalizedOperation['security'] & object }
+      : {}),
+    ...(servers.length > 0 ? { servers: servers as Mutable[] } : {}),
+  };
+}
+
+/** The value when it is an array, else an empty one. */
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
