@@ -26,14 +26,65 @@ const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 /** How long a remote server gets to answer the ping sent after a transport error. */
 const REMOTE_PROBE_TIMEOUT_MS = 5_000;
 
-function requestOptions(options: McpRequestOptions) {
-  return {
+type SdkRequestOptions = {
+  timeout: number;
+  resetTimeoutOnProgress: boolean;
+  signal?: AbortSignal;
+  maxTotalTimeout?: number;
+  onprogress?: McpRequestOptions['onProgress'];
+};
+
+/**
+ * Runs one SDK request. The SDK adds an abort listener to the signal it is given and never
+ * removes it, so a long-lived caller signal would collect one listener per call: hand it a
+ * per-request signal that follows the caller's instead (one listener per caller signal).
+ */
+async function request<T>(
+  options: McpRequestOptions,
+  run: (sdk: SdkRequestOptions) => Promise<T>,
+): Promise<T> {
+  const sdk: SdkRequestOptions = {
     timeout: options.timeoutMs,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
+  if (!options.signal) return run(sdk);
+  const linked = link(options.signal);
+  try {
+    return await run({ ...sdk, signal: linked.signal });
+  } finally {
+    linked.unlink();
+  }
+}
+
+const links = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** A per-request signal that follows `outer`, with one shared listener per outer signal. */
+function link(outer: AbortSignal): { signal: AbortSignal; unlink: () => void } {
+  const local = new AbortController();
+  if (outer.aborted) {
+    local.abort(outer.reason);
+    return { signal: local.signal, unlink: () => {} };
+  }
+  let followers = links.get(outer);
+  if (!followers) {
+    const created = new Set<AbortController>();
+    followers = created;
+    links.set(outer, created);
+    outer.addEventListener(
+      'abort',
+      () => {
+        for (const controller of created) controller.abort(outer.reason);
+        created.clear();
+        links.delete(outer);
+      },
+      { once: true },
+    );
+  }
+  const set = followers;
+  set.add(local);
+  return { signal: local.signal, unlink: () => set.delete(local) };
 }
 
 /**
@@ -148,9 +199,8 @@ export async function openSdkSession(
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
     async listToolsPage(cursor, requestOptionsIn): Promise<McpPage<McpToolDefinition>> {
-      const page = await client.listTools(
-        cursor === undefined ? {} : { cursor },
-        requestOptions(requestOptionsIn),
+      const page = await request(requestOptionsIn, (sdk) =>
+        client.listTools(cursor === undefined ? {} : { cursor }, sdk),
       );
       return {
         items: page.tools as McpToolDefinition[],
@@ -158,7 +208,9 @@ export async function openSdkSession(
       };
     },
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
-      const result = await client.callTool({ name, arguments: args }, undefined, requestOptions(callOptions));
+      const result = await request(callOptions, (sdk) =>
+        client.callTool({ name, arguments: args }, undefined, sdk),
+      );
       return {
         content: Array.isArray(result.content) ? result.content : [],
         ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
@@ -166,9 +218,8 @@ export async function openSdkSession(
       };
     },
     async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
-      const page = await client.listResources(
-        cursor === undefined ? {} : { cursor },
-        requestOptions(listOptions),
+      const page = await request(listOptions, (sdk) =>
+        client.listResources(cursor === undefined ? {} : { cursor }, sdk),
       );
       return {
         items: page.resources as McpResourceInfo[],
@@ -176,11 +227,11 @@ export async function openSdkSession(
       };
     },
     async readResource(uri, readOptions) {
-      const result = await client.readResource({ uri }, requestOptions(readOptions));
+      const result = await request(readOptions, (sdk) => client.readResource({ uri }, sdk));
       return result.contents;
     },
     async ping(pingOptions) {
-      await client.ping(requestOptions(pingOptions));
+      await request(pingOptions, (sdk) => client.ping(sdk));
     },
     async close() {
       closedByUs = true;

@@ -164,11 +164,9 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable)
       return Promise.reject(new Error('server process is not running'));
-    return new Promise((resolve, reject) => {
-      const flushed = stdin.write(`${JSON.stringify(message)}\n`, (error) => {
-        if (error) reject(error);
-      });
-      if (flushed) resolve();
+    return new Promise((resolve) => {
+      // Write errors surface through the stdin 'error' listener (and the exit that follows).
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
       else stdin.once('drain', resolve);
     });
   }

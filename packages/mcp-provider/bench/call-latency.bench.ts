@@ -1,0 +1,206 @@
+// Benchmark: the same tool on the same kind of stdio server, called through the raw SDK
+// Client.callTool and through the orchestrator + this provider (and the provider alone),
+// sequentially and with 16 calls in flight; then the time to start 20 stdio servers in
+// parallel, and how fast a call in flight fails when its server is killed.
+// Run: pnpm --filter @toolplane/mcp-provider bench
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type Stats, result, summarize, timeEach } from '@toolplane/bench';
+import { createToolContext } from '@toolplane/core';
+import { createOrchestrator } from '@toolplane/orchestrator';
+import { createMcpProvider, startMcpProviders } from '../src/index.js';
+
+const server = fileURLToPath(new URL('../test/fixtures/server.mjs', import.meta.url));
+const config = { type: 'stdio' as const, command: process.execPath, args: [server], healthIntervalMs: 0 };
+const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 1000);
+const PARALLEL_TOTAL = Number(process.env.BENCH_PARALLEL_CALLS ?? 4000);
+const IN_FLIGHT = 16;
+
+async function throughput(call: () => Promise<unknown>, total: number, inFlight: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) {
+        next++;
+        await call();
+      }
+    }),
+  );
+  return total / ((performance.now() - started) / 1000);
+}
+
+function line(label: string, stats: Stats): void {
+  console.log(
+    `${label.padEnd(28)} p50 ${(stats.medianUs / 1000).toFixed(3)} ms  p99 ${(stats.p99Us / 1000).toFixed(3)} ms`,
+  );
+}
+
+async function main(): Promise<void> {
+  const raw = new Client({ name: 'bench', version: '1' });
+  await raw.connect(new StdioClientTransport({ command: process.execPath, args: [server] }));
+  const rawCall = async (): Promise<void> => {
+    const response = await raw.callTool({ name: 'echo', arguments: { message: 'ping' } });
+    if (response.isError) throw new Error('raw call failed');
+  };
+
+  const provider = createMcpProvider('direct', config);
+  await provider.start?.(AbortSignal.timeout(60_000));
+  const providerCall = async (): Promise<void> => {
+    const outcome = await provider.execute('echo', { message: 'ping' }, createToolContext());
+    if (!outcome.ok) throw new Error(outcome.error.message);
+  };
+
+  const orchestrator = createOrchestrator();
+  orchestrator.register(createMcpProvider('bench', config));
+  await orchestrator.warmup();
+  const orchestratorCall = async (): Promise<void> => {
+    const outcome = await orchestrator.call('bench__echo', { message: 'ping' });
+    if (!outcome.ok) throw new Error(outcome.error.message);
+  };
+
+  // Interleave rounds so machine noise hits all three alike.
+  const samples: Record<'raw' | 'provider' | 'orchestrator', number[]> = {
+    raw: [],
+    provider: [],
+    orchestrator: [],
+  };
+  const rounds = 10;
+  for (let round = 0; round < rounds; round++) {
+    for (const [key, call] of [
+      ['raw', rawCall],
+      ['provider', providerCall],
+      ['orchestrator', orchestratorCall],
+    ] as const) {
+      const stats = await timeEach(call, SEQUENTIAL / rounds, round === 0 ? 50 : 5);
+      samples[key].push(stats.medianUs);
+      void stats;
+    }
+  }
+  // Per-call distributions, measured once more each for p99.
+  const rawStats = await timeEach(rawCall, SEQUENTIAL, 20);
+  const providerStats = await timeEach(providerCall, SEQUENTIAL, 20);
+  const orchestratorStats = await timeEach(orchestratorCall, SEQUENTIAL, 20);
+  line('raw SDK Client.callTool', rawStats);
+  line('provider.execute', providerStats);
+  line('orchestrator + provider', orchestratorStats);
+  const median = (values: number[]): number => summarize(values).medianUs;
+  const rawMedian = median(samples.raw);
+  const orchestratorMedian = median(samples.orchestrator);
+  const providerMedian = median(samples.provider);
+  console.log(
+    `median of ${rounds} interleaved round medians: raw ${(rawMedian / 1000).toFixed(3)} ms, provider ${(providerMedian / 1000).toFixed(3)} ms, orchestrator ${(orchestratorMedian / 1000).toFixed(3)} ms`,
+  );
+
+  // Throughput in interleaved rounds too; the median round of each counts.
+  const rates: Record<'raw' | 'provider' | 'orchestrator', number[]> = {
+    raw: [],
+    provider: [],
+    orchestrator: [],
+  };
+  for (let round = 0; round < 5; round++) {
+    rates.raw.push(await throughput(rawCall, PARALLEL_TOTAL / 5, IN_FLIGHT));
+    rates.provider.push(await throughput(providerCall, PARALLEL_TOTAL / 5, IN_FLIGHT));
+    rates.orchestrator.push(await throughput(orchestratorCall, PARALLEL_TOTAL / 5, IN_FLIGHT));
+  }
+  const medianRate = (values: number[]): number =>
+    [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+  const rawThroughput = medianRate(rates.raw);
+  const providerThroughput = medianRate(rates.provider);
+  const orchestratorThroughput = medianRate(rates.orchestrator);
+  console.log(
+    `16 in flight: raw ${rawThroughput.toFixed(0)}/s, provider ${providerThroughput.toFixed(0)}/s, orchestrator ${orchestratorThroughput.toFixed(0)}/s`,
+  );
+
+  await raw.close();
+  await provider.close?.();
+  await orchestrator.close();
+
+  // 20 stdio servers started in parallel: raw SDK clients vs providers, alternated, best of 2 each.
+  const startRaw = async (): Promise<number> => {
+    const started = performance.now();
+    const clients = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const client = new Client({ name: 'bench', version: '1' });
+        await client.connect(new StdioClientTransport({ command: process.execPath, args: [server] }));
+        await client.listTools();
+        return client;
+      }),
+    );
+    const elapsed = performance.now() - started;
+    await Promise.all(clients.map((client) => client.close()));
+    return elapsed;
+  };
+  let closeMs = Number.POSITIVE_INFINITY;
+  const startProviders = async (): Promise<number> => {
+    const providers = Array.from({ length: 20 }, (_, index) => createMcpProvider(`s${index}`, config));
+    const started = performance.now();
+    const outcomes = await startMcpProviders(providers, { concurrency: 20 });
+    const elapsed = performance.now() - started;
+    if (outcomes.some((outcome) => !outcome.ok)) throw new Error('a server failed to start');
+    const closeStart = performance.now();
+    await Promise.all(providers.map((each) => each.close?.()));
+    closeMs = Math.min(closeMs, performance.now() - closeStart);
+    return elapsed;
+  };
+  const firstRaw = await startRaw();
+  const firstProviders = await startProviders();
+  const rawStartMs = Math.min(firstRaw, await startRaw());
+  const providerStartMs = Math.min(firstProviders, await startProviders());
+  console.log(
+    `start 20 in parallel: raw SDK ${rawStartMs.toFixed(0)} ms, providers ${providerStartMs.toFixed(0)} ms`,
+  );
+
+  // A call in flight when its server is killed with SIGKILL: time until it fails.
+  const failureSamples: number[] = [];
+  const victim = createMcpProvider('victim', config, {
+    restartPolicy: { backoffMs: [0], maxRestarts: 100, crashWindowMs: 60_000, healthyResetMs: 600_000 },
+  });
+  await victim.start?.(AbortSignal.timeout(60_000));
+  for (let i = 0; i < 10; i++) {
+    for (let wait = 0; wait < 400 && victim.status().state !== 'ready'; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const pending = victim.execute('hang', {}, createToolContext());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const killedAt = performance.now();
+    process.kill(victim.status().pid as number, 'SIGKILL');
+    const outcome = await pending;
+    if (outcome.ok || outcome.error.code !== 'PROVIDER_UNAVAILABLE')
+      throw new Error('expected PROVIDER_UNAVAILABLE');
+    failureSamples.push((performance.now() - killedAt) * 1000);
+  }
+  await victim.close?.();
+  const failure = summarize(failureSamples);
+
+  result('mcp-provider/call-p50-sequential', orchestratorStats.medianUs / 1000, 'ms', {
+    baseline: 'raw-sdk-callTool',
+    ratio: orchestratorStats.medianUs / rawStats.medianUs,
+  });
+  result('mcp-provider/call-p99-sequential', orchestratorStats.p99Us / 1000, 'ms', {
+    baseline: 'raw-sdk-callTool',
+    ratio: orchestratorStats.p99Us / rawStats.p99Us,
+  });
+  result('mcp-provider/call-p50-interleaved', orchestratorMedian / 1000, 'ms', {
+    baseline: 'raw-sdk-callTool',
+    ratio: orchestratorMedian / rawMedian,
+  });
+  result('mcp-provider/provider-only-p50-interleaved', providerMedian / 1000, 'ms', {
+    baseline: 'raw-sdk-callTool',
+    ratio: providerMedian / rawMedian,
+  });
+  result('mcp-provider/throughput-16-in-flight', orchestratorThroughput, 'calls/s', {
+    baseline: 'raw-sdk-callTool',
+    ratio: orchestratorThroughput / rawThroughput,
+  });
+  result('mcp-provider/start-20-stdio-servers', providerStartMs, 'ms', {
+    baseline: 'raw-sdk-connect',
+    ratio: providerStartMs / rawStartMs,
+  });
+  result('mcp-provider/close-20-stdio-servers', closeMs, 'ms');
+  result('mcp-provider/in-flight-failure-after-sigkill-p99', failure.p99Us / 1000, 'ms');
+}
+
+await main();
