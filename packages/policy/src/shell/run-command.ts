@@ -3,6 +3,7 @@ import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood, report } fr
 import { checkDangers } from './dangers.js';
 import { normalizeCommandName, parseOptions } from './normalize.js';
 import { DANGEROUS_VARIABLE, DECODERS, FETCHERS, INTERPRETERS, SHELLS } from './programs.js';
+import { inspectEmbeddedCommands } from './embedded.js';
 import { inspectInlineScripts } from './scripts.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { type ShellWord, staticWord } from './words.js';
@@ -284,6 +285,7 @@ export function runCommand(
     report(state, 'deny', 'fork-bomb', `function ${name} calls itself`, text);
   }
   inspectInlineScripts(state, scope, command, nested);
+  inspectEmbeddedCommands(state, scope, command, nested);
   checkDangers(state, command);
   state.commands.push(command);
 }
