@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  exited,
   fakeToken,
   fixturePids,
   fixtureServer,
   isAlive,
   runCli,
+  startCli,
   tempDir,
   waitFor,
   writeJsonFile,
@@ -58,6 +60,18 @@ describe('MCP servers through the CLI', () => {
     expect(stderr).toMatch(/ok · fixture__add · \d+ ms/);
     const pids = await fixturePids(pidDir);
     expect(pids.length).toBeGreaterThan(0);
+    expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000)).toBe(true);
+  });
+
+  it('SIGINT during a call stops the MCP server and exits 130', async () => {
+    await writeConfig();
+    const child = startCli(['tools', 'call', 'fixture__sleep', '--args', '{"ms":60000}'], { cwd: dir.path });
+    expect(await waitFor(async () => (await fixturePids(pidDir)).length > 0, 30_000)).toBe(true);
+    const pids = await fixturePids(pidDir);
+    // give the call a moment to reach the server
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.kill('SIGINT');
+    expect(await exited(child, 20_000)).toBe(130);
     expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000)).toBe(true);
   });
 
@@ -141,7 +155,7 @@ describe('MCP servers through the CLI', () => {
     const { code, stdout } = await runCli(['doctor'], { cwd: dir.path, timeoutMs: 120_000 });
     expect(code).toBe(1);
     expect(stdout).toMatch(/^PROVIDER\s+KIND\s+STATUS\s+TOOLS\s+START\s+PING\s+DETAIL$/m);
-    expect(stdout).toMatch(/^fixture\s+mcp\s+ok\s+6\s+\d+ ms\s+[\d.]+ ms\s+cli-fixture 1\.2\.3/m);
+    expect(stdout).toMatch(/^fixture\s+mcp\s+ok\s+7\s+\d+ ms\s+[\d.]+ ms\s+cli-fixture 1\.2\.3/m);
     expect(stdout).toMatch(/^crashes\s+mcp\s+FAILED\s+0\s+\d+ ms\s+-\s+\S/m);
     expect(stdout).toMatch(/^missing\s+mcp\s+FAILED\s+0\s+\d+ ms\s+-\s+\S/m);
     expect(stdout).toMatch(/^builtin\s+builtin\s+ok\s+4\s+/m);

@@ -14,11 +14,15 @@ export async function withRuntime<T>(
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
   const runtime = await assembleRuntime(loaded, options);
+  let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
     void runtime.close().finally(() => process.exit(SIGNAL_EXIT_CODES[signal] ?? 1));
   };
   const signals = Object.keys(SIGNAL_EXIT_CODES) as NodeJS.Signals[];
-  for (const signal of signals) process.once(signal, onSignal);
+  // `on`, not `once`: the MCP provider's exit guard re-raises a signal nobody else listens to
+  for (const signal of signals) process.on(signal, onSignal);
   try {
     if (options.warmup !== false) {
       const spinner = startSpinner(`starting ${runtime.providers.length} provider(s)…`);

@@ -1,0 +1,216 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeToken, runCli, tempDir, writeJsonFile } from './helpers.js';
+
+const PETSTORE = fileURLToPath(
+  new URL('../node_modules/@readme/oas-examples/3.0/json/petstore.json', import.meta.url),
+);
+
+let dir: { path: string; cleanup(): Promise<void> };
+let server: Server;
+let origin: string;
+const seenKeys: string[] = [];
+
+beforeAll(async () => {
+  dir = await tempDir();
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const pet = /^\/v2\/pet\/(\d+)$/.exec(url.pathname);
+    const weather = /^\/weather\/([^/]+)$/.exec(url.pathname);
+    res.setHeader('content-type', 'application/json');
+    if (req.method === 'GET' && pet) {
+      const key = String(req.headers.api_key ?? '');
+      seenKeys.push(key);
+      // a careless API that echoes the credential back: the scrubber must catch it
+      res.end(
+        JSON.stringify({ id: Number(pet[1]), name: 'Rex', status: 'available', debug: { api_key: key } }),
+      );
+    } else if (req.method === 'GET' && url.pathname === '/v2/store/inventory') {
+      res.end(JSON.stringify({ available: 3, sold: 1 }));
+    } else if (req.method === 'GET' && weather) {
+      res.end(
+        JSON.stringify({
+          city: decodeURIComponent(weather[1] ?? ''),
+          tempC: 21,
+          units: url.searchParams.get('units'),
+        }),
+      );
+    } else {
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: 'not found' }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await dir.cleanup();
+});
+
+describe('REST and OpenAPI through the CLI', () => {
+  it('imports a real OpenAPI document, filtered by tag, into a tool config file, then calls it', async () => {
+    const imported = await runCli(
+      [
+        'openapi',
+        'import',
+        PETSTORE,
+        '--tag',
+        'pet',
+        '--namespace',
+        'pets',
+        '--base-url',
+        `${origin}/v2`,
+        '--out',
+        'pets.tools.yaml',
+      ],
+      { cwd: dir.path },
+    );
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toMatch(
+      /imported 8 tool\(s\) from Swagger Petstore 1\.0\.0 \(OpenAPI 3\.0\) into pets\.tools\.yaml/,
+    );
+    expect(imported.stderr).toContain('pets__getPetById');
+    expect(imported.stderr).toContain('"rest": [{ "namespace": "pets", "file": "pets.tools.yaml" }]');
+    const text = await readFile(join(dir.path, 'pets.tools.yaml'), 'utf8');
+    expect(text).toContain('getPetById:');
+    expect(text).not.toContain('getInventory');
+
+    await writeJsonFile(dir.path, 'toolplane.config.json', {
+      rest: [{ namespace: 'pets', file: 'pets.tools.yaml' }],
+    });
+    const list = await runCli(['tools', 'list', '--json'], { cwd: dir.path });
+    expect(list.code).toBe(0);
+    const tools = JSON.parse(list.stdout) as { name: string; kind: string }[];
+    expect(tools.find((tool) => tool.name === 'pets__getPetById')?.kind).toBe('rest');
+
+    const key = fakeToken('pk_');
+    const call = await runCli(['tools', 'call', 'pets__getPetById', '--args', '{"petId":7}', '--json'], {
+      cwd: dir.path,
+      env: { PETS_API_KEY: key },
+    });
+    expect(call.code).toBe(0);
+    expect(seenKeys).toContain(key);
+    expect(call.stdout).toContain('Rex');
+    expect(call.stdout).not.toContain(key);
+    expect(call.stdout).toContain('[REDACTED');
+  });
+
+  it('prints the tool config when there is no --out, and a JSON summary with --json', async () => {
+    const printed = await runCli(['openapi', 'import', PETSTORE, '--tag', 'store'], { cwd: dir.path });
+    expect(printed.code).toBe(0);
+    const config = JSON.parse(printed.stdout) as { tools: Record<string, { method: string }> };
+    expect(Object.keys(config.tools)).toContain('getInventory');
+    const summary = await runCli(['openapi', 'import', PETSTORE, '--tag', 'user', '--json'], {
+      cwd: dir.path,
+    });
+    expect(summary.code).toBe(0);
+    const parsed = JSON.parse(summary.stdout) as {
+      namespace: string;
+      tools: string[];
+      info: { specification: string };
+    };
+    expect(parsed.namespace).toBe('petstore');
+    expect(parsed.tools).toContain('loginUser');
+    expect(parsed.info.specification).toBe('3.0');
+  });
+
+  it('serves an OpenAPI document named in the config, and inline REST tools', async () => {
+    const configDir = join(dir.path, 'inline');
+    await import('node:fs/promises').then((fs) => fs.mkdir(configDir, { recursive: true }));
+    await writeFile(
+      join(configDir, 'toolplane.config.yaml'),
+      [
+        'openapi:',
+        '  - namespace: store',
+        `    source: ${PETSTORE}`,
+        '    include: { tags: [store] }',
+        `    baseUrl: ${origin}/v2`,
+        'rest:',
+        '  - namespace: weather',
+        '    tools:',
+        '      current:',
+        '        description: Current weather of a city.',
+        '        method: GET',
+        `        url: ${origin}/weather/{city}`,
+        '        parametersSchema:',
+        '          type: object',
+        '          properties: { city: { type: string }, units: { type: string } }',
+        '          required: [city]',
+        '',
+      ].join('\n'),
+    );
+    // the document's api_key scheme reads STORE_API_KEY; without it the call says what to set
+    const noKey = await runCli(['tools', 'call', 'store__getInventory'], { cwd: configDir });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('STORE_API_KEY');
+    const inventory = await runCli(['tools', 'call', 'store__getInventory'], {
+      cwd: configDir,
+      env: { STORE_API_KEY: fakeToken('sk_') },
+    });
+    expect(inventory.code).toBe(0);
+    expect(inventory.stdout).toContain('"available"');
+    const weather = await runCli(
+      ['tools', 'call', 'weather__current', '--args', '{"city":"Oslo","units":"metric"}'],
+      {
+        cwd: configDir,
+      },
+    );
+    expect(weather.code).toBe(0);
+    expect(weather.stdout).toContain('Oslo');
+    expect(weather.stdout).toContain('metric');
+    const missing = await runCli(['tools', 'call', 'weather__current', '--args', '{}'], { cwd: configDir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('INVALID_ARGUMENTS');
+  });
+
+  it('reports an unreachable REST endpoint as a tool error', async () => {
+    const configDir = join(dir.path, 'down');
+    await import('node:fs/promises').then((fs) => fs.mkdir(configDir, { recursive: true }));
+    // a port that was free a moment ago: bind and close to get one nobody listens on
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await writeJsonFile(configDir, 'toolplane.config.json', {
+      rest: [
+        {
+          namespace: 'down',
+          tools: {
+            ping: {
+              description: 'Pings.',
+              method: 'GET',
+              url: `http://127.0.0.1:${port}/ping`,
+              parametersSchema: { type: 'object' },
+            },
+          },
+        },
+      ],
+    });
+    const { code, stderr } = await runCli(['tools', 'call', 'down__ping'], { cwd: configDir });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/error [A-Z_]+:/);
+  });
+
+  it('rejects bad import input with exit code 2 and a hint', async () => {
+    await writeFile(join(dir.path, 'not-openapi.json'), JSON.stringify({ hello: 'world' }));
+    const notOpenApi = await runCli(['openapi', 'import', 'not-openapi.json'], { cwd: dir.path });
+    expect(notOpenApi.code).toBe(2);
+    expect(notOpenApi.stderr).toContain('cannot import not-openapi.json');
+    expect(notOpenApi.stderr).toContain('hint:');
+    const missing = await runCli(['openapi', 'import', 'nowhere.yaml'], { cwd: dir.path });
+    expect(missing.code).toBe(2);
+    const noMatch = await runCli(['openapi', 'import', PETSTORE, '--tag', 'no-such-tag'], { cwd: dir.path });
+    expect(noMatch.code).toBe(2);
+    expect(noMatch.stderr).toContain('no operations');
+    const badOut = await runCli(['openapi', 'import', PETSTORE, '--out', 'tools.txt'], { cwd: dir.path });
+    expect(badOut.code).toBe(2);
+    expect(existsSync(join(dir.path, 'tools.txt'))).toBe(false);
+  });
+});
