@@ -179,6 +179,21 @@ describe('read / write / edit', () => {
     expect((await readFile(file, 'utf8')).endsWith('BETA\r\nG\r\n')).toBe(true);
   });
 
+  it('reads and edits UTF-16LE files, keeping the encoding', async () => {
+    const file = join(dir, 'wide.txt');
+    await writeFile(
+      file,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('één\r\ntwee\r\n', 'utf16le')]),
+    );
+    expect(okText(await call('read', { path: 'wide.txt' }))).toBe(
+      '     1\téén\n     2\ttwee\n\n(end of file (2 lines))',
+    );
+    okText(await call('edit', { path: 'wide.txt', old_string: 'twee', new_string: 'drie' }));
+    expect(await readFile(file)).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('één\r\ndrie\r\n', 'utf16le')]),
+    );
+  });
+
   it('keeps Latin-1 files Latin-1', async () => {
     const file = join(dir, 'latin.txt');
     await writeFile(file, Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));

@@ -156,3 +156,9 @@ describe('grep', () => {
     expect(textOf(await withNode.execute('grep', {}, ctx))).toMatch(/INVALID_ARGUMENTS/);
   });
 });
+
+describe('findRipgrep', () => {
+  it('finds nothing on a PATH without rg, so grep falls back to the Node engine', () => {
+    expect(findRipgrep('/nonexistent-dir:/another-missing-dir')).toBeUndefined();
+  });
+});

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { openForRead, recordKey, statTarget } from '../files/file-access.js';
 import { readSlice, type Slice } from '../files/read-slice.js';
 import { formatBytes, isModelImage, sniff } from '../files/sniff.js';
+import { decodeText } from '../files/text-codec.js';
 import type { ResolvedTarget } from '../workspace/workspace.js';
 import type { ToolDeps } from './deps.js';
 
@@ -143,6 +144,30 @@ export function createReadTool(deps: ToolDeps): Tool {
               details: { mimeType: kind.mimeType ?? 'application/octet-stream', size: info.size },
             },
           );
+        }
+        if (kind.description === 'UTF-16 text') {
+          // Line positions in UTF-16 are not byte scans for "\n"; decode it whole (bounded).
+          if (info.size > deps.limits.editMaxBytes) {
+            return fail(
+              'INVALID_ARGUMENTS',
+              `${target.display} is UTF-16 text of ${formatBytes(info.size)}, over the ${formatBytes(deps.limits.editMaxBytes)} limit for UTF-16`,
+            );
+          }
+          const decoded = decodeText(await handle.readFile());
+          const lines = decoded.text.split('\n');
+          if (lines.at(-1) === '') lines.pop();
+          const slice = sliceText(lines, offset, limit, deps.limits.readMaxLineLength);
+          if (slice.lines.length === 0 && offset > 1) {
+            return fail(
+              'INVALID_ARGUMENTS',
+              `offset ${offset} is past the end of ${target.display} (${lines.length} lines)`,
+            );
+          }
+          session.reads.remember(recordKey(target), info);
+          return ok(numbered(slice) + footer(slice, target.display), {
+            path: target.display,
+            ...sliceFacts(slice),
+          });
         }
         const slice = await readSlice({
           handle,
