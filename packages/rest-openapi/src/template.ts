@@ -48,9 +48,9 @@ function argText(value: unknown): string {
 
 /** Replaces `${VAR}` from the environment and `{{name}}` from the arguments (missing arguments become ''). */
 export function expandString(text: string, sources: TemplateSources, where: string): string {
-  const withEnv = expandEnv(text, sources.env, where);
-  if (!withEnv.includes('{{')) return withEnv;
-  return withEnv.replace(ARG_PATTERN, (_whole, name: string) => argText(sources.args?.[name]));
+  if (!text.includes('${') && !text.includes('{{')) return text;
+  // one pass over the template: a value (from the environment or an argument) is never expanded again
+  return renderTemplate(compileTemplate(text), sources, where);
 }
 
 /**
