@@ -1,3 +1,4 @@
+import { bodyText } from './decode.js';
 import { type ToolErrorCode, type ToolResult, fail, ok } from '@toolplane/core';
 
 /** The bytes read from a response body, and whether the cap cut it. */
@@ -153,7 +154,7 @@ export function toResult(facts: ResponseFacts, read: ReadBody, maxBytes: number)
       bytes: read.bytes.length,
     });
   }
-  const text = read.bytes.toString('utf8');
+  const text = bodyText(read.bytes, contentType);
   if (kind === 'json') {
     try {
       return ok(text, JSON.parse(text));

@@ -3,6 +3,7 @@ import { type ToolContext, ToolError, type ToolResult, fail } from '@toolplane/c
 import type { Dispatcher } from 'undici';
 import { type AppliedAuth, type OAuthTokenCache, applyAuth } from './auth.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
+import { decodeContent } from './decode.js';
 import { type ArgumentPlan, type PreparedRequest, buildRequest } from './request-builder.js';
 import { readCapped, toResult } from './response.js';
 import { type StreamStop, readJsonStream } from './streaming.js';
@@ -160,7 +161,12 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         response.body.destroy();
         return toResult(facts, { bytes: Buffer.alloc(0), overflow: true }, options.maxResponseBytes);
       }
-      const read = await readCapped(response.body, options.maxResponseBytes);
+      const encoding = response.headers['content-encoding'];
+      const read = decodeContent(
+        await readCapped(response.body, options.maxResponseBytes),
+        typeof encoding === 'string' ? encoding : undefined,
+        options.maxResponseBytes,
+      );
       return toResult(facts, read, options.maxResponseBytes);
     }
   } catch (error) {

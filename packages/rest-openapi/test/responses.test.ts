@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { objectSchema, useCleanups } from './helpers/fixtures.js';
@@ -209,5 +210,42 @@ describe('responses', () => {
     expect(api.requests).toHaveLength(20);
     // sequential calls on a keep-alive pool reuse their connections (a new one per call would give 20)
     expect(new Set(api.requests.map((request) => request.remotePort)).size).toBeLessThan(10);
+  });
+
+  it('decodes gzip bodies within the byte cap, and honours the charset of text', async () => {
+    const json = gzipSync(
+      JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: i, name: `item ${i}` })) }),
+    );
+    const bomb = gzipSync(Buffer.alloc(5_000_000, 0x61));
+    const api = await server((request, response) => {
+      if (request.url === '/json') {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        return response.end(json);
+      }
+      if (request.url === '/latin1') {
+        response.writeHead(200, { 'content-type': 'text/plain; charset=ISO-8859-1' });
+        return response.end(Buffer.from([0x63, 0x61, 0x66, 0xe9])); // "café" in Latin-1
+      }
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      response.end(bomb);
+    });
+    const rest = provider(
+      {
+        r: {
+          description: 'd',
+          method: 'GET',
+          url: `${api.origin}/{kind}`,
+          parametersSchema: objectSchema({ kind: { type: 'string' } }),
+        },
+      },
+      { maxResponseBytes: 100_000 },
+    );
+    const decoded = await rest.execute('r', { kind: 'json' }, createToolContext());
+    expect(decoded.ok && (decoded.structured as { items: unknown[] }).items).toHaveLength(50);
+    const latin1 = await rest.execute('r', { kind: 'latin1' }, createToolContext());
+    expect(latin1).toMatchObject({ ok: true, content: [{ type: 'text', text: 'café' }] });
+    expect(bomb.length).toBeLessThan(100_000);
+    const expanded = await rest.execute('r', { kind: 'bomb' }, createToolContext());
+    expect(expanded.ok === false && expanded.error.code).toBe('OUTPUT_TOO_LARGE');
   });
 });
