@@ -71,13 +71,28 @@ const view = { principal: { agentId: 'coder', channel: 'public' }, session: { id
 
 // Filtering: the policy against a baseline filter (one Set lookup per tool).
 const baselineSet = new Set(tools.filter((_, index) => index % 2 === 0).map((tool) => tool.name));
-const timeSync = (fn: () => unknown, rounds: number, warmup = 5): ReturnType<typeof summarize> => {
+// Wall-clock samples, plus the CPU time the process used per round: on a shared, loaded machine
+// the CPU time is the steadier figure (wall time includes waiting for a core).
+const cpuPerRoundMs = new Map<string, number>();
+const timeSync = (
+  fn: () => unknown,
+  rounds: number,
+  warmup = 5,
+  label?: string,
+): ReturnType<typeof summarize> => {
   const samples: number[] = [];
+  let cpu = 0;
   for (let round = 0; round < rounds + warmup; round++) {
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     fn();
-    if (round >= warmup) samples.push((performance.now() - start) * 1000);
+    if (round >= warmup) {
+      samples.push((performance.now() - start) * 1000);
+      const used = process.cpuUsage(cpuStart);
+      cpu += (used.user + used.system) / 1000;
+    }
   }
+  if (label) cpuPerRoundMs.set(label, cpu / rounds);
   return summarize(samples);
 };
 const coldStart = performance.now();
@@ -89,11 +104,18 @@ let fresh = 0;
 const filterStats = timeSync(
   () => policy.filter(freshRegistries[fresh++ % freshRegistries.length] as RegisteredTool[], view),
   20,
+  5,
+  'filter',
 );
 // Warm: a new array of known tool objects (a registry that gained or lost a server).
-const warmStats = timeSync(() => policy.filter(tools.slice(), view), 100);
+const warmStats = timeSync(() => policy.filter(tools.slice(), view), 100, 5, 'warm');
 const cachedStats = timeSync(() => policy.filter(tools, view), 100);
-const baselineStats = timeSync(() => tools.slice().filter((tool) => baselineSet.has(tool.name)), 100);
+const baselineStats = timeSync(
+  () => tools.slice().filter((tool) => baselineSet.has(tool.name)),
+  100,
+  5,
+  'baseline',
+);
 
 // What one would write by hand: every list as an array of matchers, tried one by one per tool.
 type Matcher = (tool: RegisteredTool) => boolean;
@@ -135,18 +157,23 @@ if (naiveFilter(tools).length !== visibleCount)
 const naiveStats = timeSync(
   () => naiveFilter(freshRegistries[fresh++ % freshRegistries.length] as RegisteredTool[]),
   20,
+  5,
+  'naive',
 );
+const cpu = (label: string): string => `cpu ${(cpuPerRoundMs.get(label) ?? Number.NaN).toFixed(2)} ms`;
 console.log(
   `${TOOL_COUNT} tools, ${ruleCount} rules, ${visibleCount} visible; first filter (computes groups) ${coldMs.toFixed(2)} ms`,
 );
 console.log(
-  `filter of unseen tools median ${(filterStats.medianUs / 1000).toFixed(2)} ms, p99 ${(filterStats.p99Us / 1000).toFixed(2)} ms`,
+  `filter of unseen tools median ${(filterStats.medianUs / 1000).toFixed(2)} ms, p99 ${(filterStats.p99Us / 1000).toFixed(2)} ms, ${cpu('filter')}`,
 );
-console.log(`baseline Array.filter + Set.has median ${(baselineStats.medianUs / 1000).toFixed(3)} ms`);
 console.log(
-  `hand-written rule loop over the same rules median ${(naiveStats.medianUs / 1000).toFixed(2)} ms`,
+  `baseline Array.filter + Set.has median ${(baselineStats.medianUs / 1000).toFixed(3)} ms, ${cpu('baseline')}`,
 );
-console.log(`new array of known tools median ${(warmStats.medianUs / 1000).toFixed(2)} ms`);
+console.log(
+  `hand-written rule loop over the same rules median ${(naiveStats.medianUs / 1000).toFixed(2)} ms, ${cpu('naive')}`,
+);
+console.log(`new array of known tools median ${(warmStats.medianUs / 1000).toFixed(2)} ms, ${cpu('warm')}`);
 console.log(`same registry array again (answer reused) median ${cachedStats.medianUs.toFixed(1)} us`);
 
 // The gate: a call through the policy middleware (read-only tool, auto-allowed) against calling `next` directly.
@@ -161,6 +188,15 @@ const toolCall: ToolCall = {
 const handle = gate.handle as NonNullable<typeof gate.handle>;
 const gateStats = await timeAsync(() => handle(toolCall, next), { rounds: 60, batch: 2000 });
 const directStats = await timeAsync(() => next(), { rounds: 60, batch: 2000 });
+const cpuPerCallUs = async (fn: () => Promise<unknown>, calls: number): Promise<number> => {
+  const start = process.cpuUsage();
+  for (let index = 0; index < calls; index++) await fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / calls;
+};
+const gateCpuUs = await cpuPerCallUs(() => handle(toolCall, next), 100_000);
+const directCpuUs = await cpuPerCallUs(() => next(), 100_000);
+console.log(`gate cpu ${gateCpuUs.toFixed(3)} us per call, direct next() cpu ${directCpuUs.toFixed(3)} us`);
 console.log(
   `gate median ${gateStats.medianUs.toFixed(3)} us, direct next() ${directStats.medianUs.toFixed(3)} us`,
 );
@@ -202,6 +238,14 @@ result('policy/filter-10k-tools-200-rules', filterStats.medianUs / 1000, 'ms', {
 result('policy/filter-10k-known-tools-new-array', warmStats.medianUs / 1000, 'ms', {
   baseline: 'array-filter-set-lookup',
   ratio: warmStats.medianUs / baselineStats.medianUs,
+});
+result('policy/filter-10k-tools-200-rules-cpu', cpuPerRoundMs.get('filter') ?? Number.NaN, 'ms', {
+  baseline: 'hand-written-rule-loop-cpu',
+  ratio: (cpuPerRoundMs.get('filter') ?? Number.NaN) / (cpuPerRoundMs.get('naive') ?? Number.NaN),
+});
+result('policy/gate-per-call-cpu', gateCpuUs, 'us', {
+  baseline: 'direct-next-call-cpu',
+  ratio: gateCpuUs / directCpuUs,
 });
 result('policy/gate-per-call', gateStats.medianUs, 'us', {
   baseline: 'direct-next-call',

@@ -1,6 +1,7 @@
 import {
   type PermissionMode,
   type RegisteredTool,
+  type RiskLevel,
   type ToolCall,
   type ToolView,
   isReadOnly,
@@ -92,6 +93,35 @@ function isWorkspacePath(path: string): boolean {
 }
 
 const NO_RULES: readonly string[] = [];
+
+/** What every decision of one call shares. */
+interface DecisionContext {
+  readonly mode: PermissionMode;
+  readonly risk: RiskLevel;
+  readonly shadow: boolean;
+  pin: PinState | undefined;
+}
+
+function makeDecision(
+  context: DecisionContext,
+  decision: PolicyDecision['decision'],
+  source: PolicyDecision['source'],
+  reason: string,
+  suggestedRules: readonly string[] = NO_RULES,
+): PolicyDecision {
+  const made: { -readonly [K in keyof PolicyDecision]: PolicyDecision[K] } = {
+    decision,
+    source,
+    reason,
+    mode: context.mode,
+    risk: context.risk,
+    suggestedRules,
+    shadow: context.shadow,
+  };
+  if (decision === 'deny') made.code = 'DENIED';
+  if (context.pin && context.pin.status !== 'not-pinnable') made.pin = context.pin;
+  return made;
+}
 const NO_GROUPS: readonly string[] = [];
 
 function viewKey(view: ToolView, lists: CompiledLists): string {
@@ -224,64 +254,53 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
     const mode = modeOf(view);
     const risk = riskOf(tool.spec);
     const groups = groupsOf(tool);
-    const make = (
-      decision: PolicyDecision['decision'],
-      source: PolicyDecision['source'],
-      reason: string,
-      suggestedRules: readonly string[] = NO_RULES,
-    ): PolicyDecision => {
-      const made: { -readonly [K in keyof PolicyDecision]: PolicyDecision[K] } = {
-        decision,
-        source,
-        reason,
-        mode,
-        risk,
-        suggestedRules,
-        shadow,
-      };
-      if (decision === 'deny') made.code = 'DENIED';
-      if (pin && pin.status !== 'not-pinnable') made.pin = pin;
-      return made;
-    };
-    let pin: PinState | undefined;
+    const context: DecisionContext = { mode, risk, shadow, pin: undefined };
     if (!isVisible(rulesFor(view), tool, groups)) {
       const why = explain(tool, view).decidedBy;
-      return make(
+      return makeDecision(
+        context,
         'deny',
         'tool-list',
         `${tool.name} is not available to this agent: ${why ? `${why.step} (${why.detail}${why.rule ? `: ${why.rule}` : ''})` : 'no step allows it'}`,
       );
     }
     if (!storesLoaded) return loadStores().then(() => decide(call));
-    pin = pins.state(tool);
+    const pin = pins.state(tool);
+    context.pin = pin;
     const currentPin = pin;
     if (tool.spec.commandArgument !== undefined) {
-      return checkCommand(call, make('allow', 'command', '')).then((decision) =>
+      return checkCommand(call, makeDecision(context, 'allow', 'command', '')).then((decision) =>
         withPin(decision, tool, currentPin),
       );
     }
     let decision: PolicyDecision;
     if (alwaysAsk.has(tool.name, groups))
-      decision = make('ask', 'always-ask', `${tool.name} is on the alwaysAsk list`);
+      decision = makeDecision(context, 'ask', 'always-ask', `${tool.name} is on the alwaysAsk list`);
     else if (isReadOnly(tool.spec) || risk === 'none' || risk === 'low')
-      decision = make('allow', 'read-only', `${tool.name} is read-only (risk ${risk})`);
+      decision = makeDecision(context, 'allow', 'read-only', `${tool.name} is read-only (risk ${risk})`);
     else if (mode === 'plan')
-      decision = make(
+      decision = makeDecision(
+        context,
         'deny',
         'mode',
         `the session is in plan mode (read-only) and ${tool.name} can change things (risk ${risk}); leave plan mode to run it`,
       );
     else if (autoAllow.has(tool.name, groups))
-      decision = make('allow', 'auto-allow', `${tool.name} is on the autoAllow list`);
+      decision = makeDecision(context, 'allow', 'auto-allow', `${tool.name} is on the autoAllow list`);
     else if (allowList.hasTool(tool.name))
-      decision = make('allow', 'allow-list', `${tool.name} was approved with allow-always`);
-    else if (mode === 'bypass') decision = make('allow', 'mode', 'the session is in bypass mode');
+      decision = makeDecision(context, 'allow', 'allow-list', `${tool.name} was approved with allow-always`);
+    else if (mode === 'bypass')
+      decision = makeDecision(context, 'allow', 'mode', 'the session is in bypass mode');
     else if (mode === 'accept-edits' && tool.spec.sideEffect === 'mutating' && risk === 'medium')
-      decision = make('allow', 'mode', `accept-edits mode allows file edits (${tool.name})`);
+      decision = makeDecision(context, 'allow', 'mode', `accept-edits mode allows file edits (${tool.name})`);
     else
-      decision = make('ask', 'risk', `${tool.name} has risk ${risk} and the session is in ${mode} mode`, [
-        `tool:${tool.name}`,
-      ]);
+      decision = makeDecision(
+        context,
+        'ask',
+        'risk',
+        `${tool.name} has risk ${risk} and the session is in ${mode} mode`,
+        [`tool:${tool.name}`],
+      );
     return withPin(decision, tool, pin);
   };
 
