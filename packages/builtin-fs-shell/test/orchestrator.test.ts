@@ -40,7 +40,7 @@ describe('through the orchestrator', () => {
     const result = await orchestrator.call(
       'bash',
       { command: 'sleep 300 & echo $! > child.pid; wait' },
-      { session: { id: 'o2' }, timeoutMs: 1500 },
+      { session: { id: 'o2' }, timeoutMs: 4000 },
     );
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.code).toBe('TIMEOUT');

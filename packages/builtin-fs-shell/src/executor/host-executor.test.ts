@@ -89,7 +89,7 @@ describe('createHostExecutor', () => {
   });
 
   it('kills the whole tree, grandchildren included, on timeout', async () => {
-    const started = executor.start({ command: TREE, cwd: dir, env, timeoutMs: 1500 });
+    const started = executor.start({ command: TREE, cwd: dir, env, timeoutMs: 4000 });
     const [g1, g2] = await pids(dir);
     const result = await started.done;
     expect(result.timedOut).toBe(true);

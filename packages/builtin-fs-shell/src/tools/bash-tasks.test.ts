@@ -63,8 +63,8 @@ describe('bash and background tasks', () => {
   });
 
   it('times out with TIMEOUT and kills grandchildren', async () => {
-    const result = await bash({ command: 'sleep 300 & echo $! > child.pid; wait', timeout: 800 });
-    expect(textOf(result)).toMatch(/^TIMEOUT: the command ran past its 800 ms timeout/);
+    const result = await bash({ command: 'sleep 300 & echo $! > child.pid; wait', timeout: 3000 });
+    expect(textOf(result)).toMatch(/^TIMEOUT: the command ran past its 3000 ms timeout/);
     const pid = Number((await readFile(join(dir, 'child.pid'), 'utf8')).trim());
     expect(isAlive(pid)).toBe(false);
   });
