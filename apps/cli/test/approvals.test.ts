@@ -1,0 +1,94 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BIN,
+  baseEnv,
+  exited,
+  fixturePids,
+  fixtureServer,
+  isAlive,
+  tempDir,
+  waitFor,
+  writeJsonFile,
+} from './helpers.js';
+
+// `script` (util-linux) gives the gateway a real terminal, so it asks approval questions there.
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!hasScript && process.env.CI === 'true')
+  throw new Error('approval tests need `script` (util-linux) in CI');
+
+let dir: { path: string; cleanup(): Promise<void> };
+let pidDir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+  pidDir = join(dir.path, 'pids');
+  await writeJsonFile(dir.path, 'toolplane.config.json', {
+    mcpServers: { notes: fixtureServer({ FIXTURE_PID_DIR: pidDir }) },
+    builtin: { workspace: '.', tools: ['read', 'write'] },
+  });
+});
+afterEach(async () => {
+  for (const pid of await fixturePids(pidDir)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await dir.cleanup();
+});
+
+describe.skipIf(!hasScript)('approvals on a terminal while serving', () => {
+  it('asks allow once / always / deny with the timeout shown, and acts on the answer', async () => {
+    const command = `'${process.execPath}' '${BIN}' serve mcp --http 127.0.0.1:0`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: dir.path,
+      env: baseEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+    });
+    const prompts = (): number => screen.split('Allow [o]nce, [a]lways, or [d]eny?').length - 1;
+    try {
+      expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(screen), 30_000)).toBe(true);
+      expect(screen).toContain('approvals asked on this terminal');
+      const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(screen)?.[0] as string;
+      const client = new Client({ name: 'approval-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+
+      const approved = client.callTool({
+        name: 'write',
+        arguments: { path: 'approved.txt', content: 'yes' },
+      });
+      expect(await waitFor(() => prompts() === 1, 20_000)).toBe(true);
+      expect(screen).toContain('Approval needed: write (risk medium)');
+      expect(screen).toMatch(/no answer in \d+ s denies/);
+      child.stdin.write('o\n');
+      const first = (await approved) as { isError?: boolean };
+      expect(first.isError).toBeFalsy();
+      expect(await readFile(join(dir.path, 'approved.txt'), 'utf8')).toBe('yes');
+
+      const refused = client.callTool({ name: 'notes__write_note', arguments: { text: 'no' } });
+      expect(await waitFor(() => prompts() === 2, 20_000)).toBe(true);
+      child.stdin.write('d\n');
+      const second = (await refused) as { isError?: boolean; content: { text?: string }[] };
+      expect(second.isError).toBe(true);
+      expect(second.content.map((block) => block.text).join('')).toContain('DENIED');
+
+      const always = client.callTool({ name: 'notes__write_note', arguments: { text: 'keep' } });
+      expect(await waitFor(() => prompts() === 3, 20_000)).toBe(true);
+      child.stdin.write('a\n');
+      expect(((await always) as { isError?: boolean }).isError).toBeFalsy();
+      // "always" is remembered: the same tool runs without another question
+      const again = (await client.callTool({ name: 'notes__write_note', arguments: { text: 'again' } })) as {
+        isError?: boolean;
+      };
+      expect(again.isError).toBeFalsy();
+      expect(prompts()).toBe(3);
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child, 20_000);
+    }
+  });
+});
