@@ -1,4 +1,4 @@
-// A hand-written REST tool against a small local API. Run: pnpm --filter @toolplane/rest-openapi exec tsx examples/hand-written.ts
+// A hand-written REST tool against a small local API. Run: pnpm --filter @toolplane/rest-openapi example:hand-written
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolContext } from '@toolplane/core';

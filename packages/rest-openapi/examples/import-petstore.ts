@@ -1,5 +1,5 @@
 // Imports the Petstore OpenAPI document, writes the tool config for review, and calls one tool.
-// Run: pnpm --filter @toolplane/rest-openapi exec tsx examples/import-petstore.ts
+// Run: pnpm --filter @toolplane/rest-openapi example:petstore
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
