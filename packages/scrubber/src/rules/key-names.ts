@@ -103,8 +103,19 @@ export function keyWords(key: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** The kind of credential a key name holds (`password`, `token`, `api_key`...), or undefined. */
+const kindCache = new Map<string, string | null>();
+
+/** The kind of credential a key name holds (`password`, `token`, `api_key`...), or undefined. Cached. */
 export function credentialKind(key: string): string | undefined {
+  const cached = kindCache.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const kind = computeCredentialKind(key);
+  if (kindCache.size >= 4096) kindCache.clear();
+  kindCache.set(key, kind ?? null);
+  return kind;
+}
+
+function computeCredentialKind(key: string): string | undefined {
   const words = keyWords(key);
   const last = words[words.length - 1];
   if (last === undefined) return undefined;

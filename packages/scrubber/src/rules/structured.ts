@@ -49,15 +49,25 @@ function unterminatedBodyEnd(text: string, from: number, limit: number): number 
   return end;
 }
 
+/**
+ * The footer of the block whose body starts at `from`, or -1. A PEM body has no `-----`, so
+ * the first `-----` after the header is the footer or the end of the block: a run of headers
+ * without footers is searched once, not once per header. Searched in a bounded slice (a view).
+ */
+function findFooter(text: string, from: number, limit: number): number {
+  const relative = text.slice(from, limit).indexOf('-----');
+  if (relative === -1) return -1;
+  const dashes = from + relative;
+  return text.startsWith('-----END ', dashes) ? dashes : -1;
+}
+
 /** Redacts a PEM private key block; an unterminated block (truncated output) is redacted to where its body ends. */
 function matchPem(text: string, index: number): RuleMatch | undefined {
   PEM_HEADER.lastIndex = index;
   if (!PEM_HEADER.test(text)) return undefined;
   const bodyStart = PEM_HEADER.lastIndex;
   const limit = Math.min(text.length, bodyStart + PEM_MAX_BODY);
-  // Searched in a bounded slice (a view, not a copy): many headers without footers stay linear.
-  const relativeFooter = text.slice(bodyStart, limit).indexOf('-----END ');
-  const footer = relativeFooter === -1 ? -1 : bodyStart + relativeFooter;
+  const footer = findFooter(text, bodyStart, limit);
   if (footer !== -1) {
     PEM_FOOTER_END.lastIndex = footer;
     if (PEM_FOOTER_END.test(text)) return { start: index, end: PEM_FOOTER_END.lastIndex };
