@@ -8,9 +8,12 @@ export interface RunningHttpFixture {
   close(): Promise<void>;
 }
 
-/** Starts test/fixtures/http-server.mjs on 127.0.0.1 port 0 and waits for its port. */
-export async function startHttpFixture(flags: string[] = []): Promise<RunningHttpFixture> {
-  const child = spawn(process.execPath, [fixture('http-server.mjs'), ...flags], {
+/** Starts an HTTP fixture (test/fixtures/http-server.mjs by default) on 127.0.0.1 port 0 and waits for its port. */
+export async function startHttpFixture(
+  flags: string[] = [],
+  file = 'http-server.mjs',
+): Promise<RunningHttpFixture> {
+  const child = spawn(process.execPath, [fixture(file), ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -58,6 +58,7 @@ export const remoteServerSchema = z.object({
   url: urlWithProtocols(['http:', 'https:']),
   headers: stringMap.optional(),
   bearerToken: z.string().min(1).optional(),
+  client: z.enum(['v1', 'v2']).optional(),
 });
 
 /** Validates a WebSocket server entry. */

@@ -37,6 +37,8 @@ export class StdioProcessTransport implements Transport {
   private exitDescription = '';
   private reaping: Promise<void> | undefined;
   private closing = false;
+  private readonly inbox: string[] = [];
+  private draining = false;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.marker = `${process.pid}-${createId(options.server)}`;
@@ -113,8 +115,20 @@ export class StdioProcessTransport implements Transport {
       void this.close();
       return;
     }
-    for (const line of lines) {
-      if (!line.trim()) continue;
+    for (const line of lines) if (line.trim()) this.inbox.push(line);
+    this.drain();
+  }
+
+  /**
+   * Delivers queued lines in order. After a notification it yields one microtask: the SDK
+   * dispatches notifications a microtask late but responses at once, so a progress
+   * notification read in the same chunk as its response would otherwise be dropped.
+   */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    while (this.inbox.length > 0) {
+      const line = this.inbox.shift() as string;
       let message: JSONRPCMessage;
       try {
         message = JSONRPCMessageSchema.parse(JSON.parse(line));
@@ -123,7 +137,15 @@ export class StdioProcessTransport implements Transport {
         continue;
       }
       this.onmessage?.(message);
+      if (!('id' in message) && this.inbox.length > 0) {
+        queueMicrotask(() => {
+          this.draining = false;
+          this.drain();
+        });
+        return;
+      }
     }
+    this.draining = false;
   }
 
   /**

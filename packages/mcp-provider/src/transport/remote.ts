@@ -100,6 +100,19 @@ export async function openRemoteSession(
     return openSdkSession({ transport, kind: 'websocket', diagnostics: () => last }, options);
   }
   if (config.type === 'sse') return openSse(url, headers, options);
+  if (config.client === 'v2') {
+    // Loaded on demand: the v2 client is an optional peer dependency.
+    const { openV2HttpSession } = await import('../session/sdk-v2-session.js').catch((error: unknown) => {
+      throw new Error(
+        `client "v2" needs the package @modelcontextprotocol/client: install it (${errorMessage(error)})`,
+      );
+    });
+    try {
+      return await openV2HttpSession(url, headers, options);
+    } catch (error) {
+      throw explain(error);
+    }
+  }
   try {
     return await openHttp(url, headers, options);
   } catch (error) {

@@ -1,0 +1,167 @@
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '@toolplane/core';
+import type {
+  McpCallOutcome,
+  McpPage,
+  McpRequestOptions,
+  McpResourceInfo,
+  McpServerIdentity,
+  McpSession,
+  McpToolDefinition,
+} from './session.js';
+
+const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
+
+/** Errors of the v2 client in the shape the provider maps (SDK 1.x `McpError` codes). */
+function normalize(error: unknown): unknown {
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout)
+      return new McpError(ErrorCode.RequestTimeout, error.message);
+    if (error.code === SdkErrorCode.ConnectionClosed)
+      return new McpError(ErrorCode.ConnectionClosed, error.message);
+    if (error.code === SdkErrorCode.InvalidResult)
+      return new McpError(ErrorCode.InvalidParams, `output schema: ${error.message}`);
+    return error;
+  }
+  if (error instanceof ProtocolError) return new McpError(error.code, error.message, error.data);
+  return error;
+}
+
+async function run<T>(
+  options: McpRequestOptions,
+  call: (sdk: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
+  const sdk: Record<string, unknown> = {
+    timeout: options.timeoutMs,
+    resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
+    ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}),
+    ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
+    ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+  };
+  try {
+    return await call(sdk);
+  } catch (error) {
+    throw normalize(error);
+  }
+}
+
+/**
+ * Connects with the split v2 client (`@modelcontextprotocol/client`) over streamable HTTP. It
+ * negotiates the version: the stateless 2026-07-28 revision with servers that speak it, an
+ * earlier one otherwise. Selected per server with `client: 'v2'`.
+ */
+export async function openV2HttpSession(
+  url: URL,
+  headers: Record<string, string>,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpSession> {
+  const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const closeListeners: Array<(reason: string) => void> = [];
+  const changeListeners: Array<() => void> = [];
+  const errorListeners: Array<(message: string) => void> = [];
+  let lastError = '';
+  let closedByUs = false;
+  let closeReported = false;
+  client.onerror = (error: Error) => {
+    lastError = errorMessage(error);
+    for (const listener of errorListeners) listener(lastError);
+  };
+  client.onclose = () => {
+    if (closedByUs || closeReported) return;
+    closeReported = true;
+    for (const listener of closeListeners)
+      listener(lastError ? `connection closed: ${lastError}` : 'connection closed');
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(transport, { timeout: options.timeoutMs, signal: options.signal } as never),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`did not initialize within ${options.timeoutMs} ms`)),
+          options.timeoutMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    closedByUs = true;
+    await client.close().catch(() => {});
+    throw normalize(error);
+  } finally {
+    clearTimeout(timer);
+  }
+  const capabilities = client.getServerCapabilities() ?? {};
+  const server = client.getServerVersion();
+  const instructions = client.getInstructions();
+  const protocolVersion = client.getNegotiatedProtocolVersion();
+  const identity: McpServerIdentity = {
+    ...(server?.name === undefined ? {} : { name: server.name }),
+    ...(server?.version === undefined ? {} : { version: server.version }),
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(instructions === undefined ? {} : { instructions }),
+    hasTools: capabilities.tools !== undefined,
+    hasResources: capabilities.resources !== undefined,
+    toolsListChanged: capabilities.tools?.listChanged === true,
+  };
+  return {
+    identity,
+    transport: 'http',
+    async listToolsPage(cursor, requestOptions): Promise<McpPage<McpToolDefinition>> {
+      const page = await run(requestOptions, (sdk) =>
+        client.listTools(cursor === undefined ? {} : { cursor }, sdk),
+      );
+      return {
+        items: page.tools as McpToolDefinition[],
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+    async callTool(name, args, callOptions): Promise<McpCallOutcome> {
+      const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
+      return {
+        content: Array.isArray(result.content) ? result.content : [],
+        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        ...(result.isError === true ? { isError: true } : {}),
+      };
+    },
+    async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
+      const page = await run(listOptions, (sdk) =>
+        client.listResources(cursor === undefined ? {} : { cursor }, sdk),
+      );
+      return {
+        items: page.resources as McpResourceInfo[],
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+    async readResource(uri, readOptions) {
+      const result = await run(readOptions, (sdk) => client.readResource({ uri }, sdk));
+      return result.contents;
+    },
+    async ping(pingOptions) {
+      await run(pingOptions, (sdk) => client.ping(sdk));
+    },
+    async close() {
+      closedByUs = true;
+      await client.close().catch(() => {});
+    },
+    onClose(listener) {
+      closeListeners.push(listener);
+    },
+    onToolsChanged(listener) {
+      changeListeners.push(listener);
+    },
+    onProtocolError(listener) {
+      errorListeners.push(listener);
+    },
+    diagnostics() {
+      return lastError;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { createToolContext } from '@toolplane/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpProvider } from '../src/index.js';
+import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
+
+let modern: RunningHttpFixture;
+let classic: RunningHttpFixture;
+beforeAll(async () => {
+  [modern, classic] = await Promise.all([startHttpFixture([], 'modern-server.mjs'), startHttpFixture()]);
+});
+afterAll(async () => {
+  await Promise.all([modern.close(), classic.close()]);
+});
+
+describe('both protocol generations', () => {
+  it('client v2 speaks the stateless 2026-07-28 revision with a v2 server', async () => {
+    const provider = createMcpProvider('modern', {
+      type: 'http',
+      url: `http://127.0.0.1:${modern.port}/mcp`,
+      client: 'v2',
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(20_000));
+      expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
+      expect((await provider.listTools()).map((spec) => spec.name).sort()).toEqual(['add', 'echo']);
+      const result = await provider.execute('echo', { message: 'modern' }, createToolContext());
+      expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'modern' });
+      const invalid = await provider.execute('add', { a: 'x' }, createToolContext());
+      expect(!invalid.ok && invalid.error.code).toBe('INVALID_ARGUMENTS');
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('the default v1 client works with the same v2 server (its 2025 fallback)', async () => {
+    const provider = createMcpProvider('modernv1', { url: `http://127.0.0.1:${modern.port}/mcp` });
+    try {
+      await provider.start?.(AbortSignal.timeout(20_000));
+      const result = await provider.execute('add', { a: 1, b: 2 }, createToolContext());
+      expect(result.ok && result.content[0]).toEqual({ type: 'text', text: '3' });
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('client v2 negotiates down with a 2025 server', async () => {
+    const provider = createMcpProvider('classic', {
+      type: 'http',
+      url: `http://127.0.0.1:${classic.port}/mcp`,
+      client: 'v2',
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(20_000));
+      expect(provider.status().identity?.protocolVersion).not.toBe('2026-07-28');
+      const result = await provider.execute('echo', { message: 'classic' }, createToolContext());
+      expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'classic' });
+    } finally {
+      await provider.close?.();
+    }
+  });
+});
