@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { type ToolContext, ToolError, type ToolResult, fail } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
+import { onAbort } from './abort-fanout.js';
 import { type AppliedAuth, type OAuthTokenCache, applyAuth } from './auth.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { decodeContent } from './decode.js';
@@ -57,6 +58,14 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
   const { config, ctx } = options;
   let request = buildRequest(options);
   const ownHost = request.host;
+  if (ctx.signal.aborted) {
+    return transportFailure(new Error('aborted'), {
+      target: targetOf(request),
+      callerSignal: ctx.signal,
+      timedOut: false,
+      timeoutMs: options.timeoutMs,
+    });
+  }
   // undici accepts an EventEmitter as the abort signal; one per call carries both the caller's
   // abort and the call's own timeout. (An AbortController plus AbortSignal.any costs tens of
   // microseconds per call on loopback, measured in bench/.)
@@ -68,17 +77,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     streamStop = 'timeout';
     abort.emit('abort');
   }, options.timeoutMs);
-  const onCallerAbort = (): void => {
-    abort.emit('abort');
-  };
-  if (ctx.signal.aborted)
-    return transportFailure(new Error('aborted'), {
-      target: targetOf(request),
-      callerSignal: ctx.signal,
-      timedOut,
-      timeoutMs: options.timeoutMs,
-    });
-  ctx.signal.addEventListener('abort', onCallerAbort, { once: true });
+  const stopListening = onAbort(ctx.signal, () => abort.emit('abort'));
   let target = targetOf(request);
   try {
     const applied =
@@ -179,7 +178,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     });
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', onCallerAbort);
+    stopListening();
   }
 }
 

@@ -248,4 +248,24 @@ describe('responses', () => {
     const expanded = await rest.execute('r', { kind: 'bomb' }, createToolContext());
     expect(expanded.ok === false && expanded.error.code).toBe('OUTPUT_TOO_LARGE');
   });
+
+  it('runs many concurrent calls that share one caller signal without piling listeners on it', async () => {
+    const api = await server((_request, response) => {
+      setTimeout(() => sendJson(response, 200, { ok: true }), 20);
+    });
+    const rest = provider({
+      r: { description: 'd', method: 'GET', url: `${api.origin}/r`, parametersSchema: noArgs },
+    });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    const ctx = createToolContext({ signal: new AbortController().signal });
+    const results = await Promise.all(Array.from({ length: 40 }, () => rest.execute('r', {}, ctx)));
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(warnings).toEqual([]);
+  });
 });
