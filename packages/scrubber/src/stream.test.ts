@@ -75,6 +75,17 @@ describe('stream scrubber', () => {
     expect(stream.findings).toEqual([{ kind: 'npm_token', ruleId: 'npm_token', start: 5001, end: 5041 }]);
   });
 
+  it('holds a long token (a 3 KB JWT) that is still being written, split into 100-character chunks', () => {
+    const payload = fake.base64url(JSON.stringify({ sub: '1', claims: fake.chars(ALPHABETS.alnum, 2200) }));
+    const token = `${fake.base64url('{"alg":"RS256","typ":"JWT"}')}.${payload}.${fake.chars(ALPHABETS.base64url, 342)}`;
+    const text = `Authorization header was: ${token}\nnext`;
+    const chunks = splitAt(
+      text,
+      Array.from({ length: Math.floor(text.length / 100) }, (_, index) => (index + 1) * 100),
+    );
+    expect(streamAll(chunks)).toBe('Authorization header was: [REDACTED:jwt]\nnext');
+  });
+
   it('works as a WHATWG TransformStream', async () => {
     const token = `xoxb-${fake.chars(ALPHABETS.digits, 12)}-${fake.chars(ALPHABETS.digits, 13)}-${fake.chars(ALPHABETS.alnum, 24)}`;
     const text = `slack ${token} done`;

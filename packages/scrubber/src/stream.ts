@@ -25,11 +25,27 @@ export interface StreamDependencies {
 }
 
 const CONTEXT = 256;
+const MAX_OPEN_TOKEN = 16_384;
+
+/**
+ * Start of the run of non-space, non-quote characters that ends the buffer, or the buffer
+ * length when there is none or it is longer than {@link MAX_OPEN_TOKEN} (then it is not held).
+ */
+function openTokenStart(buffer: string): number {
+  let index = buffer.length;
+  const stop = Math.max(0, buffer.length - MAX_OPEN_TOKEN);
+  while (index > stop) {
+    const code = buffer.charCodeAt(index - 1);
+    if (code <= 32 || code === 34 || code === 39 || code === 96) return index;
+    index--;
+  }
+  return index === 0 ? 0 : buffer.length;
+}
 const MAX_FINDINGS = 10_000;
 
 /**
  * A stream scrubber: it keeps a bounded tail (`holdBack` characters, about the longest token a
- * rule matches; longer while a PEM block is open) unemitted, plus some already-emitted text as
+ * rule matches; longer while a PEM block or a long token is still open, up to 16 KB) unemitted, plus some already-emitted text as
  * context for key names, and rescans tail + new chunk on every write.
  */
 export function createStream(dependencies: StreamDependencies): StreamScrubber {
@@ -46,6 +62,9 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
     const found = dependencies.find(buffer);
     let cut = buffer.length - hold;
     if (!final) {
+      // A long token still being written (a JWT, a long key) is held whole, up to MAX_OPEN_TOKEN.
+      const open = openTokenStart(buffer);
+      if (open < cut) cut = Math.max(base, open);
       for (const finding of found) {
         if (finding.end <= base) continue;
         if ((finding.start < cut && finding.end > cut) || finding.end >= buffer.length)
