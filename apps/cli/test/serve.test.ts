@@ -117,6 +117,37 @@ describe('serve mcp', () => {
     expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000)).toBe(true);
   });
 
+  it('answers the calls it received before the client closed stdin, then exits', async () => {
+    const child = startCli(['serve', 'mcp', '--stdio'], { cwd: dir.path });
+    started.push(child);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'fixture__sleep', arguments: { ms: 300 } },
+      },
+    ];
+    child.stdin?.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+    expect(await exited(child, 30_000)).toBe(0);
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; result?: { content?: { text: string }[] } });
+    expect(answers.find((answer) => answer.id === 2)?.result?.content?.[0]?.text).toBe('slept 300 ms');
+  });
+
   it('serves streamable HTTP on 127.0.0.1 and stops its servers on SIGTERM', async () => {
     const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
     started.push(child);

@@ -6,6 +6,9 @@ import { EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 
+/** How long calls still running get to finish after the client closes stdin. */
+const STDIN_CLOSE_GRACE_MS = 10_000;
+
 function packageVersion(): string {
   try {
     return (
@@ -96,6 +99,7 @@ export async function serveMcp(
         return EXIT_CODES.ok;
       }
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      const { trackPendingRequests } = await import('../gateway/inflight.js');
       const server = createGatewayServer(runtime, { version });
       const transport = new StdioServerTransport(context.stdin, context.stdout);
       const ended = new Promise<void>((resolve) => {
@@ -104,8 +108,12 @@ export async function serveMcp(
         transport.onclose = () => resolve();
       });
       await server.connect(transport);
+      const pending = trackPendingRequests(transport);
       writeLine(context.stderr, `toolplane: serving ${count} tools over stdio (${approvalNote})`);
       await ended;
+      // the client closed its end: answer the requests already received (their results may
+      // still be read), then stop
+      await pending.drain(STDIN_CLOSE_GRACE_MS);
       await server.close().catch(() => {});
       return EXIT_CODES.ok;
     });
