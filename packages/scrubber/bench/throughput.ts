@@ -53,11 +53,16 @@ while (length < target) {
 const corpus = pieces.join('').slice(0, target);
 const segments: string[] = [];
 // Fresh flat strings, like tool output decoded from a Buffer (not views into one big string).
-for (let i = 0; i < corpus.length; i += SEGMENT)
-  segments.push(Buffer.from(corpus.slice(i, i + SEGMENT)).toString());
+// Segments end at a line end, as tool outputs do (a cut inside a line could separate a key from its value).
+for (let i = 0; i < corpus.length; ) {
+  const lineEnd = corpus.indexOf('\n', i + SEGMENT);
+  const end = lineEnd === -1 ? corpus.length : lineEnd + 1;
+  segments.push(Buffer.from(corpus.slice(i, end)).toString());
+  i = end;
+}
 const megabytes = corpus.length / 1e6;
 console.log(
-  `corpus: ${megabytes.toFixed(0)} MB from ${base.files} node_modules files (${(base.text.length / 1e6).toFixed(0)} MB distinct), ${inserted.length} secrets inserted, ${segments.length} segments of 1 MB`,
+  `corpus: ${megabytes.toFixed(0)} MB from ${base.files} node_modules files (${(base.text.length / 1e6).toFixed(0)} MB distinct), ${inserted.length} secrets inserted, ${segments.length} segments of about 1 MB`,
 );
 
 /** CPU milliseconds of this process (user + system): single-core cost, robust on a shared machine. */
@@ -115,6 +120,15 @@ const stream = time('toolplane stream (64 KB chunks)', () => {
   for (const chunk of chunks) out += streamScrubber.write(chunk).length;
   return out + streamScrubber.flush().length;
 });
+
+{
+  const streamScrubber = scrubber.createStreamScrubber();
+  const parts = chunks.map((chunk) => streamScrubber.write(chunk));
+  parts.push(streamScrubber.flush());
+  console.log(
+    `  inserted secrets still present in the stream output: ${leaked(parts)} of ${inserted.length}`,
+  );
+}
 
 const many = createScrubber({
   secrets: Array.from({ length: 64 }, () => fake.chars('abcdefghijklmnopqrstuvwxyz0123456789', 32)),
