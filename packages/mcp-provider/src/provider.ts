@@ -267,12 +267,12 @@ export function createMcpProvider(
       });
     });
   };
-  connection.onSessionOpened((session) => {
+  const unsubscribeOpened = connection.onSessionOpened((session) => {
     identity = session.identity;
     // The first listing is done by start(); later sessions (restarts, lazy starts) refresh.
     if (listed && !closed) refreshInBackground(session);
   });
-  connection.onToolsChanged(() => {
+  const unsubscribeChanged = connection.onToolsChanged(() => {
     const session = connection.session;
     if (session && !closed) refreshInBackground(session);
   });
@@ -432,6 +432,9 @@ export function createMcpProvider(
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
       listeners.clear();
+      // A shared connection outlives this provider: stop listening to it.
+      unsubscribeOpened();
+      unsubscribeChanged();
       if (lease) await lease.release();
       else await connection.close();
     },
