@@ -1,4 +1,5 @@
 import type { PermissionMode } from '@toolplane/core';
+import type { ToolPermission } from './permissions.js';
 import type { FindingCategory } from './shell/analysis.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ProviderPolicy {
 export interface AgentPolicy {
   /** Replaces the global profile for this agent (step 1). */
   readonly profile?: string;
+  /** Replaces the global permission set for this agent. */
+  readonly permissions?: readonly ToolPermission[];
   /** Step 5. */
   readonly allow?: readonly ToolRef[];
   /** Applied after the global deny list. */
@@ -79,6 +82,11 @@ export interface PolicyConfig {
   readonly byProvider?: Readonly<Record<string, ProviderPolicy>>;
   /** Steps 5 and 6 plus agent deny/alsoAllow, keyed by agent id. */
   readonly agents?: Readonly<Record<string, AgentPolicy>>;
+  /**
+   * Permission set (design document 003): tools needing a permission outside it are hidden.
+   * Absent means all four (`read`, `write`, `execute`, `network`).
+   */
+  readonly permissions?: readonly ToolPermission[];
   /** Step 7: allow lists per channel or group chat (`principal.channel`). */
   readonly channels?: Readonly<Record<string, { readonly allow?: readonly ToolRef[] }>>;
   readonly subagents?: SubagentPolicy;

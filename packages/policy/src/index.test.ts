@@ -10,6 +10,7 @@ describe('public API', () => {
       'PIPELINE_STEPS',
       'SUBAGENT_DENY',
       'SUBAGENT_LEAF_DENY',
+      'TOOL_PERMISSIONS',
       'analyzeCommandLine',
       'checkCommandLine',
       'compileCommandPattern',
@@ -25,6 +26,7 @@ describe('public API', () => {
       'normalizeCommandName',
       'policyMiddleware',
       'rateLimitMiddleware',
+      'requiredPermissions',
       'runApproval',
       'stricterMode',
     ]);

@@ -23,6 +23,7 @@ export type { DecisionSource, PolicyDecision } from './decision.js';
 export type { Explanation } from './explain.js';
 export { type GateEvent, type PolicyMiddlewareOptions, policyMiddleware } from './middleware.js';
 export { PERMISSION_MODES, stricterMode } from './modes.js';
+export { TOOL_PERMISSIONS, type ToolPermission, requiredPermissions } from './permissions.js';
 export {
   type Pin,
   type PinState,

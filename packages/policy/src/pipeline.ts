@@ -1,6 +1,7 @@
 import { type RegisteredTool, ToolError, type ToolView } from '@toolplane/core';
 import type { PolicyConfig } from './config.js';
 import { BUILTIN_PROFILES, SUBAGENT_DENY, SUBAGENT_LEAF_DENY } from './profiles.js';
+import { TOOL_PERMISSIONS, type ToolPermission, requiredPermissions } from './permissions.js';
 import { type RefSet, compileRefs } from './refs.js';
 
 /** The steps of the tool-list pipeline, in the order they run (design document 002). */
@@ -12,6 +13,7 @@ export const PIPELINE_STEPS = [
   'agent-allow',
   'agent-provider-allow',
   'channel-allow',
+  'permissions',
   'deny',
   'agent-deny',
   'also-allow',
@@ -47,6 +49,8 @@ export interface ViewRules {
   readonly agentAllow: RefSet | undefined;
   readonly agentProviderAllow: ReadonlyMap<string, RefSet>;
   readonly channelAllow: RefSet | undefined;
+  /** Granted permissions; undefined means all. */
+  readonly permissions: ReadonlySet<ToolPermission> | undefined;
   readonly deny: RefSet;
   readonly agentDeny: RefSet | undefined;
   readonly alsoAllow: RefSet;
@@ -74,9 +78,11 @@ export interface CompiledLists {
       deny: RefSet | undefined;
       alsoAllow: RefSet | undefined;
       byProvider: ReadonlyMap<string, RefSet>;
+      permissions: ReadonlySet<ToolPermission> | undefined;
     }
   >;
   readonly channels: ReadonlyMap<string, RefSet>;
+  readonly permissions: ReadonlySet<ToolPermission> | undefined;
   readonly subagentDeny: RefSet;
   readonly leafDeny: RefSet;
   readonly maxDepth: number;
@@ -85,6 +91,32 @@ export interface CompiledLists {
 
 const optional = (refs: readonly string[] | undefined, where: string): RefSet | undefined =>
   refs && refs.length > 0 ? compileRefs(refs, where) : undefined;
+
+function permissionSet(
+  list: readonly ToolPermission[] | undefined,
+  where: string,
+): ReadonlySet<ToolPermission> | undefined {
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list))
+    throw new ToolError('CONFIG_INVALID', `${where} must be an array of ${TOOL_PERMISSIONS.join(', ')}`);
+  for (const permission of list) {
+    if (!TOOL_PERMISSIONS.includes(permission))
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `${where}: unknown permission "${String(permission)}"; use ${TOOL_PERMISSIONS.join(', ')}`,
+      );
+  }
+  return new Set(list);
+}
+
+function permitted(
+  granted: ReadonlySet<ToolPermission> | undefined,
+  tool: RegisteredTool,
+): ToolPermission | undefined {
+  if (!granted) return undefined;
+  for (const permission of requiredPermissions(tool.spec)) if (!granted.has(permission)) return permission;
+  return undefined;
+}
 
 /** Compiles every list of a config; throws `CONFIG_INVALID` with the path of a bad entry. */
 export function compileLists(config: PolicyConfig): CompiledLists {
@@ -122,6 +154,7 @@ export function compileLists(config: PolicyConfig): CompiledLists {
       deny: optional(agent.deny, `agents.${agentId}.deny`),
       alsoAllow: optional(agent.alsoAllow, `agents.${agentId}.alsoAllow`),
       byProvider,
+      permissions: permissionSet(agent.permissions, `agents.${agentId}.permissions`),
     });
   }
   const channels = new Map<string, RefSet>();
@@ -144,6 +177,7 @@ export function compileLists(config: PolicyConfig): CompiledLists {
     providerAllow,
     agents,
     channels,
+    permissions: permissionSet(config.permissions, 'permissions'),
     subagentDeny: compileRefs(config.subagents?.deny ?? SUBAGENT_DENY, 'subagents.deny'),
     leafDeny: compileRefs(config.subagents?.leafDeny ?? SUBAGENT_LEAF_DENY, 'subagents.leafDeny'),
     maxDepth,
@@ -165,6 +199,7 @@ export function viewRules(lists: CompiledLists, view: ToolView): ViewRules {
     agentAllow: agent?.allow,
     agentProviderAllow: agent?.byProvider ?? new Map(),
     channelAllow: channel === undefined ? undefined : lists.channels.get(channel),
+    permissions: agent?.permissions ?? lists.permissions,
     deny: lists.deny,
     agentDeny: agent?.deny,
     alsoAllow: lists.alsoAllow,
@@ -193,6 +228,7 @@ export function isVisible(rules: ViewRules, tool: RegisteredTool, groups: readon
     if (agentProvider) allowed = agentProvider.has(name, groups);
   }
   if (allowed && rules.channelAllow) allowed = rules.channelAllow.has(name, groups);
+  if (rules.permissions && permitted(rules.permissions, tool) !== undefined) return false;
   if (rules.deny.has(name, groups) || rules.agentDeny?.has(name, groups)) return false;
   if (!allowed) {
     allowed = rules.alsoAllow.has(name, groups) || (rules.agentAlsoAllow?.has(name, groups) ?? false);
@@ -332,6 +368,27 @@ export function traceVisibility(
     `allow list of channel "${rules.channel ?? '(none)'}"`,
     alive,
   );
+  let blocked = false;
+  if (!rules.permissions)
+    steps.push({ step: 'permissions', outcome: 'skipped', detail: 'no permission set' });
+  else {
+    const missing = permitted(rules.permissions, tool);
+    const needs = requiredPermissions(tool.spec).join(', ');
+    const granted = [...rules.permissions].join(', ') || 'nothing';
+    if (missing) {
+      blocked = true;
+      steps.push({
+        step: 'permissions',
+        outcome: 'removed',
+        detail: `needs ${needs}; the permission set grants ${granted}`,
+      });
+    } else
+      steps.push({
+        step: 'permissions',
+        outcome: alive ? 'kept' : 'skipped',
+        detail: `needs ${needs}; granted`,
+      });
+  }
   const deniedGlobal = denyStep(steps, 'deny', rules.deny, name, groups, 'global deny list');
   const deniedAgent = denyStep(
     steps,
@@ -341,7 +398,7 @@ export function traceVisibility(
     groups,
     `deny list of agent "${rules.agentId ?? '(none)'}"`,
   );
-  const denied = deniedGlobal || deniedAgent;
+  const denied = deniedGlobal || deniedAgent || blocked;
   for (const [step, refs, what] of [
     ['also-allow', rules.alsoAllow, 'global alsoAllow'],
     ['agent-also-allow', rules.agentAlsoAllow, `alsoAllow of agent "${rules.agentId ?? '(none)'}"`],

@@ -232,6 +232,7 @@ describe('tool-list pipeline, step by step', () => {
       [{ agents: { a: { profile: 'missing' } } }, 'agents.a.profile'],
       [{ byProvider: { github: { profile: 'x' } } }, 'byProvider.github.profile'],
       [{ subagents: { maxDepth: 0 } }, 'subagents.maxDepth'],
+      [{ permissions: ['admin' as 'read'] }, 'permissions: unknown permission "admin"'],
       [{ commands: { allow: ['  '] } }, 'command pattern is empty'],
       [{ allow: [42 as unknown as string] }, 'allow:'],
     ];
@@ -283,6 +284,7 @@ describe('explain()', () => {
       'agent-allow',
       'agent-provider-allow',
       'channel-allow',
+      'permissions',
       'deny',
       'agent-deny',
       'also-allow',
@@ -303,6 +305,14 @@ describe('explain()', () => {
     const added = policy.explain('read', view());
     expect(added.visible).toBe(true);
     expect(added.decidedBy).toMatchObject({ step: 'also-allow', outcome: 'added', rule: 'read' });
+  });
+
+  it('explains a removal by the permission set', () => {
+    const policy = createPolicy({ agents: { viewer: { permissions: ['read'] } } });
+    policy.setTools(registry);
+    const explanation = policy.explain('write', view('viewer'));
+    expect(explanation.decidedBy).toMatchObject({ step: 'permissions', outcome: 'removed' });
+    expect(explanation.text).toContain('needs write; the permission set grants read');
   });
 
   it('explains subagent removal and unknown tools', () => {
