@@ -1,7 +1,14 @@
 // The Quick start demo: registers providers, makes real calls through the orchestrator and
 // prints what a model would get back.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBuiltinProvider } from '@toolplane/builtin-fs-shell';
 import { createLocalProvider, defineTool, ok } from '@toolplane/core';
 import { createOrchestrator } from '@toolplane/orchestrator';
+import { createPolicy, policyMiddleware } from '@toolplane/policy';
+import { createScrubber, scrubberMiddleware } from '@toolplane/scrubber';
 import { z } from 'zod';
 
 const add = defineTool({
@@ -39,9 +46,30 @@ const wait = defineTool({
     }),
 });
 
-const orchestrator = createOrchestrator({ timeoutMs: 2_000, output: { maxBytes: 2_048 } });
+// a throwaway workspace for the built-in file and shell tools, with a file that leaks a
+// credential (a fake made now, never stored anywhere)
+const workspace = await mkdtemp(join(tmpdir(), 'toolplane-demo-'));
+const fakeToken = `ghp_${randomBytes(27)
+  .toString('base64')
+  .replace(/[^A-Za-z0-9]/g, 'x')
+  .slice(0, 36)}`;
+await writeFile(join(workspace, 'settings.env'), `GITHUB_TOKEN=${fakeToken}\nREGION=eu-west-1\n`);
+await writeFile(join(workspace, 'notes.md'), '# Notes\nTODO: ship the demo\n');
+
+const orchestrator = createOrchestrator({ timeoutMs: 15_000, output: { maxBytes: 2_048 } });
 orchestrator.register(createLocalProvider({ namespace: 'math', tools: [add] }));
 orchestrator.register(createLocalProvider({ namespace: 'demo', tools: [report, wait] }), { queue: 'demo' });
+orchestrator.register(createBuiltinProvider({ workspace }));
+orchestrator.use(
+  policyMiddleware(
+    createPolicy({
+      profile: 'coding',
+      alsoAllow: ['math__*', 'demo__*', 'group:toolplane'],
+      commands: { allow: ['ls *', 'cat *'] },
+    }),
+  ),
+);
+orchestrator.use(scrubberMiddleware(createScrubber()));
 orchestrator.on('tool_finished', (event) => {
   const status = event.ok ? 'ok' : event.error?.code;
   console.log(`  · ${event.tool} ${status} in ${event.meta.latencyMs} ms (${event.meta.bytesOut} bytes out)`);
@@ -84,6 +112,12 @@ await show('reading the stored output back', 'tool_output', {
   pattern: 'checkpoint',
   limit: 3,
 });
+await show('a built-in tool: read (the token is scrubbed)', 'read', { path: 'settings.env' });
+await show('a built-in tool: grep', 'grep', { pattern: 'TODO', output_mode: 'content' });
+await show('a shell command the policy allows', 'bash', { command: 'ls -1' });
+await show('a shell command hidden behind an allowed one', 'bash', { command: 'ls; rm -rf ~' });
+await show('a risky call with nobody to approve it', 'bash', { command: 'curl -s http://127.0.0.1:9/' });
+await show('a path outside the workspace', 'read', { path: '../../etc/passwd' });
 await show('several calls at once', 'batch', {
   calls: [
     { tool: 'math__add', args: { a: 1, b: 2 } },
@@ -97,3 +131,4 @@ for (const [tool, t] of Object.entries(totals)) {
   console.log(`  ${tool}: ${t.calls} calls, ${t.errors} errors, ${t.latencyMs} ms total`);
 }
 await orchestrator.close();
+await rm(workspace, { recursive: true, force: true });
