@@ -26,6 +26,8 @@ describe('config validate', () => {
     await writeFile(
       join(dir.path, 'toolplane.config.yaml'),
       [
+        'mcpServers:',
+        '  broken: { type: stdio }',
         'builtin:',
         '  workspace: .',
         '  tools: [read, teleport]',
@@ -40,11 +42,15 @@ describe('config validate', () => {
     );
     const { code, stdout } = await runCli(['config', 'validate'], { cwd: dir.path });
     expect(code).toBe(2);
-    expect(stdout).toMatch(/toolplane\.config\.yaml:3:\d+ {2}builtin\.tools\[1\] {2}/);
-    expect(stdout).toMatch(/toolplane\.config\.yaml:5:\d+ {2}policy\.mode {2}/);
-    expect(stdout).toMatch(/toolplane\.config\.yaml:7:\d+ {2}limits\.timeoutMs {2}/);
-    expect(stdout).toMatch(/toolplane\.config\.yaml:8:1 {2}scrubbr {2}unknown field "scrubbr"/);
-    expect(stdout).toContain('4 problem(s)');
+    expect(stdout).toMatch(/toolplane\.config\.yaml:5:\d+ {2}builtin\.tools\[1\] {2}/);
+    expect(stdout).toMatch(/toolplane\.config\.yaml:7:\d+ {2}policy\.mode {2}/);
+    expect(stdout).toMatch(/toolplane\.config\.yaml:9:\d+ {2}limits\.timeoutMs {2}/);
+    expect(stdout).toMatch(/toolplane\.config\.yaml:10:1 {2}scrubbr {2}unknown field "scrubbr"/);
+    // MCP server entries are checked even when the rest of the file fails the schema
+    expect(stdout).toMatch(
+      /toolplane\.config\.yaml:2:\d+ {2}mcpServers\.broken\.command {2}.*command is missing/,
+    );
+    expect(stdout).toContain('5 problem(s)');
   });
 
   it('reports JSON problems with line numbers, also in --json', async () => {

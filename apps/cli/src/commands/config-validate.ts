@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '@toolplane/core';
 import { type ConfigIssue, type LoadedConfig, formatIssue, readConfig } from '../config/load.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
@@ -17,28 +17,47 @@ function fieldSegments(field: string | undefined): (string | number)[] {
   return out;
 }
 
+function pathText(path: readonly (string | number)[]): string {
+  return path
+    .map((part) => (typeof part === 'number' ? `[${part}]` : part))
+    .join('.')
+    .replace(/\.\[/g, '[');
+}
+
+/** Problems of MCP server entries (commands, types, unset variables), with their positions. */
+async function mcpIssues(
+  file: string,
+  document: object,
+  key: string,
+  directory: string,
+  locate: LoadedConfig['locate'],
+): Promise<ConfigIssue[]> {
+  const { loadMcpConfig } = await import('@toolplane/mcp-provider');
+  const mcp = await loadMcpConfig(document, { workspaceFolder: directory });
+  return mcp.problems.map((problem) => {
+    const path = [key, problem.server, ...fieldSegments(problem.field)];
+    return { file, ...locate(path), path: pathText(path), message: problem.message };
+  });
+}
+
 /** Checks that go beyond the schema: MCP server entries, REST tool configs, paths, the policy. */
 async function deepIssues(loaded: LoadedConfig): Promise<ConfigIssue[]> {
   const file = loaded.file ?? '';
   const issues: ConfigIssue[] = [];
   const add = (path: (string | number)[], message: string): void => {
-    issues.push({
-      file,
-      ...loaded.locate(path),
-      path: path
-        .map((part) => (typeof part === 'number' ? `[${part}]` : part))
-        .join('.')
-        .replace(/\.\[/g, '['),
-      message,
-    });
+    issues.push({ file, ...loaded.locate(path), path: pathText(path), message });
   };
   const at = (path: string): string => (isAbsolute(path) ? path : resolve(loaded.directory, path));
-  if (loaded.mcpDocument) {
-    const { loadMcpConfig } = await import('@toolplane/mcp-provider');
-    const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: loaded.directory });
-    for (const problem of mcp.problems)
-      add([loaded.mcpKey ?? 'mcpServers', problem.server, ...fieldSegments(problem.field)], problem.message);
-  }
+  if (loaded.mcpDocument)
+    issues.push(
+      ...(await mcpIssues(
+        file,
+        loaded.mcpDocument,
+        loaded.mcpKey ?? 'mcpServers',
+        loaded.directory,
+        loaded.locate,
+      )),
+    );
   const { config } = loaded;
   if (config.rest?.length) {
     const { createRestProvider, readToolConfig } = await import('@toolplane/rest-openapi');
@@ -77,6 +96,16 @@ async function deepIssues(loaded: LoadedConfig): Promise<ConfigIssue[]> {
 export async function configValidate(context: CommandContext, options: { json?: boolean }): Promise<number> {
   const outcome = await readConfig(context.cwd, context.configPath);
   const issues = outcome.ok ? await deepIssues(outcome.loaded) : [...outcome.issues];
+  if (!outcome.ok && outcome.mcpDocument && outcome.locate)
+    issues.push(
+      ...(await mcpIssues(
+        outcome.file,
+        outcome.mcpDocument,
+        'mcpServers',
+        dirname(outcome.file),
+        outcome.locate,
+      )),
+    );
   const file = outcome.ok ? outcome.loaded.file : outcome.file;
   if (options.json) {
     writeJson(context.stdout, { file: file ?? null, valid: issues.length === 0, issues });

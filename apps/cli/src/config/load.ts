@@ -134,7 +134,14 @@ function isMcpFile(document: Record<string, unknown>, file: string): boolean {
 /** Result of {@link readConfig}: the config, or the problems that stop it from loading. */
 export type ReadConfigOutcome =
   | { readonly ok: true; readonly loaded: LoadedConfig }
-  | { readonly ok: false; readonly file: string; readonly issues: readonly ConfigIssue[] };
+  | {
+      readonly ok: false;
+      readonly file: string;
+      readonly issues: readonly ConfigIssue[];
+      /** The MCP servers of a document that parsed but failed the schema, so they can be checked too. */
+      readonly mcpDocument?: object;
+      readonly locate?: ParsedText['locate'];
+    };
 
 /** Reads and validates a config (or the defaults when there is no file). Throws only for unreadable files. */
 export async function readConfig(cwd: string, explicit?: string): Promise<ReadConfigOutcome> {
@@ -183,7 +190,16 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
     };
   }
   const result = configSchema.safeParse(record);
-  if (!result.success) return { ok: false, file, issues: zodIssues(file, parsed, result.error) };
+  if (!result.success) {
+    const servers = record.mcpServers;
+    return {
+      ok: false,
+      file,
+      issues: zodIssues(file, parsed, result.error),
+      ...(typeof servers === 'object' && servers !== null ? { mcpDocument: { mcpServers: servers } } : {}),
+      locate: parsed.locate,
+    };
+  }
   const config = result.data;
   return {
     ok: true,
