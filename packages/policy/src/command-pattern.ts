@@ -20,6 +20,8 @@ export interface CommandPattern {
   matchDeny(command: SimpleCommand): PatternMatch;
 }
 
+const ELEVATORS: ReadonlySet<string> = new Set(['sudo', 'doas', 'su', 'runuser']);
+
 function tokenMatcher(token: string): (text: string) => boolean {
   if (!/[*?]/.test(token)) return (text) => text === token;
   const source = token
@@ -84,6 +86,9 @@ export function compileCommandPattern(source: string): CommandPattern {
   return {
     source,
     matchAllow(command) {
+      // A privileged command is allowed only by a rule written with its privilege wrapper
+      // (`sudo apt-get install *`), never through a nested script (`sudo bash -c '...'`).
+      if (command.elevated && !ELEVATORS.has(command.written[0]?.text ?? '')) return false;
       return candidates(command, !command.elevated).some(
         (words) => matchPositional(matchers, rest, words, command.extraArgs, false) === 'yes',
       );

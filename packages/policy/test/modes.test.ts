@@ -163,6 +163,17 @@ describe('permission modes', () => {
     expect((await strict.check(call(bash, { command: 'git push "$REMOTE" $FLAGS' }))).decision).toBe('ask');
   });
 
+  it('privileged commands need a rule written with their wrapper', async () => {
+    const rules = createPolicy({ commands: { allow: ['rm *', 'sudo apt-get install *', 'bash *'] } });
+    expect((await rules.check(call(bash, { command: 'rm notes.txt' }))).decision).toBe('allow');
+    expect((await rules.check(call(bash, { command: 'sudo rm notes.txt' }))).decision).toBe('ask');
+    expect((await rules.check(call(bash, { command: "sudo bash -c 'rm notes.txt'" }))).decision).toBe('ask');
+    expect((await rules.check(call(bash, { command: 'sudo apt-get install -y jq' }))).decision).toBe('allow');
+    expect((await rules.check(call(bash, { command: 'sudo -u root apt-get install jq' }))).decision).toBe(
+      'ask',
+    );
+  });
+
   it('suggests allow rules for the commands nothing covered', async () => {
     const decision = await policy.check(call(bash, { command: 'git push origin main && docker build .' }));
     expect(decision.decision).toBe('ask');
