@@ -48,6 +48,23 @@ describe('lifecycle', () => {
     );
   });
 
+  it('drains a stderr flood (the server never blocks) and keeps only a bounded tail', async () => {
+    provider = createMcpProvider(
+      'flood',
+      fixtureServer(['--stderr-flood=3000000'], { stderrTailBytes: 4096 }),
+      {
+        runDirectory: run.path,
+        restartPolicy: quickRestarts,
+      },
+    );
+    await provider.start?.(AbortSignal.timeout(60_000));
+    expect((await provider.execute('echo', { message: 'still talking' }, createToolContext())).ok).toBe(true);
+    const result = await provider.execute('crash', {}, createToolContext());
+    // The kill drops what the server had not flushed yet; what arrived is kept, bounded.
+    expect(!result.ok && result.error.message).toContain('stderr: noise');
+    expect(!result.ok && result.error.message.length).toBeLessThan(4096 + 1000);
+  });
+
   it('fails a call whose tool kills the server mid-call', async () => {
     provider = createMcpProvider('crashcall', fixtureServer(), {
       runDirectory: run.path,
