@@ -80,50 +80,72 @@ async function callBenchmark(): Promise<void> {
     },
   });
   const ctx = createToolContext();
-  const raw = async (): Promise<void> => {
-    const response = await request(`${origin}/items/item-1?q=x&limit=10`, {
-      dispatcher: agent,
-      headers: { authorization: 'Bearer not-a-secret-bench-token', accept: 'application/json' },
+  const headers = { authorization: 'Bearer not-a-secret-bench-token', accept: 'application/json' };
+  // the leanest raw undici call: the dispatcher API with origin and path given separately
+  const lean = async (): Promise<void> => {
+    const response = await agent.request({
+      origin,
+      path: '/items/item-1?q=x&limit=10',
+      method: 'GET',
+      headers,
     });
+    JSON.parse(await response.body.text());
+  };
+  // what most code writes: undici.request with a URL string (parsed on every call)
+  const url = async (): Promise<void> => {
+    const response = await request(`${origin}/items/item-1?q=x&limit=10`, { dispatcher: agent, headers });
     JSON.parse(await response.body.text());
   };
   const tool = async (): Promise<void> => {
     const outcome = await rest.execute('get_item', { id: 'item-1', q: 'x', limit: 10 }, ctx);
     if (!outcome.ok) throw new Error(outcome.error.message);
   };
-  const time = async (fn: () => Promise<void>, count: number, into: number[]): Promise<void> => {
-    for (let i = 0; i < count; i++) {
+  const variants = { lean, url, tool };
+  const wall: Record<keyof typeof variants, number[]> = { lean: [], url: [], tool: [] };
+  const cpu: Record<keyof typeof variants, number> = { lean: 0, url: 0, tool: 0 };
+  for (const fn of Object.values(variants)) for (let i = 0; i < 500; i++) await fn();
+  // interleave call by call so the load of a shared machine hits every variant alike
+  const count = 5000;
+  for (let i = 0; i < count; i++) {
+    const order = Object.entries(variants) as [keyof typeof variants, () => Promise<void>][];
+    // a different order each round, so no variant always follows the same one
+    const shift = i % order.length;
+    for (const [name, fn] of [...order.slice(shift), ...order.slice(0, shift)]) {
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       await fn();
-      into.push((performance.now() - start) * 1000);
+      wall[name].push((performance.now() - start) * 1000);
+      const used = process.cpuUsage(cpuStart);
+      cpu[name] += used.user + used.system;
     }
-  };
-  const warm: number[] = [];
-  await time(raw, 500, warm);
-  await time(tool, 500, warm);
-  const rawSamples: number[] = [];
-  const toolSamples: number[] = [];
-  // alternate blocks so drift on a shared machine hits both sides alike
-  for (let block = 0; block < 20; block++) {
-    await time(raw, 250, rawSamples);
-    await time(tool, 250, toolSamples);
   }
-  const rawP50 = median(rawSamples);
-  const toolP50 = median(toolSamples);
-  const rawP99 = percentile(
-    [...rawSamples].sort((a, b) => a - b),
-    99,
-  );
-  const toolP99 = percentile(
-    [...toolSamples].sort((a, b) => a - b),
-    99,
-  );
+  const p50 = (name: keyof typeof variants): number => median(wall[name]);
+  const p99 = (name: keyof typeof variants): number =>
+    percentile(
+      [...wall[name]].sort((a, b) => a - b),
+      99,
+    );
+  const cpuPerCall = (name: keyof typeof variants): number => cpu[name] / count;
   console.log(
-    `GET call over loopback: raw undici p50 ${rawP50.toFixed(1)} us, p99 ${rawP99.toFixed(1)} us; REST tool p50 ${toolP50.toFixed(1)} us, p99 ${toolP99.toFixed(1)} us; added at p50 ${(toolP50 - rawP50).toFixed(1)} us (${(((toolP50 - rawP50) / rawP50) * 100).toFixed(1)}%)`,
+    `GET over loopback, ${count} calls each, interleaved: p50 wall lean undici ${p50('lean').toFixed(1)} us, undici.request(url) ${p50('url').toFixed(1)} us, REST tool ${p50('tool').toFixed(1)} us; client CPU per call ${cpuPerCall('lean').toFixed(1)} / ${cpuPerCall('url').toFixed(1)} / ${cpuPerCall('tool').toFixed(1)} us`,
   );
-  result('rest-openapi/call-p50', toolP50, 'us', { baseline: 'raw-undici-request', ratio: toolP50 / rawP50 });
-  result('rest-openapi/call-p99', toolP99, 'us', { baseline: 'raw-undici-request', ratio: toolP99 / rawP99 });
-  result('rest-openapi/call-overhead-p50', toolP50 - rawP50, 'us');
+  result('rest-openapi/call-p50', p50('tool'), 'us', {
+    baseline: 'raw-undici-dispatcher-request',
+    ratio: p50('tool') / p50('lean'),
+  });
+  result('rest-openapi/call-p50-vs-url', p50('tool'), 'us', {
+    baseline: 'raw-undici-request-url',
+    ratio: p50('tool') / p50('url'),
+  });
+  result('rest-openapi/call-p99', p99('tool'), 'us', {
+    baseline: 'raw-undici-dispatcher-request',
+    ratio: p99('tool') / p99('lean'),
+  });
+  result('rest-openapi/call-cpu', cpuPerCall('tool'), 'us', {
+    baseline: 'raw-undici-dispatcher-request',
+    ratio: cpuPerCall('tool') / cpuPerCall('lean'),
+  });
+  result('rest-openapi/call-overhead-p50', p50('tool') - p50('lean'), 'us');
   await rest.close();
   await agent.close();
   child.stdin?.end();

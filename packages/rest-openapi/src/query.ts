@@ -65,11 +65,14 @@ export function serializeQueryValue(
   out.push(`${key}=${encode(scalarText(value))}`);
 }
 
+const EXPANDED_ARRAY: RestParameterBinding = { in: 'query', style: 'form', explode: true };
+const EXPANDED_OBJECT: RestParameterBinding = { in: 'query', style: 'deepObject', explode: true };
+const AS_JSON: RestParameterBinding = { in: 'query', json: true };
+const PLAIN: RestParameterBinding = { in: 'query' };
+
 /** Binding for a query argument of a hand-written tool: expanded (`a=1&a=2`, `f[x]=1`) or JSON text. */
 export function defaultQueryBinding(value: unknown, complex: boolean): RestParameterBinding {
-  if (Array.isArray(value))
-    return complex ? { in: 'query', style: 'form', explode: true } : { in: 'query', json: true };
-  if (isPlainObject(value))
-    return complex ? { in: 'query', style: 'deepObject', explode: true } : { in: 'query', json: true };
-  return { in: 'query' };
+  if (Array.isArray(value)) return complex ? EXPANDED_ARRAY : AS_JSON;
+  if (isPlainObject(value)) return complex ? EXPANDED_OBJECT : AS_JSON;
+  return PLAIN;
 }

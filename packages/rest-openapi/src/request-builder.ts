@@ -35,6 +35,8 @@ interface HeaderTemplate {
 interface CompiledUrl {
   readonly split: SplitUrl;
   readonly pathParts: readonly PathPart[];
+  /** Arguments placed by this URL, explicit bindings, templates or the body binding. */
+  readonly placed: ReadonlySet<string>;
 }
 
 /** How the arguments of a tool are placed, worked out once from its configuration. */
@@ -87,7 +89,11 @@ export function planArguments(config: RestToolConfig): ArgumentPlan {
       const hit = urls.get(url);
       if (hit) return hit;
       const split = splitToolUrl(url, tool);
-      const compiled = { split, pathParts: compilePath(split.pathTemplate, pathArgumentFor) };
+      const pathParts = compilePath(split.pathTemplate, pathArgumentFor);
+      const placed = new Set<string>([...Object.keys(explicit), ...templated]);
+      for (const part of pathParts) if (typeof part !== 'string') placed.add(part.argument);
+      if (config.body) placed.add(config.body.argument);
+      const compiled = { split, pathParts, placed };
       // a URL only varies with the environment; keep the cache small all the same
       if (urls.size > 16) urls.clear();
       urls.set(url, compiled);
@@ -109,16 +115,16 @@ export function buildRequest(options: {
   readonly userAgent: string;
 }): PreparedRequest {
   const { tool, config, plan, args, env } = options;
-  const { split, pathParts } = plan.compiledUrl(expandEnv(config.url, env, `tool "${tool}" url`), tool);
+  const { split, pathParts, placed } = plan.compiledUrl(
+    expandEnv(config.url, env, `tool "${tool}" url`),
+    tool,
+  );
   const path = renderPath(pathParts, args, plan.explicit);
-  const used = new Set<string>();
-  for (const part of pathParts) if (typeof part !== 'string') used.add(part.argument);
 
   const query: string[] = split.staticQuery ? [split.staticQuery] : [];
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (const [argument, binding] of plan.explicitEntries) {
-    used.add(argument);
     const value = args[argument];
     if (value === undefined || value === null || binding.in === 'path') continue;
     if (binding.in === 'query') serializeQueryValue(argument, value, binding, query);
@@ -147,12 +153,10 @@ export function buildRequest(options: {
     refuseLineBreaks(value, `header ${header.name} of tool "${tool}"`, 'CONFIG_INVALID');
     headers[header.name] = value;
   }
-  for (const name of plan.templated) used.add(name);
 
   let body: string | FormData | undefined;
   let contentType: string | undefined;
   if (plan.body) {
-    used.add(plan.body.argument);
     const value = args[plan.body.argument];
     if (value !== undefined) ({ body, contentType } = encodeBody(value, plan.body.contentType));
   } else if (config.bodyTemplate !== undefined) {
@@ -169,7 +173,7 @@ export function buildRequest(options: {
   let leftovers: Record<string, unknown> | undefined;
   for (const argument in args) {
     const value = args[argument];
-    if (used.has(argument) || value === undefined) continue;
+    if (value === undefined || placed.has(argument)) continue;
     if (plan.leftovers === 'query' || plan.queryNames.has(argument)) {
       serializeQueryValue(
         argument,

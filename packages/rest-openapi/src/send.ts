@@ -92,13 +92,15 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
               : ctx.signal,
           );
     const authHeaderNames = Object.keys(applied.headers);
-    request = {
-      ...request,
-      headers: { ...request.headers, ...applied.headers },
-      ...(applied.query.length > 0
-        ? { path: `${request.path}${request.path.includes('?') ? '&' : '?'}${applied.query.join('&')}` }
-        : {}),
-    };
+    if (applied !== NO_AUTH) {
+      request = {
+        ...request,
+        headers: { ...request.headers, ...applied.headers },
+        ...(applied.query.length > 0
+          ? { path: `${request.path}${request.path.includes('?') ? '&' : '?'}${applied.query.join('&')}` }
+          : {}),
+      };
+    }
     if (applied.cookies.length > 0) {
       const cookie = request.headers.cookie;
       request.headers.cookie = cookie
@@ -108,16 +110,17 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     const maxRedirects = config.maxRedirects ?? 5;
     for (let hop = 0; ; hop++) {
       target = targetOf(request);
-      const response = await options.dispatcher.request({
+      const dispatch: Dispatcher.RequestOptions = {
         origin: request.origin,
         path: request.path,
         method: request.method,
         headers: request.headers,
         body: request.body ?? null,
         signal: abort,
-        ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
-        ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
-      });
+      };
+      if (options.headersTimeoutMs !== undefined) dispatch.headersTimeout = options.headersTimeoutMs;
+      if (options.bodyTimeoutMs !== undefined) dispatch.bodyTimeout = options.bodyTimeoutMs;
+      const response = await options.dispatcher.request(dispatch);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && typeof location === 'string' && maxRedirects > 0) {
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
