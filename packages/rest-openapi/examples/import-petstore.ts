@@ -2,6 +2,7 @@
 // Run: pnpm --filter @toolplane/rest-openapi example:petstore
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
@@ -31,7 +32,8 @@ console.log(
 for (const warning of warnings) console.log(`warning: ${warning}`);
 
 // review or edit what the model will see, then load it back
-const file = join(tmpdir(), 'petstore.tools.yaml');
+const folder = await mkdtemp(join(tmpdir(), 'petstore-'));
+const file = join(folder, 'petstore.tools.yaml');
 await writeToolConfig(file, tools);
 const reviewed = await readToolConfig(file);
 console.log(`wrote ${file}`);
@@ -48,4 +50,5 @@ const result = await petstore.execute(
 );
 console.log(JSON.stringify(result));
 await petstore.close();
+await rm(folder, { recursive: true, force: true });
 api.close();
