@@ -55,10 +55,12 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
   const findings: Finding[] = [];
 
   const emit = (final: boolean): string => {
-    const buffer = context + pending;
-    const base = context.length;
     const hold = final ? 0 : dependencies.holdBack();
-    if (!final && pending.length <= hold) return '';
+    // Rescan only once at least `hold` new characters arrived: tiny chunks cost O(1) each, amortized.
+    if (!final && pending.length <= 2 * hold) return '';
+    // join() builds one flat string; a concatenation (cons string) is slower to scan character by character.
+    const buffer = [context, pending].join('');
+    const base = context.length;
     const found = dependencies.find(buffer);
     let cut = buffer.length - hold;
     if (!final) {
