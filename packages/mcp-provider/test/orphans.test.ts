@@ -53,7 +53,7 @@ describe('no orphans', () => {
       await provider.close?.();
     }
     expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
-  }, 180_000);
+  }, 300_000);
 
   it('kills the old tree when a wrapped server restarts', async () => {
     const tag = uniqueTag();
