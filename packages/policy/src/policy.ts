@@ -93,6 +93,8 @@ function isWorkspacePath(path: string): boolean {
 }
 
 const NO_RULES: readonly string[] = [];
+/** Longer command lines are asked without parsing (a bound on the work one call can cause). */
+const MAX_COMMAND_LENGTH = 65_536;
 
 /** What every decision of one call shares. */
 interface DecisionContext {
@@ -314,6 +316,16 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
         code: 'INVALID_ARGUMENTS',
         source: 'arguments',
         reason: `argument "${argument}" of ${call.tool.name} must be a command line string`,
+      };
+    }
+    if (command.length > MAX_COMMAND_LENGTH) {
+      return {
+        ...base,
+        command,
+        decision: base.mode === 'plan' ? 'deny' : 'ask',
+        ...(base.mode === 'plan' ? { code: 'DENIED' as const } : {}),
+        source: 'command',
+        reason: `the command line is ${command.length} characters long; over ${MAX_COMMAND_LENGTH} it is not analyzed`,
       };
     }
     const parser = loadedShellParser() ?? (await loadShellParser());

@@ -174,6 +174,15 @@ describe('permission modes', () => {
     );
   });
 
+  it('a command line over 64 KiB is asked without being parsed', async () => {
+    const long = `echo ${'a'.repeat(70_000)}`;
+    const decision = await createPolicy({ commands: { allow: ['echo *'] } }).check(
+      call(bash, { command: long }),
+    );
+    expect(decision.decision).toBe('ask');
+    expect(decision.reason).toContain('not analyzed');
+  });
+
   it('suggests allow rules for the commands nothing covered', async () => {
     const decision = await policy.check(call(bash, { command: 'git push origin main && docker build .' }));
     expect(decision.decision).toBe('ask');
