@@ -72,6 +72,17 @@ describe('toolplane basics', () => {
     expect(stdout).not.toContain('\u001b[');
   });
 
+  it('uses colour only when forced or on a TTY, and never under NO_COLOR', async () => {
+    const forced = await runCli(['tools', 'list'], {
+      cwd: dir.path,
+      env: { NO_COLOR: '', FORCE_COLOR: '1' },
+    });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('\u001b[1mread');
+    const both = await runCli(['tools', 'list'], { cwd: dir.path, env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(both.stdout).not.toContain('\u001b[');
+  });
+
   it('calls a tool with --args JSON, @file and stdin', async () => {
     const inline = await runCli(['tools', 'call', 'read', '--args', '{"path":"notes.txt"}'], {
       cwd: dir.path,
