@@ -64,7 +64,7 @@ orchestrator.use(
   policyMiddleware(
     createPolicy({
       profile: 'coding',
-      alsoAllow: ['math__*', 'demo__*', 'group:toolplane'],
+      alsoAllow: ['math__*', 'demo__*'],
       commands: { allow: ['ls *', 'cat *'] },
     }),
   ),

@@ -9,6 +9,7 @@ import {
   fail,
 } from '@toolplane/core';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from './approvals/run-approval.js';
+import { loadShellParser } from './shell/parser.js';
 import type { PolicyDecision } from './decision.js';
 import type { Policy } from './policy.js';
 
@@ -145,7 +146,11 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
     name: options.name ?? 'policy',
     phase: 'gate',
     filterTools: (tools, view) => policy.filter(tools, view),
-    onToolsChanged: (tools) => policy.setTools(tools),
+    onToolsChanged: (tools) => {
+      policy.setTools(tools);
+      // load the shell grammar before the first command arrives, not inside its deadline
+      if (tools.some((tool) => tool.spec.commandArgument)) void loadShellParser().catch(() => undefined);
+    },
     async handle(call, next) {
       let decision: PolicyDecision;
       try {

@@ -2,11 +2,14 @@ import type { ToolRef } from './config.js';
 
 /**
  * Built-in profiles (design document 002), adapted to toolplane's groups: `coding` adds the
- * `notebook` and `todo` groups that toolplane's built-in tools use.
+ * `notebook` and `todo` groups that toolplane's built-in tools use, and every profile keeps
+ * `group:toolplane`, the orchestrator's own plumbing (`tool_output` reads back this session's
+ * capped outputs; `batch` runs calls that are each checked on their own).
  */
 export const BUILTIN_PROFILES: Readonly<Record<string, readonly ToolRef[]>> = {
   full: ['*'],
   coding: [
+    'group:toolplane',
     'group:fs',
     'group:runtime',
     'group:notebook',
@@ -15,8 +18,15 @@ export const BUILTIN_PROFILES: Readonly<Record<string, readonly ToolRef[]>> = {
     'group:memory',
     'image',
   ],
-  messaging: ['group:messaging', 'sessions_list', 'sessions_history', 'sessions_send', 'session_status'],
-  minimal: ['session_status'],
+  messaging: [
+    'group:toolplane',
+    'group:messaging',
+    'sessions_list',
+    'sessions_history',
+    'sessions_send',
+    'session_status',
+  ],
+  minimal: ['group:toolplane', 'session_status'],
 };
 
 /** Always denied to child agents (design document 002). */

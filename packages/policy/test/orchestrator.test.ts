@@ -70,8 +70,9 @@ describe('policy gate inside the orchestrator', () => {
       orchestrator
         .listTools({ principal: { agentId }, session: { id: agentId, depth: 0 } })
         .map((spec) => spec.name);
-    expect(names('coder')).toEqual(['local__bash', 'local__read']);
-    expect(names('writer')).toEqual(['local__publish']);
+    // every profile keeps the orchestrator's internal tools (group:toolplane)
+    expect(names('coder')).toEqual(['batch', 'tool_output', 'local__bash', 'local__read']);
+    expect(names('writer')).toEqual(['batch', 'tool_output', 'local__publish']);
   });
 
   it('denied calls never reach the provider; allowed ones do', async () => {
