@@ -32,7 +32,6 @@ function compose(options: { maxBytes?: number; secrets?: string[] } = {}): Tools
     policyMiddleware(
       createPolicy({
         profile: 'coding',
-        alsoAllow: ['group:toolplane'],
         commands: { allow: ['cat *', 'printf *'] },
       }),
     ),
