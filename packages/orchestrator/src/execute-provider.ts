@@ -31,21 +31,34 @@ export interface ExecuteDeps {
  * read-only/idempotent tools on retryable failures (never after a timeout or cancel).
  */
 export function createProviderStep(deps: ExecuteDeps): (call: ToolCall) => Promise<ToolResult> {
-  return async function executeWithRetries(call) {
+  return function executeWithRetries(call) {
     const state = deps.stateOf(call.ctx.callId);
-    if (!state) return fail('INTERNAL', `call ${call.ctx.callId} is not in flight`);
-    const retryable = isIdempotent(state.route.spec);
-    const maxAttempts = retryable ? deps.retry.maxAttempts : 1;
-    for (;;) {
-      const result = await attempt(deps, state, call);
-      if (result.ok || state.stopReason || state.attempts >= maxAttempts) return result;
-      if (!result.error.retryable || result.error.code === 'TIMEOUT' || result.error.code === 'CANCELLED')
-        return result;
-      const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** (state.attempts - 1));
-      await sleep(delay * (0.5 + Math.random() / 2), state);
-      if (state.stopReason) return result;
-    }
+    if (!state) return Promise.resolve(fail('INTERNAL', `call ${call.ctx.callId} is not in flight`));
+    const maxAttempts = isIdempotent(state.route.spec) ? deps.retry.maxAttempts : 1;
+    const first = attempt(deps, state, call);
+    if (maxAttempts === 1) return first;
+    // the common case (success) costs one then(); the retry loop only runs after a failure
+    return first.then((result) => (result.ok ? result : retryAfter(deps, state, call, result, maxAttempts)));
   };
+}
+
+async function retryAfter(
+  deps: ExecuteDeps,
+  state: CallState,
+  call: ToolCall,
+  failed: ToolResult,
+  maxAttempts: number,
+): Promise<ToolResult> {
+  let result = failed;
+  for (;;) {
+    if (result.ok || state.stopReason || state.attempts >= maxAttempts) return result;
+    if (!result.error.retryable || result.error.code === 'TIMEOUT' || result.error.code === 'CANCELLED')
+      return result;
+    const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** (state.attempts - 1));
+    await sleep(delay * (0.5 + Math.random() / 2), state);
+    if (state.stopReason) return result;
+    result = await attempt(deps, state, call);
+  }
 }
 
 function attempt(deps: ExecuteDeps, state: CallState, call: ToolCall): Promise<ToolResult> {

@@ -73,6 +73,7 @@ export class ToolsOrchestrator {
   private readonly budget: ReturnType<typeof contextBudgetMiddleware> | undefined;
   private readonly cache: ReturnType<typeof cacheMiddleware> | undefined;
   private dispatch: NextMiddleware;
+  private raceDeadline = false;
   private pending = false;
   private warming: Promise<void> | undefined;
   private closed = false;
@@ -382,7 +383,13 @@ export class ToolsOrchestrator {
           retryable: state.stopReason.retryable,
         },
       };
+    } else if (!this.raceDeadline) {
+      // only built-in steps, none of which can hang: a stop settles the provider step itself
+      result = await this.dispatch({ tool: route, args: parsedArgs, ctx }).catch((error: unknown) =>
+        fail('INTERNAL', `the pipeline failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
     } else {
+      // user code (middleware, hooks) may hang: the deadline must win even then
       result = await new Promise<ToolResult>((resolve) => {
         state.settleCall = resolve;
         this.dispatch({ tool: route, args: parsedArgs, ctx }).then(resolve, (error: unknown) =>
@@ -501,6 +508,8 @@ export class ToolsOrchestrator {
   }
 
   private compose(): NextMiddleware {
+    this.raceDeadline =
+      this.options.hooks !== undefined || this.middleware.some((middleware) => middleware.handle);
     const ordered: Middleware[] = [];
     for (const phase of MIDDLEWARE_PHASES) {
       for (const middleware of this.builtins) if (middleware.phase === phase) ordered.push(middleware);

@@ -33,12 +33,7 @@ export class SessionTrees {
     // drop the older half at once: amortised O(1) instead of a shift per call
     if (root.children.length >= this.maxNodes) root.children.splice(0, Math.ceil(this.maxNodes / 2));
     root.children.push(node);
-    return {
-      node,
-      attach(child: OpNode): void {
-        node.children.push(child);
-      },
-    };
+    return new CallOpHandle(node);
   }
 
   get(sessionId: string): OpNode | undefined {
@@ -47,5 +42,18 @@ export class SessionTrees {
 
   end(sessionId: string): void {
     this.roots.delete(sessionId);
+  }
+}
+
+/** The handle a tool gets on its own node (a class: no closure per call). */
+class CallOpHandle implements OpHandle {
+  readonly node: OpNode;
+
+  constructor(node: OpNode) {
+    this.node = node;
+  }
+
+  attach(child: OpNode): void {
+    this.node.children.push(child);
   }
 }
