@@ -195,6 +195,10 @@ async function main(): Promise<void> {
     baseline: 'raw-sdk-callTool',
     ratio: orchestratorThroughput / rawThroughput,
   });
+  result('mcp-provider/provider-only-throughput-16-in-flight', providerThroughput, 'calls/s', {
+    baseline: 'raw-sdk-callTool',
+    ratio: providerThroughput / rawThroughput,
+  });
   result('mcp-provider/start-20-stdio-servers', providerStartMs, 'ms', {
     baseline: 'raw-sdk-connect',
     ratio: providerStartMs / rawStartMs,
