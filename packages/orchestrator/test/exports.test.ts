@@ -1,0 +1,55 @@
+import { expect, it } from 'vitest';
+import * as core from '@toolplane/core';
+import * as orchestrator from '../src/index.js';
+
+it('pins the runtime export list of @toolplane/orchestrator', () => {
+  expect(Object.keys(orchestrator).sort()).toEqual([
+    'MAX_BATCH_CALLS',
+    'ToolsOrchestrator',
+    'createOrchestrator',
+  ]);
+});
+
+it('pins the runtime export list of @toolplane/core', () => {
+  expect(Object.keys(core).sort()).toEqual([
+    'ERROR_CODES',
+    'MIDDLEWARE_PHASES',
+    'NAMESPACE_SEPARATOR',
+    'PROVIDER_SPEC_VERSION',
+    'RISK_LEVELS',
+    'TOOL_NAME_MAX_LENGTH',
+    'TOOL_NAME_PATTERN',
+    'ToolError',
+    'allocateToolNames',
+    'compareRisk',
+    'compileSchema',
+    'contentBytes',
+    'contentText',
+    'createId',
+    'createLocalProvider',
+    'createOpNode',
+    'createToolContext',
+    'defineTool',
+    'describeInvalidResult',
+    'errorMessage',
+    'extendContext',
+    'fail',
+    'failFromError',
+    'formatIssues',
+    'formatOpTree',
+    'isIdempotent',
+    'isReadOnly',
+    'isRetryableCode',
+    'ok',
+    'qualifyToolName',
+    'riskOf',
+    'sanitizeToolName',
+    'splitToolName',
+    'stableStringify',
+    'textContent',
+    'toToolResult',
+    'utf8Length',
+    'zodIssues',
+    'zodToJsonSchema',
+  ]);
+});
