@@ -1,11 +1,16 @@
 // Per-call overhead of the full pipeline against a direct call and LangChain's tool().invoke.
+// Each variant is measured alone, in a fresh process (so one variant's garbage and JIT state
+// never lands in another's timings), in alternating passes (so a load that comes and goes on a
+// shared machine is spread over all of them).
 // Run: pnpm --filter @toolplane/orchestrator bench
-import { tool as langchainTool } from '@langchain/core/tools';
-import { type Stats, result, summarize, timeAsync } from '@toolplane/bench';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { result, summarize, timeAsync } from '@toolplane/bench';
 import { PROVIDER_SPEC_VERSION, type ToolProvider, createToolContext, ok } from '@toolplane/core';
-import PQueue from 'p-queue';
-import { z } from 'zod';
-import { createOrchestrator } from '@toolplane/orchestrator';
+
+const VARIANTS = ['direct', 'pipeline', 'langchain', 'pqueue'] as const;
+type Variant = (typeof VARIANTS)[number];
+const PASSES = 3;
 
 const answer = ok('');
 const provider: ToolProvider = {
@@ -28,74 +33,77 @@ const provider: ToolProvider = {
   ],
   execute: async () => answer,
 };
-
-const orchestrator = createOrchestrator({ queues: { bench: { maxConcurrency: 64 } }, timeoutMs: 30_000 });
-orchestrator.register(provider);
-await orchestrator.warmup();
-let finished = 0;
-orchestrator.on('tool_started', () => {});
-orchestrator.on('tool_finished', () => {
-  finished++;
-});
-
-const ctx = createToolContext();
 const args = { n: 1 };
-const check = await orchestrator.call('bench__noop', args);
-if (!check.ok) throw new Error(`pipeline broken: ${check.error.message}`);
 
-const lc = langchainTool(async ({ n }: { n: number }) => String(n), {
-  name: 'noop',
-  description: 'Does nothing.',
-  schema: z.object({ n: z.number() }),
-});
-const queue = new PQueue({ concurrency: 64 });
-
-// three passes of blocks (direct, pipeline, langchain, p-queue), so a load that comes and goes on a
-// shared machine is spread over every variant; each block is long enough for a stable median
-const samples: Record<'direct' | 'pipeline' | 'langchain' | 'pqueue', number[]> = {
-  direct: [],
-  pipeline: [],
-  langchain: [],
-  pqueue: [],
-};
-const block = async (
-  name: keyof typeof samples,
-  fn: () => Promise<unknown>,
-  batch: number,
-): Promise<void> => {
-  const stats: Stats = await timeAsync(fn, { rounds: 15, batch, warmupRounds: 3 });
-  samples[name].push(stats.medianUs);
-};
-for (let pass = 0; pass < 3; pass++) {
-  await block('direct', () => provider.execute('noop', args, ctx), 2000);
-  await block('pipeline', () => orchestrator.call('bench__noop', args), 2000);
-  await block('langchain', () => lc.invoke(args), 300);
-  await block('pqueue', () => queue.add(() => provider.execute('noop', args, ctx)), 2000);
+/** Runs one variant in this process and prints its median per-call time as JSON. */
+async function measure(variant: Variant): Promise<void> {
+  let fn: () => Promise<unknown>;
+  let batch = 2000;
+  if (variant === 'direct') {
+    const ctx = createToolContext();
+    fn = () => provider.execute('noop', args, ctx);
+  } else if (variant === 'pipeline') {
+    const { createOrchestrator } = await import('@toolplane/orchestrator');
+    const orchestrator = createOrchestrator({ queues: { bench: { maxConcurrency: 64 } }, timeoutMs: 30_000 });
+    orchestrator.register(provider);
+    await orchestrator.warmup();
+    orchestrator.on('tool_started', () => {});
+    orchestrator.on('tool_finished', () => {});
+    const check = await orchestrator.call('bench__noop', args);
+    if (!check.ok) throw new Error(`pipeline broken: ${check.error.message}`);
+    fn = () => orchestrator.call('bench__noop', args);
+  } else if (variant === 'langchain') {
+    const { tool } = await import('@langchain/core/tools');
+    const { z } = await import('zod');
+    const lc = tool(async ({ n }: { n: number }) => String(n), {
+      name: 'noop',
+      description: 'Does nothing.',
+      schema: z.object({ n: z.number() }),
+    });
+    fn = () => lc.invoke(args);
+    batch = 300;
+  } else {
+    const { default: PQueue } = await import('p-queue');
+    const queue = new PQueue({ concurrency: 64 });
+    const ctx = createToolContext();
+    fn = () => queue.add(() => provider.execute('noop', args, ctx));
+  }
+  const stats = await timeAsync(fn, { rounds: 30, batch, warmupRounds: 10 });
+  console.log(JSON.stringify({ variant, medianUs: stats.medianUs }));
 }
-const direct = summarize(samples.direct);
-const pipeline = summarize(samples.pipeline);
-const viaLangchain = summarize(samples.langchain);
-const pqueueAdd = summarize(samples.pqueue);
-const overhead = pipeline.medianUs - direct.medianUs;
-console.log(
-  `direct call           ${direct.medianUs.toFixed(3)} us/call  ${Math.round(direct.opsPerSecond).toLocaleString()} calls/s`,
-);
-console.log(
-  `orchestrator.call     ${pipeline.medianUs.toFixed(3)} us/call  ${Math.round(pipeline.opsPerSecond).toLocaleString()} calls/s`,
-);
-console.log(
-  `langchain tool.invoke ${viaLangchain.medianUs.toFixed(3)} us/call  ${Math.round(viaLangchain.opsPerSecond).toLocaleString()} calls/s`,
-);
-console.log(`p-queue add (ref.)    ${pqueueAdd.medianUs.toFixed(3)} us/call`);
-console.log(`events seen: ${finished.toLocaleString()} tool_finished`);
-result('orchestrator/noop-call-overhead', overhead, 'us', {
-  baseline: 'direct-call',
-  ratio: pipeline.medianUs / direct.medianUs,
-});
-result('orchestrator/noop-call', pipeline.medianUs, 'us', {
-  baseline: 'langchain-tool-invoke',
-  ratio: viaLangchain.medianUs / pipeline.medianUs,
-});
-result('orchestrator/noop-calls-per-second', pipeline.opsPerSecond, 'calls/s');
-result('orchestrator/p-queue-add-reference', pqueueAdd.medianUs, 'us');
-await orchestrator.close();
+
+const child = process.argv[2] as Variant | undefined;
+if (child) {
+  await measure(child);
+} else {
+  const samples: Record<Variant, number[]> = { direct: [], pipeline: [], langchain: [], pqueue: [] };
+  const self = fileURLToPath(import.meta.url);
+  for (let pass = 0; pass < PASSES; pass++) {
+    for (const variant of VARIANTS) {
+      const run = spawnSync(process.execPath, [...process.execArgv, self, variant], { encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`variant ${variant} failed: ${run.stderr}`);
+      const line = run.stdout.trim().split('\n').at(-1) ?? '';
+      samples[variant].push((JSON.parse(line) as { medianUs: number }).medianUs);
+    }
+  }
+  const [direct, pipeline, langchain, pqueue] = VARIANTS.map((variant) => summarize(samples[variant]));
+  if (!direct || !pipeline || !langchain || !pqueue) throw new Error('missing samples');
+  const row = (label: string, us: number): void =>
+    console.log(
+      `${label.padEnd(22)}${us.toFixed(3)} us/call  ${Math.round(1e6 / us).toLocaleString()} calls/s`,
+    );
+  row('direct call', direct.medianUs);
+  row('orchestrator.call', pipeline.medianUs);
+  row('langchain tool.invoke', langchain.medianUs);
+  row('p-queue add (ref.)', pqueue.medianUs);
+  result('orchestrator/noop-call-overhead', pipeline.medianUs - direct.medianUs, 'us', {
+    baseline: 'direct-call',
+    ratio: pipeline.medianUs / direct.medianUs,
+  });
+  result('orchestrator/noop-call', pipeline.medianUs, 'us', {
+    baseline: 'langchain-tool-invoke',
+    ratio: langchain.medianUs / pipeline.medianUs,
+  });
+  result('orchestrator/noop-calls-per-second', 1e6 / pipeline.medianUs, 'calls/s');
+  result('orchestrator/p-queue-add-reference', pqueue.medianUs, 'us');
+}
