@@ -16,6 +16,7 @@ export type { RateLimitOptions } from './middleware/rate-limit.js';
 export type { OutputLimits } from './middleware/size-cap.js';
 export type { OrchestratorOptions } from './options.js';
 export { type CallOptions, ToolsOrchestrator, createOrchestrator } from './orchestrator.js';
-export type { QueueOptions } from './queue.js';
+export type { OrchestratorStats, QueueOptions } from './queue.js';
 export type { ProviderOptions } from './registry.js';
+export type { ProviderState } from './registry-views.js';
 export type { WarmupReport } from './warmup.js';

@@ -5,7 +5,6 @@ import {
   type OpNode,
   type ProgressUpdate,
   type RegisteredTool,
-  type ToolCall,
   type ToolContext,
   type ToolContextInit,
   type ToolProvider,
@@ -14,30 +13,42 @@ import {
   type ToolView,
   MIDDLEWARE_PHASES,
   ToolError,
-  contentBytes,
   createId,
-  createLocalProvider,
   fail,
   isReadOnly,
 } from '@toolplane/core';
 import { Accounting, type AccountingRecord, type ToolTotals } from './accounting.js';
+import { createBuiltins } from './builtins.js';
 import { createCallContext } from './call-context.js';
+import {
+  callMeta,
+  cancelledBy,
+  contextFields,
+  endOperation,
+  normalizeArgs,
+  withMeta,
+} from './call-values.js';
+import { runPipeline } from './run-pipeline.js';
+import { composeMiddleware } from './compose.js';
+import { notFound } from './not-found.js';
 import { CallState } from './call-state.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './events.js';
 import { createProviderStep } from './execute-provider.js';
-import { createBatchTool } from './internal/batch-tool.js';
-import { createToolOutputTool } from './internal/tool-output-tool.js';
-import { cacheMiddleware } from './middleware/cache.js';
-import { contextBudgetMiddleware } from './middleware/context-budget.js';
-import { hooksMiddleware } from './middleware/hooks.js';
-import { rateLimitMiddleware } from './middleware/rate-limit.js';
-import { sizeCapMiddleware } from './middleware/size-cap.js';
-import { validationMiddleware } from './middleware/validation.js';
+import { createInternalProvider } from './internal/internal-provider.js';
+import { earlyMeta, recordCall } from './record-call.js';
+import type { cacheMiddleware } from './middleware/cache.js';
+import type { contextBudgetMiddleware } from './middleware/context-budget.js';
 import type { OrchestratorOptions } from './options.js';
-import { OutputStore } from './output-store.js';
-import { NamedQueue } from './queue.js';
+import type { OutputStore } from './output-store.js';
+import { NamedQueue, type OrchestratorStats, queueStats } from './queue.js';
 import { type ProviderEntry, type ProviderOptions, ToolRegistry } from './registry.js';
+import {
+  type ProviderState,
+  combinedInstructions,
+  providerStates,
+  refreshProvider,
+} from './registry-views.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
 import { type WarmupReport, warmupProviders } from './warmup.js';
@@ -65,7 +76,7 @@ export class ToolsOrchestrator {
   private readonly queues = new Map<string, NamedQueue>();
   private readonly inflight = new Map<string, CallState>();
   private readonly middleware: Middleware[] = [];
-  private readonly builtins: Middleware[] = [];
+  private readonly builtins: readonly Middleware[];
   private readonly accountingBook: Accounting;
   private readonly trees = new SessionTrees();
   private readonly store: OutputStore | undefined;
@@ -102,38 +113,17 @@ export class ToolsOrchestrator {
         maxDelayMs: options.retry?.maxDelayMs ?? 2_000,
       },
     });
-    if (options.hooks) this.builtins.push(hooksMiddleware(options.hooks));
-    if (options.rateLimit) this.builtins.push(rateLimitMiddleware(options.rateLimit, now));
-    if (options.validation !== false) {
-      this.builtins.push(
-        validationMiddleware((tool, message) =>
-          this.events.emit('warning', {
-            tool,
-            message: `input schema of ${tool} does not compile, arguments are not validated: ${message}`,
-          }),
-        ),
-      );
-    }
-    if (options.cache !== false) {
-      this.cache = cacheMiddleware(options.cache ?? {}, { stateOf, now });
-      this.builtins.push(this.cache);
-    }
-    if (options.contextBudget) {
-      this.budget = contextBudgetMiddleware(options.contextBudget);
-      this.builtins.push(this.budget);
-    }
-    const output = options.output === false ? undefined : (options.output ?? {});
-    if (output) {
-      this.store = new OutputStore({
-        ...(output.dir ? { dir: output.dir } : {}),
-        ...(output.ttlMs ? { ttlMs: output.ttlMs } : {}),
-      });
-      this.builtins.push(
-        sizeCapMiddleware(output, { store: this.store, stateOf, exempt: new Set(['tool_output']) }),
-      );
-    }
+    const builtins = createBuiltins(options, {
+      stateOf,
+      now,
+      warn: (tool, message) => this.events.emit('warning', { tool, message }),
+    });
+    this.builtins = builtins.middleware;
+    this.cache = builtins.cache;
+    this.budget = builtins.budget;
+    this.store = builtins.store;
     this.dispatch = this.compose();
-    if (options.internalTools !== false) this.registerInternalTools(output?.maxBytes ?? 64 * 1024);
+    if (options.internalTools !== false) this.registerInternalTools(builtins.maxBytes);
   }
 
   /** Adds a provider; it starts on the next `warmup()` (or the first call). */
@@ -241,40 +231,16 @@ export class ToolsOrchestrator {
 
   /** The combined instructions of every ready provider and tool, for the system prompt. */
   instructions(): string {
-    const sections: string[] = [];
-    for (const entry of this.registry.entries) {
-      if (entry.state !== 'ready') continue;
-      const text = entry.provider.instructions?.()?.trim();
-      if (text) sections.push(`## ${entry.provider.namespace}\n${text}`);
-    }
-    const toolNotes = this.registry
-      .all()
-      .filter((route) => route.spec.instructions)
-      .map((route) => `- ${route.name}: ${route.spec.instructions}`);
-    if (toolNotes.length > 0) sections.push(`## Tool notes\n${toolNotes.join('\n')}`);
-    return sections.join('\n\n');
+    return combinedInstructions(this.registry);
   }
 
   /** Providers and their state. */
-  providers(): Array<{
-    namespace: string;
-    kind: string;
-    state: ProviderEntry['state'];
-    tools: number;
-    error?: string;
-  }> {
-    return this.registry.entries.map((entry) => ({
-      namespace: entry.provider.namespace,
-      kind: entry.provider.kind,
-      state: entry.state,
-      tools: entry.specs.length,
-      ...(entry.error ? { error: entry.error } : {}),
-    }));
+  providers(): ProviderState[] {
+    return providerStates(this.registry);
   }
 
   /**
-   * Runs one call through the pipeline. Never throws: every failure is a result with a stable
-   * error code.
+   * Runs one call through the pipeline. Never throws: every failure has a stable error code.
    *
    * @example
    * const result = await orchestrator.call('math__add', { a: 1, b: 2 }, { session: { id: 's1' } });
@@ -323,26 +289,10 @@ export class ToolsOrchestrator {
             userProgress?.(update);
           }
         : NOOP;
-    const session = options.session;
-    const traceInit = options.trace;
     const ctx = createCallContext(
       state,
       callId,
-      {
-        principal: options.principal ?? NO_PRINCIPAL,
-        session: session
-          ? { depth: session.depth ?? 0, ...session, id: sessionId }
-          : { id: sessionId, depth: 0 },
-        trace: traceInit
-          ? {
-              originId: traceInit.originId ?? sessionId,
-              ...traceInit,
-              callPath: [...(traceInit.callPath ?? []), route.name],
-            }
-          : { originId: sessionId, callPath: [route.name] },
-        services: options.services ?? this.options.services ?? NO_SERVICES,
-        progress,
-      },
+      contextFields(options, route.name, sessionId, this.options.services, progress),
       deadline,
       op,
     );
@@ -373,59 +323,19 @@ export class ToolsOrchestrator {
         ),
       ),
     );
-    let result: ToolResult;
-    if (state.stopReason) {
-      result = {
-        ok: false,
-        error: {
-          code: state.stopReason.code,
-          message: state.stopReason.message,
-          retryable: state.stopReason.retryable,
-        },
-      };
-    } else if (!this.raceDeadline) {
-      // only built-in steps, none of which can hang: a stop settles the provider step itself
-      result = await this.dispatch({ tool: route, args: parsedArgs, ctx }).catch((error: unknown) =>
-        fail('INTERNAL', `the pipeline failed: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    } else {
-      // user code (middleware, hooks) may hang: the deadline must win even then
-      result = await new Promise<ToolResult>((resolve) => {
-        state.settleCall = resolve;
-        this.dispatch({ tool: route, args: parsedArgs, ctx }).then(resolve, (error: unknown) =>
-          resolve(
-            fail(
-              'INTERNAL',
-              `the pipeline failed: ${error instanceof Error ? error.message : String(error)}`,
-            ),
-          ),
-        );
-      });
-    }
+    const result = await runPipeline(this.dispatch, this.raceDeadline, state, {
+      tool: route,
+      args: parsedArgs,
+      ctx,
+    });
     state.settleCall = undefined;
     this.timer.remove(deadlineEntry);
     if (onCallerAbort) callerSignal?.removeEventListener('abort', onCallerAbort);
     this.inflight.delete(callId);
     const endedAt = this.timer.now();
-    const meta: Mutable<CallMeta> = {
-      callId,
-      tool: route.name,
-      provider: route.provider.namespace,
-      kind: route.provider.kind,
-      latencyMs: endedAt - startedAt,
-      queueWaitMs: state.queueWaitMs,
-      bytesIn: jsonBytes(parsedArgs),
-      bytesOut: result.content ? contentBytes(result.content) : 0,
-      cached: state.cached,
-      attempts: state.attempts,
-    };
-    if (state.truncated) meta.truncated = state.truncated;
+    const meta = callMeta(callId, route, state, endedAt - startedAt, parsedArgs, result);
     const final: ToolResult = withMeta(result, meta);
-    if (op) {
-      op.node.endedAt = endedAt;
-      op.node.status = result.ok ? 'ok' : result.error.code === 'CANCELLED' ? 'cancelled' : 'error';
-      if (!result.ok) op.node.attributes.code = result.error.code;
-    }
+    if (op) endOperation(op.node, result, endedAt);
     endToolSpan(span, result, state.cached);
     this.finish(final, meta, sessionId, startedAt);
     return final;
@@ -458,15 +368,8 @@ export class ToolsOrchestrator {
   }
 
   /** Calls in flight and waiting per queue. */
-  stats(): {
-    inflight: number;
-    queues: Record<string, { running: number; waiting: number; maxConcurrency: number }>;
-  } {
-    const queues: Record<string, { running: number; waiting: number; maxConcurrency: number }> = {};
-    for (const [name, queue] of this.queues) {
-      queues[name] = { running: queue.running, waiting: queue.waiting, maxConcurrency: queue.maxConcurrency };
-    }
-    return { inflight: this.inflight.size, queues };
+  stats(): OrchestratorStats {
+    return { inflight: this.inflight.size, queues: queueStats(this.queues) };
   }
 
   /** Cancels every call waiting or running; each returns `CANCELLED`. */
@@ -510,19 +413,7 @@ export class ToolsOrchestrator {
   private compose(): NextMiddleware {
     this.raceDeadline =
       this.options.hooks !== undefined || this.middleware.some((middleware) => middleware.handle);
-    const ordered: Middleware[] = [];
-    for (const phase of MIDDLEWARE_PHASES) {
-      for (const middleware of this.builtins) if (middleware.phase === phase) ordered.push(middleware);
-      for (const middleware of this.middleware) if (middleware.phase === phase) ordered.push(middleware);
-    }
-    let next: NextMiddleware = this.terminal;
-    for (let i = ordered.length - 1; i >= 0; i--) {
-      const middleware = ordered[i] as Middleware;
-      if (!middleware.handle) continue;
-      const inner = next;
-      next = (call: ToolCall) => (middleware.handle as NonNullable<Middleware['handle']>)(call, inner);
-    }
-    return next;
+    return composeMiddleware(this.builtins, this.middleware, this.terminal);
   }
 
   private queueFor(name: string | undefined): NamedQueue | undefined {
@@ -547,56 +438,35 @@ export class ToolsOrchestrator {
   private scheduleRefresh(entry: ProviderEntry): void {
     const namespace = entry.provider.namespace;
     if (this.refreshTimers.has(namespace) || this.closed) return;
-    const run = (async () => {
-      await Promise.resolve();
-      try {
-        entry.specs = await entry.provider.listTools();
-        if (entry.state === 'failed') entry.state = 'ready';
-      } catch (error) {
-        this.events.emit('warning', {
-          provider: namespace,
-          message: `refreshing the tool list failed: ${String(error)}`,
-        });
-      } finally {
-        this.refreshTimers.delete(namespace);
-      }
-      if (!this.closed) this.rebuild();
-    })();
+    const run = refreshProvider(entry, (message) =>
+      this.events.emit('warning', { provider: namespace, message }),
+    )
+      .finally(() => this.refreshTimers.delete(namespace))
+      .then(() => {
+        if (!this.closed) this.rebuild();
+      });
     this.refreshTimers.set(namespace, run);
   }
 
   private registerInternalTools(maxBytes: number): void {
-    const tools = [
-      createBatchTool({
-        callFrom: (parent, name, args) => this.callFrom(parent, name, args),
-        describe: (name) => {
-          const route = this.registry.resolve(name);
-          return route ? { name: route.name, readOnly: isReadOnly(route.spec) } : undefined;
+    this.register(
+      createInternalProvider({
+        namespace: INTERNAL_NAMESPACE,
+        store: this.store,
+        maxBytes,
+        batch: {
+          callFrom: (parent, name, args) => this.callFrom(parent, name, args),
+          describe: (name) => {
+            const route = this.registry.resolve(name);
+            return route ? { name: route.name, readOnly: isReadOnly(route.spec) } : undefined;
+          },
         },
       }),
-    ];
-    if (this.store) tools.push(createToolOutputTool(this.store, maxBytes));
-    this.register(
-      createLocalProvider({ namespace: INTERNAL_NAMESPACE, kind: 'internal', prefixNames: false, tools }),
     );
   }
 
   private notFound(name: string): ToolResult {
-    const failed = this.registry.entries.find(
-      (entry) => entry.state === 'failed' && name.startsWith(`${entry.provider.namespace}__`),
-    );
-    if (failed) {
-      return fail(
-        'PROVIDER_UNAVAILABLE',
-        `provider "${failed.provider.namespace}" failed to start (${failed.error}); its tools are unavailable`,
-      );
-    }
-    const suggestions = this.registry.suggest(name);
-    const hint =
-      suggestions.length > 0
-        ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
-        : ' List the tools to see what exists.';
-    return fail('TOOL_NOT_FOUND', `there is no tool named "${name}".${hint}`, { details: { suggestions } });
+    return notFound(this.registry, name);
   }
 
   private early(
@@ -606,35 +476,14 @@ export class ToolsOrchestrator {
     startedAt: number,
     result: ToolResult,
   ): ToolResult {
-    const meta: CallMeta = {
-      callId,
-      tool,
-      provider: '',
-      kind: '',
-      latencyMs: this.timer.now() - startedAt,
-      queueWaitMs: 0,
-      bytesIn: 0,
-      bytesOut: 0,
-      cached: false,
-      attempts: 0,
-    };
+    const meta = earlyMeta(tool, callId, this.timer.now() - startedAt);
     const final = withMeta(result, meta);
     this.finish(final, meta, sessionId, startedAt);
     return final;
   }
 
   private finish(result: ToolResult, meta: CallMeta, sessionId: string, startedAt: number): void {
-    this.accountingBook.record(meta, sessionId, startedAt, result.ok ? undefined : result.error.code);
-    if (this.events.has('tool_finished')) {
-      this.events.emit('tool_finished', {
-        callId: meta.callId,
-        tool: meta.tool,
-        sessionId,
-        ok: result.ok,
-        ...(result.ok ? {} : { error: result.error }),
-        meta,
-      });
-    }
+    recordCall(this.accountingBook, this.events, result, meta, sessionId, startedAt);
   }
 }
 
@@ -648,58 +497,4 @@ export class ToolsOrchestrator {
  */
 export function createOrchestrator(options: OrchestratorOptions = {}): ToolsOrchestrator {
   return new ToolsOrchestrator(options);
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-const NO_PRINCIPAL = Object.freeze({});
-const NO_SERVICES = Object.freeze({});
-
-function withMeta(result: ToolResult, meta: CallMeta): ToolResult {
-  if (result.ok) {
-    return result.structured === undefined
-      ? { ok: true, content: result.content, meta }
-      : { ok: true, content: result.content, structured: result.structured, meta };
-  }
-  return result.content === undefined
-    ? { ok: false, error: result.error, meta }
-    : { ok: false, error: result.error, content: result.content, meta };
-}
-
-function normalizeArgs(args: unknown): Record<string, unknown> | string {
-  if (args === undefined || args === null) return {};
-  if (typeof args === 'string') {
-    // models sometimes send the arguments as a JSON string
-    const trimmed = args.trim();
-    if (trimmed === '') return {};
-    try {
-      const parsed: unknown = JSON.parse(trimmed);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-        return parsed as Record<string, unknown>;
-    } catch {
-      return 'must be a JSON object; got a string that is not JSON';
-    }
-    return 'must be a JSON object; got a JSON string that is not an object';
-  }
-  if (typeof args !== 'object') return `must be a JSON object; got ${typeof args}`;
-  if (Array.isArray(args)) return 'must be a JSON object; got an array';
-  return args as Record<string, unknown>;
-}
-
-function jsonBytes(args: Record<string, unknown>): number {
-  for (const _key in args) {
-    try {
-      return Buffer.byteLength(JSON.stringify(args));
-    } catch {
-      return 0;
-    }
-  }
-  return 2;
-}
-
-function cancelledBy(signal: AbortSignal): ToolError {
-  const reason: unknown = signal.reason;
-  if (ToolError.isInstance(reason)) return reason;
-  const text =
-    reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the caller aborted';
-  return new ToolError('CANCELLED', `the call was cancelled: ${text}`);
 }

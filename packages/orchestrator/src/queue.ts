@@ -154,3 +154,18 @@ export class NamedQueue {
 function cancelled(queue: string): ToolError {
   return new ToolError('CANCELLED', `the call was cancelled while waiting in queue "${queue}"`);
 }
+
+/** Calls in flight, and running/waiting per named queue. */
+export interface OrchestratorStats {
+  readonly inflight: number;
+  readonly queues: Record<string, { running: number; waiting: number; maxConcurrency: number }>;
+}
+
+/** Running and waiting calls of each queue. */
+export function queueStats(queues: ReadonlyMap<string, NamedQueue>): OrchestratorStats['queues'] {
+  const out: OrchestratorStats['queues'] = {};
+  for (const [name, queue] of queues) {
+    out[name] = { running: queue.running, waiting: queue.waiting, maxConcurrency: queue.maxConcurrency };
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { Middleware } from '@toolplane/core';
+import type { CallState } from './call-state.js';
+import { cacheMiddleware } from './middleware/cache.js';
+import { contextBudgetMiddleware } from './middleware/context-budget.js';
+import { hooksMiddleware } from './middleware/hooks.js';
+import { rateLimitMiddleware } from './middleware/rate-limit.js';
+import { sizeCapMiddleware } from './middleware/size-cap.js';
+import { validationMiddleware } from './middleware/validation.js';
+import type { OrchestratorOptions } from './options.js';
+import { OutputStore } from './output-store.js';
+
+/** The orchestrator's own middleware, as its options ask for. */
+export interface Builtins {
+  readonly middleware: readonly Middleware[];
+  readonly cache: ReturnType<typeof cacheMiddleware> | undefined;
+  readonly budget: ReturnType<typeof contextBudgetMiddleware> | undefined;
+  readonly store: OutputStore | undefined;
+  /** The size cap in bytes (what `tool_output` answers are cut to). */
+  readonly maxBytes: number;
+}
+
+/** Creates the built-in middleware: hooks, rate limit, validation, cache, budget, size cap. */
+export function createBuiltins(
+  options: OrchestratorOptions,
+  deps: {
+    stateOf: (callId: string) => CallState | undefined;
+    now: () => number;
+    warn: (tool: string, message: string) => void;
+  },
+): Builtins {
+  const middleware: Middleware[] = [];
+  if (options.hooks) middleware.push(hooksMiddleware(options.hooks));
+  if (options.rateLimit) middleware.push(rateLimitMiddleware(options.rateLimit, deps.now));
+  if (options.validation !== false) {
+    middleware.push(
+      validationMiddleware((tool, message) =>
+        deps.warn(tool, `input schema of ${tool} does not compile, arguments are not validated: ${message}`),
+      ),
+    );
+  }
+  let cache: Builtins['cache'];
+  if (options.cache !== false) {
+    cache = cacheMiddleware(options.cache ?? {}, { stateOf: deps.stateOf, now: deps.now });
+    middleware.push(cache);
+  }
+  let budget: Builtins['budget'];
+  if (options.contextBudget) {
+    budget = contextBudgetMiddleware(options.contextBudget);
+    middleware.push(budget);
+  }
+  const output = options.output === false ? undefined : (options.output ?? {});
+  let store: OutputStore | undefined;
+  if (output) {
+    store = new OutputStore({
+      ...(output.dir ? { dir: output.dir } : {}),
+      ...(output.ttlMs ? { ttlMs: output.ttlMs } : {}),
+    });
+    middleware.push(
+      sizeCapMiddleware(output, { store, stateOf: deps.stateOf, exempt: new Set(['tool_output']) }),
+    );
+  }
+  return { middleware, cache, budget, store, maxBytes: output?.maxBytes ?? 64 * 1024 };
+}

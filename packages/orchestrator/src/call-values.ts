@@ -1,0 +1,126 @@
+import {
+  type CallMeta,
+  type OpNode,
+  type ProgressUpdate,
+  type ToolContext,
+  type ToolContextInit,
+  ToolError,
+  type ToolResult,
+  type ToolServices,
+  contentBytes,
+} from '@toolplane/core';
+import type { CallState } from './call-state.js';
+import type { ToolRoute } from './registry.js';
+
+/** A writable view of a readonly type, for objects built field by field. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Shared empty defaults (frozen: a tool cannot change them for everyone). */
+export const NO_PRINCIPAL: Readonly<Record<string, never>> = Object.freeze({});
+export const NO_SERVICES: Readonly<Record<string, never>> = Object.freeze({});
+
+/** The result with its call metadata attached (explicit literals: no spread on the hot path). */
+export function withMeta(result: ToolResult, meta: CallMeta): ToolResult {
+  if (result.ok) {
+    return result.structured === undefined
+      ? { ok: true, content: result.content, meta }
+      : { ok: true, content: result.content, structured: result.structured, meta };
+  }
+  return result.content === undefined
+    ? { ok: false, error: result.error, meta }
+    : { ok: false, error: result.error, content: result.content, meta };
+}
+
+/** The arguments as an object, or why they are not one (models sometimes send a JSON string). */
+export function normalizeArgs(args: unknown): Record<string, unknown> | string {
+  if (args === undefined || args === null) return {};
+  if (typeof args === 'string') {
+    const trimmed = args.trim();
+    if (trimmed === '') return {};
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
+    } catch {
+      return 'must be a JSON object; got a string that is not JSON';
+    }
+    return 'must be a JSON object; got a JSON string that is not an object';
+  }
+  if (typeof args !== 'object') return `must be a JSON object; got ${typeof args}`;
+  if (Array.isArray(args)) return 'must be a JSON object; got an array';
+  return args as Record<string, unknown>;
+}
+
+/** Size of the arguments as JSON, in bytes. */
+export function jsonBytes(args: Record<string, unknown>): number {
+  for (const _key in args) {
+    try {
+      return Buffer.byteLength(JSON.stringify(args));
+    } catch {
+      return 0;
+    }
+  }
+  return 2;
+}
+
+/** The `CANCELLED` error for a caller's aborted signal (a ToolError reason is kept as is). */
+export function cancelledBy(signal: AbortSignal): ToolError {
+  const reason: unknown = signal.reason;
+  if (ToolError.isInstance(reason)) return reason;
+  const text =
+    reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the caller aborted';
+  return new ToolError('CANCELLED', `the call was cancelled: ${text}`);
+}
+
+/** The session, trace, principal and services of a call context. */
+export function contextFields(
+  options: ToolContextInit,
+  tool: string,
+  sessionId: string,
+  defaultServices: ToolServices | undefined,
+  progress: (update: ProgressUpdate) => void,
+): Pick<ToolContext, 'principal' | 'session' | 'trace' | 'services' | 'progress'> {
+  const session = options.session;
+  const trace = options.trace;
+  return {
+    principal: options.principal ?? NO_PRINCIPAL,
+    session: session ? { depth: session.depth ?? 0, ...session, id: sessionId } : { id: sessionId, depth: 0 },
+    trace: trace
+      ? { originId: trace.originId ?? sessionId, ...trace, callPath: [...(trace.callPath ?? []), tool] }
+      : { originId: sessionId, callPath: [tool] },
+    services: options.services ?? defaultServices ?? NO_SERVICES,
+    progress,
+  };
+}
+
+/** The metadata of a finished call. */
+export function callMeta(
+  callId: string,
+  route: ToolRoute,
+  state: CallState,
+  latencyMs: number,
+  args: Record<string, unknown>,
+  result: ToolResult,
+): CallMeta {
+  const meta: Mutable<CallMeta> = {
+    callId,
+    tool: route.name,
+    provider: route.provider.namespace,
+    kind: route.provider.kind,
+    latencyMs,
+    queueWaitMs: state.queueWaitMs,
+    bytesIn: jsonBytes(args),
+    bytesOut: result.content ? contentBytes(result.content) : 0,
+    cached: state.cached,
+    attempts: state.attempts,
+  };
+  if (state.truncated) meta.truncated = state.truncated;
+  return meta;
+}
+
+/** Closes a call's node in the operation tree. */
+export function endOperation(node: OpNode, result: ToolResult, endedAt: number): void {
+  node.endedAt = endedAt;
+  node.status = result.ok ? 'ok' : result.error.code === 'CANCELLED' ? 'cancelled' : 'error';
+  if (!result.ok) node.attributes.code = result.error.code;
+}

@@ -1,0 +1,40 @@
+import type { CallMeta, ToolResult } from '@toolplane/core';
+import type { Accounting } from './accounting.js';
+import type { EventHub } from './events.js';
+
+/** Metadata of a call that ended before reaching a provider (unknown tool, bad arguments). */
+export function earlyMeta(tool: string, callId: string, latencyMs: number): CallMeta {
+  return {
+    callId,
+    tool,
+    provider: '',
+    kind: '',
+    latencyMs,
+    queueWaitMs: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    cached: false,
+    attempts: 0,
+  };
+}
+
+/** Books a finished call and tells `tool_finished` listeners. */
+export function recordCall(
+  accounting: Accounting,
+  events: EventHub,
+  result: ToolResult,
+  meta: CallMeta,
+  sessionId: string,
+  startedAt: number,
+): void {
+  accounting.record(meta, sessionId, startedAt, result.ok ? undefined : result.error.code);
+  if (!events.has('tool_finished')) return;
+  events.emit('tool_finished', {
+    callId: meta.callId,
+    tool: meta.tool,
+    sessionId,
+    ok: result.ok,
+    ...(result.ok ? {} : { error: result.error }),
+    meta,
+  });
+}
