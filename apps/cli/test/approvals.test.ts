@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,6 +87,38 @@ describe.skipIf(!hasScript)('approvals on a terminal while serving', () => {
       expect(again.isError).toBeFalsy();
       expect(prompts()).toBe(3);
       await client.close();
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child, 20_000);
+    }
+  });
+
+  it('over --stdio, asks on the controlling terminal while the protocol stays on the pipes', async () => {
+    const client = fileURLToPath(new URL('./fixtures/stdio-approval-client.mjs', import.meta.url));
+    const command = `'${process.execPath}' '${client}' '${BIN}' '${dir.path}'`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: dir.path,
+      env: baseEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+    });
+    const prompts = (): number => screen.split('Allow [o]nce, [a]lways, or [d]eny?').length - 1;
+    try {
+      expect(await waitFor(() => screen.includes('CLIENT-READY'), 30_000)).toBe(true);
+      expect(await waitFor(() => prompts() === 1, 20_000)).toBe(true);
+      expect(screen).toContain('Approval needed: write (risk medium)');
+      child.stdin.write('o\n');
+      expect(await waitFor(() => screen.includes('FIRST-RESULT'), 20_000)).toBe(true);
+      expect(screen).toContain('FIRST-RESULT error=false');
+      expect(await readFile(join(dir.path, 'approved.txt'), 'utf8')).toBe('FIRST');
+      expect(await waitFor(() => prompts() === 2, 20_000)).toBe(true);
+      child.stdin.write('d\n');
+      expect(await waitFor(() => screen.includes('CLIENT-DONE'), 20_000)).toBe(true);
+      expect(screen).toMatch(/SECOND-RESULT error=true .*DENIED/);
+      await expect(readFile(join(dir.path, 'refused.txt'), 'utf8')).rejects.toThrow();
     } finally {
       child.kill('SIGTERM');
       await exited(child, 20_000);
