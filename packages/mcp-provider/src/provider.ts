@@ -71,6 +71,11 @@ export interface McpProvider extends ToolProvider {
   status(): McpProviderStatus;
   /** Lists the server's tools again (all pages) and returns the new local specs. */
   refreshTools(signal?: AbortSignal): Promise<readonly ToolSpec[]>;
+  /**
+   * Sends an MCP `ping` (starting the server if it is not running) and resolves with the round
+   * trip in milliseconds; rejects when the server does not answer within `timeoutMs`.
+   */
+  ping(options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<number>;
 }
 
 const MAX_PAGES = 1000;
@@ -426,6 +431,15 @@ export function createMcpProvider(
       const session = await connection.start(signal);
       await refresh(session, signal);
       return specs;
+    },
+    async ping(pingOptions = {}) {
+      const session = await connection.start(pingOptions.signal);
+      const started = performance.now();
+      await session.ping({
+        timeoutMs: pingOptions.timeoutMs ?? 10_000,
+        ...(pingOptions.signal ? { signal: pingOptions.signal } : {}),
+      });
+      return performance.now() - started;
     },
     async close() {
       if (closed) return;

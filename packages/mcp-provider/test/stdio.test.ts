@@ -33,6 +33,19 @@ describe('stdio server: tools and calls', () => {
     expect(provider.instructions?.()).toContain('Fixture server');
   });
 
+  it('answers an MCP ping with its round trip, and a server that cannot start rejects it', async () => {
+    const ms = await provider.ping({ timeoutMs: 10_000 });
+    expect(ms).toBeGreaterThanOrEqual(0);
+    const broken = createMcpProvider('broken', fixtureServer(['--crash-on-start']), {
+      runDirectory: run.path,
+    });
+    try {
+      await expect(broken.ping({ timeoutMs: 10_000 })).rejects.toThrow();
+    } finally {
+      await broken.close?.();
+    }
+  });
+
   it('calls a tool and maps text', async () => {
     const result = await provider.execute('echo', { message: 'hi there' }, createToolContext());
     expect(result).toEqual({ ok: true, content: [{ type: 'text', text: 'hi there' }] });

@@ -16,21 +16,21 @@ interface DoctorRow {
   readonly ok: boolean;
   readonly tools: number;
   readonly startMs: number;
-  /** A round trip to the provider: `tools/list` for MCP servers, listing tools for the others. */
+  /** A round trip to the provider: an MCP `ping` for MCP servers, listing tools for the others. */
   readonly pingMs?: number;
   readonly detail: string;
 }
 
 type Refreshable = ToolProvider & {
-  refreshTools?: (signal?: AbortSignal) => Promise<unknown>;
+  ping?: (options: { signal?: AbortSignal; timeoutMs?: number }) => Promise<number>;
   status?: () => { pid?: number; transport?: string; identity?: { name?: string; version?: string } };
 };
 
 async function ping(provider: Refreshable): Promise<{ ms?: number; error?: string }> {
   const started = performance.now();
   try {
-    if (provider.refreshTools) await provider.refreshTools(AbortSignal.timeout(PING_TIMEOUT_MS));
-    else await provider.listTools();
+    if (provider.ping) return { ms: await provider.ping({ timeoutMs: PING_TIMEOUT_MS }) };
+    await provider.listTools();
     return { ms: performance.now() - started };
   } catch (error) {
     return { error: (error as Error).message };
