@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,23 +37,35 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
+/** Runs a shell command under `script`, so it has a real terminal; returns what it printed so far. */
+function onTerminal(command: string): {
+  child: ChildProcessWithoutNullStreams;
+  screen: () => string;
+  prompts: () => number;
+} {
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: dir.path,
+    env: baseEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const screen = (): string => output;
+  const prompts = (): number => output.split('Allow [o]nce, [a]lways, or [d]eny?').length - 1;
+  return { child, screen, prompts };
+}
+
 describe.skipIf(!hasScript)('approvals on a terminal while serving', () => {
   it('asks allow once / always / deny with the timeout shown, and acts on the answer', async () => {
-    const command = `'${process.execPath}' '${BIN}' serve mcp --http 127.0.0.1:0`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: dir.path,
-      env: baseEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
-    });
-    const prompts = (): number => screen.split('Allow [o]nce, [a]lways, or [d]eny?').length - 1;
+    const { child, screen, prompts } = onTerminal(
+      `'${process.execPath}' '${BIN}' serve mcp --http 127.0.0.1:0`,
+    );
     try {
-      expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(screen), 30_000)).toBe(true);
-      expect(screen).toContain('approvals asked on this terminal');
-      const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(screen)?.[0] as string;
+      expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(screen()), 30_000)).toBe(true);
+      expect(screen()).toContain('approvals asked on this terminal');
+      const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(screen())?.[0] as string;
       const client = new Client({ name: 'approval-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
 
@@ -62,8 +74,8 @@ describe.skipIf(!hasScript)('approvals on a terminal while serving', () => {
         arguments: { path: 'approved.txt', content: 'yes' },
       });
       expect(await waitFor(() => prompts() === 1, 20_000)).toBe(true);
-      expect(screen).toContain('Approval needed: write (risk medium)');
-      expect(screen).toMatch(/no answer in \d+ s denies/);
+      expect(screen()).toContain('Approval needed: write (risk medium)');
+      expect(screen()).toMatch(/no answer in \d+ s denies/);
       child.stdin.write('o\n');
       const first = (await approved) as { isError?: boolean };
       expect(first.isError).toBeFalsy();
@@ -95,29 +107,19 @@ describe.skipIf(!hasScript)('approvals on a terminal while serving', () => {
 
   it('over --stdio, asks on the controlling terminal while the protocol stays on the pipes', async () => {
     const client = fileURLToPath(new URL('./fixtures/stdio-approval-client.mjs', import.meta.url));
-    const command = `'${process.execPath}' '${client}' '${BIN}' '${dir.path}'`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: dir.path,
-      env: baseEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
-    });
-    const prompts = (): number => screen.split('Allow [o]nce, [a]lways, or [d]eny?').length - 1;
+    const { child, screen, prompts } = onTerminal(`'${process.execPath}' '${client}' '${BIN}' '${dir.path}'`);
     try {
-      expect(await waitFor(() => screen.includes('CLIENT-READY'), 30_000)).toBe(true);
+      expect(await waitFor(() => screen().includes('CLIENT-READY'), 30_000)).toBe(true);
       expect(await waitFor(() => prompts() === 1, 20_000)).toBe(true);
-      expect(screen).toContain('Approval needed: write (risk medium)');
+      expect(screen()).toContain('Approval needed: write (risk medium)');
       child.stdin.write('o\n');
-      expect(await waitFor(() => screen.includes('FIRST-RESULT'), 20_000)).toBe(true);
-      expect(screen).toContain('FIRST-RESULT error=false');
+      expect(await waitFor(() => screen().includes('FIRST-RESULT'), 20_000)).toBe(true);
+      expect(screen()).toContain('FIRST-RESULT error=false');
       expect(await readFile(join(dir.path, 'approved.txt'), 'utf8')).toBe('FIRST');
       expect(await waitFor(() => prompts() === 2, 20_000)).toBe(true);
       child.stdin.write('d\n');
-      expect(await waitFor(() => screen.includes('CLIENT-DONE'), 20_000)).toBe(true);
-      expect(screen).toMatch(/SECOND-RESULT error=true .*DENIED/);
+      expect(await waitFor(() => screen().includes('CLIENT-DONE'), 20_000)).toBe(true);
+      expect(screen()).toMatch(/SECOND-RESULT error=true .*DENIED/);
       await expect(readFile(join(dir.path, 'refused.txt'), 'utf8')).rejects.toThrow();
     } finally {
       child.kill('SIGTERM');

@@ -89,7 +89,7 @@ export class ToolsOrchestrator {
   private warming: Promise<void> | undefined;
   private closed = false;
   private specsCache: readonly ToolSpec[] | undefined;
-  private refreshTimers = new Map<string, Promise<void>>();
+  private refreshing = new Map<string, Promise<void>>();
 
   constructor(options: OrchestratorOptions = {}) {
     this.options = options;
@@ -437,15 +437,15 @@ export class ToolsOrchestrator {
 
   private scheduleRefresh(entry: ProviderEntry): void {
     const namespace = entry.provider.namespace;
-    if (this.refreshTimers.has(namespace) || this.closed) return;
+    if (this.refreshing.has(namespace) || this.closed) return;
     const run = refreshProvider(entry, (message) =>
       this.events.emit('warning', { provider: namespace, message }),
     )
-      .finally(() => this.refreshTimers.delete(namespace))
+      .finally(() => this.refreshing.delete(namespace))
       .then(() => {
         if (!this.closed) this.rebuild();
       });
-    this.refreshTimers.set(namespace, run);
+    this.refreshing.set(namespace, run);
   }
 
   private registerInternalTools(maxBytes: number): void {

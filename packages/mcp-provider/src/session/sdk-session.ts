@@ -11,6 +11,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { toCallOutcome, toPage } from './sdk-results.js';
 
 /** A transport plus what the provider wants to know about it. */
 export interface TransportHandle {
@@ -202,29 +203,19 @@ export async function openSdkSession(
       const page = await request(requestOptionsIn, (sdk) =>
         client.listTools(cursor === undefined ? {} : { cursor }, sdk),
       );
-      return {
-        items: page.tools as McpToolDefinition[],
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-      };
+      return toPage<McpToolDefinition>(page.tools, page.nextCursor);
     },
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       const result = await request(callOptions, (sdk) =>
         client.callTool({ name, arguments: args }, undefined, sdk),
       );
-      return {
-        content: Array.isArray(result.content) ? result.content : [],
-        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
-        ...(result.isError === true ? { isError: true } : {}),
-      };
+      return toCallOutcome(result);
     },
     async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
       const page = await request(listOptions, (sdk) =>
         client.listResources(cursor === undefined ? {} : { cursor }, sdk),
       );
-      return {
-        items: page.resources as McpResourceInfo[],
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-      };
+      return toPage<McpResourceInfo>(page.resources, page.nextCursor);
     },
     async readResource(uri, readOptions) {
       const result = await request(readOptions, (sdk) => client.readResource({ uri }, sdk));

@@ -16,6 +16,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { toCallOutcome, toPage } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 
@@ -118,27 +119,17 @@ export async function openV2HttpSession(
       const page = await run(requestOptions, (sdk) =>
         client.listTools(cursor === undefined ? {} : { cursor }, sdk),
       );
-      return {
-        items: page.tools as McpToolDefinition[],
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-      };
+      return toPage<McpToolDefinition>(page.tools, page.nextCursor);
     },
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
-      return {
-        content: Array.isArray(result.content) ? result.content : [],
-        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
-        ...(result.isError === true ? { isError: true } : {}),
-      };
+      return toCallOutcome(result);
     },
     async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
       const page = await run(listOptions, (sdk) =>
         client.listResources(cursor === undefined ? {} : { cursor }, sdk),
       );
-      return {
-        items: page.resources as McpResourceInfo[],
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-      };
+      return toPage<McpResourceInfo>(page.resources, page.nextCursor);
     },
     async readResource(uri, readOptions) {
       const result = await run(readOptions, (sdk) => client.readResource({ uri }, sdk));

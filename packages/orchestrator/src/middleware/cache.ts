@@ -25,7 +25,7 @@ interface Entry {
 
 /**
  * Caches successful results of tools that have a cache TTL (from the tool, its provider's
- * registration, or `cache.tools`), keyed by tool and a stable serialization of the arguments.
+ * registration), keyed by tool and a stable serialization of the arguments.
  */
 export function cacheMiddleware(
   options: CacheOptions,

@@ -39,6 +39,9 @@ export function sizeCapMiddleware(
   const maxBytes = Math.min(limits.maxBytes ?? 64 * 1024, (limits.maxTokens ?? Number.POSITIVE_INFINITY) * 4);
   const maxMedia = limits.maxMediaBytes ?? MEDIA_NOTE_LIMIT;
   const maxStored = limits.maxStoredBytes ?? 256 * 1024 * 1024;
+  // which limit is the binding one never changes, so the reported reason is decided once
+  const reason: 'bytes' | 'tokens' =
+    limits.maxTokens !== undefined && limits.maxTokens * 4 < (limits.maxBytes ?? 64 * 1024) ? 'tokens' : 'bytes';
   return {
     name: 'size-cap',
     phase: 'output',
@@ -46,7 +49,6 @@ export function sizeCapMiddleware(
       const result = await next(call);
       const content = result.content;
       if (!content || content.length === 0) return result;
-      let text = '';
       let quickSize = 0;
       const others: ContentBlock[] = [];
       let mediaDropped = false;
@@ -59,10 +61,10 @@ export function sizeCapMiddleware(
         else others.push(block);
       }
       // fast path: text that cannot exceed the cap even at 3 bytes per UTF-16 unit
-      if (!mediaDropped && quickSize * 3 <= maxBytes && structuredFits(result, maxBytes)) return result;
-      text = contentText(content.filter((block) => block.type === 'text'));
-      const bytes = textBytes(text);
       const structuredTooBig = !structuredFits(result, maxBytes);
+      if (!mediaDropped && !structuredTooBig && quickSize * 3 <= maxBytes) return result;
+      const text = contentText(content.filter((block) => block.type === 'text'));
+      const bytes = textBytes(text);
       if (bytes <= maxBytes && !mediaDropped && !structuredTooBig) return result;
       const notes: ContentBlock[] = [];
       if (mediaDropped) {
@@ -98,10 +100,7 @@ export function sizeCapMiddleware(
           if (state) {
             state.truncated = {
               handle: stored.handle,
-              reason:
-                limits.maxTokens !== undefined && limits.maxTokens * 4 < (limits.maxBytes ?? 65536)
-                  ? 'tokens'
-                  : 'bytes',
+              reason,
               bytes,
               lines: stored.lines,
               tokens: Math.ceil(bytes / 4),
