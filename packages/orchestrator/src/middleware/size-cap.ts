@@ -41,7 +41,9 @@ export function sizeCapMiddleware(
   const maxStored = limits.maxStoredBytes ?? 256 * 1024 * 1024;
   // which limit is the binding one never changes, so the reported reason is decided once
   const reason: 'bytes' | 'tokens' =
-    limits.maxTokens !== undefined && limits.maxTokens * 4 < (limits.maxBytes ?? 64 * 1024) ? 'tokens' : 'bytes';
+    limits.maxTokens !== undefined && limits.maxTokens * 4 < (limits.maxBytes ?? 64 * 1024)
+      ? 'tokens'
+      : 'bytes';
   return {
     name: 'size-cap',
     phase: 'output',
