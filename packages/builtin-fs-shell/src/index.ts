@@ -8,6 +8,7 @@ export {
   type BuiltinProviderOptions,
   type BuiltinToolName,
   DEFAULT_LIMITS,
+  INDEX_AHEAD_MIN_BYTES,
   createBuiltinProvider,
 } from './provider.js';
 export type { TodoItem, TodoStatus } from './session/todos.js';

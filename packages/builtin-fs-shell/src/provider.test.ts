@@ -88,6 +88,7 @@ describe('createBuiltinProvider', () => {
       'DEFAULT_ENV_ALLOW_LIST',
       'DEFAULT_LIMITS',
       'DEFAULT_PROTECTED_PATHS',
+      'INDEX_AHEAD_MIN_BYTES',
       'Workspace',
       'buildCommandEnv',
       'createBuiltinProvider',

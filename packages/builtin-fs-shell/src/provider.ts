@@ -10,7 +10,9 @@ import {
 } from '@toolplane/core';
 import { DEFAULT_ENV_ALLOW_LIST, buildCommandEnv } from './executor/environment.js';
 import { createHostExecutor } from './executor/host-executor.js';
+import { IndexAhead } from './files/index-ahead.js';
 import { LineIndexCache } from './files/line-index.js';
+import { ScannerPool } from './files/newline-scanner.js';
 import type { GrepEngineOptions } from './grep/options.js';
 import { SessionStore } from './session/session-store.js';
 import { TaskManager } from './tasks/task-manager.js';
@@ -74,7 +76,16 @@ export interface BuiltinProviderOptions {
   readonly limits?: Partial<ToolLimits>;
   /** The tools to offer (default: all). */
   readonly tools?: readonly BuiltinToolName[];
+  /**
+   * After a `read` of a large file that stops before its end, build the file's line index in
+   * the background so a later read deeper into it is fast. `false` turns it off; `minBytes`
+   * (default 32 MiB) is the smallest file it runs for.
+   */
+  readonly indexAhead?: false | { readonly minBytes?: number };
 }
+
+/** Default smallest file indexed ahead: below it a cold scan takes a few milliseconds. */
+export const INDEX_AHEAD_MIN_BYTES = 32 * 1024 * 1024;
 
 /** The built-in provider, with session housekeeping on top of {@link ToolProvider}. */
 export interface BuiltinProvider extends ToolProvider {
@@ -82,6 +93,8 @@ export interface BuiltinProvider extends ToolProvider {
   readonly workspace: Workspace;
   /** Stops the session's background tasks and drops its state (reads, todos). */
   forgetSession(sessionId: string): Promise<void>;
+  /** Resolves when no background line-index build is running (see the `indexAhead` option). */
+  indexingIdle(): Promise<void>;
 }
 
 /** Defaults of {@link ToolLimits}. */
@@ -149,10 +162,22 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     });
     return agent;
   };
+  const lineIndex = new LineIndexCache();
+  const scanners = new ScannerPool();
+  const indexAhead = new IndexAhead({
+    index: lineIndex,
+    scanners,
+    minBytes:
+      options.indexAhead === false
+        ? Number.POSITIVE_INFINITY
+        : (options.indexAhead?.minBytes ?? INDEX_AHEAD_MIN_BYTES),
+  });
   const deps: ToolDeps = {
     workspace,
     sessions,
-    lineIndex: new LineIndexCache(),
+    lineIndex,
+    scanners,
+    indexAhead,
     limits,
     tasks,
     grep: options.grep ?? {},
@@ -200,9 +225,11 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
       await tasks.forgetSession(sessionId);
       sessions.forget(sessionId);
     },
+    indexingIdle: () => indexAhead.idle(),
     async close() {
       if (closed) return;
       closed = true;
+      await indexAhead.close();
       await tasks.close();
       await hostExecutor?.close?.();
       await agent?.close();

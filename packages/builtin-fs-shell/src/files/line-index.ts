@@ -1,45 +1,138 @@
-/** Byte positions of every `stride`-th line of one version of a file. */
-interface FileIndex {
+/** Which version of a file an index describes; any change to the file changes one of these. */
+export interface FileVersion {
   readonly size: number;
   readonly mtimeMs: number;
-  /** checkpoints[k] is the byte offset where line `k * stride + 1` starts. */
-  readonly checkpoints: number[];
+  /** Inode number: a file replaced by rename has a new one even with the same size and mtime. */
+  readonly ino: number;
 }
 
+/** A known position: `newlines` "\n" bytes come before byte `offset`. */
+export interface Checkpoint {
+  readonly offset: number;
+  readonly newlines: number;
+}
+
+/** Checkpoints of one version of a file, ascending by offset. */
+interface FileIndex {
+  readonly version: FileVersion;
+  readonly offsets: number[];
+  readonly newlines: number[];
+  /** Minimum bytes between two checkpoints. */
+  readonly spacing: number;
+  /** True once a scan counted up to the end of the file. */
+  complete: boolean;
+}
+
+/** Options of {@link LineIndexCache}. */
+export interface LineIndexOptions {
+  /** Files remembered at most; the least recently used is dropped (default 16). */
+  readonly maxFiles?: number;
+  /** Checkpoints per file at most; larger files get sparser ones (default 4096). */
+  readonly maxCheckpoints?: number;
+  /** Minimum bytes between checkpoints (default 1 MiB). */
+  readonly minSpacing?: number;
+}
+
+const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
 /**
- * Remembers where lines start in large files, so a read deep into a file scans it once and
- * later reads jump close to their offset. Bounded: a few files, a checkpoint every `stride` lines.
+ * Remembers how many lines come before points of large files, so a read deep into a file
+ * scans at most one checkpoint's spacing. Memory is bounded: `maxFiles` files of at most
+ * `maxCheckpoints` checkpoints each (16 x 4096 pairs of numbers, about 1 MiB, by default).
  */
 export class LineIndexCache {
   private readonly files = new Map<string, FileIndex>();
+  private readonly maxFiles: number;
+  private readonly maxCheckpoints: number;
+  private readonly minSpacing: number;
 
-  constructor(
-    readonly stride = 8192,
-    private readonly maxFiles = 16,
-  ) {}
-
-  /** The nearest known line start at or before `line` (1-based). */
-  nearest(key: string, size: number, mtimeMs: number, line: number): { line: number; offset: number } {
-    const index = this.files.get(key);
-    if (!index || index.size !== size || index.mtimeMs !== mtimeMs) return { line: 1, offset: 0 };
-    const slot = Math.min(Math.floor((line - 1) / this.stride), index.checkpoints.length - 1);
-    return { line: slot * this.stride + 1, offset: index.checkpoints[slot] ?? 0 };
+  constructor(options: LineIndexOptions = {}) {
+    this.maxFiles = options.maxFiles ?? 16;
+    this.maxCheckpoints = options.maxCheckpoints ?? 4096;
+    this.minSpacing = options.minSpacing ?? 1024 * 1024;
   }
 
-  /** Records that `line` (1-based) starts at `offset`; only stride-aligned lines are kept. */
-  record(key: string, size: number, mtimeMs: number, line: number, offset: number): void {
-    if ((line - 1) % this.stride !== 0) return;
-    let index = this.files.get(key);
-    if (!index || index.size !== size || index.mtimeMs !== mtimeMs) {
-      index = { size, mtimeMs, checkpoints: [0] };
-      this.files.delete(key);
-      this.files.set(key, index);
-      if (this.files.size > this.maxFiles) {
-        const oldest = this.files.keys().next().value;
-        if (oldest !== undefined) this.files.delete(oldest);
-      }
+  /**
+   * The furthest checkpoint from which line `line` (1-based) can be found by counting
+   * forward: one with fewer than `line - 1` newlines before it, or the start of the file.
+   */
+  nearest(key: string, version: FileVersion, line: number): Checkpoint {
+    const index = this.current(key, version);
+    if (!index) return { offset: 0, newlines: 0 };
+    const { offsets, newlines } = index;
+    let low = 0;
+    let high = newlines.length - 1;
+    // The last slot whose newline count is at most line - 2 (slot 0, the start, always qualifies).
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((newlines[middle] as number) <= line - 2) low = middle;
+      else high = middle - 1;
     }
-    const slot = (line - 1) / this.stride;
-    if (slot === index.checkpoints.length) index.checkpoints.push(offset);
+    return { offset: offsets[low] as number, newlines: newlines[low] as number };
+  }
+
+  /** The furthest checkpoint known for this version of the file. */
+  furthest(key: string, version: FileVersion): Checkpoint {
+    const index = this.current(key, version);
+    if (!index) return { offset: 0, newlines: 0 };
+    const last = index.offsets.length - 1;
+    return { offset: index.offsets[last] as number, newlines: index.newlines[last] as number };
+  }
+
+  /** Whether a scan has counted this version of the file to its end. */
+  isComplete(key: string, version: FileVersion): boolean {
+    return this.current(key, version)?.complete === true;
+  }
+
+  /** Records an exact count; kept when it lies at least one spacing past the last checkpoint. */
+  record(key: string, version: FileVersion, offset: number, newlines: number): void {
+    const index = this.current(key, version) ?? this.create(key, version);
+    const last = index.offsets[index.offsets.length - 1] as number;
+    if (offset - last < index.spacing && offset !== version.size) return;
+    if (offset <= last) return;
+    index.offsets.push(offset);
+    index.newlines.push(newlines);
+  }
+
+  /** Marks this version as counted to its end (`newlines` in the whole file). */
+  complete(key: string, version: FileVersion, newlines: number): void {
+    this.record(key, version, version.size, newlines);
+    const index = this.current(key, version);
+    if (index) index.complete = true;
+  }
+
+  /** Drops what is known about a file (only about `version` of it, when given). */
+  forget(key: string, version?: FileVersion): void {
+    const index = this.files.get(key);
+    if (index && (!version || sameVersion(index.version, version))) this.files.delete(key);
+  }
+
+  /** Number of files remembered. */
+  get size(): number {
+    return this.files.size;
+  }
+
+  private current(key: string, version: FileVersion): FileIndex | undefined {
+    const index = this.files.get(key);
+    if (!index) return undefined;
+    if (!sameVersion(index.version, version)) return undefined;
+    // Most recently used last, so eviction drops the oldest.
+    this.files.delete(key);
+    this.files.set(key, index);
+    return index;
+  }
+
+  private create(key: string, version: FileVersion): FileIndex {
+    const spacing = Math.max(this.minSpacing, Math.ceil(version.size / this.maxCheckpoints));
+    const index: FileIndex = { version, offsets: [0], newlines: [0], spacing, complete: false };
+    this.files.delete(key);
+    this.files.set(key, index);
+    while (this.files.size > this.maxFiles) {
+      const oldest = this.files.keys().next().value;
+      if (oldest === undefined) break;
+      this.files.delete(oldest);
+    }
+    return index;
   }
 }

@@ -2,7 +2,9 @@ import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test/helpers.js';
+import { versionOf } from './index-ahead.js';
 import { LineIndexCache } from './line-index.js';
+import { ScannerPool } from './newline-scanner.js';
 import { readSlice } from './read-slice.js';
 
 let dir: string;
@@ -15,60 +17,201 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-async function slice(index: LineIndexCache, offset: number, limit: number) {
-  const handle = await open(join(dir, 'big.txt'));
+interface ReadOptions {
+  readonly index?: LineIndexCache;
+  readonly scanners?: ScannerPool;
+  readonly maxLineLength?: number;
+  readonly signal?: AbortSignal;
+}
+
+async function slice(file: string, offset: number, limit: number, options: ReadOptions = {}) {
+  const handle = await open(join(dir, file));
   try {
-    const info = await handle.stat();
     return await readSlice({
       handle,
-      key: 'big',
-      size: info.size,
-      mtimeMs: info.mtimeMs,
+      key: file,
+      version: versionOf(await handle.stat()),
       offset,
       limit,
       maxBytes: 1 << 20,
-      maxLineLength: 100,
-      index,
+      maxLineLength: options.maxLineLength ?? 100_000,
+      index: options.index ?? new LineIndexCache(),
+      scanners: options.scanners ?? new ScannerPool(),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   } finally {
     await handle.close();
   }
 }
 
+/** The lines a reader expects: split on "\n", a final "\r" dropped, no empty line after a last "\n". */
+function expectedLines(text: string): string[] {
+  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+/** A deterministic pseudo-random generator (tests must not depend on luck). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** Text of `count` lines of varied length: empty, short, and some longer than a small chunk. */
+function variedText(count: number, seed: number, crlf: boolean, finalNewline: boolean): string {
+  const next = random(seed);
+  const rows: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const kind = next();
+    const length = kind < 0.1 ? 0 : kind < 0.95 ? Math.floor(next() * 40) : 200 + Math.floor(next() * 300);
+    rows.push(`${i}:${'x'.repeat(length)}`.slice(0, length === 0 ? 0 : undefined));
+  }
+  const eol = crlf ? '\r\n' : '\n';
+  return rows.join(eol) + (finalNewline ? eol : '');
+}
+
+const SCANNERS = [
+  { name: 'SIMD', simd: true },
+  { name: 'JS fallback', simd: false },
+] as const;
+
 describe('readSlice', () => {
   it('reads any slice, the same with a cold and a warm line index', async () => {
-    const index = new LineIndexCache(1000);
-    const cold = await slice(index, 41_234, 3);
+    const index = new LineIndexCache({ minSpacing: 4096 });
+    const cold = await slice('big.txt', 41_234, 3, { index });
     expect(cold.lines).toEqual(['row 41234', 'row 41235', 'row 41236']);
     expect(cold.more).toBe(true);
-    const warm = await slice(index, 41_234, 3);
+    const warm = await slice('big.txt', 41_234, 3, { index });
     expect(warm).toEqual(cold);
-    expect(index.nearest('big', 0, 0, 41_234)).toEqual({ line: 1, offset: 0 });
-    const last = await slice(index, LINES - 1, 10);
+    const last = await slice('big.txt', LINES - 1, 10, { index });
     expect(last.lines).toEqual([`row ${LINES - 1}`, `row ${LINES}`]);
     expect(last.totalLines).toBe(LINES);
     expect(last.more).toBe(false);
-    const past = await slice(index, LINES + 5, 10);
+    const past = await slice('big.txt', LINES + 5, 10, { index });
     expect(past.lines).toEqual([]);
     expect(past.totalLines).toBe(LINES);
   });
 
   it('stops at the byte cap and says so', async () => {
     const handle = await open(join(dir, 'big.txt'));
-    const info = await handle.stat();
     const capped = await readSlice({
       handle,
       key: 'cap',
-      size: info.size,
-      mtimeMs: info.mtimeMs,
+      version: versionOf(await handle.stat()),
       offset: 1,
       limit: 1000,
       maxBytes: 50,
       maxLineLength: 100,
       index: new LineIndexCache(),
+      scanners: new ScannerPool(),
     });
     await handle.close();
     expect(capped.lines.length).toBeLessThan(1000);
     expect(capped.cappedByBytes).toBe(true);
+  });
+});
+
+describe('the skip phase', () => {
+  const variants = [
+    { file: 'lf.txt', crlf: false, finalNewline: true },
+    { file: 'crlf.txt', crlf: true, finalNewline: true },
+    { file: 'unterminated.txt', crlf: false, finalNewline: false },
+    { file: 'crlf-unterminated.txt', crlf: true, finalNewline: false },
+  ];
+  const texts = new Map<string, string>();
+  beforeAll(async () => {
+    for (const [i, variant] of variants.entries()) {
+      const text = variedText(3000, 17 + i, variant.crlf, variant.finalNewline);
+      texts.set(variant.file, text);
+      await writeFile(join(dir, variant.file), text);
+    }
+  });
+
+  for (const scanner of SCANNERS) {
+    for (const variant of variants) {
+      it(`finds exact lines across chunk boundaries (${scanner.name}, ${variant.file})`, async () => {
+        const expected = expectedLines(texts.get(variant.file) as string);
+        // Chunks of 37 and 256 bytes: many lines straddle a boundary, some lines span several chunks.
+        for (const capacity of [37, 300, 65_536]) {
+          const scanners = new ScannerPool({ capacity, simd: scanner.simd });
+          expect(scanners.acquire().simd).toBe(scanner.simd);
+          const index = new LineIndexCache({ minSpacing: 64 });
+          const offsets = [1, 2, 3, 499, 1000, 1001, 1777, 2999, expected.length];
+          for (let line = 5; line < expected.length; line += 331) offsets.push(line);
+          for (const offset of offsets) {
+            for (const warmth of ['cold', 'warm'] as const) {
+              const result = await slice(variant.file, offset, 3, {
+                scanners,
+                index: warmth === 'cold' ? new LineIndexCache({ minSpacing: 64 }) : index,
+              });
+              const context = `${variant.file} offset ${offset} capacity ${capacity} ${warmth}`;
+              expect(result.lines, context).toEqual(expected.slice(offset - 1, offset + 2));
+              expect(result.firstLine).toBe(offset);
+              expect(result.more, context).toBe(offset + 2 < expected.length);
+            }
+          }
+        }
+      });
+    }
+
+    it(`reports the line count for an offset past the end (${scanner.name})`, async () => {
+      for (const variant of variants) {
+        const expected = expectedLines(texts.get(variant.file) as string);
+        const scanners = new ScannerPool({ capacity: 256, simd: scanner.simd });
+        const index = new LineIndexCache({ minSpacing: 64 });
+        for (const offset of [expected.length + 1, expected.length + 2, 10 * expected.length]) {
+          const result = await slice(variant.file, offset, 5, { scanners, index });
+          expect(result.lines).toEqual([]);
+          expect(result.more).toBe(false);
+          expect(result.totalLines, `${variant.file} offset ${offset}`).toBe(expected.length);
+        }
+      }
+    });
+  }
+
+  it('finds lines longer than a whole chunk', async () => {
+    const rows = ['short', 'y'.repeat(5000), '', 'z'.repeat(70_000), 'tail', 'w'.repeat(3000)];
+    await writeFile(join(dir, 'long-lines.txt'), rows.join('\n'));
+    for (const scanner of SCANNERS) {
+      const scanners = new ScannerPool({ capacity: 1000, simd: scanner.simd });
+      for (let offset = 1; offset <= rows.length; offset++) {
+        const result = await slice('long-lines.txt', offset, 1, { scanners });
+        expect(result.lines).toEqual([rows[offset - 1]]);
+      }
+      const past = await slice('long-lines.txt', rows.length + 1, 1, { scanners });
+      expect(past.totalLines).toBe(rows.length);
+    }
+  });
+
+  it('handles a file of newlines only, and a file with no newline at all', async () => {
+    await writeFile(join(dir, 'newlines.txt'), '\n'.repeat(1000));
+    await writeFile(join(dir, 'one-line.txt'), 'q'.repeat(10_000));
+    const scanners = new ScannerPool({ capacity: 128 });
+    const blank = await slice('newlines.txt', 777, 2, { scanners });
+    expect(blank.lines).toEqual(['', '']);
+    expect((await slice('newlines.txt', 1001, 1, { scanners })).totalLines).toBe(1000);
+    const single = await slice('one-line.txt', 1, 1, { scanners });
+    expect(single.lines).toEqual(['q'.repeat(10_000)]);
+    expect((await slice('one-line.txt', 2, 1, { scanners })).totalLines).toBe(1);
+  });
+
+  it('stops when aborted during the scan, leaving the index consistent', async () => {
+    const index = new LineIndexCache({ minSpacing: 64 });
+    const scanners = new ScannerPool({ capacity: 512 });
+    const controller = new AbortController();
+    // The scan of 50 000 lines in 512-byte chunks takes hundreds of reads; the abort lands after the first.
+    const pending = slice('big.txt', 45_000, 3, { index, scanners, signal: controller.signal });
+    controller.abort(new Error('stop scanning'));
+    await expect(pending).rejects.toThrow('stop scanning');
+    const handle = await open(join(dir, 'big.txt'));
+    const version = versionOf(await handle.stat());
+    await handle.close();
+    expect(index.isComplete('big.txt', version)).toBe(false);
+    // What the aborted scan recorded is exact: a read from its checkpoints is right.
+    const after = await slice('big.txt', 45_000, 3, { index, scanners });
+    expect(after.lines).toEqual(['row 45000', 'row 45001', 'row 45002']);
   });
 });

@@ -1,12 +1,14 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { LineIndexCache } from './line-index.js';
+import type { FileVersion, LineIndexCache } from './line-index.js';
+import type { ScannerPool } from './newline-scanner.js';
+import { findLineStart } from './skip-lines.js';
 
 /** What to read from a text file. */
 export interface SliceRequest {
   readonly handle: FileHandle;
+  /** The file's identity in the line index (its real path). */
   readonly key: string;
-  readonly size: number;
-  readonly mtimeMs: number;
+  readonly version: FileVersion;
   /** First line, 1-based. */
   readonly offset: number;
   readonly limit: number;
@@ -15,6 +17,7 @@ export interface SliceRequest {
   /** Longer lines are cut to this many characters. */
   readonly maxLineLength: number;
   readonly index: LineIndexCache;
+  readonly scanners: ScannerPool;
   readonly signal?: AbortSignal;
 }
 
@@ -33,18 +36,45 @@ export interface Slice {
   readonly totalLines?: number;
 }
 
-// Reads start small (a slice near the top needs little) and grow to 1 MiB for long scans.
+// Lines are collected with small reads (a slice needs little) growing to 1 MiB for long lines.
 const FIRST_CHUNK = 64 * 1024;
 const MAX_CHUNK = 1024 * 1024;
 
 /**
- * Reads lines `offset .. offset+limit-1` of a file in fixed-size chunks, so memory stays flat
- * however large the file is; the line index lets later reads skip the scan to the offset.
+ * Reads lines `offset .. offset+limit-1` of a file. First a skip phase finds where line
+ * `offset` starts by counting newlines in big chunks (see {@link findLineStart}), starting
+ * from the line index's nearest checkpoint; then the lines are collected. Memory stays flat
+ * however large the file is.
  */
 export async function readSlice(request: SliceRequest): Promise<Slice> {
-  const { handle, key, size, mtimeMs, index } = request;
-  const start = index.nearest(key, size, mtimeMs, request.offset);
-  let line = start.line;
+  const { handle, key, version, index } = request;
+  const size = version.size;
+  const scanner = request.scanners.acquire();
+  let start: Awaited<ReturnType<typeof findLineStart>>;
+  try {
+    start = await findLineStart({
+      handle,
+      key,
+      version,
+      line: request.offset,
+      index,
+      scanner,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  } finally {
+    request.scanners.release(scanner);
+  }
+  if (!start.found) {
+    return {
+      lines: [],
+      firstLine: request.offset,
+      more: false,
+      cappedByBytes: false,
+      longLines: 0,
+      totalLines: start.totalLines,
+    };
+  }
+  let line = request.offset;
   let position = start.offset;
   let buffer = Buffer.allocUnsafe(FIRST_CHUNK);
   const lines: string[] = [];
@@ -70,7 +100,6 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
     currentBytes = 0;
   };
 
-  const wanted = (): boolean => line >= request.offset;
   const done = (): boolean => lines.length >= request.limit || cappedByBytes;
 
   while (position < size && !done()) {
@@ -82,7 +111,7 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
       const newline = buffer.indexOf(10, cursor);
       const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
       if (end > cursor) partial = true;
-      if (wanted() && currentBytes <= lineByteCap) {
+      if (currentBytes <= lineByteCap) {
         const part = buffer.subarray(cursor, Math.min(end, cursor + lineByteCap + 1 - currentBytes));
         current.push(Buffer.from(part));
         currentBytes += part.length;
@@ -93,19 +122,16 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
       }
       cursor = end + 1;
       partial = false;
-      if (wanted()) {
-        finishLine();
-        if (collected >= request.maxBytes) cappedByBytes = true;
-      }
+      finishLine();
+      if (collected >= request.maxBytes) cappedByBytes = true;
       line++;
-      index.record(key, size, mtimeMs, line, position + cursor);
     }
     position += cursor;
     if (buffer.length < MAX_CHUNK) buffer = Buffer.allocUnsafe(buffer.length * 2);
   }
   // A last line without a trailing newline.
   if (position >= size && !done() && partial) {
-    if (wanted()) finishLine();
+    finishLine();
     line++;
   }
   const more = position < size;

@@ -1,6 +1,8 @@
 import type { Executor, ToolContext } from '@toolplane/core';
 import type { Agent } from 'undici';
+import type { IndexAhead } from '../files/index-ahead.js';
 import type { LineIndexCache } from '../files/line-index.js';
+import type { ScannerPool } from '../files/newline-scanner.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { TaskManager } from '../tasks/task-manager.js';
@@ -34,6 +36,10 @@ export interface ToolDeps {
   readonly workspace: Workspace;
   readonly sessions: SessionStore;
   readonly lineIndex: LineIndexCache;
+  /** Chunk buffers with newline counting, lent to scans. */
+  readonly scanners: ScannerPool;
+  /** Background line-index builds of large files. */
+  readonly indexAhead: IndexAhead;
   readonly limits: ToolLimits;
   readonly tasks: TaskManager;
   readonly grep: GrepEngineOptions;

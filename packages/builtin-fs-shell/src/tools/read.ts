@@ -1,6 +1,7 @@
 import { type Tool, ToolError, type ToolResult, defineTool, fail, ok } from '@toolplane/core';
 import { z } from 'zod';
 import { openForRead, recordKey, statTarget } from '../files/file-access.js';
+import { versionOf } from '../files/index-ahead.js';
 import { readSlice, type Slice } from '../files/read-slice.js';
 import { formatBytes, isModelImage, sniff } from '../files/sniff.js';
 import { decodeText } from '../files/text-codec.js';
@@ -169,18 +170,28 @@ export function createReadTool(deps: ToolDeps): Tool {
             ...sliceFacts(slice),
           });
         }
+        const version = versionOf(info);
+        // A background build of this file's index that has not reached the line yet will soon:
+        // reading from its checkpoints beats scanning the same bytes beside it.
+        await deps.indexAhead.waitFor(target.path, version, offset, ctx.signal);
         const slice = await readSlice({
           handle,
           key: target.path,
-          size: info.size,
-          mtimeMs: info.mtimeMs,
+          version,
           offset,
           limit,
           maxBytes: deps.limits.readMaxBytes,
           maxLineLength: deps.limits.readMaxLineLength,
           index: deps.lineIndex,
+          scanners: deps.scanners,
           signal: ctx.signal,
         });
+        if (slice.more) {
+          // The model usually reads deeper next: have the index ready by then.
+          deps.indexAhead.request(target.path, version, () =>
+            openForRead(deps.workspace, target.path, target.display),
+          );
+        }
         if (slice.lines.length === 0 && info.size > 0) {
           return fail(
             'INVALID_ARGUMENTS',

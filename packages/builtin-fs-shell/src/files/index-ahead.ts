@@ -1,0 +1,163 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { FileVersion, LineIndexCache } from './line-index.js';
+import type { ScannerPool } from './newline-scanner.js';
+import { SEGMENT_BYTES } from './skip-lines.js';
+
+/** Options of {@link IndexAhead}. */
+export interface IndexAheadOptions {
+  readonly index: LineIndexCache;
+  readonly scanners: ScannerPool;
+  /** Files smaller than this are not indexed ahead (a scan of them is fast anyway). */
+  readonly minBytes: number;
+}
+
+/** How a build ended. */
+export type BuildOutcome = 'complete' | 'aborted' | 'changed' | 'failed';
+
+interface Build {
+  readonly key: string;
+  readonly version: FileVersion;
+  readonly controller: AbortController;
+  /** Newlines counted so far (from the start of the file). */
+  newlines: number;
+  finished: boolean;
+  readonly waiters: Set<() => void>;
+  done?: Promise<BuildOutcome>;
+}
+
+const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/**
+ * Builds the line index of a large file in the background after a read that stopped before
+ * its end, so the usual next read deeper into the file finds it warm. One build at a time: a
+ * request for another file cancels the running one (its checkpoints stay; a later build
+ * resumes from them). It reads with the scanner's one buffer in async chunks, so memory is
+ * bounded and the event loop is never held longer than one chunk's count (about a millisecond
+ * for 8 MiB). A build stops when the file changes under it, and for good on {@link close}.
+ */
+export class IndexAhead {
+  private current: Build | undefined;
+  private closed = false;
+
+  constructor(private readonly options: IndexAheadOptions) {}
+
+  /**
+   * Starts indexing a file unless it is small, already indexed, already being indexed, or
+   * this builder is closed. `open` gives the build its own handle (closed when it ends).
+   */
+  request(key: string, version: FileVersion, open: () => Promise<FileHandle>): void {
+    if (this.closed || version.size < this.options.minBytes) return;
+    if (this.options.index.isComplete(key, version)) return;
+    const running = this.current;
+    if (running && running.key === key && sameVersion(running.version, version)) return;
+    running?.controller.abort();
+    const build: Build = {
+      key,
+      version,
+      controller: new AbortController(),
+      newlines: 0,
+      finished: false,
+      waiters: new Set(),
+    };
+    this.current = build;
+    build.done = this.run(build, open).then(
+      (outcome) => this.finish(build, outcome),
+      () => this.finish(build, 'failed'),
+    );
+  }
+
+  /** The running build's outcome, or undefined when none runs. */
+  running(): Promise<BuildOutcome> | undefined {
+    return this.current?.done;
+  }
+
+  /** Resolves when no build is running. */
+  async idle(): Promise<void> {
+    // Bounded: each pass waits for one build to end, and a new one starts only on request.
+    for (let pass = 0; pass < 1000 && this.current; pass++) await this.current.done;
+  }
+
+  /**
+   * When a build of this version of the file is running and has not yet counted past the
+   * start of `line`, waits until it has (or stopped), so the caller reads from its checkpoints
+   * instead of scanning the same bytes beside it. `signal` ends the wait, not the build.
+   */
+  async waitFor(key: string, version: FileVersion, line: number, signal?: AbortSignal): Promise<void> {
+    const build = this.current;
+    if (!build || build.key !== key || !sameVersion(build.version, version)) return;
+    // Bounded: every pass waits for one more chunk of the build, which either advances or ends.
+    while (!build.finished && build.newlines < line - 1) {
+      if (signal?.aborted) throw signal.reason;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          build.waiters.delete(wake);
+          signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        build.waiters.add(wake);
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+    }
+    if (signal?.aborted) throw signal.reason;
+  }
+
+  /** Cancels the running build and refuses new ones; resolves when the build has stopped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const build = this.current;
+    build?.controller.abort();
+    await build?.done;
+  }
+
+  private finish(build: Build, outcome: BuildOutcome): BuildOutcome {
+    build.finished = true;
+    for (const wake of [...build.waiters]) wake();
+    if (this.current === build) this.current = undefined;
+    return outcome;
+  }
+
+  private async run(build: Build, open: () => Promise<FileHandle>): Promise<BuildOutcome> {
+    const { index, scanners } = this.options;
+    const { key, version } = build;
+    const signal = build.controller.signal;
+    const handle = await open();
+    const scanner = scanners.acquire();
+    try {
+      if (!sameVersion(versionOf(await handle.stat()), version)) return 'changed';
+      const start = index.furthest(key, version);
+      let position = start.offset;
+      let newlines = start.newlines;
+      build.newlines = newlines;
+      while (position < version.size) {
+        if (signal.aborted) return 'aborted';
+        const length = Math.min(scanner.buffer.length, version.size - position);
+        const { bytesRead } = await handle.read(scanner.buffer, 0, length, position);
+        if (signal.aborted) return 'aborted';
+        // The file changed while this chunk was read: what was counted may mix two versions.
+        if (bytesRead === 0 || !sameVersion(versionOf(await handle.stat()), version)) {
+          index.forget(key, version);
+          return 'changed';
+        }
+        for (let segment = 0; segment < bytesRead; segment += SEGMENT_BYTES) {
+          const size = Math.min(SEGMENT_BYTES, bytesRead - segment);
+          newlines += scanner.count(segment, size);
+          index.record(key, version, position + segment + size, newlines);
+        }
+        position += bytesRead;
+        build.newlines = newlines;
+        for (const wake of [...build.waiters]) wake();
+      }
+      index.complete(key, version, newlines);
+      return 'complete';
+    } finally {
+      scanners.release(scanner);
+      await handle.close();
+    }
+  }
+}
+
+/** The {@link FileVersion} of a stat result. */
+export function versionOf(info: { size: number; mtimeMs: number; ino: number }): FileVersion {
+  return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+}

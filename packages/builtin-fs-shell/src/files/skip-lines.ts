@@ -1,0 +1,69 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { FileVersion, LineIndexCache } from './line-index.js';
+import type { NewlineScanner } from './newline-scanner.js';
+
+/** Bytes counted between two offers of a checkpoint to the index. */
+export const SEGMENT_BYTES = 1024 * 1024;
+
+// A scan starts with a small read (the line is often close) and doubles up to the scanner's buffer.
+const FIRST_CHUNK = 64 * 1024;
+
+/** Where to find a line. */
+export interface LineSearch {
+  readonly handle: FileHandle;
+  readonly key: string;
+  readonly version: FileVersion;
+  /** The line, 1-based. */
+  readonly line: number;
+  readonly index: LineIndexCache;
+  readonly scanner: NewlineScanner;
+  readonly signal?: AbortSignal;
+}
+
+/** The byte offset where a line starts, or the line count when the file ends before it. */
+export type LineStart =
+  | { readonly found: true; readonly offset: number }
+  | { readonly found: false; readonly totalLines: number };
+
+/**
+ * Finds where line `line` starts without looking at the lines before it: reads chunks into
+ * the scanner's one buffer and counts "\n" bytes in them, offering the index a checkpoint every
+ * {@link SEGMENT_BYTES}. Starts from the index's nearest checkpoint. Memory stays the buffer.
+ */
+export async function findLineStart(search: LineSearch): Promise<LineStart> {
+  const { handle, key, version, index, scanner, signal } = search;
+  const start = index.nearest(key, version, search.line);
+  // "\n" bytes still to pass: line N starts after the (N-1)-th one.
+  if (search.line - 1 - start.newlines <= 0) return { found: true, offset: start.offset };
+  let position = start.offset;
+  let newlines = start.newlines;
+  let chunk = Math.min(FIRST_CHUNK, scanner.buffer.length);
+  let lastByte: number | undefined;
+  while (position < version.size) {
+    if (signal?.aborted) throw signal.reason;
+    const length = Math.min(chunk, version.size - position);
+    const { bytesRead } = await handle.read(scanner.buffer, 0, length, position);
+    if (bytesRead === 0) break;
+    for (let segment = 0; segment < bytesRead; segment += SEGMENT_BYTES) {
+      const size = Math.min(SEGMENT_BYTES, bytesRead - segment);
+      const count = scanner.count(segment, size);
+      if (newlines + count >= search.line - 1) {
+        const at = scanner.locate(segment, size, search.line - 1 - newlines);
+        return { found: true, offset: position + segment + at + 1 };
+      }
+      newlines += count;
+      index.record(key, version, position + segment + size, newlines);
+    }
+    lastByte = scanner.buffer[bytesRead - 1];
+    position += bytesRead;
+    chunk = Math.min(chunk * 2, scanner.buffer.length);
+  }
+  if (position >= version.size) index.complete(key, version, newlines);
+  if (lastByte === undefined && position > 0) {
+    // Started at a checkpoint at the very end: look at the last byte for an unterminated line.
+    const { bytesRead } = await handle.read(scanner.buffer, 0, 1, position - 1);
+    if (bytesRead === 1) lastByte = scanner.buffer[0];
+  }
+  const unterminated = lastByte !== undefined && lastByte !== 10 ? 1 : 0;
+  return { found: false, totalLines: newlines + unterminated };
+}
