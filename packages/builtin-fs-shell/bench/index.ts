@@ -1,12 +1,10 @@
 // Benchmarks of @toolplane/builtin-fs-shell. Run: pnpm --filter @toolplane/builtin-fs-shell bench
-// Baselines are measured in the same run: the rg command itself, tinyglobby, node:readline.
+// Baselines are measured in the same run: the rg command itself, tinyglobby, node:readline, a raw read.
 import { spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { result, timeEach } from '@toolplane/bench';
 import { createToolContext } from '@toolplane/core';
 import { glob } from 'tinyglobby';
@@ -15,7 +13,7 @@ import { findRipgrep } from '../src/grep/find-ripgrep.js';
 import { compilePattern } from '../src/grep/pattern.js';
 import { ripgrepArguments } from '../src/grep/ripgrep.js';
 import type { SearchRequest } from '../src/grep/search-request.js';
-import { generateLargeFile } from './large-file.js';
+import { benchLargeRead } from './read-large.js';
 import { generateTree } from './tree.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20_000);
@@ -33,21 +31,6 @@ function runRipgrep(binary: string, args: string[], cwd: string): Promise<number
     child.once('error', reject);
     child.once('close', () => resolve(bytes));
   });
-}
-
-async function readlineTo(path: string, offset: number, limit: number): Promise<string[]> {
-  const lines: string[] = [];
-  const stream = createReadStream(path);
-  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let number = 0;
-  for await (const line of reader) {
-    number++;
-    if (number >= offset) lines.push(line);
-    if (lines.length >= limit) break;
-  }
-  reader.close();
-  stream.destroy();
-  return lines;
 }
 
 const ms = (us: number): number => us / 1000;
@@ -86,55 +69,13 @@ async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'tp-bench-'));
   const ctx = createToolContext({ session: { id: 'bench' } });
   try {
-    // read: a slice of a ~1 GB file. Run first so peak memory is this part's own.
-    const largePath = join(root, 'large.txt');
-    let started = performance.now();
-    const totalLines = generateLargeFile(largePath, LARGE_BYTES);
-    console.log(
-      `generated ${(LARGE_BYTES / 1024 ** 3).toFixed(2)} GiB, ${totalLines} lines in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    const reader = createBuiltinProvider({ workspace: root, tools: ['read'] });
-    const middle = Math.floor(totalLines / 2);
-    // Tool reads first, alone, so the peak RSS growth is theirs.
-    const rssBefore = process.resourceUsage().maxRSS;
-    const head = await timeEach(
-      () => reader.execute('read', { path: 'large.txt', offset: 1, limit: 2000 }, ctx),
-      RUNS,
-      2,
-    );
-    started = performance.now();
-    const cold = await reader.execute('read', { path: 'large.txt', offset: middle, limit: 2000 }, ctx);
-    const coldMs = performance.now() - started;
-    if (!cold.ok) throw new Error(`read failed: ${JSON.stringify(cold)}`);
-    const warm = await timeEach(
-      () => reader.execute('read', { path: 'large.txt', offset: middle + 17, limit: 2000 }, ctx),
-      RUNS,
-      1,
-    );
-    const rssGrowthMiB = (process.resourceUsage().maxRSS - rssBefore) / 1024;
-    const headBaseline = await timeEach(() => readlineTo(largePath, 1, 2000), RUNS, 2);
-    started = performance.now();
-    await readlineTo(largePath, middle, 2000);
-    const middleBaselineMs = performance.now() - started;
-    await reader.close?.();
-    await rm(largePath);
-    result(`${PACKAGE}/read-1gb-head-slice`, ms(head.medianUs), 'ms', {
-      baseline: 'node-readline',
-      ratio: head.medianUs / headBaseline.medianUs,
-    });
-    result(`${PACKAGE}/read-1gb-middle-slice-cold`, coldMs, 'ms', {
-      baseline: 'node-readline',
-      ratio: coldMs / middleBaselineMs,
-    });
-    result(`${PACKAGE}/read-1gb-middle-slice-warm`, ms(warm.medianUs), 'ms', {
-      baseline: 'node-readline',
-      ratio: warm.medianUs / 1000 / middleBaselineMs,
-    });
-    result(`${PACKAGE}/read-1gb-peak-rss-growth`, rssGrowthMiB, 'MiB');
+    // read: slices of a ~1 GiB file. Run first so peak memory is this part's own.
+    await benchLargeRead(root, ctx, LARGE_BYTES, RUNS);
+    await rm(join(root, 'large.txt'));
 
     // Search: a generated tree.
     const tree = join(root, 'tree');
-    started = performance.now();
+    const started = performance.now();
     await generateTree(tree, FILES, 3000);
     console.log(`generated ${FILES} files in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const rg = findRipgrep();

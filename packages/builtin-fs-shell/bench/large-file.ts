@@ -1,10 +1,19 @@
-// Writes a text file of about `bytes` bytes (lines of ~100 bytes, numbered) in a child process,
-// so the memory used to generate it does not count in the benchmark's own peak RSS.
+// Writes a text file of about `bytes` bytes (numbered lines of LINE_BYTES bytes) in a child
+// process, so the memory used to generate it does not count in the benchmark's own peak RSS.
 import { spawnSync } from 'node:child_process';
+
+/** Text of line `line` (1-based), newline included; every line has the same length. */
+export function lineText(line: number): string {
+  return `line ${String(line).padStart(9, '0')} ${'lorem ipsum dolor sit amet '.repeat(3)}\n`;
+}
+
+/** Bytes of every line, so the offset of line N is (N - 1) * LINE_BYTES. */
+export const LINE_BYTES: number = lineText(1).length;
 
 const SCRIPT = `
 const fs = require('node:fs');
 const [path, bytes] = [process.argv[1], Number(process.argv[2])];
+const lineText = ${lineText.toString()};
 const fd = fs.openSync(path, 'w');
 let line = 0, written = 0;
 while (written < bytes) {
@@ -12,7 +21,7 @@ while (written < bytes) {
   let chunk = 0;
   while (chunk < 8 * 1024 * 1024) {
     line++;
-    const row = 'line ' + String(line).padStart(9, '0') + ' ' + 'lorem ipsum dolor sit amet '.repeat(3) + '\\n';
+    const row = lineText(line);
     rows.push(row);
     chunk += row.length;
   }

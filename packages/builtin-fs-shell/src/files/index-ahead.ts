@@ -33,8 +33,8 @@ const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
  * its end, so the usual next read deeper into the file finds it warm. One build at a time: a
  * request for another file cancels the running one (its checkpoints stay; a later build
  * resumes from them). It reads with the scanner's one buffer in async chunks, so memory is
- * bounded and the event loop is never held longer than one chunk's count (about a millisecond
- * for 8 MiB). A build stops when the file changes under it, and for good on {@link close}.
+ * bounded and the event loop is never held longer than one chunk's count (well under a millisecond
+ * for 2 MiB). A build stops when the file changes under it, and for good on {@link close}.
  */
 export class IndexAhead {
   private current: Build | undefined;

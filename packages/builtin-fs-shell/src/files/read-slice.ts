@@ -86,8 +86,9 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
   let partial = false;
   const lineByteCap = request.maxLineLength * 4 + 4;
 
-  const finishLine = (): void => {
-    let text = Buffer.concat(current).toString('utf8');
+  /** Ends the current line; `text` is given when the whole line was decoded in one piece. */
+  const finishLine = (decoded?: string): void => {
+    let text = decoded ?? Buffer.concat(current).toString('utf8');
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text.length > request.maxLineLength || currentBytes > lineByteCap) {
@@ -111,18 +112,24 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
       const newline = buffer.indexOf(10, cursor);
       const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
       if (end > cursor) partial = true;
-      if (currentBytes <= lineByteCap) {
-        const part = buffer.subarray(cursor, Math.min(end, cursor + lineByteCap + 1 - currentBytes));
-        current.push(Buffer.from(part));
-        currentBytes += part.length;
-      }
-      if (end === bytesRead) {
-        cursor = bytesRead;
-        break;
+      if (end < bytesRead && currentBytes === 0 && end - cursor <= lineByteCap) {
+        // The usual case: the whole line is in this chunk; decode it in place.
+        currentBytes = end - cursor;
+        finishLine(buffer.toString('utf8', cursor, end));
+      } else {
+        if (currentBytes <= lineByteCap) {
+          const part = buffer.subarray(cursor, Math.min(end, cursor + lineByteCap + 1 - currentBytes));
+          current.push(Buffer.from(part));
+          currentBytes += part.length;
+        }
+        if (end === bytesRead) {
+          cursor = bytesRead;
+          break;
+        }
+        finishLine();
       }
       cursor = end + 1;
       partial = false;
-      finishLine();
       if (collected >= request.maxBytes) cappedByBytes = true;
       line++;
     }

@@ -1,0 +1,150 @@
+// The `read` benchmark on a ~1 GiB file: head slice, deep slice cold against the raw-read floor,
+// deep slice after index-ahead, deep slice warm, and the growth of peak RSS.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { result, timeEach } from '@toolplane/bench';
+import type { ToolContext } from '@toolplane/core';
+import { createBuiltinProvider } from '../src/index.js';
+import { LINE_BYTES, generateLargeFile, lineText } from './large-file.js';
+
+const PACKAGE = 'builtin-fs-shell';
+
+async function readlineTo(path: string, offset: number, limit: number): Promise<string[]> {
+  const lines: string[] = [];
+  const stream = createReadStream(path);
+  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let number = 0;
+  for await (const line of reader) {
+    number++;
+    if (number >= offset) lines.push(line);
+    if (lines.length >= limit) break;
+  }
+  reader.close();
+  stream.destroy();
+  return lines;
+}
+
+/**
+ * The floor of any read by line number without an index: reading every byte before the line
+ * with one reused buffer, looking at none of them. 8 MiB reads (fewer calls than the tool's
+ * chunks), so the floor is the generous one.
+ */
+async function rawRead(path: string, bytes: number, buffer: Buffer): Promise<number> {
+  const handle = await open(path);
+  try {
+    let position = 0;
+    while (position < bytes) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - position), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+    }
+    return position;
+  } finally {
+    await handle.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+function expectLine(text: unknown, line: number): void {
+  const want = lineText(line).trimEnd();
+  if (typeof text !== 'string' || !text.includes(want)) throw new Error(`read did not return line ${line}`);
+}
+
+/** Runs the large-file read benchmark in `root`; prints RESULT lines. */
+export async function benchLargeRead(
+  root: string,
+  ctx: ToolContext,
+  bytes: number,
+  runs: number,
+): Promise<void> {
+  const path = join(root, 'large.txt');
+  let started = performance.now();
+  const totalLines = generateLargeFile(path, bytes);
+  console.log(
+    `generated ${(bytes / 1024 ** 3).toFixed(2)} GiB, ${totalLines} lines in ${((performance.now() - started) / 1000).toFixed(1)} s (in the page cache: "cold" below means no line index, not a cold disk)`,
+  );
+  const deep = Math.floor(totalLines / 2);
+  const deepOffset = (deep - 1) * LINE_BYTES;
+  const readText = async (
+    provider: ReturnType<typeof createBuiltinProvider>,
+    offset: number,
+    limit = 2000,
+  ) => {
+    const outcome = await provider.execute('read', { path: 'large.txt', offset, limit }, ctx);
+    if (!outcome.ok) throw new Error(`read failed: ${JSON.stringify(outcome.error)}`);
+    const first = outcome.content[0];
+    return first?.type === 'text' ? first.text : '';
+  };
+
+  // Tool reads first, alone, so the peak RSS growth is theirs.
+  const rssBefore = process.resourceUsage().maxRSS;
+  const plain = createBuiltinProvider({ workspace: root, tools: ['read'], indexAhead: false });
+  const head = await timeEach(() => readText(plain, 1), runs, 2);
+  const firstCold = await timed(async () => expectLine(await readText(plain, deep), deep));
+  const warm = await timeEach(async () => expectLine(await readText(plain, deep + 17), deep + 17), runs, 1);
+  await plain.close?.();
+
+  // Index-ahead: the head read starts the build; the deep read comes once it is done.
+  const ahead = createBuiltinProvider({ workspace: root, tools: ['read'] });
+  started = performance.now();
+  await readText(ahead, 1);
+  await ahead.indexingIdle();
+  const buildMs = performance.now() - started;
+  const afterAhead = await timed(async () => expectLine(await readText(ahead, deep + 5), deep + 5));
+  await ahead.close?.();
+  // The model rarely waits: a deep read right after the head read meets the build midway.
+  const eager = createBuiltinProvider({ workspace: root, tools: ['read'] });
+  await readText(eager, 1);
+  const duringAhead = await timed(async () => expectLine(await readText(eager, deep + 9), deep + 9));
+  await eager.close?.();
+  const rssGrowthMiB = (process.resourceUsage().maxRSS - rssBefore) / 1024;
+
+  // Cold deep reads (a fresh provider each, so no index) alternated with the raw-read floor.
+  const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
+  const colds = [firstCold];
+  const floors: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const fresh = createBuiltinProvider({ workspace: root, tools: ['read'], indexAhead: false });
+    const order = i % 2 === 0 ? ['cold', 'floor'] : ['floor', 'cold'];
+    for (const step of order) {
+      if (step === 'cold') colds.push(await timed(async () => expectLine(await readText(fresh, deep), deep)));
+      else floors.push(await timed(() => rawRead(path, deepOffset, buffer)));
+    }
+    await fresh.close?.();
+  }
+  const headBaseline = await timeEach(() => readlineTo(path, 1, 2000), runs, 2);
+  const readlineDeep = await timed(() => readlineTo(path, deep, 2000));
+
+  const coldMs = median(colds);
+  const floorMs = median(floors);
+  console.log(
+    `deep line ${deep} starts at byte ${deepOffset} (${(deepOffset / 1024 ** 2).toFixed(0)} MiB); node:readline reaches it in ${readlineDeep.toFixed(0)} ms; cold runs ${colds.map((ms) => ms.toFixed(0)).join(' ')}; floor runs ${floors.map((ms) => ms.toFixed(0)).join(' ')}`,
+  );
+  result(`${PACKAGE}/read-1gb-head-slice`, head.medianUs / 1000, 'ms', {
+    baseline: 'node-readline',
+    ratio: head.medianUs / headBaseline.medianUs,
+  });
+  result(`${PACKAGE}/read-1gb-raw-read-floor`, floorMs, 'ms');
+  result(`${PACKAGE}/read-1gb-deep-slice-cold`, coldMs, 'ms', {
+    baseline: 'raw-read-floor',
+    ratio: coldMs / floorMs,
+  });
+  result(`${PACKAGE}/read-1gb-index-ahead-build`, buildMs, 'ms');
+  result(`${PACKAGE}/read-1gb-deep-slice-after-index-ahead`, afterAhead, 'ms');
+  result(`${PACKAGE}/read-1gb-deep-slice-during-index-ahead`, duringAhead, 'ms');
+  result(`${PACKAGE}/read-1gb-deep-slice-warm`, warm.medianUs / 1000, 'ms');
+  result(`${PACKAGE}/read-1gb-peak-rss-growth`, rssGrowthMiB, 'MiB');
+}
