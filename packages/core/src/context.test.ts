@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createId, createToolContext, extendContext } from './context.js';
+import { createId, createToolContext, extendContext, onAbort } from './context.js';
 
 it('creates unique ids with a prefix', () => {
   const ids = new Set(Array.from({ length: 1000 }, () => createId('call')));
@@ -32,4 +32,42 @@ it('extendContext keeps accessors that a spread would lose', () => {
   expect(({ ...lazy } as { signal?: unknown }).signal).toBeUndefined();
   const replaced = new AbortController().signal;
   expect(extendContext(lazy, { signal: replaced }).signal).toBe(replaced);
+});
+
+it('onAbort follows the signal of a context without its own onAbort', () => {
+  const controller = new AbortController();
+  const ctx = createToolContext({ signal: controller.signal });
+  const reasons: unknown[] = [];
+  const removed = onAbort(ctx, (reason) => reasons.push(`removed ${String(reason)}`));
+  onAbort(ctx, (reason) => reasons.push(reason));
+  removed();
+  controller.abort('stop');
+  controller.abort('again');
+  expect(reasons).toEqual(['stop']);
+  // already aborted: the listener runs at once
+  onAbort(ctx, (reason) => reasons.push(`late ${String(reason)}`));
+  expect(reasons).toEqual(['stop', 'late stop']);
+});
+
+it('onAbort prefers the context own onAbort, and a replaced signal drops it', () => {
+  const registered: Array<(reason: unknown) => void> = [];
+  const ctx = createToolContext({
+    onAbort: (listener) => {
+      registered.push(listener);
+      return () => registered.splice(registered.indexOf(listener), 1);
+    },
+  });
+  const seen: unknown[] = [];
+  const remove = onAbort(ctx, (reason) => seen.push(reason));
+  expect(registered).toHaveLength(1);
+  for (const listener of registered) listener('cancelled');
+  expect(seen).toEqual(['cancelled']);
+  remove();
+  expect(registered).toHaveLength(0);
+  const controller = new AbortController();
+  const moved = extendContext(ctx, { signal: controller.signal });
+  onAbort(moved, (reason) => seen.push(reason));
+  expect(registered).toHaveLength(0);
+  controller.abort('moved');
+  expect(seen).toEqual(['cancelled', 'moved']);
 });

@@ -4,6 +4,9 @@ import type { FileSystem } from './filesystem.js';
 import type { OpNode } from './op-tree.js';
 import type { Principal } from './principal.js';
 
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+const NOOP = (): void => {};
+
 /** How much a session lets tools do without asking (see `@toolplane/policy`). */
 export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'bypass';
 
@@ -63,6 +66,38 @@ export interface ToolContext {
   readonly services: ToolServices;
   readonly op?: OpHandle;
   progress(update: ProgressUpdate): void;
+  /**
+   * Runs `listener` once when the call is cancelled or times out (at once when it already was);
+   * returns a function that removes it. Optional: the orchestrator provides it because it costs
+   * no `AbortSignal` (creating one and listening on it costs several microseconds in Node 20).
+   * Call it through {@link onAbort}, which falls back to `signal` when a context lacks it.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
+}
+
+/** What a cancellable operation needs to know about its caller's cancellation. */
+export type AbortSource = Pick<ToolContext, 'signal' | 'onAbort'>;
+
+/**
+ * Runs `listener` once when `source` is aborted (at once when it already is); returns a function
+ * that removes it. Uses the context's own `onAbort` when it has one (no `AbortSignal` is
+ * created), and `signal` otherwise.
+ *
+ * @example
+ * const stop = onAbort(ctx, (reason) => child.kill());
+ * try { return await work(); } finally { stop(); }
+ */
+export function onAbort(source: AbortSource, listener: (reason: unknown) => void): () => void {
+  if (source.onAbort) return source.onAbort(listener);
+  const signal = source.signal;
+  if (signal === NEVER_ABORTED) return NOOP; // createToolContext's default: nothing to listen to
+  if (signal.aborted) {
+    listener(signal.reason);
+    return NOOP;
+  }
+  const handler = (): void => listener(signal.reason);
+  signal.addEventListener('abort', handler, { once: true });
+  return () => signal.removeEventListener('abort', handler);
 }
 
 /** What a caller supplies; everything has a default. */
@@ -90,13 +125,11 @@ export function createId(prefix: string): string {
  * const ctx = extendContext(call.ctx, { progress: (update) => call.ctx.progress(scrub(update)) });
  */
 export function extendContext(ctx: ToolContext, overrides: Partial<ToolContext>): ToolContext {
-  if (overrides.signal !== undefined) return { ...ctx, signal: ctx.signal, ...overrides };
+  // a new signal: the old context's onAbort would follow the old one
+  if (overrides.signal !== undefined) return { ...ctx, signal: ctx.signal, onAbort: undefined, ...overrides };
   const copy = Object.create(Object.getPrototypeOf(ctx) as object) as ToolContext;
   return Object.assign(copy, ctx, overrides);
 }
-
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
-const NOOP = (): void => {};
 
 /**
  * A complete context from a partial one, for direct calls and tests.
@@ -117,5 +150,6 @@ export function createToolContext(init: ToolContextInit = {}): ToolContext {
     progress: init.progress ?? NOOP,
     ...(init.deadline === undefined ? {} : { deadline: init.deadline }),
     ...(init.op === undefined ? {} : { op: init.op }),
+    ...(init.onAbort === undefined ? {} : { onAbort: init.onAbort }),
   };
 }

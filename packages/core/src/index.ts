@@ -13,6 +13,7 @@ export {
   utf8Length,
 } from './content.js';
 export {
+  type AbortSource,
   type OpHandle,
   type PermissionMode,
   type ProgressUpdate,
@@ -24,6 +25,7 @@ export {
   createId,
   createToolContext,
   extendContext,
+  onAbort,
 } from './context.js';
 export {
   ERROR_CODES,

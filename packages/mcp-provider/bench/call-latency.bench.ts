@@ -1,6 +1,6 @@
 // Benchmark: the same tool on the same kind of stdio server, called through the raw SDK
 // Client.callTool and through the orchestrator + this provider (and the provider alone),
-// sequentially and with 16 calls in flight; then the time to start 20 stdio servers in
+// sequentially (after a warm-up, in interleaved rounds, every latency pooled) and with 16 calls in flight; then the time to start 20 stdio servers in
 // parallel, and how fast a call in flight fails when its server is killed.
 // Run: pnpm --filter @toolplane/mcp-provider bench
 import { performance } from 'node:perf_hooks';
@@ -14,7 +14,8 @@ import { createMcpProvider, startMcpProviders } from '../src/index.js';
 
 const server = fileURLToPath(new URL('../test/fixtures/server.mjs', import.meta.url));
 const config = { type: 'stdio' as const, command: process.execPath, args: [server], healthIntervalMs: 0 };
-const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 1000);
+const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 4000);
+const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS ?? 5000);
 const PARALLEL_TOTAL = Number(process.env.BENCH_PARALLEL_CALLS ?? 4000);
 const IN_FLIGHT = 16;
 
@@ -61,38 +62,30 @@ async function main(): Promise<void> {
     if (!outcome.ok) throw new Error(outcome.error.message);
   };
 
-  // Interleave rounds so machine noise hits all three alike.
-  const samples: Record<'raw' | 'provider' | 'orchestrator', number[]> = {
-    raw: [],
-    provider: [],
-    orchestrator: [],
-  };
-  const rounds = 10;
+  // Warm all three up (the JIT settles after some thousands of calls), then interleave rounds so
+  // machine noise hits all three alike; every call's latency goes into its variant's pool.
+  const variants = { raw: rawCall, provider: providerCall, orchestrator: orchestratorCall } as const;
+  for (const call of Object.values(variants)) await timeEach(call, WARMUP_CALLS, 0);
+  const pooled: Record<keyof typeof variants, number[]> = { raw: [], provider: [], orchestrator: [] };
+  const rounds = 20;
   for (let round = 0; round < rounds; round++) {
-    for (const [key, call] of [
-      ['raw', rawCall],
-      ['provider', providerCall],
-      ['orchestrator', orchestratorCall],
-    ] as const) {
-      const stats = await timeEach(call, SEQUENTIAL / rounds, round === 0 ? 50 : 5);
-      samples[key].push(stats.medianUs);
-      void stats;
+    for (const [key, call] of Object.entries(variants) as Array<
+      [keyof typeof variants, () => Promise<void>]
+    >) {
+      await timeEach(call, 20, 0); // re-warm after the other variants' rounds
+      for (let i = 0; i < SEQUENTIAL / rounds; i++) {
+        const started = performance.now();
+        await call();
+        pooled[key].push((performance.now() - started) * 1000);
+      }
     }
   }
-  // Per-call distributions, measured once more each for p99.
-  const rawStats = await timeEach(rawCall, SEQUENTIAL, 20);
-  const providerStats = await timeEach(providerCall, SEQUENTIAL, 20);
-  const orchestratorStats = await timeEach(orchestratorCall, SEQUENTIAL, 20);
+  const rawStats = summarize(pooled.raw);
+  const providerStats = summarize(pooled.provider);
+  const orchestratorStats = summarize(pooled.orchestrator);
   line('raw SDK Client.callTool', rawStats);
   line('provider.execute', providerStats);
   line('orchestrator + provider', orchestratorStats);
-  const median = (values: number[]): number => summarize(values).medianUs;
-  const rawMedian = median(samples.raw);
-  const orchestratorMedian = median(samples.orchestrator);
-  const providerMedian = median(samples.provider);
-  console.log(
-    `median of ${rounds} interleaved round medians: raw ${(rawMedian / 1000).toFixed(3)} ms, provider ${(providerMedian / 1000).toFixed(3)} ms, orchestrator ${(orchestratorMedian / 1000).toFixed(3)} ms`,
-  );
 
   // Throughput in interleaved rounds too; the median round of each counts.
   const rates: Record<'raw' | 'provider' | 'orchestrator', number[]> = {
@@ -183,13 +176,9 @@ async function main(): Promise<void> {
     baseline: 'raw-sdk-callTool',
     ratio: orchestratorStats.p99Us / rawStats.p99Us,
   });
-  result('mcp-provider/call-p50-interleaved', orchestratorMedian / 1000, 'ms', {
+  result('mcp-provider/provider-only-p50-sequential', providerStats.medianUs / 1000, 'ms', {
     baseline: 'raw-sdk-callTool',
-    ratio: orchestratorMedian / rawMedian,
-  });
-  result('mcp-provider/provider-only-p50-interleaved', providerMedian / 1000, 'ms', {
-    baseline: 'raw-sdk-callTool',
-    ratio: providerMedian / rawMedian,
+    ratio: providerStats.medianUs / rawStats.medianUs,
   });
   result('mcp-provider/throughput-16-in-flight', orchestratorThroughput, 'calls/s', {
     baseline: 'raw-sdk-callTool',

@@ -367,12 +367,13 @@ export function createMcpProvider(
     idleTimer = undefined;
     const remote = entry.remoteName ?? localName;
     try {
-      const session = await connection.start(ctx.signal);
+      // a running server needs no signal to wait on: do not make the context create one
+      const session = connection.session ?? (await connection.start(ctx.signal));
       const resourceTool = entry.spec.meta?.resourceTool;
       if (resourceTool === 'list' || resourceTool === 'read')
         return await callResourceTool(session, resourceTool, args, ctx);
       const outcome = await session.callTool(remote, args, {
-        signal: ctx.signal,
+        abort: ctx,
         timeoutMs: requestTimeoutMs,
         resetTimeoutOnProgress: true,
         ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
@@ -391,7 +392,7 @@ export function createMcpProvider(
         server: name,
         tool: remote,
         timeoutMs: requestTimeoutMs,
-        signal: ctx.signal,
+        abort: ctx,
         lostReason: () => connection.lastError,
       });
     } finally {

@@ -5,7 +5,8 @@ import type { CallState } from './call-state.js';
 export const CALL_STATE: unique symbol = Symbol('toolplane.callState');
 
 // `signal` is an accessor on a shared prototype: touching `AbortController#signal` costs
-// microseconds in Node 20, so it is created only for tools that look at it.
+// microseconds in Node 20, so it is created only for tools that look at it. `onAbort` lets a
+// provider react to cancellation without creating it at all.
 const CONTEXT_PROTOTYPE = Object.create(Object.prototype, {
   signal: {
     get(this: { [CALL_STATE]: CallState }): AbortSignal {
@@ -14,10 +15,18 @@ const CONTEXT_PROTOTYPE = Object.create(Object.prototype, {
     enumerable: false,
     configurable: false,
   },
+  onAbort: {
+    value(this: { [CALL_STATE]: CallState }, listener: (reason: unknown) => void): () => void {
+      return this[CALL_STATE].onStop(listener);
+    },
+    enumerable: false,
+    configurable: false,
+    writable: false,
+  },
 }) as object;
 
-/** The fields of a call context other than `signal`. */
-export type ContextFields = Omit<ToolContext, 'signal'>;
+/** The fields of a call context other than `signal` and `onAbort`. */
+export type ContextFields = Omit<ToolContext, 'signal' | 'onAbort'>;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 

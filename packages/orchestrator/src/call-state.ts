@@ -1,4 +1,4 @@
-import type { OverflowHandle, ToolResult, ToolError } from '@toolplane/core';
+import { type OverflowHandle, type ToolError, type ToolResult, errorMessage } from '@toolplane/core';
 import type { ToolRoute } from './registry.js';
 
 /**
@@ -19,6 +19,7 @@ export class CallState {
   /** Settles the whole call early (set by `call()`). */
   settleCall: ((result: ToolResult) => void) | undefined;
   private controller: AbortController | undefined;
+  private stopListeners: Array<(reason: unknown) => void> | undefined;
 
   constructor(route: ToolRoute, priority: number) {
     this.route = route;
@@ -34,16 +35,48 @@ export class CallState {
     return this.controller.signal;
   }
 
+  /**
+   * Runs `listener` once when the call stops (at once when it has); returns its remover. A plain
+   * list: unlike listening on `signal`, it creates no AbortSignal (the context's `onAbort`).
+   */
+  onStop(listener: (reason: unknown) => void): () => void {
+    if (this.stopReason) {
+      listener(this.stopReason);
+      return NOOP;
+    }
+    this.stopListeners ??= [];
+    const listeners = this.stopListeners;
+    listeners.push(listener);
+    return () => {
+      const at = listeners.indexOf(listener);
+      if (at !== -1) listeners.splice(at, 1);
+    };
+  }
+
   /** Stops the call: aborts its signal, frees its queue slot and settles it with `reason`. */
   stop(reason: ToolError): void {
     if (this.stopReason) return;
     this.stopReason = reason;
     this.controller?.abort(reason);
+    const listeners = this.stopListeners;
+    this.stopListeners = undefined;
+    // a throwing listener does not keep the others from running, nor crash the process
+    if (listeners) for (const listener of listeners) runListener(listener, reason);
     const failure: ToolResult = {
       ok: false,
       error: { code: reason.code, message: reason.message, retryable: reason.retryable },
     };
     this.settleAttempt?.(failure);
     this.settleCall?.(failure);
+  }
+}
+
+const NOOP = (): void => {};
+
+function runListener(listener: (reason: unknown) => void, reason: unknown): void {
+  try {
+    listener(reason);
+  } catch (error) {
+    process.emitWarning(`an onAbort listener threw: ${errorMessage(error)}`, 'ToolplaneWarning');
   }
 }

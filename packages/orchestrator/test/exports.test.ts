@@ -41,6 +41,7 @@ it('pins the runtime export list of @toolplane/core', () => {
     'isReadOnly',
     'isRetryableCode',
     'ok',
+    'onAbort',
     'qualifyToolName',
     'riskOf',
     'sanitizeToolName',

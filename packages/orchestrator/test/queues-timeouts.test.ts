@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '@toolplane/core';
+import { errorMessage, ok, onAbort } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { delay, testProvider, waitFor } from './helpers.js';
 
@@ -144,6 +144,40 @@ describe('timeouts', () => {
       message: 'the call was cancelled: user pressed stop',
     });
     expect(String(reason)).toContain('user pressed stop');
+  });
+
+  it('ctx.onAbort hears a caller abort and a timeout without a signal, and a removed listener stays quiet', async () => {
+    orchestrator = createOrchestrator();
+    const heard: string[] = [];
+    orchestrator.register(
+      testProvider('a', {
+        wait: {
+          run: (_a, ctx) =>
+            new Promise((resolve) => {
+              const quiet = onAbort(ctx, () => heard.push('removed listener ran'));
+              quiet();
+              onAbort(ctx, (reason) => {
+                heard.push(errorMessage(reason));
+                // late registrations run at once
+                onAbort(ctx, () => heard.push('late'));
+                resolve(ok('stopped'));
+              });
+            }),
+        },
+      }),
+    );
+    const controller = new AbortController();
+    const pending = orchestrator.call('a__wait', {}, { signal: controller.signal });
+    await delay(20);
+    controller.abort(new Error('user pressed stop'));
+    expect((await pending).ok).toBe(false);
+    const timedOut = await orchestrator.call('a__wait', {}, { timeoutMs: 30 });
+    expect(!timedOut.ok && timedOut.error.code).toBe('TIMEOUT');
+    await waitFor(() => heard.length >= 4);
+    expect(heard[0]).toContain('user pressed stop');
+    expect(heard[1]).toBe('late');
+    expect(heard[2]).toContain('did not finish within 30 ms');
+    expect(heard).not.toContain('removed listener ran');
   });
 
   it('an already aborted signal cancels before the provider runs', async () => {

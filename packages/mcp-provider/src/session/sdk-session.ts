@@ -11,6 +11,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
 /** A transport plus what the provider wants to know about it. */
@@ -21,6 +22,8 @@ export interface TransportHandle {
   /** Recent stderr (stdio) or last transport error, for error messages. */
   diagnostics(): string;
   readonly pid?: number;
+  /** Present when the transport lets the provider send `tools/call` itself (see DirectCalls). */
+  readonly direct?: DirectChannel;
 }
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
@@ -50,8 +53,9 @@ async function request<T>(
     ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
-  if (!options.signal) return run(sdk);
-  const linked = link(options.signal);
+  const signal = options.signal ?? options.abort?.signal;
+  if (!signal) return run(sdk);
+  const linked = link(signal);
   try {
     return await run({ ...sdk, signal: linked.signal });
   } finally {
@@ -140,7 +144,9 @@ export async function openSdkSession(
     for (const listener of errorListeners) listener(lastError);
     probeAfterError();
   };
+  const direct = handle.direct ? new DirectCalls(handle.direct) : undefined;
   client.onclose = () => {
+    direct?.close();
     const detail = handle.diagnostics() || lastError;
     reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
   };
@@ -203,9 +209,11 @@ export async function openSdkSession(
       const page = await request(requestOptionsIn, (sdk) =>
         client.listTools(cursor === undefined ? {} : { cursor }, sdk),
       );
+      direct?.learnTools(page.tools as McpToolDefinition[], cursor === undefined);
       return toPage<McpToolDefinition>(page.tools, page.nextCursor);
     },
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
+      if (direct?.handles(name)) return direct.callTool(name, args, callOptions);
       const result = await request(callOptions, (sdk) =>
         client.callTool({ name, arguments: args }, undefined, sdk),
       );

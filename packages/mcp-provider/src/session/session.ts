@@ -1,3 +1,5 @@
+import type { AbortSource } from '@toolplane/core';
+
 /**
  * The provider's own view of one MCP connection. The SDK stays behind it, so which client
  * speaks to a server (SDK 1.x, or the v2 client for the stateless revision) is a local choice.
@@ -32,6 +34,11 @@ export interface McpResourceInfo {
 /** Options of one request. */
 export interface McpRequestOptions {
   readonly signal?: AbortSignal;
+  /**
+   * The caller's cancellation as a tool context carries it (read lazily: `signal` is touched
+   * only by paths that need one). Used when `signal` is absent.
+   */
+  readonly abort?: AbortSource;
   readonly timeoutMs: number;
   /** Progress notifications restart the timer. */
   readonly resetTimeoutOnProgress?: boolean;

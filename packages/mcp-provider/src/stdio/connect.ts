@@ -34,6 +34,7 @@ export async function openStdioSession(
     {
       transport,
       kind: 'stdio',
+      direct: transport,
       diagnostics: () => transport.diagnostics(),
       get pid() {
         return transport.pid;

@@ -39,6 +39,7 @@ export class StdioProcessTransport implements Transport {
   private closing = false;
   private readonly inbox: string[] = [];
   private draining = false;
+  private interceptor: ((message: unknown) => boolean) | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.marker = `${process.pid}-${createId(options.server)}`;
@@ -131,7 +132,10 @@ export class StdioProcessTransport implements Transport {
       const line = this.inbox.shift() as string;
       let message: JSONRPCMessage;
       try {
-        message = JSONRPCMessageSchema.parse(JSON.parse(line));
+        const parsed: unknown = JSON.parse(line);
+        // the provider's own calls (see DirectCalls) check their answers themselves
+        if (this.interceptor?.(parsed)) continue;
+        message = JSONRPCMessageSchema.parse(parsed);
       } catch {
         this.onerror?.(new Error(`malformed JSON-RPC message from the server: ${line.slice(0, 200)}`));
         continue;
@@ -182,7 +186,15 @@ export class StdioProcessTransport implements Transport {
     this.onclose?.();
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * Lets the provider see each inbound message before the SDK; a message it consumes (returns
+   * true for) is not delivered to `onmessage`.
+   */
+  setInterceptor(interceptor: ((message: unknown) => boolean) | undefined): void {
+    this.interceptor = interceptor;
+  }
+
+  send(message: JSONRPCMessage | Readonly<Record<string, unknown>>): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable)
       return Promise.reject(new Error('server process is not running'));

@@ -1,6 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type ToolFailure, ToolError, errorMessage, fail } from '@toolplane/core';
+import { type AbortSource, type ToolFailure, ToolError, errorMessage, fail } from '@toolplane/core';
 
 /** True when a remote server no longer knows our session (HTTP 404): re-initialize. */
 export function isSessionExpired(error: unknown): boolean {
@@ -12,7 +12,8 @@ export interface CallErrorContext {
   readonly server: string;
   readonly tool: string;
   readonly timeoutMs: number;
-  readonly signal: AbortSignal;
+  /** The call's cancellation (its `signal` is read only here, on the failure path). */
+  readonly abort: Pick<AbortSource, 'signal'>;
   /** Why the connection went down, with the stderr tail, when it did. */
   readonly lostReason: () => string;
 }
@@ -23,7 +24,7 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
   if (ToolError.isInstance(error)) {
     return fail(error.code, error.message, error.details ? { details: error.details } : {});
   }
-  if (context.signal.aborted) {
+  if (context.abort.signal.aborted) {
     return fail(
       'CANCELLED',
       `${where}: the call was cancelled; the server was told to stop (notifications/cancelled)`,

@@ -1,0 +1,256 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CompiledSchema, compileSchema, formatIssues, onAbort } from '@toolplane/core';
+import type { McpCallOutcome, McpRequestOptions, McpToolDefinition } from './session.js';
+
+/**
+ * A transport that lets the provider send its own JSON-RPC messages next to the SDK's and see
+ * every inbound message before the SDK does (our stdio transport).
+ */
+export interface DirectChannel {
+  send(message: Readonly<Record<string, unknown>>): Promise<void>;
+  /** `interceptor` returns true for a message it consumed: the SDK never sees that one. */
+  setInterceptor(interceptor: ((message: unknown) => boolean) | undefined): void;
+}
+
+interface Pending {
+  readonly tool: string;
+  readonly options: McpRequestOptions;
+  readonly startedAt: number;
+  resolve(outcome: McpCallOutcome): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout | undefined;
+  removeAbort: () => void;
+}
+
+// Our ids are strings with a prefix; the SDK numbers its own, so the two never meet.
+const ID_PREFIX = 'tp-';
+
+/**
+ * `tools/call` without the SDK's request machinery. The SDK parses every message with zod
+ * several times (envelope, type guards, result schema) and needs a fresh `AbortSignal` per
+ * request; on stdio that is most of a call's CPU. Here a call is one JSON line out and one
+ * `JSON.parse` back, checked by hand, with the same semantics: a per-request timeout that
+ * progress notifications restart (bounded by a total), `notifications/cancelled` on abort, the
+ * result checked against the tool's output schema, and every pending call rejected with
+ * `ConnectionClosed` when the connection ends. Errors are the SDK's `McpError`s, so they map to
+ * the same tool results as on the SDK path.
+ */
+export class DirectCalls {
+  private readonly pending = new Map<string, Pending>();
+  private readonly outputSchemas = new Map<string, CompiledSchema | undefined>();
+  /** Tools that need task-based execution: those stay on the SDK path, which refuses them. */
+  private readonly taskTools = new Set<string>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly channel: DirectChannel) {
+    channel.setInterceptor((message) => this.intercept(message));
+  }
+
+  /** Remembers output schemas from `tools/list` (the first page starts a new list). */
+  learnTools(tools: readonly McpToolDefinition[], firstPage: boolean): void {
+    if (firstPage) {
+      this.outputSchemas.clear();
+      this.taskTools.clear();
+    }
+    for (const tool of tools) {
+      const execution = (tool as { execution?: { taskSupport?: unknown } }).execution;
+      if (execution?.taskSupport === 'required') this.taskTools.add(tool.name);
+      if (!tool.outputSchema) continue;
+      let compiled: CompiledSchema | undefined;
+      try {
+        compiled = compileSchema(tool.outputSchema);
+      } catch {
+        compiled = undefined; // not compilable: results go unchecked, as the input side reports
+      }
+      this.outputSchemas.set(tool.name, compiled);
+    }
+  }
+
+  /** Whether a tool can be called here (not one that requires task-based execution). */
+  handles(name: string): boolean {
+    return !this.taskTools.has(name);
+  }
+
+  callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallOutcome> {
+    if (this.closed) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    const id = `${ID_PREFIX}${++this.nextId}`;
+    return new Promise<McpCallOutcome>((resolve, reject) => {
+      const entry: Pending = {
+        tool: name,
+        options,
+        startedAt: Date.now(),
+        resolve,
+        reject,
+        timer: undefined,
+        removeAbort: NOOP,
+      };
+      this.pending.set(id, entry);
+      if (options.abort) {
+        entry.removeAbort = onAbort(options.abort, (reason) => this.cancel(id, reason));
+        if (!this.pending.has(id)) return; // already aborted
+      }
+      this.arm(id, entry, options.timeoutMs);
+      const params: Record<string, unknown> = { name, arguments: args };
+      if (options.onProgress) params._meta = { progressToken: id };
+      this.channel.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: unknown) => {
+        if (this.settle(id)) reject(error);
+      });
+    });
+  }
+
+  /** Rejects every pending call: the connection is gone. */
+  close(): void {
+    this.closed = true;
+    this.channel.setInterceptor(undefined);
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id)?.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    }
+  }
+
+  private intercept(message: unknown): boolean {
+    if (typeof message !== 'object' || message === null) return false;
+    const fields = message as Record<string, unknown>;
+    const id = fields.id;
+    if (typeof id === 'string' && id.startsWith(ID_PREFIX) && fields.method === undefined) {
+      this.answer(id, fields);
+      return true;
+    }
+    if (fields.method === 'notifications/progress') {
+      const params = fields.params as Record<string, unknown> | undefined;
+      const token = params?.progressToken;
+      if (typeof token === 'string' && token.startsWith(ID_PREFIX)) {
+        this.progress(token, params as Record<string, unknown>);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private answer(id: string, response: Record<string, unknown>): void {
+    const entry = this.settle(id);
+    if (!entry) return; // answered after a timeout or cancel: dropped, as the SDK does
+    const error = response.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+    if (error !== undefined) {
+      const code = typeof error?.code === 'number' ? error.code : ErrorCode.InternalError;
+      const text =
+        typeof error?.message === 'string' ? error.message : 'the server sent an error without a message';
+      entry.reject(new McpError(code, text, error?.data));
+      return;
+    }
+    const outcome = toOutcome(response.result);
+    if (typeof outcome === 'string') {
+      entry.reject(new Error(`the server sent a malformed tools/call result: ${outcome}`));
+      return;
+    }
+    const problem = this.checkOutput(entry.tool, outcome);
+    if (problem) entry.reject(problem);
+    else entry.resolve(outcome);
+  }
+
+  private checkOutput(tool: string, outcome: McpCallOutcome): McpError | undefined {
+    if (!this.outputSchemas.has(tool)) return undefined;
+    if (!outcome.structuredContent && !outcome.isError) {
+      return new McpError(
+        ErrorCode.InvalidParams,
+        `Tool ${tool} has an output schema but did not return structured content`,
+      );
+    }
+    const compiled = this.outputSchemas.get(tool);
+    if (!compiled || !outcome.structuredContent) return undefined;
+    const checked = compiled.validate(outcome.structuredContent);
+    if (checked.valid) return undefined;
+    return new McpError(
+      ErrorCode.InvalidParams,
+      `Structured content does not match the tool's output schema: ${formatIssues(checked.issues)}`,
+    );
+  }
+
+  private progress(id: string, params: Record<string, unknown>): void {
+    const entry = this.pending.get(id);
+    if (!entry || typeof params.progress !== 'number') return;
+    const { options } = entry;
+    if (options.resetTimeoutOnProgress !== false) {
+      const total = options.maxTotalTimeoutMs;
+      if (total !== undefined && Date.now() - entry.startedAt >= total) {
+        this.settle(id);
+        this.notifyCancelled(id, 'maximum total timeout exceeded');
+        entry.reject(
+          new McpError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+            maxTotalTimeout: total,
+          }),
+        );
+        return;
+      }
+      this.arm(id, entry, options.timeoutMs);
+    }
+    try {
+      options.onProgress?.({
+        progress: params.progress,
+        ...(typeof params.total === 'number' ? { total: params.total } : {}),
+        ...(typeof params.message === 'string' ? { message: params.message } : {}),
+      });
+    } catch {
+      // a failing progress listener must not lose the call's answer
+    }
+  }
+
+  private arm(id: string, entry: Pending, timeoutMs: number): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      if (!this.settle(id)) return;
+      this.notifyCancelled(id, `request timed out after ${timeoutMs} ms`);
+      entry.reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
+    }, timeoutMs);
+  }
+
+  private cancel(id: string, reason: unknown): void {
+    const entry = this.settle(id);
+    if (!entry) return;
+    this.notifyCancelled(id, reason instanceof Error ? reason.message : String(reason));
+    entry.reject(reason);
+  }
+
+  private notifyCancelled(id: string, reason: string): void {
+    this.channel
+      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+      .catch(() => {}); // the server is gone: nothing to tell
+  }
+
+  /** Removes a pending call and its timer and abort listener; undefined when it was settled. */
+  private settle(id: string): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.removeAbort();
+    return entry;
+  }
+}
+
+const NOOP = (): void => {};
+
+/** A `tools/call` result checked by hand, or what is wrong with it. */
+function toOutcome(result: unknown): McpCallOutcome | string {
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    return 'result is not an object';
+  const fields = result as Record<string, unknown>;
+  const content = fields.content ?? [];
+  if (!Array.isArray(content)) return 'content is not an array';
+  for (const block of content) {
+    if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string')
+      return 'a content block has no type';
+  }
+  const structured = fields.structuredContent;
+  if (
+    structured !== undefined &&
+    (typeof structured !== 'object' || structured === null || Array.isArray(structured))
+  )
+    return 'structuredContent is not an object';
+  if (fields.isError !== undefined && typeof fields.isError !== 'boolean') return 'isError is not a boolean';
+  return {
+    content,
+    ...(structured === undefined ? {} : { structuredContent: structured }),
+    ...(fields.isError === true ? { isError: true } : {}),
+  };
+}
