@@ -47,6 +47,22 @@ async function rawRead(path: string, bytes: number, buffer: Buffer): Promise<num
   }
 }
 
+/** Samples the resident set every few milliseconds; `stop` returns the peak growth in MiB. */
+function sampleRss(): { stop(): number } {
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 2);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage.rss());
+      return (peak - start) / 1024 ** 2;
+    },
+  };
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
@@ -89,8 +105,8 @@ export async function benchLargeRead(
     return first?.type === 'text' ? first.text : '';
   };
 
-  // Tool reads first, alone, so the peak RSS growth is theirs.
-  const rssBefore = process.resourceUsage().maxRSS;
+  // Tool reads first, alone, so the RSS growth sampled meanwhile is theirs.
+  const rss = sampleRss();
   const plain = createBuiltinProvider({ workspace: root, tools: ['read'], indexAhead: false });
   const head = await timeEach(() => readText(plain, 1), runs, 2);
   const firstCold = await timed(async () => expectLine(await readText(plain, deep), deep));
@@ -110,7 +126,7 @@ export async function benchLargeRead(
   await readText(eager, 1);
   const duringAhead = await timed(async () => expectLine(await readText(eager, deep + 9), deep + 9));
   await eager.close?.();
-  const rssGrowthMiB = (process.resourceUsage().maxRSS - rssBefore) / 1024;
+  const rssGrowthMiB = rss.stop();
 
   // Cold deep reads (a fresh provider each, so no index) alternated with the raw-read floor.
   const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
