@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { result, summarize, timeAsync } from '@toolplane/bench';
 import { PROVIDER_SPEC_VERSION, type ToolProvider, createToolContext, ok } from '@toolplane/core';
 
-const VARIANTS = ['direct', 'pipeline', 'langchain', 'pqueue'] as const;
+const VARIANTS = ['direct', 'pipeline', 'langchain', 'langchain-toolcall', 'pqueue'] as const;
 type Variant = (typeof VARIANTS)[number];
-const PASSES = 3;
+const PASSES = Number(process.env.BENCH_PASSES ?? 5);
 
 const answer = ok('');
 const provider: ToolProvider = {
@@ -52,7 +52,7 @@ async function measure(variant: Variant): Promise<void> {
     const check = await orchestrator.call('bench__noop', args);
     if (!check.ok) throw new Error(`pipeline broken: ${check.error.message}`);
     fn = () => orchestrator.call('bench__noop', args);
-  } else if (variant === 'langchain') {
+  } else if (variant === 'langchain' || variant === 'langchain-toolcall') {
     const { tool } = await import('@langchain/core/tools');
     const { z } = await import('zod');
     const lc = tool(async ({ n }: { n: number }) => String(n), {
@@ -60,7 +60,10 @@ async function measure(variant: Variant): Promise<void> {
       description: 'Does nothing.',
       schema: z.object({ n: z.number() }),
     });
-    fn = () => lc.invoke(args);
+    // An agent hands LangChain the model's tool call and gets a ToolMessage back (ToolNode does
+    // this); plain arguments are the cheapest way in. Both are measured.
+    const toolCall = { name: 'noop', args, id: 'call_1', type: 'tool_call' as const };
+    fn = variant === 'langchain' ? () => lc.invoke(args) : () => lc.invoke(toolCall);
     batch = 300;
   } else {
     const { default: PQueue } = await import('p-queue');
@@ -76,7 +79,13 @@ const child = process.argv[2] as Variant | undefined;
 if (child) {
   await measure(child);
 } else {
-  const samples: Record<Variant, number[]> = { direct: [], pipeline: [], langchain: [], pqueue: [] };
+  const samples: Record<Variant, number[]> = {
+    direct: [],
+    pipeline: [],
+    langchain: [],
+    'langchain-toolcall': [],
+    pqueue: [],
+  };
   const self = fileURLToPath(import.meta.url);
   for (let pass = 0; pass < PASSES; pass++) {
     for (const variant of VARIANTS) {
@@ -86,8 +95,10 @@ if (child) {
       samples[variant].push((JSON.parse(line) as { medianUs: number }).medianUs);
     }
   }
-  const [direct, pipeline, langchain, pqueue] = VARIANTS.map((variant) => summarize(samples[variant]));
-  if (!direct || !pipeline || !langchain || !pqueue) throw new Error('missing samples');
+  const [direct, pipeline, langchain, langchainToolCall, pqueue] = VARIANTS.map((variant) =>
+    summarize(samples[variant]),
+  );
+  if (!direct || !pipeline || !langchain || !langchainToolCall || !pqueue) throw new Error('missing samples');
   const row = (label: string, us: number): void =>
     console.log(
       `${label.padEnd(22)}${us.toFixed(3)} us/call  ${Math.round(1e6 / us).toLocaleString()} calls/s`,
@@ -95,6 +106,7 @@ if (child) {
   row('direct call', direct.medianUs);
   row('orchestrator.call', pipeline.medianUs);
   row('langchain tool.invoke', langchain.medianUs);
+  row('  with a ToolCall', langchainToolCall.medianUs);
   row('p-queue add (ref.)', pqueue.medianUs);
   result('orchestrator/noop-call-overhead', pipeline.medianUs - direct.medianUs, 'us', {
     baseline: 'direct-call',
@@ -103,6 +115,10 @@ if (child) {
   result('orchestrator/noop-call', pipeline.medianUs, 'us', {
     baseline: 'langchain-tool-invoke',
     ratio: langchain.medianUs / pipeline.medianUs,
+  });
+  result('orchestrator/noop-call-vs-toolcall', pipeline.medianUs, 'us', {
+    baseline: 'langchain-tool-invoke-toolcall',
+    ratio: langchainToolCall.medianUs / pipeline.medianUs,
   });
   result('orchestrator/noop-calls-per-second', 1e6 / pipeline.medianUs, 'calls/s');
   result('orchestrator/p-queue-add-reference', pqueue.medianUs, 'us');

@@ -1,4 +1,4 @@
-import type { Middleware } from '@toolplane/core';
+import type { Middleware, ToolContext } from '@toolplane/core';
 import type { CallState } from './call-state.js';
 import { cacheMiddleware } from './middleware/cache.js';
 import { contextBudgetMiddleware } from './middleware/context-budget.js';
@@ -23,7 +23,7 @@ export interface Builtins {
 export function createBuiltins(
   options: OrchestratorOptions,
   deps: {
-    stateOf: (callId: string) => CallState | undefined;
+    stateOf: (ctx: ToolContext) => CallState | undefined;
     now: () => number;
     warn: (tool: string, message: string) => void;
   },

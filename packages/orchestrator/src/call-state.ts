@@ -7,6 +7,7 @@ import type { ToolRoute } from './registry.js';
  */
 export class CallState {
   readonly route: ToolRoute;
+  readonly callId: string;
   readonly priority: number;
   queueWaitMs = 0;
   attempts = 0;
@@ -21,8 +22,9 @@ export class CallState {
   private controller: AbortController | undefined;
   private stopListeners: Array<(reason: unknown) => void> | undefined;
 
-  constructor(route: ToolRoute, priority: number) {
+  constructor(route: ToolRoute, callId: string, priority: number) {
     this.route = route;
+    this.callId = callId;
     this.priority = priority;
   }
 

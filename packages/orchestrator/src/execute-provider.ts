@@ -5,6 +5,7 @@ import {
   fail,
   failFromError,
   isIdempotent,
+  type ToolContext,
 } from '@toolplane/core';
 import { repairContext } from './call-context.js';
 import type { CallState } from './call-state.js';
@@ -20,7 +21,7 @@ export interface RetryOptions {
 
 /** What the terminal step needs from the orchestrator. */
 export interface ExecuteDeps {
-  readonly stateOf: (callId: string) => CallState | undefined;
+  readonly stateOf: (ctx: ToolContext) => CallState | undefined;
   readonly queueFor: (name: string | undefined) => NamedQueue | undefined;
   readonly now: () => number;
   readonly retry: Required<RetryOptions>;
@@ -32,14 +33,18 @@ export interface ExecuteDeps {
  */
 export function createProviderStep(deps: ExecuteDeps): (call: ToolCall) => Promise<ToolResult> {
   return function executeWithRetries(call) {
-    const state = deps.stateOf(call.ctx.callId);
+    const state = deps.stateOf(call.ctx);
     if (!state) return Promise.resolve(fail('INTERNAL', `call ${call.ctx.callId} is not in flight`));
     const maxAttempts = isIdempotent(state.route.spec) ? deps.retry.maxAttempts : 1;
-    const first = attempt(deps, state, call);
-    if (maxAttempts === 1) return first;
-    // the common case (success) costs one then(); the retry loop only runs after a failure
-    return first.then((result) => (result.ok ? result : retryAfter(deps, state, call, result, maxAttempts)));
+    return attempt(deps, state, call, maxAttempts);
   };
+}
+
+/** Whether a failed attempt gets another one (never after a stop, a timeout or a cancel). */
+function retries(state: CallState, result: ToolResult, maxAttempts: number): boolean {
+  if (result.ok || state.stopReason || state.attempts >= maxAttempts) return false;
+  const { code, retryable } = result.error;
+  return retryable === true && code !== 'TIMEOUT' && code !== 'CANCELLED';
 }
 
 async function retryAfter(
@@ -49,27 +54,26 @@ async function retryAfter(
   failed: ToolResult,
   maxAttempts: number,
 ): Promise<ToolResult> {
-  let result = failed;
-  for (;;) {
-    if (result.ok || state.stopReason || state.attempts >= maxAttempts) return result;
-    if (!result.error.retryable || result.error.code === 'TIMEOUT' || result.error.code === 'CANCELLED')
-      return result;
-    const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** (state.attempts - 1));
-    await sleep(delay * (0.5 + Math.random() / 2), state);
-    if (state.stopReason) return result;
-    result = await attempt(deps, state, call);
-  }
+  const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** (state.attempts - 1));
+  await sleep(delay * (0.5 + Math.random() / 2), state);
+  if (state.stopReason) return failed;
+  return attempt(deps, state, call, maxAttempts);
 }
 
-function attempt(deps: ExecuteDeps, state: CallState, call: ToolCall): Promise<ToolResult> {
+function attempt(
+  deps: ExecuteDeps,
+  state: CallState,
+  call: ToolCall,
+  maxAttempts: number,
+): Promise<ToolResult> {
   state.attempts++;
   const queue = deps.queueFor(state.route.queue);
-  if (!queue || queue.tryAcquire()) return run(state, call, queue);
+  if (!queue || queue.tryAcquire()) return run(deps, state, call, queue, maxAttempts);
   const waitStart = deps.now();
   return queue.acquire(state.priority, state.signal).then(
     () => {
       state.queueWaitMs += deps.now() - waitStart;
-      return run(state, call, queue);
+      return run(deps, state, call, queue, maxAttempts);
     },
     (error: unknown) => {
       state.queueWaitMs += deps.now() - waitStart;
@@ -78,7 +82,17 @@ function attempt(deps: ExecuteDeps, state: CallState, call: ToolCall): Promise<T
   );
 }
 
-function run(state: CallState, call: ToolCall, queue: NamedQueue | undefined): Promise<ToolResult> {
+/**
+ * One attempt. Its promise settles with the attempt's result, or, when that failure is retried,
+ * follows the retry: a successful call costs no promise step for the retry logic.
+ */
+function run(
+  deps: ExecuteDeps,
+  state: CallState,
+  call: ToolCall,
+  queue: NamedQueue | undefined,
+  maxAttempts: number,
+): Promise<ToolResult> {
   const { route } = state;
   return new Promise<ToolResult>((resolve) => {
     let settled = false;
@@ -87,7 +101,8 @@ function run(state: CallState, call: ToolCall, queue: NamedQueue | undefined): P
       settled = true;
       state.settleAttempt = undefined;
       queue?.release();
-      resolve(result);
+      if (retries(state, result, maxAttempts)) resolve(retryAfter(deps, state, call, result, maxAttempts));
+      else resolve(result);
     };
     if (state.stopReason) {
       finish(failFromError(state.stopReason));

@@ -19,7 +19,7 @@ import {
 } from '@toolplane/core';
 import { Accounting, type AccountingRecord, type ToolTotals } from './accounting.js';
 import { createBuiltins } from './builtins.js';
-import { createCallContext } from './call-context.js';
+import { CALL_STATE, createCallContext } from './call-context.js';
 import {
   callMeta,
   cancelledBy,
@@ -28,7 +28,7 @@ import {
   normalizeArgs,
   withMeta,
 } from './call-values.js';
-import { runPipeline } from './run-pipeline.js';
+import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { composeMiddleware } from './compose.js';
 import { notFound } from './not-found.js';
 import { CallState } from './call-state.js';
@@ -74,7 +74,8 @@ export class ToolsOrchestrator {
   private readonly events = new EventHub();
   private readonly timer: DeadlineTimer;
   private readonly queues = new Map<string, NamedQueue>();
-  private readonly inflight = new Map<string, CallState>();
+  // a set of states, not a map by call id: a fresh id string would be hashed on every call
+  private readonly inflight = new Set<CallState>();
   private readonly middleware: Middleware[] = [];
   private readonly builtins: readonly Middleware[];
   private readonly accountingBook: Accounting;
@@ -102,7 +103,10 @@ export class ToolsOrchestrator {
       this.queues.set('default', new NamedQueue('default', { maxConcurrency: options.maxConcurrency }));
     }
     const now = (): number => this.timer.now();
-    const stateOf = (callId: string): CallState | undefined => this.inflight.get(callId);
+    // the state rides on the context (copied by spread and extendContext); a context a middleware
+    // built from scratch is found by its call id
+    const stateOf = (ctx: ToolContext): CallState | undefined =>
+      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ?? this.findInflight(ctx.callId);
     this.terminal = createProviderStep({
       stateOf,
       queueFor: (name) => this.queueFor(name),
@@ -271,8 +275,8 @@ export class ToolsOrchestrator {
         fail('INVALID_ARGUMENTS', `arguments for ${route.name} ${parsedArgs}`),
       );
     }
-    const state = new CallState(route, options.priority ?? 0);
-    this.inflight.set(callId, state);
+    const state = new CallState(route, callId, options.priority ?? 0);
+    this.inflight.add(state);
     const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = startedAt + timeoutMs;
     const op =
@@ -323,15 +327,20 @@ export class ToolsOrchestrator {
         ),
       ),
     );
-    const result = await runPipeline(this.dispatch, this.raceDeadline, state, {
-      tool: route,
-      args: parsedArgs,
-      ctx,
-    });
+    let result: ToolResult;
+    try {
+      result = await runPipeline(this.dispatch, this.raceDeadline, state, {
+        tool: route,
+        args: parsedArgs,
+        ctx,
+      });
+    } catch (error) {
+      result = pipelineFailure(error);
+    }
     state.settleCall = undefined;
     this.timer.remove(deadlineEntry);
     if (onCallerAbort) callerSignal?.removeEventListener('abort', onCallerAbort);
-    this.inflight.delete(callId);
+    this.inflight.delete(state);
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, parsedArgs, result);
     const final: ToolResult = withMeta(result, meta);
@@ -375,7 +384,7 @@ export class ToolsOrchestrator {
   /** Cancels every call waiting or running; each returns `CANCELLED`. */
   cancel(reason = 'cancelled by orchestrator.cancel()'): void {
     const error = new ToolError('CANCELLED', reason);
-    for (const state of [...this.inflight.values()]) state.stop(error);
+    for (const state of [...this.inflight]) state.stop(error);
     for (const queue of this.queues.values()) queue.cancelWaiting();
   }
 
@@ -414,6 +423,11 @@ export class ToolsOrchestrator {
     this.raceDeadline =
       this.options.hooks !== undefined || this.middleware.some((middleware) => middleware.handle);
     return composeMiddleware(this.builtins, this.middleware, this.terminal);
+  }
+
+  private findInflight(callId: string): CallState | undefined {
+    for (const state of this.inflight) if (state.callId === callId) return state;
+    return undefined;
   }
 
   private queueFor(name: string | undefined): NamedQueue | undefined {

@@ -1,12 +1,13 @@
 import { type NextMiddleware, type ToolCall, type ToolResult, fail } from '@toolplane/core';
 import type { CallState } from './call-state.js';
 
-function pipelineFailure(error: unknown): ToolResult {
+/** The result of a call whose middleware chain threw or rejected. */
+export function pipelineFailure(error: unknown): ToolResult {
   return fail('INTERNAL', `the pipeline failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /**
- * Runs a call through the composed chain. With only built-in steps (none can hang) a stop
+ * Runs a call through the composed chain; it may reject (or throw) when a middleware does. With only built-in steps (none can hang) a stop
  * settles the provider step itself; with user middleware or hooks the call also races its
  * deadline, so a hung middleware cannot hang the call.
  */
@@ -23,7 +24,8 @@ export function runPipeline(
       error: { code: stopped.code, message: stopped.message, retryable: stopped.retryable },
     });
   }
-  if (!raceDeadline) return dispatch(call).catch(pipelineFailure);
+  // the caller turns a rejection into pipelineFailure() (an await costs less than a catch())
+  if (!raceDeadline) return dispatch(call);
   return new Promise<ToolResult>((resolve) => {
     state.settleCall = resolve;
     dispatch(call).then(resolve, (error: unknown) => resolve(pipelineFailure(error)));

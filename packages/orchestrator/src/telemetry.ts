@@ -1,11 +1,25 @@
-import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { ProxyTracerProvider, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ToolResult } from '@toolplane/core';
 
 // A proxy tracer: a no-op until the app registers an OpenTelemetry SDK, then real spans.
 const tracer = trace.getTracer('@toolplane/orchestrator', '0.1.0');
 
-/** Starts an `execute_tool {name}` span with the GenAI semantic-convention attributes. */
-export function startToolSpan(tool: string, callId: string, provider: string): Span {
+// What an OpenTelemetry API proxy delegates to while no SDK is registered.
+const NO_SDK = new ProxyTracerProvider().getDelegate();
+
+/** False while no OpenTelemetry SDK is registered: then a call makes no span object at all. */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  // another copy of the API registered a provider: its proxy is not ours, assume it traces
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_SDK;
+}
+
+/**
+ * Starts an `execute_tool {name}` span with the GenAI semantic-convention attributes, or
+ * nothing while no OpenTelemetry SDK is registered.
+ */
+export function startToolSpan(tool: string, callId: string, provider: string): Span | undefined {
+  if (!tracing()) return undefined;
   return tracer.startSpan(`execute_tool ${tool}`, {
     kind: SpanKind.INTERNAL,
     attributes: {
@@ -19,7 +33,8 @@ export function startToolSpan(tool: string, callId: string, provider: string): S
 }
 
 /** Ends a tool span with the outcome. */
-export function endToolSpan(span: Span, result: ToolResult, cached: boolean): void {
+export function endToolSpan(span: Span | undefined, result: ToolResult, cached: boolean): void {
+  if (!span) return;
   if (!span.isRecording()) {
     span.end();
     return;

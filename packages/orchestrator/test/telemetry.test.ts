@@ -35,3 +35,18 @@ it('records an execute_tool span per call with GenAI attributes when an SDK is i
   expect(spans[1]?.attributes['error.type']).toBe('DENIED');
   expect(spans[1]?.status.code).toBe(2);
 });
+
+it('makes no span while no SDK is registered, and traces again once one is', async () => {
+  const orchestrator = createOrchestrator();
+  orchestrator.register(testProvider('svc', { good: { run: () => ok('fine') } }));
+  exporter.reset();
+  trace.disable();
+  expect((await orchestrator.call('svc__good', {}, { callId: 'untraced' })).ok).toBe(true);
+  expect(exporter.getFinishedSpans()).toEqual([]);
+  trace.setGlobalTracerProvider(provider);
+  await orchestrator.call('svc__good', {}, { callId: 'traced' });
+  expect(exporter.getFinishedSpans().map((span) => span.attributes['gen_ai.tool.call.id'])).toEqual([
+    'traced',
+  ]);
+  await orchestrator.close();
+});

@@ -4,6 +4,7 @@ import {
   type ToolCall,
   type ToolResult,
   stableStringify,
+  type ToolContext,
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
 
@@ -29,7 +30,7 @@ interface Entry {
  */
 export function cacheMiddleware(
   options: CacheOptions,
-  deps: { stateOf: (callId: string) => CallState | undefined; now: () => number },
+  deps: { stateOf: (ctx: ToolContext) => CallState | undefined; now: () => number },
 ): Middleware & { clear(): void } {
   const maxEntries = options.maxEntries ?? 1000;
   const entries = new Map<string, Entry>();
@@ -38,7 +39,7 @@ export function cacheMiddleware(
     phase: 'cache',
     clear: () => entries.clear(),
     handle(call, next) {
-      const state = deps.stateOf(call.ctx.callId);
+      const state = deps.stateOf(call.ctx);
       const ttl = state?.route.cacheTtlMs;
       // no TTL: hand the call on without an async frame of our own
       if (!ttl || ttl <= 0) return next(call);

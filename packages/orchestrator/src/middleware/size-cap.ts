@@ -1,10 +1,12 @@
 import {
   type ContentBlock,
   type Middleware,
+  type ToolCall,
   type ToolResult,
   contentText,
   fail,
   stableStringify,
+  type ToolContext,
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
 import type { OutputStore } from '../output-store.js';
@@ -32,7 +34,7 @@ export function sizeCapMiddleware(
   limits: OutputLimits,
   deps: {
     store: OutputStore;
-    stateOf: (callId: string) => CallState | undefined;
+    stateOf: (ctx: ToolContext) => CallState | undefined;
     exempt: ReadonlySet<string>;
   },
 ): Middleware {
@@ -47,86 +49,100 @@ export function sizeCapMiddleware(
   return {
     name: 'size-cap',
     phase: 'output',
-    async handle(call, next) {
-      const result = await next(call);
-      const content = result.content;
-      if (!content || content.length === 0) return result;
-      let quickSize = 0;
-      const others: ContentBlock[] = [];
-      let mediaDropped = false;
-      for (const block of content) {
-        if (block.type === 'text') quickSize += block.text.length;
-        else if ((block.type === 'image' || block.type === 'audio') && block.data.length > maxMedia)
-          mediaDropped = true;
-        else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia)
-          mediaDropped = true;
-        else others.push(block);
-      }
-      // fast path: text that cannot exceed the cap even at 3 bytes per UTF-16 unit
-      const structuredTooBig = !structuredFits(result, maxBytes);
-      if (!mediaDropped && !structuredTooBig && quickSize * 3 <= maxBytes) return result;
-      const text = contentText(content.filter((block) => block.type === 'text'));
-      const bytes = textBytes(text);
-      if (bytes <= maxBytes && !mediaDropped && !structuredTooBig) return result;
-      const notes: ContentBlock[] = [];
-      if (mediaDropped) {
-        notes.push({ type: 'text', text: `[a media block over ${maxMedia} bytes was omitted]` });
-      }
-      let textBlocks: ContentBlock[] = content.filter((block) => block.type === 'text');
-      const state = deps.stateOf(call.ctx.callId);
-      if (bytes > maxBytes) {
-        if (deps.exempt.has(call.tool.name)) {
-          textBlocks = [
-            {
-              type: 'text',
-              text: `${headOf(text, maxBytes)}\n[truncated at ${maxBytes} bytes: ask for a smaller slice]`,
-            },
-          ];
-        } else {
-          if (bytes > maxStored) {
-            return fail(
-              'OUTPUT_TOO_LARGE',
-              `${call.tool.name} produced ${formatBytes(bytes)}, more than the ${formatBytes(maxStored)} the orchestrator keeps; ask for less (a narrower query, a filter, offset/limit)`,
-              { details: { bytes, maxStoredBytes: maxStored } },
-            );
-          }
-          const stored = await deps.store.put(call.ctx.session.id, text, bytes);
-          const head = headOf(text, Math.max(256, maxBytes - 512));
-          const minutes = Math.round(deps.store.ttlMs / 60_000);
-          const note =
-            `\n[output truncated: showing ${formatBytes(textBytes(head))} of ${formatBytes(bytes)} (${stored.lines} lines). ` +
-            `The whole output is stored as handle "${stored.handle}" for ${minutes} min: call tool_output with ` +
-            `{"handle":"${stored.handle}","mode":"lines","offset":N,"limit":N}, or mode "grep" with a pattern, ` +
-            `"bytes" with offset/limit, or "jsonpath" with a path for JSON output]`;
-          textBlocks = [{ type: 'text', text: head + note }];
-          if (state) {
-            state.truncated = {
-              handle: stored.handle,
-              reason,
-              bytes,
-              lines: stored.lines,
-              tokens: Math.ceil(bytes / 4),
-            };
-          }
-        }
-      }
-      const capped = [...textBlocks, ...others, ...notes];
-      if (result.ok) {
-        if (structuredTooBig) {
-          const { structured: _dropped, ...rest } = result;
-          return {
-            ...rest,
-            content: [
-              ...capped,
-              { type: 'text', text: '[structured data omitted: too large; the text above holds it]' },
-            ],
-          };
-        }
-        return { ...result, content: capped };
-      }
-      return { ...result, content: capped } satisfies ToolResult;
+    handle(call, next) {
+      // a then() rather than an async function: most results pass unchanged, at one promise step
+      return next(call).then((result) => (fitsQuickly(result) ? result : cap(call, result)));
     },
   };
+
+  /** Text that cannot exceed the cap even at 3 bytes per UTF-16 unit, no large media or structured data. */
+  function fitsQuickly(result: ToolResult): boolean {
+    const content = result.content;
+    if (!content || content.length === 0) return true;
+    let quickSize = 0;
+    for (const block of content) {
+      if (block.type === 'text') quickSize += block.text.length;
+      else if ((block.type === 'image' || block.type === 'audio') && block.data.length > maxMedia)
+        return false;
+      else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia) return false;
+    }
+    return quickSize * 3 <= maxBytes && structuredFits(result, maxBytes);
+  }
+
+  async function cap(call: ToolCall, result: ToolResult): Promise<ToolResult> {
+    const content = result.content ?? [];
+    const others: ContentBlock[] = [];
+    let mediaDropped = false;
+    for (const block of content) {
+      if (block.type === 'text') continue;
+      if ((block.type === 'image' || block.type === 'audio') && block.data.length > maxMedia)
+        mediaDropped = true;
+      else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia)
+        mediaDropped = true;
+      else others.push(block);
+    }
+    const structuredTooBig = !structuredFits(result, maxBytes);
+    const text = contentText(content.filter((block) => block.type === 'text'));
+    const bytes = textBytes(text);
+    if (bytes <= maxBytes && !mediaDropped && !structuredTooBig) return result;
+    const notes: ContentBlock[] = [];
+    if (mediaDropped) {
+      notes.push({ type: 'text', text: `[a media block over ${maxMedia} bytes was omitted]` });
+    }
+    let textBlocks: ContentBlock[] = content.filter((block) => block.type === 'text');
+    const state = deps.stateOf(call.ctx);
+    if (bytes > maxBytes) {
+      if (deps.exempt.has(call.tool.name)) {
+        textBlocks = [
+          {
+            type: 'text',
+            text: `${headOf(text, maxBytes)}\n[truncated at ${maxBytes} bytes: ask for a smaller slice]`,
+          },
+        ];
+      } else {
+        if (bytes > maxStored) {
+          return fail(
+            'OUTPUT_TOO_LARGE',
+            `${call.tool.name} produced ${formatBytes(bytes)}, more than the ${formatBytes(maxStored)} the orchestrator keeps; ask for less (a narrower query, a filter, offset/limit)`,
+            { details: { bytes, maxStoredBytes: maxStored } },
+          );
+        }
+        const stored = await deps.store.put(call.ctx.session.id, text, bytes);
+        const head = headOf(text, Math.max(256, maxBytes - 512));
+        const minutes = Math.round(deps.store.ttlMs / 60_000);
+        const note =
+          `\n[output truncated: showing ${formatBytes(textBytes(head))} of ${formatBytes(bytes)} (${stored.lines} lines). ` +
+          `The whole output is stored as handle "${stored.handle}" for ${minutes} min: call tool_output with ` +
+          `{"handle":"${stored.handle}","mode":"lines","offset":N,"limit":N}, or mode "grep" with a pattern, ` +
+          `"bytes" with offset/limit, or "jsonpath" with a path for JSON output]`;
+        textBlocks = [{ type: 'text', text: head + note }];
+        if (state) {
+          state.truncated = {
+            handle: stored.handle,
+            reason,
+            bytes,
+            lines: stored.lines,
+            tokens: Math.ceil(bytes / 4),
+          };
+        }
+      }
+    }
+    const capped = [...textBlocks, ...others, ...notes];
+    if (result.ok) {
+      if (structuredTooBig) {
+        const { structured: _dropped, ...rest } = result;
+        return {
+          ...rest,
+          content: [
+            ...capped,
+            { type: 'text', text: '[structured data omitted: too large; the text above holds it]' },
+          ],
+        };
+      }
+      return { ...result, content: capped };
+    }
+    return { ...result, content: capped } satisfies ToolResult;
+  }
 }
 
 function structuredFits(result: ToolResult, maxBytes: number): boolean {
