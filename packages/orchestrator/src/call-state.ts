@@ -9,6 +9,8 @@ export class CallState {
   readonly route: ToolRoute;
   readonly callId: string;
   readonly priority: number;
+  /** Where the call sits among the calls in flight (see InflightCalls); -1 when it is not. */
+  inflightIndex = -1;
   queueWaitMs = 0;
   attempts = 0;
   cached = false;

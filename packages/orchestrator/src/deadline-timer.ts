@@ -4,6 +4,11 @@ export interface DeadlineEntry {
   readonly onExpire: () => void;
 }
 
+/** An entry and where it sits in the timer's array (-1 once removed or expired). */
+interface Slot extends DeadlineEntry {
+  index: number;
+}
+
 /** Clock and timers, injectable for tests. */
 export interface TimerHost {
   now(): number;
@@ -23,12 +28,14 @@ const realTimers: TimerHost = {
 };
 
 /**
- * One timer for all call deadlines. Adding a deadline later than the armed one costs a set
- * insertion; removing costs a set deletion. The timer is re-armed only for an earlier deadline,
- * and when it fires it expires what is due and re-arms for the next.
+ * One timer for all call deadlines. Entries live in an array and know their index, so adding
+ * is a push and removing swaps the last entry into the hole: no hash table churn (a Set that
+ * gains and loses one entry per call rehashes and allocates every few calls). The timer is
+ * re-armed only for an earlier deadline; when it fires it expires what is due and re-arms for
+ * the next.
  */
 export class DeadlineTimer {
-  private readonly entries = new Set<DeadlineEntry>();
+  private readonly entries: Slot[] = [];
   private handle: unknown;
   private armedFor = Number.POSITIVE_INFINITY;
   private readonly timers: TimerHost;
@@ -42,22 +49,31 @@ export class DeadlineTimer {
   }
 
   add(deadline: number, onExpire: () => void): DeadlineEntry {
-    const entry: DeadlineEntry = { deadline, onExpire };
-    this.entries.add(entry);
+    const entry: Slot = { deadline, onExpire, index: this.entries.length };
+    this.entries.push(entry);
     if (deadline < this.armedFor) this.arm(deadline);
     return entry;
   }
 
   remove(entry: DeadlineEntry): void {
-    this.entries.delete(entry);
+    const slot = entry as Slot;
+    const index = slot.index;
+    if (index < 0 || this.entries[index] !== slot) return;
+    const last = this.entries.pop() as Slot;
+    if (last !== slot) {
+      this.entries[index] = last;
+      last.index = index;
+    }
+    slot.index = -1;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.length;
   }
 
   clear(): void {
-    this.entries.clear();
+    for (const entry of this.entries) entry.index = -1;
+    this.entries.length = 0;
     if (this.handle !== undefined) this.timers.clearTimeout(this.handle);
     this.handle = undefined;
     this.armedFor = Number.POSITIVE_INFINITY;
@@ -77,12 +93,12 @@ export class DeadlineTimer {
     this.armedFor = Number.POSITIVE_INFINITY;
     const now = this.timers.now();
     let next = Number.POSITIVE_INFINITY;
-    const due: DeadlineEntry[] = [];
+    const due: Slot[] = [];
     for (const entry of this.entries) {
       if (entry.deadline <= now) due.push(entry);
       else if (entry.deadline < next) next = entry.deadline;
     }
-    for (const entry of due) this.entries.delete(entry);
+    for (const entry of due) this.remove(entry);
     if (next !== Number.POSITIVE_INFINITY) this.arm(next);
     for (const entry of due) entry.onExpire();
   }

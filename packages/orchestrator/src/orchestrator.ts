@@ -28,6 +28,7 @@ import {
   normalizeArgs,
   withMeta,
 } from './call-values.js';
+import { InflightCalls } from './inflight.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { composeMiddleware } from './compose.js';
 import { notFound } from './not-found.js';
@@ -74,8 +75,7 @@ export class ToolsOrchestrator {
   private readonly events = new EventHub();
   private readonly timer: DeadlineTimer;
   private readonly queues = new Map<string, NamedQueue>();
-  // a set of states, not a map by call id: a fresh id string would be hashed on every call
-  private readonly inflight = new Set<CallState>();
+  private readonly inflight = new InflightCalls();
   private readonly middleware: Middleware[] = [];
   private readonly builtins: readonly Middleware[];
   private readonly accountingBook: Accounting;
@@ -106,7 +106,7 @@ export class ToolsOrchestrator {
     // the state rides on the context (copied by spread and extendContext); a context a middleware
     // built from scratch is found by its call id
     const stateOf = (ctx: ToolContext): CallState | undefined =>
-      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ?? this.findInflight(ctx.callId);
+      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ?? this.inflight.find(ctx.callId);
     this.terminal = createProviderStep({
       stateOf,
       queueFor: (name) => this.queueFor(name),
@@ -384,7 +384,7 @@ export class ToolsOrchestrator {
   /** Cancels every call waiting or running; each returns `CANCELLED`. */
   cancel(reason = 'cancelled by orchestrator.cancel()'): void {
     const error = new ToolError('CANCELLED', reason);
-    for (const state of [...this.inflight]) state.stop(error);
+    for (const state of this.inflight.snapshot()) state.stop(error);
     for (const queue of this.queues.values()) queue.cancelWaiting();
   }
 
@@ -423,11 +423,6 @@ export class ToolsOrchestrator {
     this.raceDeadline =
       this.options.hooks !== undefined || this.middleware.some((middleware) => middleware.handle);
     return composeMiddleware(this.builtins, this.middleware, this.terminal);
-  }
-
-  private findInflight(callId: string): CallState | undefined {
-    for (const state of this.inflight) if (state.callId === callId) return state;
-    return undefined;
   }
 
   private queueFor(name: string | undefined): NamedQueue | undefined {
