@@ -113,7 +113,8 @@ const ID_BASE = `${Date.now().toString(36)}${Math.random().toString(36).slice(2,
 /** A unique id with a prefix (`call_lx2k9a4f1q_7`). Not a secret: do not use as a token. */
 export function createId(prefix: string): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${prefix}_${ID_BASE}_${counter.toString(36)}`;
+  // a decimal counter: Number#toString(36) costs more than the cached decimal conversion
+  return `${prefix}_${ID_BASE}_${counter}`;
 }
 
 /**

@@ -33,17 +33,22 @@ export class Accounting {
   private next = 0;
   private readonly capacity: number;
   readonly totals = new Map<string, ToolTotals>();
+  private lastTool: string | undefined;
+  private lastTotals: ToolTotals | undefined;
 
   constructor(capacity = 1000) {
     this.capacity = Math.max(0, capacity);
   }
 
   record(meta: CallMeta, sessionId: string, startedAt: number, code: string | undefined): void {
-    let totals = this.totals.get(meta.tool);
+    // agents call the same tool many times in a row: the last one is kept at hand
+    let totals = meta.tool === this.lastTool ? this.lastTotals : this.totals.get(meta.tool);
     if (!totals) {
       totals = { calls: 0, errors: 0, cached: 0, latencyMs: 0, queueWaitMs: 0, bytesIn: 0, bytesOut: 0 };
       this.totals.set(meta.tool, totals);
     }
+    this.lastTool = meta.tool;
+    this.lastTotals = totals;
     totals.calls++;
     if (code !== undefined) totals.errors++;
     if (meta.cached) totals.cached++;

@@ -33,37 +33,62 @@ export type OrchestratorEventName = keyof OrchestratorEvents;
 
 type Listener<E extends OrchestratorEventName> = (payload: OrchestratorEvents[E]) => void;
 
-/** A minimal typed emitter; emitting with no listeners costs one property read. */
+type AnyListener = (payload: never) => void;
+
+/**
+ * A minimal typed emitter; emitting with no listeners costs one length check. One array per
+ * event in its own field, found by a switch: a lookup keyed by the event name would turn
+ * megamorphic in the call path, where several names meet.
+ */
 export class EventHub {
-  private readonly listeners: { [E in OrchestratorEventName]?: Listener<E>[] } = {};
+  private readonly started: AnyListener[] = [];
+  private readonly progress: AnyListener[] = [];
+  private readonly finished: AnyListener[] = [];
+  private readonly changed: AnyListener[] = [];
+  private readonly failed: AnyListener[] = [];
+  private readonly warnings: AnyListener[] = [];
 
   on<E extends OrchestratorEventName>(event: E, listener: Listener<E>): () => void {
-    let list = this.listeners[event] as Listener<E>[] | undefined;
-    if (!list) {
-      list = [];
-      (this.listeners as Record<string, unknown>)[event] = list;
-    }
-    list.push(listener);
+    const list = this.listOf(event);
+    list.push(listener as AnyListener);
     return () => {
-      const index = list.indexOf(listener);
+      const index = list.indexOf(listener as AnyListener);
       if (index >= 0) list.splice(index, 1);
     };
   }
 
   has(event: OrchestratorEventName): boolean {
-    const list = this.listeners[event];
-    return list !== undefined && list.length > 0;
+    return this.listOf(event).length > 0;
   }
 
   emit<E extends OrchestratorEventName>(event: E, payload: OrchestratorEvents[E]): void {
-    const list = this.listeners[event] as Listener<E>[] | undefined;
-    if (!list) return;
+    const list = this.listOf(event) as unknown as Listener<E>[];
+    if (list.length === 0) return;
     for (const listener of list) {
       try {
         listener(payload);
       } catch {
         // a listener's bug must not break a tool call
       }
+    }
+  }
+
+  private listOf(event: OrchestratorEventName): AnyListener[] {
+    switch (event) {
+      case 'tool_started':
+        return this.started;
+      case 'tool_progress':
+        return this.progress;
+      case 'tool_finished':
+        return this.finished;
+      case 'tools_changed':
+        return this.changed;
+      case 'provider_failed':
+        return this.failed;
+      case 'warning':
+        return this.warnings;
+      default:
+        throw new TypeError(`unknown orchestrator event "${String(event)}"`);
     }
   }
 }
