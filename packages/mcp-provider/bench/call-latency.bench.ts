@@ -3,6 +3,8 @@
 // sequentially (after a warm-up, in interleaved rounds, every latency pooled) and with 16 calls in flight; then the time to start 20 stdio servers in
 // parallel, and how fast a call in flight fails when its server is killed.
 // Run: pnpm --filter @toolplane/mcp-provider bench
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +16,23 @@ import { createMcpProvider, startMcpProviders } from '../src/index.js';
 
 const server = fileURLToPath(new URL('../test/fixtures/server.mjs', import.meta.url));
 const config = { type: 'stdio' as const, command: process.execPath, args: [server], healthIntervalMs: 0 };
+
+/**
+ * Where the scheduler puts a client and its server decides a pipe round trip more than the code
+ * does (same core, or a wake-up across cores): three variants with three server processes would
+ * each get their own luck. With `taskset` and two CPUs or more, the latency and throughput
+ * runs pin this process to CPU 0 and every server to CPU 1, so all variants get the same
+ * placement (BENCH_PIN=0 turns it off).
+ */
+function pinning(): { command: string; args: string[] } | undefined {
+  if (process.env.BENCH_PIN === '0' || availableParallelism() < 2) return undefined;
+  const self = spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { encoding: 'utf8' });
+  if (self.status !== 0) return undefined;
+  return { command: 'taskset', args: ['-c', '1', process.execPath, server] };
+}
+const pinned = pinning();
+const callConfig = pinned ? { ...config, ...pinned } : config;
+const serverCommand = pinned ?? { command: process.execPath, args: [server] };
 const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 4000);
 const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS ?? 5000);
 const PARALLEL_TOTAL = Number(process.env.BENCH_PARALLEL_CALLS ?? 4000);
@@ -41,13 +60,18 @@ function line(label: string, stats: Stats): void {
 
 async function main(): Promise<void> {
   const raw = new Client({ name: 'bench', version: '1' });
-  await raw.connect(new StdioClientTransport({ command: process.execPath, args: [server] }));
+  console.log(
+    pinned
+      ? 'pinned: this process on CPU 0, the servers on CPU 1'
+      : 'not pinned (no taskset, one CPU, or BENCH_PIN=0)',
+  );
+  await raw.connect(new StdioClientTransport(serverCommand));
   const rawCall = async (): Promise<void> => {
     const response = await raw.callTool({ name: 'echo', arguments: { message: 'ping' } });
     if (response.isError) throw new Error('raw call failed');
   };
 
-  const provider = createMcpProvider('direct', config);
+  const provider = createMcpProvider('direct', callConfig);
   await provider.start?.(AbortSignal.timeout(60_000));
   const providerCall = async (): Promise<void> => {
     const outcome = await provider.execute('echo', { message: 'ping' }, createToolContext());
@@ -55,7 +79,7 @@ async function main(): Promise<void> {
   };
 
   const orchestrator = createOrchestrator();
-  orchestrator.register(createMcpProvider('bench', config));
+  orchestrator.register(createMcpProvider('bench', callConfig));
   await orchestrator.warmup();
   const orchestratorCall = async (): Promise<void> => {
     const outcome = await orchestrator.call('bench__echo', { message: 'ping' });
@@ -110,6 +134,9 @@ async function main(): Promise<void> {
   await raw.close();
   await provider.close?.();
   await orchestrator.close();
+
+  // Startup is measured unpinned: 20 servers starting on one CPU would measure that CPU.
+  if (pinned) spawnSync('taskset', ['-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)]);
 
   // 20 stdio servers started in parallel: raw SDK clients vs providers, alternated, best of 2 each.
   const startRaw = async (): Promise<number> => {
