@@ -1,5 +1,6 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrchestrator } from '@toolplane/orchestrator';
 import { createMcpProvider } from '../src/index.js';
 import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
 
@@ -58,4 +59,38 @@ describe('both protocol generations', () => {
       await provider.close?.();
     }
   });
+});
+
+describe('cancellation over HTTP (SDK paths, the caller signal read lazily)', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: a call cancelled through the orchestrator is cancelled at the server`, async () => {
+      const orchestrator = createOrchestrator();
+      orchestrator.register(
+        createMcpProvider('remote', { type: 'http', url: `http://127.0.0.1:${classic.port}/mcp`, client }),
+      );
+      const heard = async (): Promise<number> => {
+        const count = await orchestrator.call('remote__hang_cancellations', {});
+        return Number(count.ok && count.content[0]?.type === 'text' ? count.content[0].text : Number.NaN);
+      };
+      try {
+        await orchestrator.warmup();
+        const before = await heard();
+        const controller = new AbortController();
+        const pending = orchestrator.call('remote__hang', {}, { signal: controller.signal });
+        setTimeout(() => controller.abort(), 100);
+        const result = await pending;
+        expect(!result.ok && result.error.code).toBe('CANCELLED');
+        // the orchestrator answers CANCELLED by itself; the server hears it only when the SDK
+        // request followed the caller's cancellation (notifications/cancelled)
+        let count = await heard();
+        for (let i = 0; i < 100 && count <= before; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          count = await heard();
+        }
+        expect(count).toBe(before + 1);
+      } finally {
+        await orchestrator.close();
+      }
+    });
+  }
 });

@@ -11,6 +11,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { requestSignal } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
@@ -53,7 +54,7 @@ async function request<T>(
     ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
-  const signal = options.signal ?? options.abort?.signal;
+  const signal = requestSignal(options);
   if (!signal) return run(sdk);
   const linked = link(signal);
   try {

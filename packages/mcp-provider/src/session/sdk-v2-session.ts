@@ -16,6 +16,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { requestSignal } from './session.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
@@ -39,10 +40,11 @@ async function run<T>(
   options: McpRequestOptions,
   call: (sdk: Record<string, unknown>) => Promise<T>,
 ): Promise<T> {
+  const signal = requestSignal(options);
   const sdk: Record<string, unknown> = {
     timeout: options.timeoutMs,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-    ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}),
+    ...(signal ? { signal: AbortSignal.any([signal]) } : {}),
     ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };

@@ -92,3 +92,8 @@ export interface McpSession {
 
 /** Opens a session; rejects with a clear message when the server cannot be reached. */
 export type McpSessionFactory = (options: { signal: AbortSignal; timeoutMs: number }) => Promise<McpSession>;
+
+/** The signal a request should follow: its own, or the one of its caller's context. */
+export function requestSignal(options: McpRequestOptions): AbortSignal | undefined {
+  return options.signal ?? options.abort?.signal;
+}
