@@ -6,6 +6,7 @@ const patterns = z.array(z.string().min(1));
 
 const common = {
   enabled: z.boolean().optional(),
+  client: z.enum(['v1', 'v2']).optional(),
   toolsAllowed: patterns.optional(),
   toolsDenied: patterns.optional(),
   toolSchemas: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
@@ -58,7 +59,6 @@ export const remoteServerSchema = z.object({
   url: urlWithProtocols(['http:', 'https:']),
   headers: stringMap.optional(),
   bearerToken: z.string().min(1).optional(),
-  client: z.enum(['v1', 'v2']).optional(),
 });
 
 /** Validates a WebSocket server entry. */

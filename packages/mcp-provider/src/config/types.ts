@@ -6,6 +6,13 @@ export type McpHealthProbe = 'ping' | 'listTools' | 'none';
 
 /** Settings every server has, whatever its transport. */
 export interface McpServerCommonConfig {
+  /**
+   * Which MCP client speaks to the server: `v1` (`@modelcontextprotocol/sdk` 1.x, default) or
+   * `v2` (the split `@modelcontextprotocol/client`, which negotiates the stateless 2026-07-28
+   * revision and an earlier one with older servers; on every transport; install it next to
+   * this package).
+   */
+  readonly client?: 'v1' | 'v2';
   /** A disabled server is skipped by the loader. Default true. */
   readonly enabled?: boolean;
   /** Glob patterns of remote tool names to expose; absent means all. */
@@ -64,12 +71,6 @@ export interface McpRemoteServerConfig extends McpServerCommonConfig {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent as `Authorization: Bearer <token>`. */
   readonly bearerToken?: string;
-  /**
-   * Which MCP client speaks to the server: `v1` (`@modelcontextprotocol/sdk` 1.x, default) or
-   * `v2` (the split `@modelcontextprotocol/client`, which negotiates the stateless 2026-07-28
-   * revision; streamable HTTP only; install it next to this package).
-   */
-  readonly client?: 'v1' | 'v2';
 }
 
 /** One MCP server, as the provider takes it (already interpolated and validated). */

@@ -17,6 +17,7 @@ import type {
   McpToolDefinition,
 } from './session.js';
 import { requestSignal } from './session.js';
+import type { TransportHandle } from './sdk-session.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
@@ -56,23 +57,23 @@ async function run<T>(
 }
 
 /**
- * Connects with the split v2 client (`@modelcontextprotocol/client`) over streamable HTTP. It
- * negotiates the version: the stateless 2026-07-28 revision with servers that speak it, an
- * earlier one otherwise. Selected per server with `client: 'v2'`.
+ * Connects with the split v2 client (`@modelcontextprotocol/client`) over any transport (its
+ * transport interface is the one the 1.x SDK and our own transports implement). It negotiates
+ * the version: the stateless 2026-07-28 revision with servers that speak it, an earlier one
+ * otherwise. Selected per server with `client: 'v2'`.
  */
-export async function openV2HttpSession(
-  url: URL,
-  headers: Record<string, string>,
+export async function openV2Session(
+  handle: TransportHandle,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const closeListeners: Array<(reason: string) => void> = [];
   const changeListeners: Array<() => void> = [];
   const errorListeners: Array<(message: string) => void> = [];
   let lastError = '';
   let closedByUs = false;
   let closeReported = false;
+  const diagnostics = (): string => handle.diagnostics() || lastError;
   client.onerror = (error: Error) => {
     lastError = errorMessage(error);
     for (const listener of errorListeners) listener(lastError);
@@ -80,13 +81,17 @@ export async function openV2HttpSession(
   client.onclose = () => {
     if (closedByUs || closeReported) return;
     closeReported = true;
+    const detail = diagnostics();
     for (const listener of closeListeners)
-      listener(lastError ? `connection closed: ${lastError}` : 'connection closed');
+      listener(detail ? `connection closed: ${detail}` : 'connection closed');
   };
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      client.connect(transport, { timeout: options.timeoutMs, signal: options.signal } as never),
+      client.connect(
+        handle.transport as never,
+        { timeout: options.timeoutMs, signal: options.signal } as never,
+      ),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`did not initialize within ${options.timeoutMs} ms`)),
@@ -97,7 +102,12 @@ export async function openV2HttpSession(
   } catch (error) {
     closedByUs = true;
     await client.close().catch(() => {});
-    throw normalize(error);
+    await handle.transport.close().catch(() => {});
+    const normalized = normalize(error);
+    const detail = handle.diagnostics();
+    if (detail && normalized instanceof Error && !normalized.message.includes(detail))
+      normalized.message = `${normalized.message}; ${detail}`;
+    throw normalized;
   } finally {
     clearTimeout(timer);
   }
@@ -116,7 +126,8 @@ export async function openV2HttpSession(
   };
   return {
     identity,
-    transport: 'http',
+    transport: handle.kind,
+    ...(handle.pid === undefined ? {} : { pid: handle.pid }),
     async listToolsPage(cursor, requestOptions): Promise<McpPage<McpToolDefinition>> {
       const page = await run(requestOptions, (sdk) =>
         client.listTools(cursor === undefined ? {} : { cursor }, sdk),
@@ -143,6 +154,7 @@ export async function openV2HttpSession(
     async close() {
       closedByUs = true;
       await client.close().catch(() => {});
+      await handle.transport.close().catch(() => {});
     },
     onClose(listener) {
       closeListeners.push(listener);
@@ -153,8 +165,20 @@ export async function openV2HttpSession(
     onProtocolError(listener) {
       errorListeners.push(listener);
     },
-    diagnostics() {
-      return lastError;
-    },
+    diagnostics,
   };
+}
+
+/** The v2 client over streamable HTTP (the transport of the 2026-07-28 revision). */
+export function openV2HttpSession(
+  url: URL,
+  headers: Record<string, string>,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpSession> {
+  let last = '';
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  transport.onerror = (error: Error) => {
+    last = errorMessage(error);
+  };
+  return openV2Session({ transport: transport as never, kind: 'http', diagnostics: () => last }, options);
 }

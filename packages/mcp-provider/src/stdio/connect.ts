@@ -1,5 +1,5 @@
 import type { McpStdioServerConfig } from '../config/types.js';
-import { openSdkSession } from '../session/sdk-session.js';
+import { openSession } from '../session/open-session.js';
 import type { McpSession } from '../session/session.js';
 import { ProcessLedger } from './ledger.js';
 import { StdioProcessTransport } from './transport.js';
@@ -30,7 +30,7 @@ export async function openStdioSession(
     ledger: ledgerFor(options.runDirectory),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
   });
-  return openSdkSession(
+  return openSession(
     {
       transport,
       kind: 'stdio',
@@ -40,6 +40,7 @@ export async function openStdioSession(
         return transport.pid;
       },
     },
+    config.client,
     options,
   );
 }

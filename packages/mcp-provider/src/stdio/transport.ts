@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createId, errorMessage } from '@toolplane/core';
 import { MCP_DEFAULTS, type McpStdioServerConfig } from '../config/types.js';
 import { serverEnvironment } from './environment.js';
 import { guardProcessTree, releaseProcessTree } from './exit-guard.js';
 import type { ProcessLedger } from './ledger.js';
+import { parseEnvelope } from '../transport/envelope.js';
 import { LineReader, TailBuffer } from './line-reader.js';
 import { MARKER_VARIABLE, killProcessTree } from './process-tree.js';
 
@@ -37,7 +38,7 @@ export class StdioProcessTransport implements Transport {
   private exitDescription = '';
   private reaping: Promise<void> | undefined;
   private closing = false;
-  private readonly inbox: string[] = [];
+  private readonly inbox: JSONRPCMessage[] = [];
   private draining = false;
   private interceptor: ((message: unknown) => boolean) | undefined;
 
@@ -116,12 +117,19 @@ export class StdioProcessTransport implements Transport {
       void this.close();
       return;
     }
-    for (const line of lines) if (line.trim()) this.inbox.push(line);
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      try {
+        for (const message of parseEnvelope(line)) this.inbox.push(message);
+      } catch {
+        this.onerror?.(new Error(`malformed JSON-RPC message from the server: ${line.slice(0, 200)}`));
+      }
+    }
     this.drain();
   }
 
   /**
-   * Delivers queued lines in order. After a notification it yields one microtask: the SDK
+   * Delivers queued messages in order. After a notification it yields one microtask: the SDK
    * dispatches notifications a microtask late but responses at once, so a progress
    * notification read in the same chunk as its response would otherwise be dropped.
    */
@@ -129,17 +137,9 @@ export class StdioProcessTransport implements Transport {
     if (this.draining) return;
     this.draining = true;
     while (this.inbox.length > 0) {
-      const line = this.inbox.shift() as string;
-      let message: JSONRPCMessage;
-      try {
-        const parsed: unknown = JSON.parse(line);
-        // the provider's own calls (see DirectCalls) check their answers themselves
-        if (this.interceptor?.(parsed)) continue;
-        message = JSONRPCMessageSchema.parse(parsed);
-      } catch {
-        this.onerror?.(new Error(`malformed JSON-RPC message from the server: ${line.slice(0, 200)}`));
-        continue;
-      }
+      const message = this.inbox.shift() as JSONRPCMessage;
+      // the provider's own calls (see DirectCalls) take their answers before the SDK sees them
+      if (this.interceptor?.(message)) continue;
       this.onmessage?.(message);
       if (!('id' in message) && this.inbox.length > 0) {
         queueMicrotask(() => {

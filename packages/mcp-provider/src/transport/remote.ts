@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { McpRemoteServerConfig } from '../config/types.js';
-import { openSdkSession } from '../session/sdk-session.js';
+import { loadV2, openSession } from '../session/open-session.js';
 import type { McpSession } from '../session/session.js';
 import { WebSocketClientTransport } from './websocket.js';
 
@@ -58,12 +58,13 @@ async function openHttp(
   transport.onerror = (error) => {
     last = errorMessage(error);
   };
-  return openSdkSession({ transport, kind: 'http', diagnostics: diagnosticsOf(() => last) }, options);
+  return openSession({ transport, kind: 'http', diagnostics: diagnosticsOf(() => last) }, 'v1', options);
 }
 
 async function openSse(
   url: URL,
   headers: Record<string, string>,
+  client: 'v1' | 'v2' | undefined,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
   let last = '';
@@ -77,7 +78,7 @@ async function openSse(
   transport.onerror = (error) => {
     last = errorMessage(error);
   };
-  return openSdkSession({ transport, kind: 'sse', diagnostics: diagnosticsOf(() => last) }, options);
+  return openSession({ transport, kind: 'sse', diagnostics: diagnosticsOf(() => last) }, client, options);
 }
 
 /**
@@ -97,19 +98,15 @@ export async function openRemoteSession(
     transport.onerror = (error) => {
       last = errorMessage(error);
     };
-    return openSdkSession({ transport, kind: 'websocket', diagnostics: () => last }, options);
+    return openSession({ transport, kind: 'websocket', diagnostics: () => last }, config.client, options);
   }
-  if (config.type === 'sse') return openSse(url, headers, options);
+  if (config.type === 'sse') return openSse(url, headers, config.client, options);
   if (config.client === 'v2') {
-    // Loaded on demand: the v2 client is an optional peer dependency.
-    const { openV2HttpSession } = await import('../session/sdk-v2-session.js').catch((error: unknown) => {
-      throw new Error(
-        `client "v2" needs the package @modelcontextprotocol/client: install it (${errorMessage(error)})`,
-      );
-    });
+    const { openV2HttpSession } = await loadV2();
     try {
       return await openV2HttpSession(url, headers, options);
     } catch (error) {
+      // no SSE fallback here: a legacy SSE server is named with `type: "sse"`
       throw explain(error);
     }
   }
@@ -117,6 +114,6 @@ export async function openRemoteSession(
     return await openHttp(url, headers, options);
   } catch (error) {
     if (config.type === 'http' || !shouldFallBackToSse(error)) throw explain(error);
-    return openSse(url, headers, options);
+    return openSse(url, headers, config.client, options);
   }
 }

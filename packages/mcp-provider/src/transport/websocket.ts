@@ -1,7 +1,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
 import WebSocket from 'ws';
+import { parseEnvelope } from './envelope.js';
 
 /**
  * An MCP client transport over WebSocket (subprotocol `mcp`, one JSON-RPC message per text
@@ -47,15 +48,15 @@ export class WebSocketClientTransport implements Transport {
         this.onclose?.();
       });
       socket.on('message', (data, isBinary) => {
-        let message: JSONRPCMessage;
+        let messages: JSONRPCMessage[];
         try {
           const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-          message = JSONRPCMessageSchema.parse(JSON.parse(text));
+          messages = parseEnvelope(text);
         } catch (error) {
           this.onerror?.(new Error(`malformed JSON-RPC message: ${errorMessage(error)}`));
           return;
         }
-        this.onmessage?.(message);
+        for (const message of messages) this.onmessage?.(message);
       });
     });
   }
