@@ -23,7 +23,11 @@ describe('both protocol generations', () => {
     try {
       await provider.start?.(AbortSignal.timeout(20_000));
       expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
-      expect((await provider.listTools()).map((spec) => spec.name).sort()).toEqual(['add', 'echo']);
+      expect((await provider.listTools()).map((spec) => spec.name).sort()).toEqual([
+        'add',
+        'add_tool',
+        'echo',
+      ]);
       const result = await provider.execute('echo', { message: 'modern' }, createToolContext());
       expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'modern' });
       const invalid = await provider.execute('add', { a: 'x' }, createToolContext());
@@ -93,4 +97,30 @@ describe('cancellation over HTTP (SDK paths, the caller signal read lazily)', ()
       }
     });
   }
+});
+
+describe('list changes on a 2026-07-28 session (subscriptions/listen)', () => {
+  it('client v2 hears tools/list_changed on its listen stream and the provider re-lists', async () => {
+    const provider = createMcpProvider('modern_changes', {
+      type: 'http',
+      url: `http://127.0.0.1:${modern.port}/mcp`,
+      client: 'v2',
+      healthIntervalMs: 0,
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(20_000));
+      expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
+      let told = 0;
+      provider.onToolsChanged?.(() => told++);
+      const added = await provider.execute('add_tool', {}, createToolContext());
+      expect(added.ok).toBe(true);
+      for (let i = 0; i < 200 && told === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(told).toBeGreaterThan(0);
+      expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(true);
+      const late = await provider.execute('late_tool', {}, createToolContext());
+      expect(late.ok && late.content[0]).toEqual({ type: 'text', text: 'late' });
+    } finally {
+      await provider.close?.();
+    }
+  });
 });

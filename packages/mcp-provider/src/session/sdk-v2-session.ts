@@ -66,9 +66,22 @@ export async function openV2Session(
   handle: TransportHandle,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
-  const closeListeners: Array<(reason: string) => void> = [];
   const changeListeners: Array<() => void> = [];
+  // On a 2026-07-28 connection the client opens a subscriptions/listen stream for this; on an
+  // older one it follows notifications/tools/list_changed. The provider re-lists itself.
+  const client = new Client(CLIENT_INFO, {
+    versionNegotiation: { mode: 'auto' },
+    listChanged: {
+      tools: {
+        autoRefresh: false,
+        debounceMs: 0,
+        onChanged: () => {
+          for (const listener of changeListeners) listener();
+        },
+      },
+    },
+  });
+  const closeListeners: Array<(reason: string) => void> = [];
   const errorListeners: Array<(message: string) => void> = [];
   let lastError = '';
   let closedByUs = false;
