@@ -86,16 +86,17 @@ export class DirectCalls {
         removeAbort: NOOP,
       };
       this.pending.set(id, entry);
-      if (options.abort) {
-        entry.removeAbort = onAbort(options.abort, (reason) => this.cancel(id, reason));
-        if (!this.pending.has(id)) return; // already aborted
-      }
       this.arm(id, entry, options.timeoutMs);
       const params: Record<string, unknown> = { name, arguments: args };
       if (options.onProgress) params._meta = { progressToken: id };
       this.channel.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: unknown) => {
         if (this.settle(id)) reject(error);
       });
+      // after the request is on its way: an abort (even one that already happened) is then
+      // always followed by its notifications/cancelled
+      if (options.abort && this.pending.has(id)) {
+        entry.removeAbort = onAbort(options.abort, (reason) => this.cancel(id, reason));
+      }
     });
   }
 
