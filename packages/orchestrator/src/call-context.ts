@@ -15,6 +15,18 @@ const CONTEXT_PROTOTYPE = Object.create(Object.prototype, {
     enumerable: false,
     configurable: false,
   },
+  // the call's node in the operation tree, made when a tool first looks (see CallRecord)
+  op: {
+    get(this: { [CALL_STATE]: CallState }): ToolContext['op'] {
+      return this[CALL_STATE].opRecord?.opHandle();
+    },
+    // a middleware that gives a copy its own `op` (extendContext) sets an own property
+    set(this: object, value: ToolContext['op']) {
+      Object.defineProperty(this, 'op', { value, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: false,
+    configurable: false,
+  },
   onAbort: {
     value(this: { [CALL_STATE]: CallState }, listener: (reason: unknown) => void): () => void {
       return this[CALL_STATE].onStop(listener);
@@ -30,13 +42,12 @@ export type ContextFields = Omit<ToolContext, 'signal' | 'onAbort'>;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** A context whose `signal` is created on first access. */
+/** A context whose `signal` and `op` are created on first access. */
 export function createCallContext(
   state: CallState,
   callId: string,
   fields: Omit<ContextFields, 'callId' | 'deadline' | 'op'>,
   deadline: number,
-  op: ToolContext['op'],
 ): ToolContext {
   const ctx = Object.create(CONTEXT_PROTOTYPE) as Writable<ToolContext> & { [CALL_STATE]: CallState };
   ctx.callId = callId;
@@ -45,7 +56,6 @@ export function createCallContext(
   ctx.trace = fields.trace;
   ctx.deadline = deadline;
   ctx.services = fields.services;
-  if (op) ctx.op = op;
   ctx.progress = fields.progress;
   ctx[CALL_STATE] = state;
   return ctx;

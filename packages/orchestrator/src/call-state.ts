@@ -1,5 +1,6 @@
 import { type OverflowHandle, type ToolError, type ToolResult, errorMessage } from '@toolplane/core';
 import type { ToolRoute } from './registry.js';
+import type { CallRecord } from './session-trees.js';
 
 /**
  * Mutable facts of one call in flight, shared by the orchestrator and its built-in middleware
@@ -11,6 +12,8 @@ export class CallState {
   readonly priority: number;
   /** Where the call sits among the calls in flight (see InflightCalls); -1 when it is not. */
   inflightIndex = -1;
+  /** The call in its session's operation tree (absent when the tree is off). */
+  opRecord: CallRecord | undefined;
   queueWaitMs = 0;
   attempts = 0;
   cached = false;

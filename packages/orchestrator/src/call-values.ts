@@ -1,6 +1,5 @@
 import {
   type CallMeta,
-  type OpNode,
   type ProgressUpdate,
   type ToolContext,
   type ToolContextInit,
@@ -117,11 +116,4 @@ export function callMeta(
   };
   if (state.truncated) meta.truncated = state.truncated;
   return meta;
-}
-
-/** Closes a call's node in the operation tree. */
-export function endOperation(node: OpNode, result: ToolResult, endedAt: number): void {
-  node.endedAt = endedAt;
-  node.status = result.ok ? 'ok' : result.error.code === 'CANCELLED' ? 'cancelled' : 'error';
-  if (!result.ok) node.attributes.code = result.error.code;
 }

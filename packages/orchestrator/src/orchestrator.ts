@@ -20,14 +20,7 @@ import {
 import { Accounting, type AccountingRecord, type ToolTotals } from './accounting.js';
 import { createBuiltins } from './builtins.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
-import {
-  callMeta,
-  cancelledBy,
-  contextFields,
-  endOperation,
-  normalizeArgs,
-  withMeta,
-} from './call-values.js';
+import { callMeta, cancelledBy, contextFields, normalizeArgs, withMeta } from './call-values.js';
 import { InflightCalls } from './inflight.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { composeMiddleware } from './compose.js';
@@ -283,6 +276,7 @@ export class ToolsOrchestrator {
       this.options.operationTree === false
         ? undefined
         : this.trees.begin(sessionId, callId, route.name, startedAt);
+    state.opRecord = op;
     const events = this.events;
     const userProgress = options.progress;
     const progress =
@@ -298,7 +292,6 @@ export class ToolsOrchestrator {
       callId,
       contextFields(options, route.name, sessionId, this.options.services, progress),
       deadline,
-      op,
     );
     if (events.has('tool_started')) {
       events.emit('tool_started', {
@@ -344,7 +337,7 @@ export class ToolsOrchestrator {
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, parsedArgs, result);
     const final: ToolResult = withMeta(result, meta);
-    if (op) endOperation(op.node, result, endedAt);
+    op?.end(result, endedAt);
     endToolSpan(span, result, state.cached);
     this.finish(final, meta, sessionId, startedAt);
     return final;
