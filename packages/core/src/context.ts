@@ -109,12 +109,19 @@ export type ToolContextInit = Partial<Omit<ToolContext, 'session' | 'trace'>> & 
 let counter = 0;
 // one random base per process keeps ids unique across processes; the counter keeps them cheap
 const ID_BASE = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+let lastPrefix = '';
+let lastBase = '';
 
 /** A unique id with a prefix (`call_lx2k9a4f1q_7`). Not a secret: do not use as a token. */
 export function createId(prefix: string): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  // a decimal counter: Number#toString(36) costs more than the cached decimal conversion
-  return `${prefix}_${ID_BASE}_${counter}`;
+  // one concatenation per id: the prefix and base are joined once per prefix in a row, and
+  // the counter is decimal (Number#toString(36) costs more than the cached decimal conversion)
+  if (prefix !== lastPrefix) {
+    lastPrefix = prefix;
+    lastBase = `${prefix}_${ID_BASE}_`;
+  }
+  return lastBase + counter;
 }
 
 /**

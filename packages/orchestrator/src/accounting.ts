@@ -19,17 +19,13 @@ export interface ToolTotals {
   bytesOut: number;
 }
 
-/** What the ring keeps of a call: the meta the call already built, not a copy of it. */
-interface Entry {
-  readonly meta: CallMeta;
-  readonly sessionId: string;
-  readonly startedAt: number;
-  readonly code: string | undefined;
-}
-
 /** Per-call records (a bounded ring) and running totals per tool. */
 export class Accounting {
-  private readonly ring: Entry[] = [];
+  // the ring as parallel arrays: no object per call beyond the meta the call already built
+  private readonly metas: CallMeta[] = [];
+  private readonly sessions: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly codes: Array<string | undefined> = [];
   private next = 0;
   private readonly capacity: number;
   readonly totals = new Map<string, ToolTotals>();
@@ -58,23 +54,40 @@ export class Accounting {
     totals.bytesOut += meta.bytesOut;
     if (this.capacity === 0) return;
     // the full record is built when someone reads it, not on every call
-    const entry: Entry = { meta, sessionId, startedAt, code };
-    if (this.ring.length < this.capacity) this.ring.push(entry);
-    else this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
+    const at = this.metas.length < this.capacity ? this.metas.length : this.next;
+    this.metas[at] = meta;
+    this.sessions[at] = sessionId;
+    this.starts[at] = startedAt;
+    this.codes[at] = code;
+    this.next = (at + 1) % this.capacity;
   }
 
   /** The most recent records, oldest first. */
   records(): AccountingRecord[] {
-    const ordered =
-      this.ring.length < this.capacity
-        ? this.ring
-        : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    return ordered.map(toRecord);
+    const count = this.metas.length;
+    const first = count < this.capacity ? 0 : this.next;
+    const out: AccountingRecord[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = (first + i) % count;
+      out.push(
+        toRecord(
+          this.metas[at] as CallMeta,
+          this.sessions[at] as string,
+          this.starts[at] as number,
+          this.codes[at],
+        ),
+      );
+    }
+    return out;
   }
 }
 
-function toRecord({ meta, sessionId, startedAt, code }: Entry): AccountingRecord {
+function toRecord(
+  meta: CallMeta,
+  sessionId: string,
+  startedAt: number,
+  code: string | undefined,
+): AccountingRecord {
   return {
     callId: meta.callId,
     tool: meta.tool,

@@ -7,6 +7,7 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
+import type { ToolRoute } from '../registry.js';
 
 /** Options of the response cache. */
 export interface CacheOptions {
@@ -39,11 +40,12 @@ export function cacheMiddleware(
     phase: 'cache',
     clear: () => entries.clear(),
     handle(call, next) {
-      const state = deps.stateOf(call.ctx);
-      const ttl = state?.route.cacheTtlMs;
+      // the orchestrator's routes carry their TTL; a tool a middleware swapped in is found by its call
+      const tool = call.tool as Partial<ToolRoute>;
+      const ttl = 'cacheTtlMs' in tool ? tool.cacheTtlMs : deps.stateOf(call.ctx)?.route.cacheTtlMs;
       // no TTL: hand the call on without an async frame of our own
       if (!ttl || ttl <= 0) return next(call);
-      return cached(call, next, state, ttl);
+      return cached(call, next, deps.stateOf(call.ctx), ttl);
     },
   };
 
