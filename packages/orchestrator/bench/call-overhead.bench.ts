@@ -10,7 +10,7 @@ import { PROVIDER_SPEC_VERSION, type ToolProvider, createToolContext, ok } from 
 
 const VARIANTS = ['direct', 'pipeline', 'langchain', 'langchain-toolcall', 'pqueue'] as const;
 type Variant = (typeof VARIANTS)[number];
-const PASSES = Number(process.env.BENCH_PASSES ?? 5);
+const PASSES = Number(process.env.BENCH_PASSES ?? 7);
 
 const answer = ok('');
 const provider: ToolProvider = {
@@ -71,7 +71,8 @@ async function measure(variant: Variant): Promise<void> {
     const ctx = createToolContext();
     fn = () => queue.add(() => provider.execute('noop', args, ctx));
   }
-  const stats = await timeAsync(fn, { rounds: 30, batch, warmupRounds: 10 });
+  // every variant gets about 20,000 warm-up calls before it is timed, whatever its batch size
+  const stats = await timeAsync(fn, { rounds: 30, batch, warmupRounds: Math.ceil(20_000 / batch) });
   console.log(JSON.stringify({ variant, medianUs: stats.medianUs }));
 }
 
