@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { expect, it } from 'vitest';
 import { createId, createToolContext, extendContext, onAbort } from './context.js';
 
@@ -70,4 +71,16 @@ it('onAbort prefers the context own onAbort, and a replaced signal drops it', ()
   expect(registered).toHaveLength(0);
   controller.abort('moved');
   expect(seen).toEqual(['cancelled', 'moved']);
+});
+
+it('onAbort puts one listener on a signal however many calls share it', () => {
+  const controller = new AbortController();
+  const ctx = createToolContext({ signal: controller.signal });
+  const heard: number[] = [];
+  const removers = Array.from({ length: 50 }, (_, i) => onAbort(ctx, () => heard.push(i)));
+  expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+  for (const remove of removers.slice(0, 48)) remove();
+  controller.abort();
+  expect(heard).toEqual([48, 49]);
+  expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
 });

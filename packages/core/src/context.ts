@@ -6,6 +6,8 @@ import type { Principal } from './principal.js';
 
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 const NOOP = (): void => {};
+/** The listeners `onAbort` keeps per signal (one real listener on each signal). */
+const FOLLOWERS = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
 
 /** How much a session lets tools do without asking (see `@toolplane/policy`). */
 export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'bypass';
@@ -95,9 +97,38 @@ export function onAbort(source: AbortSource, listener: (reason: unknown) => void
     listener(signal.reason);
     return NOOP;
   }
-  const handler = (): void => listener(signal.reason);
-  signal.addEventListener('abort', handler, { once: true });
-  return () => signal.removeEventListener('abort', handler);
+  // Many calls often share one caller signal: they share one listener on it, so the signal never
+  // collects a listener per call (nor makes Node warn about a leak).
+  let listeners = FOLLOWERS.get(signal);
+  if (!listeners) {
+    const created = new Set<(reason: unknown) => void>();
+    listeners = created;
+    FOLLOWERS.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        FOLLOWERS.delete(signal);
+        const reason = signal.reason;
+        for (const each of [...created]) {
+          try {
+            each(reason);
+          } catch (error) {
+            // as from an abort listener: reported, and the others still run
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  const registered = listeners;
+  registered.add(listener);
+  return () => {
+    registered.delete(listener);
+  };
 }
 
 /** What a caller supplies; everything has a default. */

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { type ToolContext, ToolError, type ToolResult, fail } from '@toolplane/core';
+import { type ToolContext, ToolError, type ToolResult, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
-import { onAbort } from './abort-fanout.js';
 import { type AppliedAuth, type OAuthTokenCache, applyAuth } from './auth.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { decodeContent } from './decode.js';
@@ -58,7 +57,17 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
   const { config, ctx } = options;
   let request = buildRequest(options);
   const ownHost = request.host;
-  if (ctx.signal.aborted) {
+  // undici accepts an EventEmitter as the abort signal; one per call carries both the caller's
+  // abort and the call's own timeout. (An AbortController plus AbortSignal.any costs tens of
+  // microseconds per call on loopback, measured in bench/.) The caller's cancellation is heard
+  // through core's onAbort: through the orchestrator that creates no AbortSignal at all.
+  const abort = new EventEmitter();
+  let callerAborted = false;
+  const stopListening = onAbort(ctx, () => {
+    callerAborted = true;
+    abort.emit('abort');
+  });
+  if (callerAborted) {
     return transportFailure(new Error('aborted'), {
       target: targetOf(request),
       callerSignal: ctx.signal,
@@ -66,10 +75,6 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       timeoutMs: options.timeoutMs,
     });
   }
-  // undici accepts an EventEmitter as the abort signal; one per call carries both the caller's
-  // abort and the call's own timeout. (An AbortController plus AbortSignal.any costs tens of
-  // microseconds per call on loopback, measured in bench/.)
-  const abort = new EventEmitter();
   let timedOut = false;
   let streamStop: StreamStop | undefined;
   const timer = setTimeout(() => {
@@ -77,7 +82,6 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     streamStop = 'timeout';
     abort.emit('abort');
   }, options.timeoutMs);
-  const stopListening = onAbort(ctx.signal, () => abort.emit('abort'));
   let target = targetOf(request);
   try {
     const applied =

@@ -11,7 +11,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
-import { requestSignal } from './session.js';
+import { followCaller } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
@@ -39,11 +39,7 @@ type SdkRequestOptions = {
   onprogress?: McpRequestOptions['onProgress'];
 };
 
-/**
- * Runs one SDK request. The SDK adds an abort listener to the signal it is given and never
- * removes it, so a long-lived caller signal would collect one listener per call: hand it a
- * per-request signal that follows the caller's instead (one listener per caller signal).
- */
+/** Runs one SDK request with the options of the provider's request. */
 async function request<T>(
   options: McpRequestOptions,
   run: (sdk: SdkRequestOptions) => Promise<T>,
@@ -54,43 +50,13 @@ async function request<T>(
     ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
-  const signal = requestSignal(options);
-  if (!signal) return run(sdk);
-  const linked = link(signal);
+  const caller = followCaller(options);
+  if (!caller.signal) return run(sdk);
   try {
-    return await run({ ...sdk, signal: linked.signal });
+    return await run({ ...sdk, signal: caller.signal });
   } finally {
-    linked.unlink();
+    caller.stop();
   }
-}
-
-const links = new WeakMap<AbortSignal, Set<AbortController>>();
-
-/** A per-request signal that follows `outer`, with one shared listener per outer signal. */
-function link(outer: AbortSignal): { signal: AbortSignal; unlink: () => void } {
-  const local = new AbortController();
-  if (outer.aborted) {
-    local.abort(outer.reason);
-    return { signal: local.signal, unlink: () => {} };
-  }
-  let followers = links.get(outer);
-  if (!followers) {
-    const created = new Set<AbortController>();
-    followers = created;
-    links.set(outer, created);
-    outer.addEventListener(
-      'abort',
-      () => {
-        for (const controller of created) controller.abort(outer.reason);
-        created.clear();
-        links.delete(outer);
-      },
-      { once: true },
-    );
-  }
-  const set = followers;
-  set.add(local);
-  return { signal: local.signal, unlink: () => set.delete(local) };
 }
 
 /**

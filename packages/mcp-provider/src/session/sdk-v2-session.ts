@@ -16,7 +16,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
-import { requestSignal } from './session.js';
+import { followCaller } from './session.js';
 import type { TransportHandle } from './sdk-session.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
@@ -41,11 +41,11 @@ async function run<T>(
   options: McpRequestOptions,
   call: (sdk: Record<string, unknown>) => Promise<T>,
 ): Promise<T> {
-  const signal = requestSignal(options);
+  const caller = followCaller(options);
   const sdk: Record<string, unknown> = {
     timeout: options.timeoutMs,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-    ...(signal ? { signal: AbortSignal.any([signal]) } : {}),
+    ...(caller.signal ? { signal: caller.signal } : {}),
     ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
@@ -53,6 +53,8 @@ async function run<T>(
     return await call(sdk);
   } catch (error) {
     throw normalize(error);
+  } finally {
+    caller.stop();
   }
 }
 

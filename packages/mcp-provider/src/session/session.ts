@@ -1,4 +1,4 @@
-import type { AbortSource } from '@toolplane/core';
+import { type AbortSource, onAbort } from '@toolplane/core';
 
 /**
  * The provider's own view of one MCP connection. The SDK stays behind it, so which client
@@ -93,7 +93,19 @@ export interface McpSession {
 /** Opens a session; rejects with a clear message when the server cannot be reached. */
 export type McpSessionFactory = (options: { signal: AbortSignal; timeoutMs: number }) => Promise<McpSession>;
 
-/** The signal a request should follow: its own, or the one of its caller's context. */
-export function requestSignal(options: McpRequestOptions): AbortSignal | undefined {
-  return options.signal ?? options.abort?.signal;
+/**
+ * A signal of the request's own that follows its caller's cancellation (the SDKs add listeners
+ * to the signal they get and never remove them, so a long-lived caller signal is never handed
+ * to them). Through core's `onAbort`: an orchestrator context creates no signal of its own for
+ * it, and many requests under one caller signal share one listener on it. Call `stop()` when
+ * the request ends.
+ */
+export function followCaller(options: McpRequestOptions): { signal?: AbortSignal; stop: () => void } {
+  const source = options.signal ? { signal: options.signal } : options.abort;
+  if (!source) return { stop: NOOP };
+  const local = new AbortController();
+  const stop = onAbort(source, (reason) => local.abort(reason));
+  return { signal: local.signal, stop };
 }
+
+const NOOP = (): void => {};
