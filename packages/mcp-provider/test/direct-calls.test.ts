@@ -2,7 +2,7 @@
 // hold that path to the SDK's promises with a low-level server that breaks them on purpose.
 import { createToolContext } from '@toolplane/core';
 import { createOrchestrator } from '@toolplane/orchestrator';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
 import { eventLog, fixture, tempDirectory } from './helpers.js';
 

@@ -27,6 +27,18 @@ export interface TransportHandle {
   readonly direct?: DirectChannel;
 }
 
+/**
+ * A handle for a remote transport: its last error is what the provider reports when the
+ * connection fails (a remote server has no stderr).
+ */
+export function remoteHandle(transport: Transport, kind: string): TransportHandle {
+  let last = '';
+  transport.onerror = (error: Error) => {
+    last = errorMessage(error);
+  };
+  return { transport, kind, diagnostics: () => last };
+}
+
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 /** How long a remote server gets to answer the ping sent after a transport error. */
 const REMOTE_PROBE_TIMEOUT_MS = 5_000;

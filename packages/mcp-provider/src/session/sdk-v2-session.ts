@@ -17,7 +17,7 @@ import type {
   McpToolDefinition,
 } from './session.js';
 import { followCaller } from './session.js';
-import type { TransportHandle } from './sdk-session.js';
+import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { toCallOutcome, toPage } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
@@ -190,10 +190,6 @@ export function openV2HttpSession(
   headers: Record<string, string>,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  let last = '';
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-  transport.onerror = (error: Error) => {
-    last = errorMessage(error);
-  };
-  return openV2Session({ transport: transport as never, kind: 'http', diagnostics: () => last }, options);
+  return openV2Session(remoteHandle(transport as never, 'http'), options);
 }

@@ -3,9 +3,10 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolError, errorMessage } from '@toolplane/core';
+import { ToolError } from '@toolplane/core';
 import type { McpRemoteServerConfig } from '../config/types.js';
 import { loadV2, openSession } from '../session/open-session.js';
+import { remoteHandle } from '../session/sdk-session.js';
 import type { McpSession } from '../session/session.js';
 import { WebSocketClientTransport } from './websocket.js';
 
@@ -26,10 +27,6 @@ export function remoteHeaders(server: string, config: McpRemoteServerConfig): Re
     }
   }
   return headers;
-}
-
-function diagnosticsOf(getLast: () => string): () => string {
-  return getLast;
 }
 
 /** Whether a failed streamable-HTTP initialize means "try the legacy SSE transport" (4xx but auth). */
@@ -53,12 +50,8 @@ async function openHttp(
   headers: Record<string, string>,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  let last = '';
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-  transport.onerror = (error) => {
-    last = errorMessage(error);
-  };
-  return openSession({ transport, kind: 'http', diagnostics: diagnosticsOf(() => last) }, 'v1', options);
+  return openSession(remoteHandle(transport, 'http'), 'v1', options);
 }
 
 async function openSse(
@@ -67,7 +60,6 @@ async function openSse(
   client: 'v1' | 'v2' | undefined,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  let last = '';
   const transport = new SSEClientTransport(url, {
     requestInit: { headers },
     eventSourceInit: {
@@ -75,10 +67,7 @@ async function openSse(
         fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
     },
   });
-  transport.onerror = (error) => {
-    last = errorMessage(error);
-  };
-  return openSession({ transport, kind: 'sse', diagnostics: diagnosticsOf(() => last) }, client, options);
+  return openSession(remoteHandle(transport, 'sse'), client, options);
 }
 
 /**
@@ -94,11 +83,7 @@ export async function openRemoteSession(
   const url = new URL(config.url);
   if (config.type === 'websocket') {
     const transport = new WebSocketClientTransport(url, headers);
-    let last = '';
-    transport.onerror = (error) => {
-      last = errorMessage(error);
-    };
-    return openSession({ transport, kind: 'websocket', diagnostics: () => last }, config.client, options);
+    return openSession(remoteHandle(transport, 'websocket'), config.client, options);
   }
   if (config.type === 'sse') return openSse(url, headers, config.client, options);
   if (config.client === 'v2') {
