@@ -10,8 +10,8 @@ export class CallState {
   readonly route: ToolRoute;
   readonly callId: string;
   readonly priority: number;
-  /** Where the call sits among the calls in flight (see InflightCalls); -1 when it is not. */
-  inflightIndex = -1;
+  /** Where the call sits among the calls in flight (an IndexedList); -1 when it is not. */
+  listIndex = -1;
   /** The call in its session's operation tree (absent when the tree is off). */
   opRecord: CallRecord | undefined;
   queueWaitMs = 0;

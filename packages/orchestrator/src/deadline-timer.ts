@@ -1,13 +1,13 @@
+import { type Indexed, IndexedList } from './indexed-list.js';
+
 /** A scheduled expiry. */
 export interface DeadlineEntry {
   readonly deadline: number;
   readonly onExpire: () => void;
 }
 
-/** An entry and where it sits in the timer's array (-1 once removed or expired). */
-interface Slot extends DeadlineEntry {
-  index: number;
-}
+/** An entry and where it sits in the timer's list (-1 once removed or expired). */
+interface Slot extends DeadlineEntry, Indexed {}
 
 /** Clock and timers, injectable for tests. */
 export interface TimerHost {
@@ -28,14 +28,12 @@ const realTimers: TimerHost = {
 };
 
 /**
- * One timer for all call deadlines. Entries live in an array and know their index, so adding
- * is a push and removing swaps the last entry into the hole: no hash table churn (a Set that
- * gains and loses one entry per call rehashes and allocates every few calls). The timer is
- * re-armed only for an earlier deadline; when it fires it expires what is due and re-arms for
- * the next.
+ * One timer for all call deadlines, kept in an {@link IndexedList} (no hash table churn per
+ * call). The timer is re-armed only for an earlier deadline; when it fires it expires what is
+ * due and re-arms for the next.
  */
 export class DeadlineTimer {
-  private readonly entries: Slot[] = [];
+  private readonly entries = new IndexedList<Slot>();
   private handle: unknown;
   private armedFor = Number.POSITIVE_INFINITY;
   private readonly timers: TimerHost;
@@ -49,31 +47,22 @@ export class DeadlineTimer {
   }
 
   add(deadline: number, onExpire: () => void): DeadlineEntry {
-    const entry: Slot = { deadline, onExpire, index: this.entries.length };
-    this.entries.push(entry);
+    const entry: Slot = { deadline, onExpire, listIndex: -1 };
+    this.entries.add(entry);
     if (deadline < this.armedFor) this.arm(deadline);
     return entry;
   }
 
   remove(entry: DeadlineEntry): void {
-    const slot = entry as Slot;
-    const index = slot.index;
-    if (index < 0 || this.entries[index] !== slot) return;
-    const last = this.entries.pop() as Slot;
-    if (last !== slot) {
-      this.entries[index] = last;
-      last.index = index;
-    }
-    slot.index = -1;
+    this.entries.delete(entry as Slot);
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.size;
   }
 
   clear(): void {
-    for (const entry of this.entries) entry.index = -1;
-    this.entries.length = 0;
+    this.entries.clear();
     if (this.handle !== undefined) this.timers.clearTimeout(this.handle);
     this.handle = undefined;
     this.armedFor = Number.POSITIVE_INFINITY;
@@ -94,10 +83,10 @@ export class DeadlineTimer {
     const now = this.timers.now();
     let next = Number.POSITIVE_INFINITY;
     const due: Slot[] = [];
-    for (const entry of this.entries) {
+    this.entries.forEach((entry) => {
       if (entry.deadline <= now) due.push(entry);
       else if (entry.deadline < next) next = entry.deadline;
-    }
+    });
     for (const entry of due) this.remove(entry);
     if (next !== Number.POSITIVE_INFINITY) this.arm(next);
     for (const entry of due) entry.onExpire();

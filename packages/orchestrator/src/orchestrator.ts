@@ -21,7 +21,7 @@ import { Accounting, type AccountingRecord, type ToolTotals } from './accounting
 import { createBuiltins } from './builtins.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
 import { callMeta, cancelledBy, contextFields, normalizeArgs, withMeta } from './call-values.js';
-import { InflightCalls } from './inflight.js';
+import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { composeMiddleware } from './compose.js';
 import { notFound } from './not-found.js';
@@ -68,7 +68,7 @@ export class ToolsOrchestrator {
   private readonly events = new EventHub();
   private readonly timer: DeadlineTimer;
   private readonly queues = new Map<string, NamedQueue>();
-  private readonly inflight = new InflightCalls();
+  private readonly inflight = new IndexedList<CallState>();
   private readonly middleware: Middleware[] = [];
   private readonly builtins: readonly Middleware[];
   private readonly accountingBook: Accounting;
@@ -99,7 +99,8 @@ export class ToolsOrchestrator {
     // the state rides on the context (copied by spread and extendContext); a context a middleware
     // built from scratch is found by its call id
     const stateOf = (ctx: ToolContext): CallState | undefined =>
-      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ?? this.inflight.find(ctx.callId);
+      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ??
+      this.inflight.find((state) => state.callId === ctx.callId);
     this.terminal = createProviderStep({
       stateOf,
       queueFor: (name) => this.queueFor(name),
