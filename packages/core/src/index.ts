@@ -94,3 +94,4 @@ export {
 } from './spec.js';
 export { stableStringify } from './stable-json.js';
 export { type DefineToolOptions, type Tool, defineTool, zodIssues, zodToJsonSchema } from './tool.js';
+export { type RateLimiter, type RateLimiterOptions, createRateLimiter } from './rate-limiter.js';

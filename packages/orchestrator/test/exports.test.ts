@@ -28,6 +28,7 @@ it('pins the runtime export list of @toolplane/core', () => {
     'createId',
     'createLocalProvider',
     'createOpNode',
+    'createRateLimiter',
     'createToolContext',
     'defineTool',
     'describeInvalidResult',

@@ -172,6 +172,15 @@ describe('limits', () => {
     expect(codes).toEqual(['OK', 'OK', 'OK', 'RATE_LIMITED', 'RATE_LIMITED']);
     expect((await orchestrator.call('t__echo', {}, { session: { id: 'calm' } })).ok).toBe(true);
   });
+
+  it('refuses a rate limit that could never allow a call', () => {
+    for (const rateLimit of [
+      { capacity: 0.5, refillPerSecond: 1 },
+      { capacity: 3, refillPerSecond: 0 },
+    ]) {
+      expect(() => createOrchestrator({ rateLimit })).toThrow(/capacity must be at least 1/);
+    }
+  });
 });
 
 describe('hooks', () => {

@@ -110,7 +110,7 @@ const limitsSchema = z.strictObject({
   /** How long a person has to answer an approval question. */
   approvalTimeoutMs: positiveMs.default(120_000),
   rateLimit: z
-    .strictObject({ capacity: z.number().positive(), refillPerSecond: z.number().positive() })
+    .strictObject({ capacity: z.number().min(1), refillPerSecond: z.number().positive() })
     .optional(),
 });
 

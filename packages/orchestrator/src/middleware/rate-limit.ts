@@ -1,4 +1,4 @@
-import { type Middleware, fail } from '@toolplane/core';
+import { type Middleware, ToolError, createRateLimiter, fail } from '@toolplane/core';
 
 /** A token bucket per session. */
 export interface RateLimitOptions {
@@ -8,38 +8,36 @@ export interface RateLimitOptions {
   readonly refillPerSecond: number;
 }
 
-/** Refuses calls beyond a session's token bucket with `RATE_LIMITED` and when to retry. */
+/**
+ * Refuses calls beyond a session's token bucket with `RATE_LIMITED` and when to retry. The
+ * buckets are core's `createRateLimiter` (bounded: the least recently seen sessions are
+ * forgotten past 10,000).
+ */
 export function rateLimitMiddleware(options: RateLimitOptions, now: () => number): Middleware {
-  if (!(options.capacity > 0) || !(options.refillPerSecond > 0)) {
-    throw new Error('rateLimit: capacity and refillPerSecond must be positive numbers');
+  if (!(options.capacity >= 1) || !(options.refillPerSecond > 0)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      'rateLimit: capacity must be at least 1 call and refillPerSecond a positive number',
+    );
   }
-  const buckets = new Map<string, { tokens: number; updatedAt: number }>();
+  const limiter = createRateLimiter({
+    limit: options.refillPerSecond,
+    windowMs: 1000,
+    burst: options.capacity,
+    now,
+  });
   return {
     name: 'rate-limit',
     phase: 'limit',
     handle(call, next) {
       const key = call.ctx.session.id;
-      const at = now();
-      let bucket = buckets.get(key);
-      if (!bucket) {
-        bucket = { tokens: options.capacity, updatedAt: at };
-        buckets.set(key, bucket);
-      }
-      bucket.tokens = Math.min(
-        options.capacity,
-        bucket.tokens + ((at - bucket.updatedAt) / 1000) * options.refillPerSecond,
-      );
-      bucket.updatedAt = at;
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return next(call);
-      }
-      const retryAfterMs = Math.ceil(((1 - bucket.tokens) / options.refillPerSecond) * 1000);
+      const taken = limiter.take(key);
+      if (taken.allowed) return next(call);
       return Promise.resolve(
         fail(
           'RATE_LIMITED',
-          `session "${key}" is over its rate limit of ${options.capacity} calls (refilling ${options.refillPerSecond}/s); retry in ${retryAfterMs} ms`,
-          { details: { retryAfterMs } },
+          `session "${key}" is over its rate limit of ${options.capacity} calls (refilling ${options.refillPerSecond}/s); retry in ${taken.retryAfterMs} ms`,
+          { details: { retryAfterMs: taken.retryAfterMs } },
         ),
       );
     },
