@@ -1,4 +1,5 @@
 import { type OverflowHandle, type ToolError, type ToolResult, errorMessage } from '@toolplane/core';
+import { NOOP, cancelledBy } from './call-values.js';
 import type { ToolRoute } from './registry.js';
 import type { CallRecord } from './session-trees.js';
 
@@ -60,6 +61,17 @@ export class CallState {
     };
   }
 
+  /** Stops the call with `CANCELLED` when the caller's signal aborts; returns the remover. */
+  followCaller(signal: AbortSignal): () => void {
+    const onAbort = (): void => this.stop(cancelledBy(signal));
+    if (signal.aborted) {
+      onAbort();
+      return NOOP;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  }
+
   /** Stops the call: aborts its signal, frees its queue slot and settles it with `reason`. */
   stop(reason: ToolError): void {
     if (this.stopReason) return;
@@ -77,8 +89,6 @@ export class CallState {
     this.settleCall?.(failure);
   }
 }
-
-const NOOP = (): void => {};
 
 function runListener(listener: (reason: unknown) => void, reason: unknown): void {
   try {

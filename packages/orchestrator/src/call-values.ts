@@ -9,6 +9,7 @@ import {
   contentBytes,
 } from '@toolplane/core';
 import type { CallState } from './call-state.js';
+import type { EventHub } from './events.js';
 import type { ToolRoute } from './registry.js';
 
 /** A writable view of a readonly type, for objects built field by field. */
@@ -117,3 +118,24 @@ export function callMeta(
   if (state.truncated) meta.truncated = state.truncated;
   return meta;
 }
+
+/**
+ * The `progress` of a call's context: `tool_progress` events and the caller's callback, silent
+ * once the call has stopped; a no-op when nobody listens.
+ */
+export function progressReporter(
+  events: EventHub,
+  state: CallState,
+  sessionId: string,
+  userProgress: ((update: ProgressUpdate) => void) | undefined,
+): (update: ProgressUpdate) => void {
+  if (!userProgress && !events.has('tool_progress')) return NOOP;
+  return (update) => {
+    if (state.stopReason) return;
+    events.emit('tool_progress', { callId: state.callId, tool: state.route.name, sessionId, update });
+    userProgress?.(update);
+  };
+}
+
+/** Does nothing (one shared function instead of a closure per call). */
+export const NOOP = (): void => {};

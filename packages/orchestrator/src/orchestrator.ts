@@ -3,7 +3,6 @@ import {
   type Middleware,
   type NextMiddleware,
   type OpNode,
-  type ProgressUpdate,
   type RegisteredTool,
   type ToolContext,
   type ToolContextInit,
@@ -20,7 +19,7 @@ import {
 import { Accounting, type AccountingRecord, type ToolTotals } from './accounting.js';
 import { createBuiltins } from './builtins.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
-import { callMeta, cancelledBy, contextFields, normalizeArgs, withMeta } from './call-values.js';
+import { callMeta, contextFields, normalizeArgs, progressReporter, withMeta } from './call-values.js';
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { composeMiddleware } from './compose.js';
@@ -56,7 +55,6 @@ export type CallOptions = ToolContextInit & {
 };
 
 const DEFAULT_TIMEOUT_MS = 300_000;
-const NOOP = (): void => {};
 const INTERNAL_NAMESPACE = 'toolplane';
 
 /**
@@ -258,7 +256,7 @@ export class ToolsOrchestrator {
         fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed'),
       );
     const route = this.registry.resolve(name);
-    if (!route) return this.early(name, callId, sessionId, startedAt, this.notFound(name));
+    if (!route) return this.early(name, callId, sessionId, startedAt, notFound(this.registry, name));
     const parsedArgs = normalizeArgs(args);
     if (typeof parsedArgs === 'string') {
       return this.early(
@@ -279,15 +277,7 @@ export class ToolsOrchestrator {
         : this.trees.begin(sessionId, callId, route.name, startedAt);
     state.opRecord = op;
     const events = this.events;
-    const userProgress = options.progress;
-    const progress =
-      userProgress || events.has('tool_progress')
-        ? (update: ProgressUpdate): void => {
-            if (state.stopReason) return;
-            events.emit('tool_progress', { callId, tool: route.name, sessionId, update });
-            userProgress?.(update);
-          }
-        : NOOP;
+    const progress = progressReporter(events, state, sessionId, options.progress);
     const ctx = createCallContext(
       state,
       callId,
@@ -304,15 +294,7 @@ export class ToolsOrchestrator {
       });
     }
     const span = startToolSpan(route.name, callId, route.provider.namespace);
-    const callerSignal = options.signal;
-    let onCallerAbort: (() => void) | undefined;
-    if (callerSignal) {
-      if (callerSignal.aborted) state.stop(cancelledBy(callerSignal));
-      else {
-        onCallerAbort = () => state.stop(cancelledBy(callerSignal));
-        callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      }
-    }
+    const unfollow = options.signal ? state.followCaller(options.signal) : undefined;
     const deadlineEntry = this.timer.add(deadline, () =>
       state.stop(
         new ToolError(
@@ -333,7 +315,7 @@ export class ToolsOrchestrator {
     }
     state.settleCall = undefined;
     this.timer.remove(deadlineEntry);
-    if (onCallerAbort) callerSignal?.removeEventListener('abort', onCallerAbort);
+    unfollow?.();
     this.inflight.delete(state);
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, parsedArgs, result);
@@ -466,10 +448,6 @@ export class ToolsOrchestrator {
         },
       }),
     );
-  }
-
-  private notFound(name: string): ToolResult {
-    return notFound(this.registry, name);
   }
 
   private early(
