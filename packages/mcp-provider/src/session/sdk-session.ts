@@ -7,13 +7,12 @@ import type {
   McpPage,
   McpRequestOptions,
   McpResourceInfo,
-  McpServerIdentity,
   McpSession,
   McpToolDefinition,
 } from './session.js';
 import { followCaller } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
-import { toCallOutcome, toPage } from './sdk-results.js';
+import { identityOf, toCallOutcome, toPage } from './sdk-results.js';
 
 /** A transport plus what the provider wants to know about it. */
 export interface TransportHandle {
@@ -168,18 +167,7 @@ export async function openSdkSession(
     if (onAbort) options.signal.removeEventListener('abort', onAbort);
   }
   connected = true;
-  const capabilities = client.getServerCapabilities() ?? {};
-  const server = client.getServerVersion();
-  const instructions = client.getInstructions();
-  const identity: McpServerIdentity = {
-    ...(server?.name === undefined ? {} : { name: server.name }),
-    ...(server?.version === undefined ? {} : { version: server.version }),
-    ...(protocolVersion === undefined ? {} : { protocolVersion }),
-    ...(instructions === undefined ? {} : { instructions }),
-    hasTools: capabilities.tools !== undefined,
-    hasResources: capabilities.resources !== undefined,
-    toolsListChanged: capabilities.tools?.listChanged === true,
-  };
+  const identity = identityOf(client, protocolVersion);
   return {
     identity,
     transport: handle.kind,

@@ -12,13 +12,12 @@ import type {
   McpPage,
   McpRequestOptions,
   McpResourceInfo,
-  McpServerIdentity,
   McpSession,
   McpToolDefinition,
 } from './session.js';
 import { followCaller } from './session.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
-import { toCallOutcome, toPage } from './sdk-results.js';
+import { identityOf, toCallOutcome, toPage } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 
@@ -126,19 +125,7 @@ export async function openV2Session(
   } finally {
     clearTimeout(timer);
   }
-  const capabilities = client.getServerCapabilities() ?? {};
-  const server = client.getServerVersion();
-  const instructions = client.getInstructions();
-  const protocolVersion = client.getNegotiatedProtocolVersion();
-  const identity: McpServerIdentity = {
-    ...(server?.name === undefined ? {} : { name: server.name }),
-    ...(server?.version === undefined ? {} : { version: server.version }),
-    ...(protocolVersion === undefined ? {} : { protocolVersion }),
-    ...(instructions === undefined ? {} : { instructions }),
-    hasTools: capabilities.tools !== undefined,
-    hasResources: capabilities.resources !== undefined,
-    toolsListChanged: capabilities.tools?.listChanged === true,
-  };
+  const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {
     identity,
     transport: handle.kind,
