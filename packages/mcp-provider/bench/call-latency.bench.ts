@@ -91,17 +91,22 @@ async function main(): Promise<void> {
   const variants = { raw: rawCall, provider: providerCall, orchestrator: orchestratorCall } as const;
   for (const call of Object.values(variants)) await timeEach(call, WARMUP_CALLS, 0);
   const pooled: Record<keyof typeof variants, number[]> = { raw: [], provider: [], orchestrator: [] };
+  // this process's CPU (user + system) spent in each variant's timed calls, in microseconds
+  const cpu: Record<keyof typeof variants, number> = { raw: 0, provider: 0, orchestrator: 0 };
   const rounds = 20;
   for (let round = 0; round < rounds; round++) {
     for (const [key, call] of Object.entries(variants) as Array<
       [keyof typeof variants, () => Promise<void>]
     >) {
       await timeEach(call, 20, 0); // re-warm after the other variants' rounds
+      const cpuBefore = process.cpuUsage();
       for (let i = 0; i < SEQUENTIAL / rounds; i++) {
         const started = performance.now();
         await call();
         pooled[key].push((performance.now() - started) * 1000);
       }
+      const used = process.cpuUsage(cpuBefore);
+      cpu[key] += used.user + used.system;
     }
   }
   const rawStats = summarize(pooled.raw);
@@ -110,6 +115,10 @@ async function main(): Promise<void> {
   line('raw SDK Client.callTool', rawStats);
   line('provider.execute', providerStats);
   line('orchestrator + provider', orchestratorStats);
+  const cpuPerCall = (key: keyof typeof variants): number => cpu[key] / pooled[key].length;
+  console.log(
+    `client CPU per call: raw ${cpuPerCall('raw').toFixed(0)} us, provider ${cpuPerCall('provider').toFixed(0)} us, orchestrator ${cpuPerCall('orchestrator').toFixed(0)} us`,
+  );
 
   // Throughput in interleaved rounds too; the median round of each counts.
   const rates: Record<'raw' | 'provider' | 'orchestrator', number[]> = {
@@ -206,6 +215,10 @@ async function main(): Promise<void> {
   result('mcp-provider/provider-only-p50-sequential', providerStats.medianUs / 1000, 'ms', {
     baseline: 'raw-sdk-callTool',
     ratio: providerStats.medianUs / rawStats.medianUs,
+  });
+  result('mcp-provider/client-cpu-per-call', cpuPerCall('orchestrator'), 'us', {
+    baseline: 'raw-sdk-callTool',
+    ratio: cpuPerCall('orchestrator') / cpuPerCall('raw'),
   });
   result('mcp-provider/throughput-16-in-flight', orchestratorThroughput, 'calls/s', {
     baseline: 'raw-sdk-callTool',

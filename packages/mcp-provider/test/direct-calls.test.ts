@@ -92,6 +92,24 @@ describe('stdio tool calls without the SDK request path', () => {
     }
   });
 
+  it('leaves a tool that requires task-based execution to the SDK path, which refuses it', async () => {
+    // one page: the SDK 1.x client remembers task tools from its last tools/list page only
+    const single = createMcpProvider(
+      'tasks',
+      { type: 'stdio', command: process.execPath, args: [fixture('raw-server.mjs')], healthIntervalMs: 0 },
+      { runDirectory: run.path },
+    );
+    try {
+      await single.start?.(AbortSignal.timeout(30_000));
+      const result = await single.execute('task_only', {}, createToolContext());
+      // the raw server answers any call it gets; only the SDK path refuses before sending
+      expect(!result.ok && result.error.message).toMatch(/task-based execution/);
+      expect((await single.execute('good', { n: 2 }, createToolContext())).ok).toBe(true);
+    } finally {
+      await single.close?.();
+    }
+  });
+
   it('answers many calls in flight each with its own result', async () => {
     const results = await Promise.all(
       Array.from({ length: 64 }, (_, n) => provider.execute('good', { n }, createToolContext())),
