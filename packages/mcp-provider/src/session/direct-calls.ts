@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type CompiledSchema, compileSchema, formatIssues, onAbort } from '@toolplane/core';
-import type { McpCallOutcome, McpRequestOptions, McpToolDefinition } from './session.js';
+import { type McpCallOutcome, type McpRequestOptions, type McpToolDefinition, NOOP } from './session.js';
 
 /**
  * A transport that lets the provider send its own JSON-RPC messages next to the SDK's and see
@@ -228,8 +228,6 @@ export class DirectCalls {
     return entry;
   }
 }
-
-const NOOP = (): void => {};
 
 /** A `tools/call` result checked by hand, or what is wrong with it. */
 function toOutcome(result: unknown): McpCallOutcome | string {

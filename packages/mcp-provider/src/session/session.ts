@@ -108,4 +108,5 @@ export function followCaller(options: McpRequestOptions): { signal?: AbortSignal
   return { signal: local.signal, stop };
 }
 
-const NOOP = (): void => {};
+/** Does nothing: the remover of a listener that was never added. */
+export const NOOP = (): void => {};
