@@ -28,9 +28,9 @@ async function readlineTo(path: string, offset: number, limit: number): Promise<
 }
 
 /**
- * The floor of any read by line number without an index: reading every byte before the line
- * with one reused buffer, looking at none of them. 8 MiB reads (fewer calls than the tool's
- * chunks), so the floor is the generous one.
+ * The floor of a read by line number without an index on one thread: reading every byte before
+ * the line with one reused buffer, looking at none of them. 8 MiB reads (fewer calls than the
+ * tool's chunks). The counting threads can beat it: they split the same bytes among cores.
  */
 async function rawRead(path: string, bytes: number, buffer: Buffer): Promise<number> {
   const handle = await open(path);
@@ -128,26 +128,40 @@ export async function benchLargeRead(
   await eager.close?.();
   const rssGrowthMiB = rss.stop();
 
-  // Cold deep reads (a fresh provider each, so no index) alternated with the raw-read floor.
+  // Cold deep reads (a fresh provider each, so no index; the process's counting threads are
+  // up after the first), the same on the calling thread only, and the raw-read floor, rotated.
   const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
-  const colds = [firstCold];
+  const colds: number[] = [];
+  const serialColds: number[] = [];
   const floors: number[] = [];
+  const steps = ['cold', 'serial', 'floor'] as const;
   for (let i = 0; i < runs; i++) {
-    const fresh = createBuiltinProvider({ workspace: root, tools: ['read'], indexAhead: false });
-    const order = i % 2 === 0 ? ['cold', 'floor'] : ['floor', 'cold'];
-    for (const step of order) {
-      if (step === 'cold') colds.push(await timed(async () => expectLine(await readText(fresh, deep), deep)));
-      else floors.push(await timed(() => rawRead(path, deepOffset, buffer)));
+    for (let k = 0; k < steps.length; k++) {
+      const step = steps[(i + k) % steps.length];
+      if (step === 'floor') {
+        floors.push(await timed(() => rawRead(path, deepOffset, buffer)));
+        continue;
+      }
+      const fresh = createBuiltinProvider({
+        workspace: root,
+        tools: ['read'],
+        indexAhead: false,
+        countThreads: step === 'cold',
+      });
+      const ms = await timed(async () => expectLine(await readText(fresh, deep), deep));
+      (step === 'cold' ? colds : serialColds).push(ms);
+      await fresh.close?.();
     }
-    await fresh.close?.();
   }
   const headBaseline = await timeEach(() => readlineTo(path, 1, 2000), runs, 2);
   const readlineDeep = await timed(() => readlineTo(path, deep, 2000));
 
   const coldMs = median(colds);
+  const serialColdMs = median(serialColds);
   const floorMs = median(floors);
+  const list = (values: number[]) => values.map((ms) => ms.toFixed(0)).join(' ');
   console.log(
-    `deep line ${deep} starts at byte ${deepOffset} (${(deepOffset / 1024 ** 2).toFixed(0)} MiB); node:readline reaches it in ${readlineDeep.toFixed(0)} ms; cold runs ${colds.map((ms) => ms.toFixed(0)).join(' ')}; floor runs ${floors.map((ms) => ms.toFixed(0)).join(' ')}`,
+    `deep line ${deep} starts at byte ${deepOffset} (${(deepOffset / 1024 ** 2).toFixed(0)} MiB); node:readline reaches it in ${readlineDeep.toFixed(0)} ms; first cold read (threads starting) ${firstCold.toFixed(0)} ms; cold runs ${list(colds)}; on the calling thread ${list(serialColds)}; floor runs ${list(floors)}`,
   );
   result(`${PACKAGE}/read-1gb-head-slice`, head.medianUs / 1000, 'ms', {
     baseline: 'node-readline',
@@ -158,6 +172,11 @@ export async function benchLargeRead(
     baseline: 'raw-read-floor',
     ratio: coldMs / floorMs,
   });
+  result(`${PACKAGE}/read-1gb-deep-slice-cold-one-thread`, serialColdMs, 'ms', {
+    baseline: 'raw-read-floor',
+    ratio: serialColdMs / floorMs,
+  });
+  result(`${PACKAGE}/read-1gb-deep-slice-cold-first`, firstCold, 'ms');
   result(`${PACKAGE}/read-1gb-index-ahead-build`, buildMs, 'ms');
   result(`${PACKAGE}/read-1gb-deep-slice-after-index-ahead`, afterAhead, 'ms');
   result(`${PACKAGE}/read-1gb-deep-slice-during-index-ahead`, duringAhead, 'ms');

@@ -10,6 +10,7 @@ import {
 } from '@toolplane/core';
 import { DEFAULT_ENV_ALLOW_LIST, buildCommandEnv } from './executor/environment.js';
 import { createHostExecutor } from './executor/host-executor.js';
+import { sharedCountThreads } from './files/count-threads.js';
 import { IndexAhead } from './files/index-ahead.js';
 import { LineIndexCache } from './files/line-index.js';
 import { ScannerPool } from './files/newline-scanner.js';
@@ -82,6 +83,11 @@ export interface BuiltinProviderOptions {
    * (default 32 MiB) is the smallest file it runs for.
    */
   readonly indexAhead?: false | { readonly minBytes?: number };
+  /**
+   * Count newlines deep into large files on worker threads (the process's one set, up to 4,
+   * started on first use, gone after 30 s idle). `false` keeps every scan on the calling thread.
+   */
+  readonly countThreads?: boolean;
 }
 
 /** Default smallest file indexed ahead: below it a cold scan takes a few milliseconds. */
@@ -164,9 +170,11 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
   };
   const lineIndex = new LineIndexCache();
   const scanners = new ScannerPool();
+  const countThreads = options.countThreads === false ? null : sharedCountThreads();
   const indexAhead = new IndexAhead({
     index: lineIndex,
     scanners,
+    threads: countThreads,
     minBytes:
       options.indexAhead === false
         ? Number.POSITIVE_INFINITY
@@ -177,6 +185,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     sessions,
     lineIndex,
     scanners,
+    countThreads,
     indexAhead,
     limits,
     tasks,

@@ -2,9 +2,11 @@ import { appendFile, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test/helpers.js';
+import { CountThreads } from './count-threads.js';
 import { IndexAhead, versionOf } from './index-ahead.js';
 import { type FileVersion, LineIndexCache } from './line-index.js';
 import { ScannerPool } from './newline-scanner.js';
+import { newlineModule } from './newline-wasm.js';
 import { readSlice } from './read-slice.js';
 
 let dir: string;
@@ -209,5 +211,69 @@ describe('LineIndexCache', () => {
     // Spacing of size / maxCheckpoints = 100 bytes: about 10 checkpoints, not 1000.
     expect(index.nearest('f9', version, 550)).toEqual({ offset: 500, newlines: 500 });
     expect(index.nearest('f0', version, 550)).toEqual({ offset: 0, newlines: 0 });
+  });
+});
+
+describe('IndexAhead on counting threads', () => {
+  let threads: CountThreads;
+  beforeAll(() => {
+    const module = newlineModule();
+    if (!module) throw new Error('this runtime has no WebAssembly SIMD; Node >= 20.19 has it');
+    threads = new CountThreads(module, {
+      threads: 2,
+      segmentBytes: 1024,
+      blockBytes: 8192,
+      chunkBytes: 1024,
+    });
+  });
+  afterAll(() => threads.close());
+
+  function threaded() {
+    const index = new LineIndexCache({ minSpacing: 1024 });
+    const scanners = new ScannerPool({ capacity: 4096 });
+    return { index, scanners, ahead: new IndexAhead({ index, scanners, minBytes: 0, threads }) };
+  }
+
+  it('builds the whole index, every checkpoint exact', async () => {
+    const path = await writeRows('threaded.txt', LINES, 3);
+    const { index, scanners, ahead } = threaded();
+    const version = await versionAt(path);
+    const checkpoints: number[] = [];
+    const record = index.record.bind(index);
+    index.record = (key, at, offset, newlines) => {
+      checkpoints.push(offset);
+      record(key, at, offset, newlines);
+    };
+    ahead.request(path, version, () => open(path));
+    expect(await ahead.running()).toBe('complete');
+    const text = await readFile(path);
+    // The threads offered a checkpoint every 1024 bytes (their segment; the 4096-byte
+    // scanner alone offers one per chunk), in order.
+    expect(checkpoints.length).toBeGreaterThanOrEqual(Math.floor(text.length / 1024));
+    expect([...checkpoints].sort((a, b) => a - b)).toEqual(checkpoints);
+    for (const line of [2, 1000, 54_321, 123_456, LINES, LINES + 1]) {
+      const checkpoint = index.nearest(path, version, line);
+      let newlines = 0;
+      for (let i = 0; i < checkpoint.offset; i++) if (text[i] === 10) newlines++;
+      expect(checkpoint.newlines).toBe(newlines);
+      expect(checkpoint.newlines).toBeLessThanOrEqual(Math.max(0, line - 2));
+    }
+    expect(index.furthest(path, version)).toEqual({ offset: text.length, newlines: LINES });
+    expect(await readAt(path, 150_000, index, scanners)).toEqual(['row 150000 ...', 'row 150001 ...']);
+  });
+
+  it('gives right lines to reads that arrive while it runs', async () => {
+    const path = await writeRows('threaded-during.txt', LINES);
+    const { index, scanners, ahead } = threaded();
+    const version = await versionAt(path);
+    ahead.request(path, version, () => open(path));
+    const outcome = ahead.running();
+    const [waited, scanned] = await Promise.all([
+      readAt(path, 180_000, index, scanners, ahead),
+      readAt(path, 170_000, index, scanners),
+    ]);
+    expect(waited).toEqual(['row 180000', 'row 180001']);
+    expect(scanned).toEqual(['row 170000', 'row 170001']);
+    expect(await outcome).toBe('complete');
   });
 });

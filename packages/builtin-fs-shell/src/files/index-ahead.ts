@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { CountThreads } from './count-threads.js';
 import type { FileVersion, LineIndexCache } from './line-index.js';
 import type { ScannerPool } from './newline-scanner.js';
 import { SEGMENT_BYTES } from './skip-lines.js';
@@ -9,6 +10,8 @@ export interface IndexAheadOptions {
   readonly scanners: ScannerPool;
   /** Files smaller than this are not indexed ahead (a scan of them is fast anyway). */
   readonly minBytes: number;
+  /** Threads that count for the build when free (else it reads in async chunks on this thread). */
+  readonly threads?: CountThreads | null;
 }
 
 /** How a build ended. */
@@ -32,9 +35,10 @@ const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
  * Builds the line index of a large file in the background after a read that stopped before
  * its end, so the usual next read deeper into the file finds it warm. One build at a time: a
  * request for another file cancels the running one (its checkpoints stay; a later build
- * resumes from them). It reads with the scanner's one buffer in async chunks, so memory is
- * bounded and the event loop is never held longer than one chunk's count (well under a millisecond
- * for 2 MiB). A build stops when the file changes under it, and for good on {@link close}.
+ * resumes from them). The counting threads do the build when they are free; otherwise it reads
+ * with the scanner's one buffer in async chunks. Either way memory is bounded and the event
+ * loop is never held longer than one chunk's count (well under a millisecond for 2 MiB). A
+ * build stops when the file changes under it, and for good on {@link close}.
  */
 export class IndexAhead {
   private current: Build | undefined;
@@ -129,6 +133,16 @@ export class IndexAhead {
       let position = start.offset;
       let newlines = start.newlines;
       build.newlines = newlines;
+      const reach = await this.countOnThreads(build, handle, start);
+      if (reach) {
+        if (signal.aborted) return 'aborted';
+        if (!sameVersion(versionOf(await handle.stat()), version)) {
+          index.forget(key, version);
+          return 'changed';
+        }
+        position = reach.offset;
+        newlines = reach.newlines;
+      }
       while (position < version.size) {
         if (signal.aborted) return 'aborted';
         const length = Math.min(scanner.buffer.length, version.size - position);
@@ -154,6 +168,29 @@ export class IndexAhead {
       scanners.release(scanner);
       await handle.close();
     }
+  }
+
+  /** The build's count on the threads; undefined when they are busy, failed or were aborted. */
+  private async countOnThreads(
+    build: Build,
+    handle: FileHandle,
+    start: { offset: number; newlines: number },
+  ): Promise<{ offset: number; newlines: number } | undefined> {
+    const { index, threads } = this.options;
+    const counting = threads?.tryCount({
+      fd: handle.fd,
+      start: start.offset,
+      newlines: start.newlines,
+      end: build.version.size,
+      onCheckpoint: (offset, newlines) => {
+        index.record(build.key, build.version, offset, newlines);
+        build.newlines = newlines;
+        for (const wake of [...build.waiters]) wake();
+      },
+      signal: build.controller.signal,
+    });
+    // A failed or aborted count leaves the rest to the loop, which reports either the usual way.
+    return counting?.catch(() => undefined);
   }
 }
 

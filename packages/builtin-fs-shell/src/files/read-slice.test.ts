@@ -2,10 +2,13 @@ import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test/helpers.js';
+import { CountThreads } from './count-threads.js';
 import { versionOf } from './index-ahead.js';
 import { LineIndexCache } from './line-index.js';
 import { ScannerPool } from './newline-scanner.js';
+import { newlineModule } from './newline-wasm.js';
 import { readSlice } from './read-slice.js';
+import { SERIAL_LEAD_BYTES } from './skip-lines.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -21,6 +24,7 @@ interface ReadOptions {
   readonly index?: LineIndexCache;
   readonly scanners?: ScannerPool;
   readonly maxLineLength?: number;
+  readonly threads?: CountThreads;
   readonly signal?: AbortSignal;
 }
 
@@ -37,6 +41,7 @@ async function slice(file: string, offset: number, limit: number, options: ReadO
       maxLineLength: options.maxLineLength ?? 100_000,
       index: options.index ?? new LineIndexCache(),
       scanners: options.scanners ?? new ScannerPool(),
+      ...(options.threads ? { threads: options.threads } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } finally {
@@ -213,5 +218,88 @@ describe('the skip phase', () => {
     // What the aborted scan recorded is exact: a read from its checkpoints is right.
     const after = await slice('big.txt', 45_000, 3, { index, scanners });
     expect(after.lines).toEqual(['row 45000', 'row 45001', 'row 45002']);
+  });
+});
+
+describe('the skip phase on counting threads', () => {
+  const file = 'threads.txt';
+  let expected: string[];
+  let threads: CountThreads;
+  let handedOver = 0;
+  beforeAll(async () => {
+    const text = variedText(200_000, 99, true, false);
+    // Long enough that a scan hands the part past its serial lead to the threads.
+    expect(text.length).toBeGreaterThan(2 * SERIAL_LEAD_BYTES);
+    expected = expectedLines(text);
+    await writeFile(join(dir, file), text);
+    const module = newlineModule();
+    if (!module) throw new Error('this runtime has no WebAssembly SIMD; Node >= 20.19 has it');
+    // Small blocks and segments: the line is found across many of them.
+    threads = new CountThreads(module, {
+      threads: 2,
+      segmentBytes: 4096,
+      blockBytes: 12_288,
+      chunkBytes: 2048,
+    });
+    const tryCount = threads.tryCount.bind(threads);
+    threads.tryCount = (job) => {
+      const counting = tryCount(job);
+      if (counting) handedOver++;
+      return counting;
+    };
+  });
+  afterAll(() => threads.close());
+
+  it('finds exact lines, cold and warm, and the line count past the end', async () => {
+    const offsets = [1, 2, 1000, 60_000, 123_457, 199_999, expected.length];
+    for (let line = 77; line < expected.length; line += 19_391) offsets.push(line);
+    const warm = new LineIndexCache({ minSpacing: 4096 });
+    for (const offset of offsets) {
+      for (const index of [new LineIndexCache({ minSpacing: 4096 }), warm]) {
+        const result = await slice(file, offset, 3, { threads, index });
+        expect(result.lines, `offset ${offset}`).toEqual(expected.slice(offset - 1, offset + 2));
+        expect(result.more).toBe(offset + 2 < expected.length);
+      }
+    }
+    const past = await slice(file, expected.length + 3, 1, { threads });
+    expect(past.totalLines).toBe(expected.length);
+    expect(handedOver).toBeGreaterThan(5);
+  });
+
+  it('counts on its own thread, with the same result, while the threads are busy', async () => {
+    // A count of /dev/zero that never ends on its own keeps the threads busy until aborted.
+    const zeros = await open('/dev/zero');
+    const controller = new AbortController();
+    try {
+      const busy = threads.tryCount({
+        fd: zeros.fd,
+        start: 0,
+        newlines: 0,
+        end: 2 ** 40,
+        signal: controller.signal,
+      });
+      const before = handedOver;
+      const result = await slice(file, 150_000, 2, { threads });
+      expect(result.lines).toEqual(expected.slice(149_999, 150_001));
+      expect(threads.busy).toBe(true);
+      expect(handedOver).toBe(before);
+      controller.abort(new Error('done with zeros'));
+      await expect(busy).rejects.toThrow('done with zeros');
+    } finally {
+      await zeros.close();
+    }
+  });
+
+  it('stops when aborted while the threads count, and the next read is right', async () => {
+    const controller = new AbortController();
+    const index = new LineIndexCache({ minSpacing: 4096 });
+    const pending = slice(file, expected.length - 5, 2, { threads, index, signal: controller.signal });
+    // Let the serial lead pass, so the abort lands during the threads' count.
+    for (let i = 0; i < 500 && !threads.busy; i++) await new Promise((r) => setTimeout(r, 1));
+    controller.abort(new Error('reader left'));
+    await expect(pending).rejects.toThrow('reader left');
+    expect(threads.busy).toBe(false);
+    const after = await slice(file, expected.length - 5, 2, { threads, index });
+    expect(after.lines).toEqual(expected.slice(expected.length - 6, expected.length - 4));
   });
 });

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { CountThreads } from './count-threads.js';
 import type { FileVersion, LineIndexCache } from './line-index.js';
 import type { ScannerPool } from './newline-scanner.js';
 import { findLineStart } from './skip-lines.js';
@@ -18,6 +19,8 @@ export interface SliceRequest {
   readonly maxLineLength: number;
   readonly index: LineIndexCache;
   readonly scanners: ScannerPool;
+  /** Threads that count the bytes before a far-away line (see {@link findLineStart}). */
+  readonly threads?: CountThreads | null;
   readonly signal?: AbortSignal;
 }
 
@@ -59,6 +62,7 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
       line: request.offset,
       index,
       scanner,
+      threads: request.threads ?? null,
       ...(request.signal ? { signal: request.signal } : {}),
     });
   } finally {

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { CountReach, CountThreads } from './count-threads.js';
 import type { FileVersion, LineIndexCache } from './line-index.js';
 import type { NewlineScanner } from './newline-scanner.js';
 
@@ -7,6 +8,12 @@ export const SEGMENT_BYTES = 1024 * 1024;
 
 // A scan starts with a small read (the line is often close) and doubles up to the scanner's buffer.
 const FIRST_CHUNK = 64 * 1024;
+
+/**
+ * Bytes a scan counts on its own thread before it hands the rest to the counting threads (most
+ * lines asked for are near the start or near a checkpoint), and the least it hands over.
+ */
+export const SERIAL_LEAD_BYTES = 2 * 1024 * 1024;
 
 /** Where to find a line. */
 export interface LineSearch {
@@ -17,6 +24,8 @@ export interface LineSearch {
   readonly line: number;
   readonly index: LineIndexCache;
   readonly scanner: NewlineScanner;
+  /** Threads to count far-away lines with (none: the scan stays on this thread). */
+  readonly threads?: CountThreads | null;
   readonly signal?: AbortSignal;
 }
 
@@ -28,7 +37,9 @@ export type LineStart =
 /**
  * Finds where line `line` starts without looking at the lines before it: reads chunks into
  * the scanner's one buffer and counts "\n" bytes in them, offering the index a checkpoint every
- * {@link SEGMENT_BYTES}. Starts from the index's nearest checkpoint. Memory stays the buffer.
+ * {@link SEGMENT_BYTES}. Starts from the index's nearest checkpoint. Past
+ * {@link SERIAL_LEAD_BYTES} the counting threads, when given and free, count the rest up to
+ * the segment that holds the line. Memory stays the buffer (and one small one per thread).
  */
 export async function findLineStart(search: LineSearch): Promise<LineStart> {
   const { handle, key, version, index, scanner, signal } = search;
@@ -39,8 +50,19 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
   let newlines = start.newlines;
   let chunk = Math.min(FIRST_CHUNK, scanner.buffer.length);
   let lastByte: number | undefined;
+  let handedOver = !search.threads;
   while (position < version.size) {
     if (signal?.aborted) throw signal.reason;
+    if (!handedOver && position - start.offset >= SERIAL_LEAD_BYTES) {
+      handedOver = true;
+      const reach = await countOnThreads(search, position, newlines);
+      if (reach) {
+        position = reach.offset;
+        newlines = reach.newlines;
+        lastByte = undefined;
+        continue;
+      }
+    }
     const length = Math.min(chunk, version.size - position);
     const { bytesRead } = await handle.read(scanner.buffer, 0, length, position);
     if (bytesRead === 0) break;
@@ -66,4 +88,31 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
   }
   const unterminated = lastByte !== undefined && lastByte !== 10 ? 1 : 0;
   return { found: false, totalLines: newlines + unterminated };
+}
+
+/** The rest of a scan on the counting threads; undefined when they are busy or failed. */
+async function countOnThreads(
+  search: LineSearch,
+  position: number,
+  newlines: number,
+): Promise<CountReach | undefined> {
+  const { threads, handle, index, key, version, signal } = search;
+  if (!threads || version.size - position < SERIAL_LEAD_BYTES) return undefined;
+  const counting = threads.tryCount({
+    fd: handle.fd,
+    start: position,
+    newlines,
+    end: version.size,
+    until: search.line - 1,
+    onCheckpoint: (offset, before) => index.record(key, version, offset, before),
+    ...(signal ? { signal } : {}),
+  });
+  if (!counting) return undefined;
+  try {
+    return await counting;
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+    // A thread's read failed: count on this thread, which reports the error the usual way.
+    return undefined;
+  }
 }

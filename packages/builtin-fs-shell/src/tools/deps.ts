@@ -1,5 +1,6 @@
 import type { Executor, ToolContext } from '@toolplane/core';
 import type { Agent } from 'undici';
+import type { CountThreads } from '../files/count-threads.js';
 import type { IndexAhead } from '../files/index-ahead.js';
 import type { LineIndexCache } from '../files/line-index.js';
 import type { ScannerPool } from '../files/newline-scanner.js';
@@ -38,6 +39,8 @@ export interface ToolDeps {
   readonly lineIndex: LineIndexCache;
   /** Chunk buffers with newline counting, lent to scans. */
   readonly scanners: ScannerPool;
+  /** Threads that count newlines far into large files (null: scans stay on this thread). */
+  readonly countThreads: CountThreads | null;
   /** Background line-index builds of large files. */
   readonly indexAhead: IndexAhead;
   readonly limits: ToolLimits;

@@ -86,6 +86,30 @@ describe('read of large files: skip phase and index-ahead through the tool', () 
     );
   });
 
+  it('reads the same deep lines with and without counting threads', async () => {
+    const path = join(dir, 'threads.txt');
+    // 16 MiB: a cold deep read hands most of its count to the threads (4 MiB blocks).
+    await writeFile(path, fixedWidthRows('t', 1_048_576, 16));
+    const options = { workspace: dir, tools: ['read'] as const, indexAhead: false as const };
+    const threaded = createBuiltinProvider(options);
+    const serial = createBuiltinProvider({ ...options, countThreads: false });
+    try {
+      for (const offset of [3, 300_001, 777_777, 1_048_570]) {
+        const args = { path: 'threads.txt', offset, limit: 3 };
+        const [a, b] = [await threaded.execute('read', args, ctx), await serial.execute('read', args, ctx)];
+        expect(okText(a)).toContain(`${offset}\tt${String(offset).padStart(14, '0')}`);
+        expect(okText(a)).toBe(okText(b));
+      }
+      expect(textOf(await threaded.execute('read', { path: 'threads.txt', offset: 1_048_577 }, ctx))).toMatch(
+        /past the end of threads\.txt \(1048576 lines\)/,
+      );
+      expect(await openDescriptors(path)).toBe(0);
+    } finally {
+      await threaded.close?.();
+      await serial.close?.();
+    }
+  });
+
   it('refuses an offset past the end of a large file with its line count', async () => {
     await writeFile(join(dir, 'big.txt'), fixedWidthRows('r', 200_000, 10));
     const past = await read({ path: 'big.txt', offset: 200_001 });

@@ -184,6 +184,7 @@ export function createReadTool(deps: ToolDeps): Tool {
           maxLineLength: deps.limits.readMaxLineLength,
           index: deps.lineIndex,
           scanners: deps.scanners,
+          threads: deps.countThreads,
           signal: ctx.signal,
         });
         if (slice.more) {

@@ -1,0 +1,271 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { COUNT_WORKER_SOURCE, STOP } from './count-worker-source.js';
+import { type WasmModule, newlineModule } from './newline-wasm.js';
+
+/** A count over a byte range of an open file, split among threads. */
+export interface CountJob {
+  /** An open descriptor; it must stay open until the returned promise settles. */
+  readonly fd: number;
+  /** Where counting starts (a known checkpoint). */
+  readonly start: number;
+  /** Newlines before `start`. */
+  readonly newlines: number;
+  /** Where counting stops (exclusive), usually the file size. */
+  readonly end: number;
+  /**
+   * Stop at the segment holding this newline (counted from the start of the file, 1-based):
+   * the result is then the checkpoint just before that segment. Omit to count to `end`.
+   */
+  readonly until?: number;
+  /** Called in file order with each segment's end and the newlines before it. */
+  readonly onCheckpoint?: (offset: number, newlines: number) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** How far a count got: `newlines` "\n" bytes come before byte `offset`. */
+export interface CountReach {
+  readonly offset: number;
+  readonly newlines: number;
+}
+
+/** Options of {@link CountThreads}. */
+export interface CountThreadsOptions {
+  /** Threads (default: the machine's parallelism, at most 4). */
+  readonly threads?: number;
+  /** Bytes a thread claims at a time (default 4 MiB). */
+  readonly blockBytes?: number;
+  /** Bytes between two checkpoints (default 1 MiB); divides `blockBytes`. */
+  readonly segmentBytes?: number;
+  /** Bytes of one read (default 256 KiB: the buffer stays in the core's cache while it is counted). */
+  readonly chunkBytes?: number;
+  /** Idle threads exit after this long (default 30 s). */
+  readonly idleMs?: number;
+}
+
+interface Running {
+  readonly id: number;
+  readonly job: CountJob;
+  readonly control: Int32Array;
+  readonly pending: Map<number, number[]>;
+  nextBlock: number;
+  offset: number;
+  newlines: number;
+  found: boolean;
+  failure?: Error;
+  /** Threads that have not yet said they are done with this job. */
+  readonly working: Set<Worker>;
+  settle(): void;
+}
+
+/**
+ * Counts "\n" bytes of a file range on worker threads, so a read deep into a large file with no
+ * line index yet uses every core: each thread claims blocks in turn, reads them in small chunks
+ * with a synchronous `pread` (no thread-pool round trip) into a buffer that stays in its cache,
+ * counts them with the WebAssembly SIMD kernel, and reports per-segment counts; the caller's
+ * thread puts them in file order. Memory stays one small buffer per thread. One job runs at a
+ * time ({@link tryCount} says when busy); threads start on first use and exit when idle.
+ */
+export class CountThreads {
+  private readonly threads: number;
+  private readonly blockBytes: number;
+  private readonly segmentBytes: number;
+  private readonly chunkBytes: number;
+  private readonly idleMs: number;
+  private workers: Worker[] = [];
+  private running: Running | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private jobs = 0;
+  private unavailable = false;
+
+  constructor(
+    private readonly module: WasmModule,
+    options: CountThreadsOptions = {},
+  ) {
+    this.threads = Math.max(1, options.threads ?? Math.min(4, availableParallelism()));
+    this.segmentBytes = options.segmentBytes ?? 1024 * 1024;
+    this.blockBytes = options.blockBytes ?? 4 * this.segmentBytes;
+    this.chunkBytes = options.chunkBytes ?? 256 * 1024;
+    this.idleMs = options.idleMs ?? 30_000;
+    if (this.blockBytes % this.segmentBytes !== 0)
+      throw new Error(`CountThreads: blockBytes ${this.blockBytes} is not a multiple of segmentBytes`);
+  }
+
+  /** Threads alive now (0 before the first job and after an idle period). */
+  get liveThreads(): number {
+    return this.workers.length;
+  }
+
+  /** Whether a job is running. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /**
+   * Runs a count, or returns undefined when another one is running (the caller counts itself).
+   * Rejects with the signal's reason on abort and with an Error when a thread fails (a read
+   * error, or a file that shrank); every thread has stopped using `fd` before it settles.
+   */
+  tryCount(job: CountJob): Promise<CountReach> | undefined {
+    if (this.running || this.unavailable) return undefined;
+    if (job.signal?.aborted) return Promise.reject(job.signal.reason);
+    clearTimeout(this.idleTimer);
+    try {
+      this.startThreads();
+    } catch {
+      // Threads cannot start here (a runtime or sandbox that forbids them): count on the caller's.
+      this.unavailable = true;
+      for (const worker of this.workers.splice(0)) void worker.terminate();
+      return undefined;
+    }
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    const blocks = Math.ceil(Math.max(0, job.end - job.start) / this.blockBytes);
+    return new Promise<CountReach>((resolve, reject) => {
+      const running: Running = {
+        id: ++this.jobs,
+        job,
+        control,
+        pending: new Map(),
+        nextBlock: 0,
+        offset: job.start,
+        newlines: job.newlines,
+        found: false,
+        working: new Set(this.workers),
+        settle: () => {
+          job.signal?.removeEventListener('abort', stop);
+          this.running = undefined;
+          this.scheduleIdle();
+          if (job.signal?.aborted) reject(job.signal.reason);
+          else if (running.failure) reject(running.failure);
+          else resolve({ offset: running.offset, newlines: running.newlines });
+        },
+      };
+      const stop = (): void => {
+        Atomics.store(control, STOP, 1);
+      };
+      job.signal?.addEventListener('abort', stop, { once: true });
+      this.running = running;
+      const message = {
+        id: running.id,
+        fd: job.fd,
+        start: job.start,
+        end: job.end,
+        blocks,
+        blockBytes: this.blockBytes,
+        segmentBytes: this.segmentBytes,
+        control: control.buffer,
+      };
+      for (const worker of this.workers) worker.postMessage(message);
+    });
+  }
+
+  /** Stops every thread (a running job fails once they are gone). */
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const workers = this.workers;
+    this.workers = [];
+    const running = this.running;
+    if (running) {
+      running.failure ??= new Error('the counting threads were closed');
+      Atomics.store(running.control, STOP, 1);
+    }
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    // Settled only now, so no thread still reads the caller's descriptor.
+    if (running && this.running === running) {
+      running.working.clear();
+      running.settle();
+    }
+  }
+
+  private startThreads(): void {
+    while (this.workers.length < this.threads) {
+      const worker = new Worker(COUNT_WORKER_SOURCE, {
+        eval: true,
+        workerData: { module: this.module, chunkBytes: this.chunkBytes },
+      });
+      worker.unref();
+      worker.on('message', (message: WorkerMessage) => this.onMessage(worker, message));
+      worker.on('error', (error) => this.onCrash(worker, error));
+      worker.on('exit', () => this.onCrash(worker, new Error('a counting thread exited')));
+      this.workers.push(worker);
+    }
+  }
+
+  private onMessage(worker: Worker, message: WorkerMessage): void {
+    const running = this.running;
+    if (!running || message.id !== running.id) return;
+    if (message.type === 'block') {
+      running.pending.set(message.block, message.counts);
+      this.advance(running);
+    } else if (message.type === 'failed') {
+      running.failure ??= new Error(`counting newlines failed: ${message.message}`);
+      Atomics.store(running.control, STOP, 1);
+    } else {
+      running.working.delete(worker);
+      if (running.working.size === 0) running.settle();
+    }
+  }
+
+  /** Folds the blocks that are now contiguous into the running total, in file order. */
+  private advance(running: Running): void {
+    const { job } = running;
+    for (let counts = running.pending.get(running.nextBlock); counts && !running.found; ) {
+      running.pending.delete(running.nextBlock);
+      const blockStart = job.start + running.nextBlock * this.blockBytes;
+      for (let segment = 0; segment < counts.length; segment++) {
+        const count = counts[segment] as number;
+        if (job.until !== undefined && running.newlines + count >= job.until) {
+          running.found = true;
+          Atomics.store(running.control, STOP, 1);
+          return;
+        }
+        running.newlines += count;
+        running.offset = Math.min(job.end, blockStart + (segment + 1) * this.segmentBytes);
+        job.onCheckpoint?.(running.offset, running.newlines);
+      }
+      running.nextBlock++;
+      counts = running.pending.get(running.nextBlock);
+    }
+  }
+
+  private onCrash(worker: Worker, error: Error): void {
+    const at = this.workers.indexOf(worker);
+    if (at === -1) return;
+    this.workers.splice(at, 1);
+    const running = this.running;
+    // A thread that crashed will never say 'done': stop the job and stop waiting for it.
+    if (!running?.working.delete(worker)) return;
+    running.failure ??= new Error(`a counting thread failed: ${error.message}`);
+    Atomics.store(running.control, STOP, 1);
+    if (running.working.size === 0) running.settle();
+  }
+
+  private scheduleIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.running) return;
+      const workers = this.workers;
+      this.workers = [];
+      for (const worker of workers) void worker.terminate();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+}
+
+type WorkerMessage =
+  | { readonly id: number; readonly type: 'block'; readonly block: number; readonly counts: number[] }
+  | { readonly id: number; readonly type: 'failed'; readonly message: string }
+  | { readonly id: number; readonly type: 'done' };
+
+let shared: CountThreads | null | undefined;
+
+/**
+ * The process's counting threads (one set however many providers), or null when this runtime
+ * has no WebAssembly SIMD (then scans stay on the calling thread).
+ */
+export function sharedCountThreads(): CountThreads | null {
+  if (shared !== undefined) return shared;
+  const module = newlineModule();
+  shared = module ? new CountThreads(module) : null;
+  return shared;
+}
