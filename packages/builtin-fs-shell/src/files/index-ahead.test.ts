@@ -42,6 +42,19 @@ function setup(capacity = 4096) {
   return { index, scanners, ahead };
 }
 
+/** Each checkpoint's count equals the newlines before its offset, up to the end of the file. */
+async function expectExactIndex(index: LineIndexCache, path: string, version: FileVersion): Promise<void> {
+  const text = await readFile(path);
+  for (const line of [2, 1000, 54_321, 123_456, LINES, LINES + 1]) {
+    const checkpoint = index.nearest(path, version, line);
+    let newlines = 0;
+    for (let i = 0; i < checkpoint.offset; i++) if (text[i] === 10) newlines++;
+    expect(checkpoint.newlines).toBe(newlines);
+    expect(checkpoint.newlines).toBeLessThanOrEqual(Math.max(0, line - 2));
+  }
+  expect(index.furthest(path, version)).toEqual({ offset: text.length, newlines: LINES });
+}
+
 async function readAt(
   path: string,
   offset: number,
@@ -78,16 +91,7 @@ describe('IndexAhead', () => {
     ahead.request(path, version, () => open(path));
     expect(await ahead.running()).toBe('complete');
     expect(index.isComplete(path, version)).toBe(true);
-    const text = await readFile(path);
-    // Each checkpoint's count equals the newlines before its offset.
-    for (const line of [2, 1000, 54_321, 123_456, LINES, LINES + 1]) {
-      const checkpoint = index.nearest(path, version, line);
-      let newlines = 0;
-      for (let i = 0; i < checkpoint.offset; i++) if (text[i] === 10) newlines++;
-      expect(checkpoint.newlines).toBe(newlines);
-      expect(checkpoint.newlines).toBeLessThanOrEqual(Math.max(0, line - 2));
-    }
-    expect(index.furthest(path, version)).toEqual({ offset: text.length, newlines: LINES });
+    await expectExactIndex(index, path, version);
     expect(await readAt(path, 150_000, index, scanners)).toEqual(['row 150000', 'row 150001']);
     // A second request for the indexed version starts nothing.
     ahead.request(path, version, () => open(path));
@@ -251,14 +255,7 @@ describe('IndexAhead on counting threads', () => {
     // scanner alone offers one per chunk), in order.
     expect(checkpoints.length).toBeGreaterThanOrEqual(Math.floor(text.length / 1024));
     expect([...checkpoints].sort((a, b) => a - b)).toEqual(checkpoints);
-    for (const line of [2, 1000, 54_321, 123_456, LINES, LINES + 1]) {
-      const checkpoint = index.nearest(path, version, line);
-      let newlines = 0;
-      for (let i = 0; i < checkpoint.offset; i++) if (text[i] === 10) newlines++;
-      expect(checkpoint.newlines).toBe(newlines);
-      expect(checkpoint.newlines).toBeLessThanOrEqual(Math.max(0, line - 2));
-    }
-    expect(index.furthest(path, version)).toEqual({ offset: text.length, newlines: LINES });
+    await expectExactIndex(index, path, version);
     expect(await readAt(path, 150_000, index, scanners)).toEqual(['row 150000 ...', 'row 150001 ...']);
   });
 
