@@ -196,6 +196,19 @@ describe('CountThreads', () => {
     expect((await count()).newlines).toBe(newlinesBefore(data, data.length));
   });
 
+  it('warms up without a job: ready once every thread has started, idle later', async () => {
+    const threads = pool({ threads: 2, idleMs: 200 });
+    expect(threads.ready).toBe(false);
+    threads.warm();
+    expect(threads.liveThreads).toBe(2);
+    // Bounded wait for both threads to say they are up (tens of milliseconds each).
+    for (let i = 0; i < 500 && !threads.ready; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(threads.ready).toBe(true);
+    for (let i = 0; i < 500 && threads.liveThreads > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(threads.liveThreads).toBe(0);
+    expect(threads.ready).toBe(false);
+  });
+
   it('declines every job when threads cannot start, so the caller counts itself', async () => {
     // A function cannot be sent to a thread: the Worker constructor throws, as it would where
     // threads are forbidden.
@@ -203,7 +216,9 @@ describe('CountThreads', () => {
     pools.push(broken);
     expect(broken.tryCount({ fd: 0, start: 0, newlines: 0, end: 10 })).toBeUndefined();
     expect(broken.tryCount({ fd: 0, start: 0, newlines: 0, end: 10 })).toBeUndefined();
+    broken.warm();
     expect(broken.liveThreads).toBe(0);
+    expect(broken.ready).toBe(false);
   });
 
   it('fails a running job on close', async () => {

@@ -73,6 +73,8 @@ export class CountThreads {
   private readonly chunkBytes: number;
   private readonly idleMs: number;
   private workers: Worker[] = [];
+  /** Threads that have started and can take a job at once. */
+  private readonly started = new WeakSet<Worker>();
   private running: Running | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private jobs = 0;
@@ -96,6 +98,32 @@ export class CountThreads {
     return this.workers.length;
   }
 
+  /**
+   * Whether every thread is up, so a job starts counting at once (a thread takes tens of
+   * milliseconds to start). A caller that can count by itself meanwhile calls {@link warm}
+   * and hands over once this is true.
+   */
+  get ready(): boolean {
+    return (
+      !this.unavailable &&
+      this.workers.length === this.threads &&
+      this.workers.every((worker) => this.started.has(worker))
+    );
+  }
+
+  /** Starts the threads (if they are not running) without giving them a job; never throws. */
+  warm(): void {
+    if (this.unavailable) return;
+    clearTimeout(this.idleTimer);
+    try {
+      this.startThreads();
+    } catch {
+      this.markUnavailable();
+      return;
+    }
+    if (!this.running) this.scheduleIdle();
+  }
+
   /** Whether a job is running. */
   get busy(): boolean {
     return this.running !== undefined;
@@ -113,9 +141,7 @@ export class CountThreads {
     try {
       this.startThreads();
     } catch {
-      // Threads cannot start here (a runtime or sandbox that forbids them): count on the caller's.
-      this.unavailable = true;
-      for (const worker of this.workers.splice(0)) void worker.terminate();
+      this.markUnavailable();
       return undefined;
     }
     const control = new Int32Array(new SharedArrayBuffer(8));
@@ -177,6 +203,12 @@ export class CountThreads {
     }
   }
 
+  /** Threads cannot start here (a runtime or sandbox that forbids them): callers count themselves. */
+  private markUnavailable(): void {
+    this.unavailable = true;
+    for (const worker of this.workers.splice(0)) void worker.terminate();
+  }
+
   private startThreads(): void {
     while (this.workers.length < this.threads) {
       const worker = new Worker(COUNT_WORKER_SOURCE, {
@@ -192,6 +224,10 @@ export class CountThreads {
   }
 
   private onMessage(worker: Worker, message: WorkerMessage): void {
+    if (message.type === 'ready') {
+      this.started.add(worker);
+      return;
+    }
     const running = this.running;
     if (!running || message.id !== running.id) return;
     if (message.type === 'block') {
@@ -255,7 +291,8 @@ export class CountThreads {
 type WorkerMessage =
   | { readonly id: number; readonly type: 'block'; readonly block: number; readonly counts: number[] }
   | { readonly id: number; readonly type: 'failed'; readonly message: string }
-  | { readonly id: number; readonly type: 'done' };
+  | { readonly id: number; readonly type: 'done' }
+  | { readonly id: 0; readonly type: 'ready' };
 
 let shared: CountThreads | null | undefined;
 

@@ -4,7 +4,8 @@
 // workerData: { module: WebAssembly.Module (the newline kernel), chunkBytes }
 // message in:  { id, fd, start, end, blocks, blockBytes, segmentBytes, control: SharedArrayBuffer }
 //   control[0] is the next block to claim, control[1] turns non-zero to stop.
-// messages out: { id, type: 'block', block, counts } (newlines per segment, in order),
+// messages out: { id: 0, type: 'ready' } once started,
+//               { id, type: 'block', block, counts } (newlines per segment, in order),
 //               { id, type: 'failed', message }, then always { id, type: 'done' }.
 
 /** Index of the next unclaimed block in the job's control array. */
@@ -41,6 +42,8 @@ function scanBlock(job, control, block) {
   }
   return counts;
 }
+
+parentPort.postMessage({ id: 0, type: 'ready' });
 
 parentPort.on('message', (job) => {
   const control = new Int32Array(job.control);

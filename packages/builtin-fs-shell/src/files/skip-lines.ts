@@ -54,13 +54,17 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
   while (position < version.size) {
     if (signal?.aborted) throw signal.reason;
     if (!handedOver && position - start.offset >= SERIAL_LEAD_BYTES) {
-      handedOver = true;
-      const reach = await countOnThreads(search, position, newlines);
-      if (reach) {
-        position = reach.offset;
-        newlines = reach.newlines;
-        lastByte = undefined;
-        continue;
+      // Threads still starting: keep counting here meanwhile, and hand over once they are up.
+      if (search.threads?.ready === false) search.threads.warm();
+      else {
+        handedOver = true;
+        const reach = await countOnThreads(search, position, newlines);
+        if (reach) {
+          position = reach.offset;
+          newlines = reach.newlines;
+          lastByte = undefined;
+          continue;
+        }
       }
     }
     const length = Math.min(chunk, version.size - position);
