@@ -2,17 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
-import type {
-  McpCallOutcome,
-  McpPage,
-  McpRequestOptions,
-  McpResourceInfo,
-  McpSession,
-  McpToolDefinition,
-} from './session.js';
+import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { followCaller } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
-import { identityOf, toCallOutcome, toPage } from './sdk-results.js';
+import { connectWithin } from './sdk-connect.js';
+import { sdkRequests } from './sdk-requests.js';
+import { identityOf, toCallOutcome } from './sdk-results.js';
 
 /** A transport plus what the provider wants to know about it. */
 export interface TransportHandle {
@@ -137,67 +132,26 @@ export async function openSdkSession(
     protocolVersion = version;
     setProtocolVersion?.(version);
   };
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    // connect() does not bound transport start (an SSE endpoint that never answers): race it.
-    const bounded = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`did not initialize within ${options.timeoutMs} ms`)),
-        options.timeoutMs,
-      );
-      onAbort = () => reject(new Error('start was cancelled'));
-      if (options.signal.aborted) onAbort();
-      else options.signal.addEventListener('abort', onAbort, { once: true });
-    });
-    await Promise.race([
-      client.connect(handle.transport, { timeout: options.timeoutMs, signal: options.signal }),
-      bounded,
-    ]);
-  } catch (error) {
-    closedByUs = true;
-    await client.close().catch(() => {});
-    await handle.transport.close().catch(() => {});
-    const detail = handle.diagnostics();
-    if (detail && error instanceof Error && !error.message.includes(detail))
-      error.message = `${error.message}; ${detail}`;
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) options.signal.removeEventListener('abort', onAbort);
-  }
+  await connectWithin(handle, options, {
+    connect: () => client.connect(handle.transport, { timeout: options.timeoutMs, signal: options.signal }),
+    closeClient: () => {
+      closedByUs = true;
+      return client.close();
+    },
+  });
   connected = true;
   const identity = identityOf(client, protocolVersion);
   return {
     identity,
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
-    async listToolsPage(cursor, requestOptionsIn): Promise<McpPage<McpToolDefinition>> {
-      const page = await request(requestOptionsIn, (sdk) =>
-        client.listTools(cursor === undefined ? {} : { cursor }, sdk),
-      );
-      direct?.learnTools(page.tools as McpToolDefinition[], cursor === undefined);
-      return toPage<McpToolDefinition>(page.tools, page.nextCursor);
-    },
+    ...sdkRequests(client, request, (tools, first) => direct?.learnTools(tools, first)),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       if (direct?.handles(name)) return direct.callTool(name, args, callOptions);
       const result = await request(callOptions, (sdk) =>
         client.callTool({ name, arguments: args }, undefined, sdk),
       );
       return toCallOutcome(result);
-    },
-    async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
-      const page = await request(listOptions, (sdk) =>
-        client.listResources(cursor === undefined ? {} : { cursor }, sdk),
-      );
-      return toPage<McpResourceInfo>(page.resources, page.nextCursor);
-    },
-    async readResource(uri, readOptions) {
-      const result = await request(readOptions, (sdk) => client.readResource({ uri }, sdk));
-      return result.contents;
-    },
-    async ping(pingOptions) {
-      await request(pingOptions, (sdk) => client.ping(sdk));
     },
     async close() {
       closedByUs = true;

@@ -7,17 +7,12 @@ import {
 } from '@modelcontextprotocol/client';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
-import type {
-  McpCallOutcome,
-  McpPage,
-  McpRequestOptions,
-  McpResourceInfo,
-  McpSession,
-  McpToolDefinition,
-} from './session.js';
+import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { followCaller } from './session.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
-import { identityOf, toCallOutcome, toPage } from './sdk-results.js';
+import { connectWithin } from './sdk-connect.js';
+import { sdkRequests } from './sdk-requests.js';
+import { identityOf, toCallOutcome } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 
@@ -99,59 +94,27 @@ export async function openV2Session(
     for (const listener of closeListeners)
       listener(detail ? `connection closed: ${detail}` : 'connection closed');
   };
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
+  await connectWithin(handle, options, {
+    connect: () =>
       client.connect(
         handle.transport as never,
         { timeout: options.timeoutMs, signal: options.signal } as never,
       ),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`did not initialize within ${options.timeoutMs} ms`)),
-          options.timeoutMs,
-        );
-      }),
-    ]);
-  } catch (error) {
-    closedByUs = true;
-    await client.close().catch(() => {});
-    await handle.transport.close().catch(() => {});
-    const normalized = normalize(error);
-    const detail = handle.diagnostics();
-    if (detail && normalized instanceof Error && !normalized.message.includes(detail))
-      normalized.message = `${normalized.message}; ${detail}`;
-    throw normalized;
-  } finally {
-    clearTimeout(timer);
-  }
+    closeClient: () => {
+      closedByUs = true;
+      return client.close();
+    },
+    normalize,
+  });
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {
     identity,
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
-    async listToolsPage(cursor, requestOptions): Promise<McpPage<McpToolDefinition>> {
-      const page = await run(requestOptions, (sdk) =>
-        client.listTools(cursor === undefined ? {} : { cursor }, sdk),
-      );
-      return toPage<McpToolDefinition>(page.tools, page.nextCursor);
-    },
+    ...sdkRequests(client, run),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
       return toCallOutcome(result);
-    },
-    async listResourcesPage(cursor, listOptions): Promise<McpPage<McpResourceInfo>> {
-      const page = await run(listOptions, (sdk) =>
-        client.listResources(cursor === undefined ? {} : { cursor }, sdk),
-      );
-      return toPage<McpResourceInfo>(page.resources, page.nextCursor);
-    },
-    async readResource(uri, readOptions) {
-      const result = await run(readOptions, (sdk) => client.readResource({ uri }, sdk));
-      return result.contents;
-    },
-    async ping(pingOptions) {
-      await run(pingOptions, (sdk) => client.ping(sdk));
     },
     async close() {
       closedByUs = true;
