@@ -108,3 +108,35 @@ describe('both protocol generations over stdio', () => {
     }
   });
 });
+
+describe('a start that is cancelled', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: stops waiting for a server that never answers initialize, and leaves no process`, async () => {
+      const tag = uniqueTag();
+      // Reads its stdin and never writes: initialize would wait for the 60 s startup timeout.
+      const provider = createMcpProvider(
+        'silent',
+        {
+          type: 'stdio',
+          command: process.execPath,
+          args: ['-e', 'process.stdin.resume(); setInterval(() => {}, 1000);', '--', `--tag=${tag}`],
+          client,
+          healthIntervalMs: 0,
+          startupTimeoutMs: 60_000,
+        },
+        { runDirectory: run.path },
+      );
+      try {
+        const controller = new AbortController();
+        const starting = provider.start?.(controller.signal);
+        await waitFor(() => pidsWithTag(tag).length > 0, 10_000);
+        controller.abort();
+        await expect(starting).rejects.toThrow(/cancel|abort/i);
+        await waitFor(() => pidsWithTag(tag).length === 0, 10_000);
+        expect(pidsWithTag(tag)).toEqual([]);
+      } finally {
+        await provider.close?.();
+      }
+    });
+  }
+});
