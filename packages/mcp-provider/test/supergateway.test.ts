@@ -72,8 +72,8 @@ describe('supergateway from npm serving a stdio server over WebSocket', () => {
     } catch {}
   });
 
-  // v1 only: supergateway answers the v2 client's string-id probe with `id: null`, so a v2 client
-  // waits for its startup timeout (the v2 client over WebSocket is tested in modern-stdio.test.ts)
+  // v1 only: supergateway answers the v2 client's string ids with `id: null` (the v2 client over
+  // WebSocket is tested in modern-stdio.test.ts through a plain bridge)
   for (const client of ['v1'] as const) {
     it(`client ${client}: lists and calls tools through the WebSocket transport`, async ({ skip }) => {
       if (port === 0) skip();
@@ -97,4 +97,25 @@ describe('supergateway from npm serving a stdio server over WebSocket', () => {
       }
     });
   }
+
+  it('client v2: fails its start at once with what to do, not after the startup timeout', async ({
+    skip,
+  }) => {
+    if (port === 0) skip();
+    const provider = createMcpProvider('gateway', {
+      type: 'websocket',
+      url: `ws://127.0.0.1:${port}/message`,
+      client: 'v2',
+      // Far beyond the test's own timeout: only the id check can end the start in time.
+      startupTimeoutMs: 600_000,
+    });
+    try {
+      await expect(provider.start?.(AbortSignal.timeout(600_000))).rejects.toThrow(
+        /answered with "id": null.*use client "v1" for this server/,
+      );
+      expect(provider.status().state).not.toBe('ready');
+    } finally {
+      await provider.close?.();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportHandle } from './sdk-session.js';
 
 /** How one SDK client connects and closes, for {@link connectWithin}. */
@@ -13,8 +14,9 @@ export interface Connecting {
 /**
  * Runs a client's connect (transport start plus initialize) within `timeoutMs`, since
  * `connect()` does not bound the transport's start (an SSE endpoint that never answers), and
- * gives up when `signal` aborts. On failure it closes the client and the transport and adds
- * the transport's diagnostics (recent stderr, last error) to the error's message.
+ * gives up when `signal` aborts, or when an answer comes back with `"id": null` (see
+ * {@link watchNullIds}). On failure it closes the client and the transport and adds the
+ * transport's diagnostics (recent stderr, last error) to the error's message.
  */
 export async function connectWithin(
   handle: TransportHandle,
@@ -23,6 +25,7 @@ export async function connectWithin(
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  const nullIds = watchNullIds(handle.transport);
   try {
     const bounded = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -33,7 +36,7 @@ export async function connectWithin(
       if (options.signal.aborted) onAbort();
       else options.signal.addEventListener('abort', onAbort, { once: true });
     });
-    await Promise.race([connecting.connect(), bounded]);
+    await Promise.race([connecting.connect(), bounded, nullIds.refused]);
   } catch (error) {
     await connecting.closeClient().catch(() => {});
     await handle.transport.close().catch(() => {});
@@ -43,7 +46,58 @@ export async function connectWithin(
       normalized.message = `${normalized.message}; ${detail}`;
     throw normalized;
   } finally {
+    nullIds.stop();
     clearTimeout(timer);
     if (onAbort) options.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Watches the answers a transport delivers while a client connects. A response with
+ * `"id": null` means the peer could not tell which request it answers: JSON-RPC allows it only
+ * for an error about an unreadable request, and gateways that keep only numeric ids (supergateway
+ * answers a string id with a result whose id is null) produce it for every request the v2 client
+ * sends. Its request would then wait for the startup timeout; this fails it at once with what to
+ * do. The watch goes in front of the client's handler when the client starts the transport (a
+ * client reads and chains the handler it finds, so it cannot be there earlier); `stop()` puts
+ * the client's handler and the transport's `start` back.
+ */
+function watchNullIds(transport: Transport): { refused: Promise<never>; stop(): void } {
+  let refuse: (error: Error) => void = () => {};
+  const refused = new Promise<never>((_, reject) => {
+    refuse = reject;
+  });
+  // Raced while connecting; one that comes after the race was decided needs no handler.
+  refused.catch(() => {});
+  const ownStart = Object.hasOwn(transport, 'start');
+  const start = transport.start;
+  let installed: Transport['onmessage'];
+  let watching: Transport['onmessage'];
+  transport.start = function startWatched(this: Transport) {
+    installed = transport.onmessage;
+    const client = installed;
+    watching = (message, extra) => {
+      const answer = message as { id?: unknown; result?: unknown; error?: { message?: unknown } };
+      if (answer.id === null && ('result' in answer || 'error' in answer)) {
+        const said = typeof answer.error?.message === 'string' ? ` (its error: ${answer.error.message})` : '';
+        refuse(
+          new Error(
+            `the server answered with "id": null${said}: the request's id was lost on the way, as some gateways (supergateway) do with the string ids of client "v2"; use client "v1" for this server or a gateway that keeps ids`,
+          ),
+        );
+      }
+      client?.(message, extra);
+    };
+    transport.onmessage = watching;
+    return start.call(transport);
+  };
+  return {
+    refused,
+    stop() {
+      if (ownStart) transport.start = start;
+      else delete (transport as { start?: unknown }).start;
+      // Put the client's handler back unless someone replaced the watch since.
+      if (watching !== undefined && transport.onmessage === watching) transport.onmessage = installed;
+    },
+  };
 }
