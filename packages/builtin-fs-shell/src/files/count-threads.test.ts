@@ -152,8 +152,8 @@ describe('CountThreads', () => {
         },
       });
       await expect(counting).rejects.toThrow('the caller went away');
-      // Stopped early: far fewer than the file's 489 segments were reported.
-      expect(checkpoints).toBeLessThan(100);
+      // Nothing is reported after the abort, though blocks counted meanwhile may have arrived.
+      expect(checkpoints).toBe(3);
       expect(threads.busy).toBe(false);
       const again = await run(threads, { fd, start: 0, newlines: 0, end: data.length });
       expect(again.newlines).toBe(newlinesBefore(data, data.length));

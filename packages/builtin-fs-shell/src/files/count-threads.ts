@@ -249,6 +249,8 @@ export class CountThreads {
       running.pending.delete(running.nextBlock);
       const blockStart = job.start + running.nextBlock * this.blockBytes;
       for (let segment = 0; segment < counts.length; segment++) {
+        // Stopped (found, failed, aborted: perhaps by the checkpoint listener just called).
+        if (Atomics.load(running.control, STOP) !== 0) return;
         const count = counts[segment] as number;
         if (job.until !== undefined && running.newlines + count >= job.until) {
           running.found = true;
