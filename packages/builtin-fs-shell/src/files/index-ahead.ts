@@ -162,7 +162,13 @@ export class IndexAhead {
         build.newlines = newlines;
         for (const wake of [...build.waiters]) wake();
       }
-      index.complete(key, version, newlines);
+      // A last line without "\n" is a line too.
+      let unterminated = 0;
+      if (version.size > 0) {
+        const { bytesRead } = await handle.read(scanner.buffer, 0, 1, version.size - 1);
+        if (bytesRead === 1 && scanner.buffer[0] !== 10) unterminated = 1;
+      }
+      index.complete(key, version, newlines, newlines + unterminated);
       return 'complete';
     } finally {
       scanners.release(scanner);

@@ -21,6 +21,8 @@ interface FileIndex {
   readonly spacing: number;
   /** True once a scan counted up to the end of the file. */
   complete: boolean;
+  /** Lines in the file (a last line without "\n" included), once complete. */
+  totalLines?: number;
 }
 
 /** Options of {@link LineIndexCache}. */
@@ -95,11 +97,21 @@ export class LineIndexCache {
     index.newlines.push(newlines);
   }
 
-  /** Marks this version as counted to its end (`newlines` in the whole file). */
-  complete(key: string, version: FileVersion, newlines: number): void {
+  /**
+   * Marks this version as counted to its end: `newlines` "\n" bytes in the whole file, and
+   * `totalLines` lines (one more when the last line has no "\n").
+   */
+  complete(key: string, version: FileVersion, newlines: number, totalLines: number): void {
     this.record(key, version, version.size, newlines);
     const index = this.current(key, version);
-    if (index) index.complete = true;
+    if (!index) return;
+    index.complete = true;
+    index.totalLines = totalLines;
+  }
+
+  /** Lines in this version of the file, when a scan has counted it to its end. */
+  totalLines(key: string, version: FileVersion): number | undefined {
+    return this.current(key, version)?.totalLines;
   }
 
   /** Drops what is known about a file (only about `version` of it, when given). */

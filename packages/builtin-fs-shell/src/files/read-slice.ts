@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { CountThreads } from './count-threads.js';
 import type { FileVersion, LineIndexCache } from './line-index.js';
 import type { ScannerPool } from './newline-scanner.js';
-import { findLineStart } from './skip-lines.js';
+import { countLinesFrom, findLineStart } from './skip-lines.js';
 
 /** What to read from a text file. */
 export interface SliceRequest {
@@ -35,13 +35,19 @@ export interface Slice {
   readonly cappedByBytes: boolean;
   /** Number of lines cut to `maxLineLength`. */
   readonly longLines: number;
-  /** Total lines, when the read reached the end of the file. */
+  /** Total lines, when the read reached the end of the file or the line index has counted it. */
   readonly totalLines?: number;
 }
 
 // Lines are collected with small reads (a slice needs little) growing to 1 MiB for long lines.
 const FIRST_CHUNK = 64 * 1024;
 const MAX_CHUNK = 1024 * 1024;
+
+/**
+ * When a read stops this close to the end of a file, the rest is counted too (well under a
+ * millisecond with the SIMD kernel), so the reader learns how many lines the file has.
+ */
+export const COUNT_REST_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads lines `offset .. offset+limit-1` of a file. First a skip phase finds where line
@@ -146,12 +152,35 @@ export async function readSlice(request: SliceRequest): Promise<Slice> {
     line++;
   }
   const more = position < size;
+  const totalLines = more ? await knownTotal(request, position, line) : line - 1;
   return {
     lines,
     firstLine: request.offset,
     more,
     cappedByBytes: cappedByBytes && more,
     longLines,
-    ...(more ? {} : { totalLines: line - 1 }),
+    ...(totalLines === undefined ? {} : { totalLines }),
   };
+}
+
+/**
+ * The file's line count after a read that stopped at `position` (the start of line `line`):
+ * from the line index when a scan counted the file, else by counting the rest when it is small.
+ */
+async function knownTotal(
+  request: SliceRequest,
+  position: number,
+  line: number,
+): Promise<number | undefined> {
+  const { index, key, version } = request;
+  const known = index.totalLines(key, version);
+  if (known !== undefined || version.size - position > COUNT_REST_MAX_BYTES) return known;
+  const scanner = request.scanners.acquire();
+  try {
+    const rest = await countLinesFrom(request.handle, scanner, position, version.size);
+    index.complete(key, version, line - 1 + rest.newlines, line - 1 + rest.lines);
+    return line - 1 + rest.lines;
+  } finally {
+    request.scanners.release(scanner);
+  }
 }

@@ -84,14 +84,42 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
     position += bytesRead;
     chunk = Math.min(chunk * 2, scanner.buffer.length);
   }
-  if (position >= version.size) index.complete(key, version, newlines);
   if (lastByte === undefined && position > 0) {
     // Started at a checkpoint at the very end: look at the last byte for an unterminated line.
     const { bytesRead } = await handle.read(scanner.buffer, 0, 1, position - 1);
     if (bytesRead === 1) lastByte = scanner.buffer[0];
   }
   const unterminated = lastByte !== undefined && lastByte !== 10 ? 1 : 0;
+  if (position >= version.size) index.complete(key, version, newlines, newlines + unterminated);
   return { found: false, totalLines: newlines + unterminated };
+}
+
+/**
+ * The lines in `[from, size)` of a file, `from` being the start of a line: "\n" bytes, plus one
+ * when the last byte is not "\n". Reads with the scanner's buffer.
+ */
+export async function countLinesFrom(
+  handle: FileHandle,
+  scanner: NewlineScanner,
+  from: number,
+  size: number,
+): Promise<{ readonly newlines: number; readonly lines: number }> {
+  let newlines = 0;
+  let lastByte: number | undefined;
+  // Bounded: every pass reads at least one byte or stops.
+  for (let position = from; position < size; ) {
+    const { bytesRead } = await handle.read(
+      scanner.buffer,
+      0,
+      Math.min(scanner.buffer.length, size - position),
+      position,
+    );
+    if (bytesRead === 0) break;
+    newlines += scanner.count(0, bytesRead);
+    lastByte = scanner.buffer[bytesRead - 1];
+    position += bytesRead;
+  }
+  return { newlines, lines: newlines + (lastByte !== undefined && lastByte !== 10 ? 1 : 0) };
 }
 
 /** The rest of a scan on the counting threads; undefined when they are busy or failed. */

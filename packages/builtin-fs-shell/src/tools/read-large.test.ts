@@ -110,6 +110,26 @@ describe('read of large files: skip phase and index-ahead through the tool', () 
     }
   });
 
+  it('tells the line count of a large file once it is known, a last line without newline included', async () => {
+    // 8 MiB and a last line without "\n": too far to count at the head read, known after index-ahead.
+    await writeFile(join(dir, 'count.txt'), `${fixedWidthRows('n', 524_288, 16)}tail without newline`);
+    const head = await read({ path: 'count.txt', limit: 2 });
+    expect(okText(head)).toContain('(count.txt continues after line 2; pass offset=3 to read more)');
+    expect(head.ok && head.structured).not.toHaveProperty('totalLines');
+    await provider.indexingIdle();
+    const again = await read({ path: 'count.txt', offset: 100, limit: 2 });
+    expect(okText(again)).toContain('(count.txt continues after line 101 of 524289; pass offset=102 to read more)');
+    expect(again.ok && again.structured).toMatchObject({ more: true, totalLines: 524_289 });
+    // Near the end the rest is counted on the spot, without any index.
+    const fresh = createBuiltinProvider({ workspace: dir, tools: ['read'], indexAhead: false });
+    try {
+      const near = await fresh.execute('read', { path: 'count.txt', offset: 524_000, limit: 2 }, ctx);
+      expect(okText(near)).toContain('continues after line 524001 of 524289;');
+    } finally {
+      await fresh.close?.();
+    }
+  });
+
   it('refuses an offset past the end of a large file with its line count', async () => {
     await writeFile(join(dir, 'big.txt'), fixedWidthRows('r', 200_000, 10));
     const past = await read({ path: 'big.txt', offset: 200_001 });

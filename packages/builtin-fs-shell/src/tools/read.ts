@@ -29,7 +29,8 @@ function footer(slice: Slice, display: string): string {
   if (slice.longLines > 0) notes.push(`${slice.longLines} long line(s) were cut`);
   if (slice.more) {
     const why = slice.cappedByBytes ? 'the output byte limit was reached; ' : '';
-    notes.push(`${why}${display} continues after line ${last}; pass offset=${last + 1} to read more`);
+    const of = slice.totalLines === undefined ? '' : ` of ${slice.totalLines}`;
+    notes.push(`${why}${display} continues after line ${last}${of}; pass offset=${last + 1} to read more`);
   } else if (slice.totalLines !== undefined) {
     notes.push(`end of file (${slice.totalLines} lines)`);
   }
@@ -51,7 +52,8 @@ function sliceText(lines: string[], offset: number, limit: number, maxLineLength
     more,
     cappedByBytes: false,
     longLines,
-    ...(more ? {} : { totalLines: lines.length }),
+    // The whole file is in memory: its line count is known either way.
+    totalLines: lines.length,
   };
 }
 
