@@ -27,7 +27,10 @@ describe('read / write / edit', () => {
       '     3\tline 3\n     4\tline 4\n\n(a.txt continues after line 4 of 10; pass offset=5 to read more)',
     );
     // With a final newline the count is the same: "\n" ends a line, it does not start one.
-    await writeFile(join(dir, 'b.txt'), `${Array.from({ length: 7 }, (_, i) => `row ${i + 1}`).join('\n')}\n`);
+    await writeFile(
+      join(dir, 'b.txt'),
+      `${Array.from({ length: 7 }, (_, i) => `row ${i + 1}`).join('\n')}\n`,
+    );
     const head = await call('read', { path: 'b.txt', limit: 1 });
     expect(okText(head)).toContain('(b.txt continues after line 1 of 7; pass offset=2 to read more)');
     expect(head.ok && head.structured).toMatchObject({ firstLine: 1, lines: 1, more: true, totalLines: 7 });

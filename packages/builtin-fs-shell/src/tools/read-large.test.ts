@@ -118,7 +118,9 @@ describe('read of large files: skip phase and index-ahead through the tool', () 
     expect(head.ok && head.structured).not.toHaveProperty('totalLines');
     await provider.indexingIdle();
     const again = await read({ path: 'count.txt', offset: 100, limit: 2 });
-    expect(okText(again)).toContain('(count.txt continues after line 101 of 524289; pass offset=102 to read more)');
+    expect(okText(again)).toContain(
+      '(count.txt continues after line 101 of 524289; pass offset=102 to read more)',
+    );
     expect(again.ok && again.structured).toMatchObject({ more: true, totalLines: 524_289 });
     // Near the end the rest is counted on the spot, without any index.
     const fresh = createBuiltinProvider({ workspace: dir, tools: ['read'], indexAhead: false });
