@@ -241,6 +241,10 @@ describe('the skip phase on counting threads', () => {
       blockBytes: 12_288,
       chunkBytes: 2048,
     });
+    // Threads up before the tests: a read that meets them starting counts on its own meanwhile.
+    threads.warm();
+    for (let i = 0; i < 1000 && !threads.ready; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(threads.ready).toBe(true);
     const tryCount = threads.tryCount.bind(threads);
     threads.tryCount = (job) => {
       const counting = tryCount(job);
@@ -293,12 +297,21 @@ describe('the skip phase on counting threads', () => {
   it('stops when aborted while the threads count, and the next read is right', async () => {
     const controller = new AbortController();
     const index = new LineIndexCache({ minSpacing: 4096 });
+    // The abort comes from the first checkpoint the threads hand back, so it lands mid-count.
+    let abortedAt: number | undefined;
+    const record = index.record.bind(index);
+    index.record = (key, version, offset, newlines) => {
+      record(key, version, offset, newlines);
+      if (abortedAt === undefined && threads.busy) {
+        abortedAt = offset;
+        controller.abort(new Error('reader left'));
+      }
+    };
     const pending = slice(file, expected.length - 5, 2, { threads, index, signal: controller.signal });
-    // Let the serial lead pass, so the abort lands during the threads' count.
-    for (let i = 0; i < 500 && !threads.busy; i++) await new Promise((r) => setTimeout(r, 1));
-    controller.abort(new Error('reader left'));
     await expect(pending).rejects.toThrow('reader left');
+    expect(abortedAt).toBeGreaterThan(SERIAL_LEAD_BYTES);
     expect(threads.busy).toBe(false);
+    index.record = record;
     const after = await slice(file, expected.length - 5, 2, { threads, index });
     expect(after.lines).toEqual(expected.slice(expected.length - 6, expected.length - 4));
   });
