@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test/helpers.js';
+import { eventually, makeTempDir } from '../../test/helpers.js';
 import { type CountJob, type CountReach, CountThreads, type CountThreadsOptions } from './count-threads.js';
 import { type WasmModule, newlineModule } from './newline-wasm.js';
 
@@ -191,7 +191,7 @@ describe('CountThreads', () => {
     await count();
     expect(threads.liveThreads).toBe(2);
     // Bounded wait for the idle timer (20 ms) to end them.
-    for (let i = 0; i < 200 && threads.liveThreads > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => threads.liveThreads === 0);
     expect(threads.liveThreads).toBe(0);
     expect((await count()).newlines).toBe(newlinesBefore(data, data.length));
   });
@@ -202,9 +202,9 @@ describe('CountThreads', () => {
     threads.warm();
     expect(threads.liveThreads).toBe(2);
     // Bounded wait for both threads to say they are up (tens of milliseconds each).
-    for (let i = 0; i < 500 && !threads.ready; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => threads.ready);
     expect(threads.ready).toBe(true);
-    for (let i = 0; i < 500 && threads.liveThreads > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => threads.liveThreads === 0);
     expect(threads.liveThreads).toBe(0);
     expect(threads.ready).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { COUNT_WORKER_SOURCE, STOP } from './count-worker-source.js';
+import { SEGMENT_BYTES } from './skip-lines.js';
 import { type WasmModule, newlineModule } from './newline-wasm.js';
 
 /** A count over a byte range of an open file, split among threads. */
@@ -51,7 +52,6 @@ interface Running {
   nextBlock: number;
   offset: number;
   newlines: number;
-  found: boolean;
   failure?: Error;
   /** Threads that have not yet said they are done with this job. */
   readonly working: Set<Worker>;
@@ -85,7 +85,7 @@ export class CountThreads {
     options: CountThreadsOptions = {},
   ) {
     this.threads = Math.max(1, options.threads ?? Math.min(4, availableParallelism()));
-    this.segmentBytes = options.segmentBytes ?? 1024 * 1024;
+    this.segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
     this.blockBytes = options.blockBytes ?? 4 * this.segmentBytes;
     this.chunkBytes = options.chunkBytes ?? 256 * 1024;
     this.idleMs = options.idleMs ?? 30_000;
@@ -155,7 +155,6 @@ export class CountThreads {
         nextBlock: 0,
         offset: job.start,
         newlines: job.newlines,
-        found: false,
         working: new Set(this.workers),
         settle: () => {
           job.signal?.removeEventListener('abort', stop);
@@ -245,7 +244,7 @@ export class CountThreads {
   /** Folds the blocks that are now contiguous into the running total, in file order. */
   private advance(running: Running): void {
     const { job } = running;
-    for (let counts = running.pending.get(running.nextBlock); counts && !running.found; ) {
+    for (let counts = running.pending.get(running.nextBlock); counts; ) {
       running.pending.delete(running.nextBlock);
       const blockStart = job.start + running.nextBlock * this.blockBytes;
       for (let segment = 0; segment < counts.length; segment++) {
@@ -253,7 +252,6 @@ export class CountThreads {
         if (Atomics.load(running.control, STOP) !== 0) return;
         const count = counts[segment] as number;
         if (job.until !== undefined && running.newlines + count >= job.until) {
-          running.found = true;
           Atomics.store(running.control, STOP, 1);
           return;
         }

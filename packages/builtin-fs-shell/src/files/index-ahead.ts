@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { CountThreads } from './count-threads.js';
-import type { FileVersion, LineIndexCache } from './line-index.js';
+import { type FileVersion, type LineIndexCache, sameVersion, versionOf } from './line-index.js';
 import type { ScannerPool } from './newline-scanner.js';
 import { SEGMENT_BYTES } from './skip-lines.js';
 
@@ -27,9 +27,6 @@ interface Build {
   readonly waiters: Set<() => void>;
   done?: Promise<BuildOutcome>;
 }
-
-const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
-  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
 /**
  * Builds the line index of a large file in the background after a read that stopped before
@@ -116,7 +113,7 @@ export class IndexAhead {
 
   private finish(build: Build, outcome: BuildOutcome): BuildOutcome {
     build.finished = true;
-    for (const wake of [...build.waiters]) wake();
+    wakeWaiters(build);
     if (this.current === build) this.current = undefined;
     return outcome;
   }
@@ -133,6 +130,7 @@ export class IndexAhead {
       let position = start.offset;
       let newlines = start.newlines;
       build.newlines = newlines;
+      let lastByte: number | undefined;
       const reach = await this.countOnThreads(build, handle, start);
       if (reach) {
         if (signal.aborted) return 'aborted';
@@ -158,16 +156,17 @@ export class IndexAhead {
           newlines += scanner.count(segment, size);
           index.record(key, version, position + segment + size, newlines);
         }
+        lastByte = scanner.buffer[bytesRead - 1];
         position += bytesRead;
         build.newlines = newlines;
-        for (const wake of [...build.waiters]) wake();
+        wakeWaiters(build);
       }
-      // A last line without "\n" is a line too.
-      let unterminated = 0;
-      if (version.size > 0) {
+      // A last line without "\n" is a line too (its last byte is read unless the loop saw it).
+      if (lastByte === undefined && version.size > 0) {
         const { bytesRead } = await handle.read(scanner.buffer, 0, 1, version.size - 1);
-        if (bytesRead === 1 && scanner.buffer[0] !== 10) unterminated = 1;
+        if (bytesRead === 1) lastByte = scanner.buffer[0];
       }
+      const unterminated = lastByte !== undefined && lastByte !== 10 ? 1 : 0;
       index.complete(key, version, newlines, newlines + unterminated);
       return 'complete';
     } finally {
@@ -191,7 +190,7 @@ export class IndexAhead {
       onCheckpoint: (offset, newlines) => {
         index.record(build.key, build.version, offset, newlines);
         build.newlines = newlines;
-        for (const wake of [...build.waiters]) wake();
+        wakeWaiters(build);
       },
       signal: build.controller.signal,
     });
@@ -200,7 +199,7 @@ export class IndexAhead {
   }
 }
 
-/** The {@link FileVersion} of a stat result. */
-export function versionOf(info: { size: number; mtimeMs: number; ino: number }): FileVersion {
-  return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+/** Wakes the reads waiting for a build to count further. */
+function wakeWaiters(build: Build): void {
+  for (const wake of [...build.waiters]) wake();
 }

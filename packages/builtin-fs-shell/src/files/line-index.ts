@@ -35,7 +35,8 @@ export interface LineIndexOptions {
   readonly minSpacing?: number;
 }
 
-const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
+/** Whether two versions are the same version of a file. */
+export const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
   a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
 /**
@@ -147,4 +148,9 @@ export class LineIndexCache {
     }
     return index;
   }
+}
+
+/** The {@link FileVersion} of a stat result. */
+export function versionOf(info: { size: number; mtimeMs: number; ino: number }): FileVersion {
+  return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
 }

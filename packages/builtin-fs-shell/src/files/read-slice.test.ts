@@ -1,10 +1,9 @@
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test/helpers.js';
+import { eventually, makeTempDir } from '../../test/helpers.js';
 import { CountThreads } from './count-threads.js';
-import { versionOf } from './index-ahead.js';
-import { LineIndexCache } from './line-index.js';
+import { LineIndexCache, versionOf } from './line-index.js';
 import { ScannerPool } from './newline-scanner.js';
 import { newlineModule } from './newline-wasm.js';
 import { readSlice } from './read-slice.js';
@@ -243,7 +242,7 @@ describe('the skip phase on counting threads', () => {
     });
     // Threads up before the tests: a read that meets them starting counts on its own meanwhile.
     threads.warm();
-    for (let i = 0; i < 1000 && !threads.ready; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => threads.ready);
     expect(threads.ready).toBe(true);
     const tryCount = threads.tryCount.bind(threads);
     threads.tryCount = (job) => {

@@ -51,12 +51,15 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
   let chunk = Math.min(FIRST_CHUNK, scanner.buffer.length);
   let lastByte: number | undefined;
   let handedOver = !search.threads;
+  let warmed = false;
   while (position < version.size) {
     if (signal?.aborted) throw signal.reason;
     if (!handedOver && position - start.offset >= SERIAL_LEAD_BYTES) {
       // Threads still starting: keep counting here meanwhile, and hand over once they are up.
-      if (search.threads?.ready === false) search.threads.warm();
-      else {
+      if (search.threads?.ready === false) {
+        if (!warmed) search.threads.warm();
+        warmed = true;
+      } else {
         handedOver = true;
         const reach = await countOnThreads(search, position, newlines);
         if (reach) {

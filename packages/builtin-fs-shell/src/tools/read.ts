@@ -1,7 +1,7 @@
 import { type Tool, ToolError, type ToolResult, defineTool, fail, ok } from '@toolplane/core';
 import { z } from 'zod';
 import { openForRead, recordKey, statTarget } from '../files/file-access.js';
-import { versionOf } from '../files/index-ahead.js';
+import { versionOf } from '../files/line-index.js';
 import { readSlice, type Slice } from '../files/read-slice.js';
 import { formatBytes, isModelImage, sniff } from '../files/sniff.js';
 import { decodeText } from '../files/text-codec.js';
