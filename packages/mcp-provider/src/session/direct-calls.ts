@@ -37,7 +37,8 @@ const ID_PREFIX = 'tp-';
  */
 export class DirectCalls {
   private readonly pending = new Map<string, Pending>();
-  private readonly outputSchemas = new Map<string, CompiledSchema | undefined>();
+  /** Output schemas by tool, as listed; compiled on the tool's first call (a listing compiles nothing). */
+  private readonly outputSchemas = new Map<string, OutputSchema>();
   /** Tools that need task-based execution: those stay on the SDK path, which refuses them. */
   private readonly taskTools = new Set<string>();
   private nextId = 0;
@@ -56,14 +57,7 @@ export class DirectCalls {
     for (const tool of tools) {
       const execution = (tool as { execution?: { taskSupport?: unknown } }).execution;
       if (execution?.taskSupport === 'required') this.taskTools.add(tool.name);
-      if (!tool.outputSchema) continue;
-      let compiled: CompiledSchema | undefined;
-      try {
-        compiled = compileSchema(tool.outputSchema);
-      } catch {
-        compiled = undefined; // not compilable: results go unchecked, as the input side reports
-      }
-      this.outputSchemas.set(tool.name, compiled);
+      if (tool.outputSchema) this.outputSchemas.set(tool.name, { schema: tool.outputSchema });
     }
   }
 
@@ -157,7 +151,7 @@ export class DirectCalls {
         `Tool ${tool} has an output schema but did not return structured content`,
       );
     }
-    const compiled = this.outputSchemas.get(tool);
+    const compiled = compiledOutput(this.outputSchemas.get(tool) as OutputSchema);
     if (!compiled || !outcome.structuredContent) return undefined;
     const checked = compiled.validate(outcome.structuredContent);
     if (checked.valid) return undefined;
@@ -252,4 +246,22 @@ function toOutcome(result: unknown): McpCallOutcome | string {
     ...(structured === undefined ? {} : { structuredContent: structured }),
     ...(fields.isError === true ? { isError: true } : {}),
   };
+}
+
+/** A tool's listed output schema and, once a call needed it, its compiled form. */
+interface OutputSchema {
+  readonly schema: NonNullable<McpToolDefinition['outputSchema']>;
+  compiled?: CompiledSchema | null;
+}
+
+/** The compiled schema (compiled on first use), or null when it does not compile. */
+function compiledOutput(entry: OutputSchema): CompiledSchema | null {
+  if (entry.compiled === undefined) {
+    try {
+      entry.compiled = compileSchema(entry.schema);
+    } catch {
+      entry.compiled = null; // not compilable: results go unchecked, as the input side reports
+    }
+  }
+  return entry.compiled;
 }

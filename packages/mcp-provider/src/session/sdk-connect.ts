@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { onAbort } from '@toolplane/core';
 import type { TransportHandle } from './sdk-session.js';
 
 /** How one SDK client connects and closes, for {@link connectWithin}. */
@@ -9,13 +10,18 @@ export interface Connecting {
   closeClient(): Promise<void>;
   /** Maps a client error to the shape the provider reports (default: as is). */
   normalize?(error: unknown): unknown;
+  /**
+   * Fail at once on an answer with `"id": null` (see {@link watchNullIds}): for the v2 client,
+   * whose string ids some gateways lose. Off for v1, whose numeric ids they keep.
+   */
+  readonly watchNullIds?: boolean;
 }
 
 /**
  * Runs a client's connect (transport start plus initialize) within `timeoutMs`, since
  * `connect()` does not bound the transport's start (an SSE endpoint that never answers), and
- * gives up when `signal` aborts, or when an answer comes back with `"id": null` (see
- * {@link watchNullIds}). On failure it closes the client and the transport and adds the
+ * gives up when `signal` aborts, or (when asked) when an answer comes back with `"id": null`
+ * (see {@link watchNullIds}). On failure it closes the client and the transport and adds the
  * transport's diagnostics (recent stderr, last error) to the error's message.
  */
 export async function connectWithin(
@@ -24,19 +30,19 @@ export async function connectWithin(
   connecting: Connecting,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const nullIds = watchNullIds(handle.transport);
+  let stopFollowing: (() => void) | undefined;
+  const nullIds = connecting.watchNullIds ? watchNullIds(handle.transport) : undefined;
   try {
     const bounded = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new Error(`did not initialize within ${options.timeoutMs} ms`)),
         options.timeoutMs,
       );
-      onAbort = () => reject(new Error('start was cancelled'));
-      if (options.signal.aborted) onAbort();
-      else options.signal.addEventListener('abort', onAbort, { once: true });
+      stopFollowing = onAbort({ signal: options.signal }, () => reject(new Error('start was cancelled')));
     });
-    await Promise.race([connecting.connect(), bounded, nullIds.refused]);
+    await Promise.race(
+      nullIds ? [connecting.connect(), bounded, nullIds.refused] : [connecting.connect(), bounded],
+    );
   } catch (error) {
     await connecting.closeClient().catch(() => {});
     await handle.transport.close().catch(() => {});
@@ -46,9 +52,9 @@ export async function connectWithin(
       normalized.message = `${normalized.message}; ${detail}`;
     throw normalized;
   } finally {
-    nullIds.stop();
+    nullIds?.stop();
     clearTimeout(timer);
-    if (onAbort) options.signal.removeEventListener('abort', onAbort);
+    stopFollowing?.();
   }
 }
 

@@ -105,6 +105,7 @@ export async function openV2Session(
       return client.close();
     },
     normalize,
+    watchNullIds: true,
   });
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {
