@@ -164,8 +164,18 @@ export function createId(prefix: string): string {
  * const ctx = extendContext(call.ctx, { progress: (update) => call.ctx.progress(scrub(update)) });
  */
 export function extendContext(ctx: ToolContext, overrides: Partial<ToolContext>): ToolContext {
-  // a new signal: the old context's onAbort would follow the old one
-  if (overrides.signal !== undefined) return { ...ctx, signal: ctx.signal, onAbort: undefined, ...overrides };
+  // a new signal: the old context's onAbort would follow the old one. A spread copies only own
+  // properties, so `signal` and `op` (accessors on a call context's prototype) are named.
+  if (overrides.signal !== undefined) {
+    const op = ctx.op;
+    return {
+      ...ctx,
+      signal: ctx.signal,
+      onAbort: undefined,
+      ...(op === undefined ? {} : { op }),
+      ...overrides,
+    };
+  }
   const copy = Object.create(Object.getPrototypeOf(ctx) as object) as ToolContext;
   return Object.assign(copy, ctx, overrides);
 }

@@ -59,4 +59,7 @@ it('gives ctx.op on first look, attaches children to the node the tree shows, an
   const replaced = { node: node as never, attach: () => {} };
   expect(extendContext(ctx, { op: replaced }).op).toBe(replaced);
   expect(ctx.op).toBe(op);
+  // a middleware that gives the call its own signal keeps the call's node
+  const withSignal = extendContext(ctx, { signal: new AbortController().signal });
+  expect(withSignal.op).toBe(op);
 });
