@@ -1,4 +1,4 @@
-import { type OverflowHandle, type ToolError, type ToolResult, errorMessage } from '@toolplane/core';
+import { type OverflowHandle, type ToolError, type ToolResult, errorMessage, onAbort } from '@toolplane/core';
 import { NOOP, cancelledBy } from './call-values.js';
 import type { ToolRoute } from './registry.js';
 import type { CallRecord } from './session-trees.js';
@@ -61,15 +61,12 @@ export class CallState {
     };
   }
 
-  /** Stops the call with `CANCELLED` when the caller's signal aborts; returns the remover. */
+  /**
+   * Stops the call with `CANCELLED` when the caller's signal aborts; returns the remover. Core's
+   * `onAbort` keeps one listener per signal, however many calls of a batch share it.
+   */
   followCaller(signal: AbortSignal): () => void {
-    const onAbort = (): void => this.stop(cancelledBy(signal));
-    if (signal.aborted) {
-      onAbort();
-      return NOOP;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
+    return onAbort({ signal }, () => this.stop(cancelledBy(signal)));
   }
 
   /** Stops the call: aborts its signal, frees its queue slot and settles it with `reason`. */
