@@ -60,7 +60,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
   // undici accepts an EventEmitter as the abort signal; one per call carries both the caller's
   // abort and the call's own timeout. (An AbortController plus AbortSignal.any costs tens of
   // microseconds per call on loopback, measured in bench/.) The caller's cancellation is heard
-  // through core's onAbort: through the orchestrator that creates no AbortSignal at all.
+  // through core's onAbort: through the orchestrator a call without auth that succeeds creates no
+  // AbortSignal at all (auth gets the signal it needs, a failure reads the signal's reason).
   const abort = new EventEmitter();
   let callerAborted = false;
   const stopListening = onAbort(ctx, () => {

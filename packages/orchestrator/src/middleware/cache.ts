@@ -42,10 +42,11 @@ export function cacheMiddleware(
     handle(call, next) {
       // the orchestrator's routes carry their TTL; a tool a middleware swapped in is found by its call
       const tool = call.tool as Partial<ToolRoute>;
-      const ttl = 'cacheTtlMs' in tool ? tool.cacheTtlMs : deps.stateOf(call.ctx)?.route.cacheTtlMs;
+      const state = deps.stateOf(call.ctx);
+      const ttl = 'cacheTtlMs' in tool ? tool.cacheTtlMs : state?.route.cacheTtlMs;
       // no TTL: hand the call on without an async frame of our own
       if (!ttl || ttl <= 0) return next(call);
-      return cached(call, next, deps.stateOf(call.ctx), ttl);
+      return cached(call, next, state, ttl);
     },
   };
 

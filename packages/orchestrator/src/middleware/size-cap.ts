@@ -51,12 +51,16 @@ export function sizeCapMiddleware(
     phase: 'output',
     handle(call, next) {
       // a then() rather than an async function: most results pass unchanged, at one promise step
-      return next(call).then((result) => (fitsQuickly(result) ? result : cap(call, result)));
+      return next(call).then((result) => {
+        // the structured part is serialized once, here, and its verdict handed to cap()
+        const structuredTooBig = !structuredFits(result, maxBytes);
+        return !structuredTooBig && textFitsQuickly(result) ? result : cap(call, result, structuredTooBig);
+      });
     },
   };
 
-  /** Text that cannot exceed the cap even at 3 bytes per UTF-16 unit, no large media or structured data. */
-  function fitsQuickly(result: ToolResult): boolean {
+  /** Text that cannot exceed the cap even at 3 bytes per UTF-16 unit, and no large media. */
+  function textFitsQuickly(result: ToolResult): boolean {
     const content = result.content;
     if (!content || content.length === 0) return true;
     let quickSize = 0;
@@ -66,10 +70,10 @@ export function sizeCapMiddleware(
         return false;
       else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia) return false;
     }
-    return quickSize * 3 <= maxBytes && structuredFits(result, maxBytes);
+    return quickSize * 3 <= maxBytes;
   }
 
-  async function cap(call: ToolCall, result: ToolResult): Promise<ToolResult> {
+  async function cap(call: ToolCall, result: ToolResult, structuredTooBig: boolean): Promise<ToolResult> {
     const content = result.content ?? [];
     const others: ContentBlock[] = [];
     let mediaDropped = false;
@@ -81,7 +85,6 @@ export function sizeCapMiddleware(
         mediaDropped = true;
       else others.push(block);
     }
-    const structuredTooBig = !structuredFits(result, maxBytes);
     const text = contentText(content.filter((block) => block.type === 'text'));
     const bytes = textBytes(text);
     if (bytes <= maxBytes && !mediaDropped && !structuredTooBig) return result;
