@@ -204,7 +204,7 @@ export function createMcpProvider(
     for (let page = 0; page < MAX_PAGES; page++) {
       const result = await session.listToolsPage(cursor, {
         timeoutMs: requestTimeoutMs,
-        ...(signal ? { signal } : {}),
+        ...(signal ? { abort: { signal } } : {}),
       });
       all.push(...result.items);
       if (!result.nextCursor) return all;
@@ -317,7 +317,7 @@ export function createMcpProvider(
     args: Record<string, unknown>,
     ctx: ToolContext,
   ): Promise<ToolResult> {
-    const requestOptions = { timeoutMs: requestTimeoutMs, signal: ctx.signal };
+    const requestOptions = { timeoutMs: requestTimeoutMs, abort: ctx };
     if (which === 'list') {
       const page = await session.listResourcesPage(
         typeof args.cursor === 'string' ? args.cursor : undefined,
@@ -438,7 +438,7 @@ export function createMcpProvider(
       const started = performance.now();
       await session.ping({
         timeoutMs: pingOptions.timeoutMs ?? 10_000,
-        ...(pingOptions.signal ? { signal: pingOptions.signal } : {}),
+        ...(pingOptions.signal ? { abort: { signal: pingOptions.signal } } : {}),
       });
       return performance.now() - started;
     },

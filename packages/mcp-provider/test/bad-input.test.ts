@@ -27,7 +27,7 @@ describe('servers that send bad things', () => {
     provider = createMcpProvider('paged', raw(['--pages=6']), { runDirectory: run.path });
     await provider.start?.(AbortSignal.timeout(30_000));
     const names = (await provider.listTools()).map((spec) => spec.name);
-    expect(names).toHaveLength(37);
+    expect(names).toHaveLength(38);
     expect(names).toContain('paged_24');
   });
 

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type CompiledSchema, compileSchema, formatIssues, onAbort } from '@toolplane/core';
-import { type McpCallOutcome, type McpRequestOptions, type McpToolDefinition, NOOP } from './session.js';
+import { type CompiledSchema, ToolError, compileSchema, formatIssues, onAbort } from '@toolplane/core';
+import { NOOP, maxTotalTimeoutError } from './request-signal.js';
+import type { McpCallOutcome, McpRequestOptions, McpToolDefinition } from './session.js';
 
 /**
  * A transport that lets the provider send its own JSON-RPC messages next to the SDK's and see
@@ -32,8 +33,9 @@ const ID_PREFIX = 'tp-';
  * `JSON.parse` back, checked by hand, with the same semantics: a per-request timeout that
  * progress notifications restart (bounded by a total), `notifications/cancelled` on abort, the
  * result checked against the tool's output schema, and every pending call rejected with
- * `ConnectionClosed` when the connection ends. Errors are the SDK's `McpError`s, so they map to
- * the same tool results as on the SDK path.
+ * `ConnectionClosed` when the connection ends. Timeouts, closes and the server's own errors are
+ * the SDK's `McpError`s, so they map to the same tool results as on the SDK path; a result that
+ * breaks the tool's output schema is core's `ToolError` with code `INVALID_RESULT`.
  */
 export class DirectCalls {
   private readonly pending = new Map<string, Pending>();
@@ -80,7 +82,7 @@ export class DirectCalls {
         removeAbort: NOOP,
       };
       this.pending.set(id, entry);
-      this.arm(id, entry, options.timeoutMs);
+      this.arm(id, entry);
       const params: Record<string, unknown> = { name, arguments: args };
       if (options.onProgress) params._meta = { progressToken: id };
       this.channel.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: unknown) => {
@@ -143,11 +145,11 @@ export class DirectCalls {
     else entry.resolve(outcome);
   }
 
-  private checkOutput(tool: string, outcome: McpCallOutcome): McpError | undefined {
+  private checkOutput(tool: string, outcome: McpCallOutcome): ToolError | undefined {
     if (!this.outputSchemas.has(tool)) return undefined;
     if (!outcome.structuredContent && !outcome.isError) {
-      return new McpError(
-        ErrorCode.InvalidParams,
+      return new ToolError(
+        'INVALID_RESULT',
         `Tool ${tool} has an output schema but did not return structured content`,
       );
     }
@@ -155,9 +157,10 @@ export class DirectCalls {
     if (!compiled || !outcome.structuredContent) return undefined;
     const checked = compiled.validate(outcome.structuredContent);
     if (checked.valid) return undefined;
-    return new McpError(
-      ErrorCode.InvalidParams,
+    return new ToolError(
+      'INVALID_RESULT',
       `Structured content does not match the tool's output schema: ${formatIssues(checked.issues)}`,
+      { details: { issues: checked.issues } },
     );
   }
 
@@ -165,20 +168,7 @@ export class DirectCalls {
     const entry = this.pending.get(id);
     if (!entry || typeof params.progress !== 'number') return;
     const { options } = entry;
-    if (options.resetTimeoutOnProgress !== false) {
-      const total = options.maxTotalTimeoutMs;
-      if (total !== undefined && Date.now() - entry.startedAt >= total) {
-        this.settle(id);
-        this.notifyCancelled(id, 'maximum total timeout exceeded');
-        entry.reject(
-          new McpError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-            maxTotalTimeout: total,
-          }),
-        );
-        return;
-      }
-      this.arm(id, entry, options.timeoutMs);
-    }
+    if (options.resetTimeoutOnProgress !== false) this.arm(id, entry);
     try {
       options.onProgress?.({
         progress: params.progress,
@@ -190,13 +180,38 @@ export class DirectCalls {
     }
   }
 
-  private arm(id: string, entry: Pending, timeoutMs: number): void {
+  /**
+   * (Re)starts a call's timer: the request timeout, or what is left of `maxTotalTimeoutMs` when
+   * that is less (a hard cap, progress or not).
+   */
+  private arm(id: string, entry: Pending): void {
     if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
-      if (!this.settle(id)) return;
-      this.notifyCancelled(id, `request timed out after ${timeoutMs} ms`);
-      entry.reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
-    }, timeoutMs);
+    const { timeoutMs, maxTotalTimeoutMs: total } = entry.options;
+    const left = total === undefined ? Number.POSITIVE_INFINITY : total - (Date.now() - entry.startedAt);
+    if (total !== undefined && left <= timeoutMs) {
+      entry.timer = setTimeout(
+        () => this.expire(id, 'maximum total timeout exceeded', maxTotalTimeoutError(total)),
+        Math.max(0, left),
+      );
+      return;
+    }
+    entry.timer = setTimeout(
+      () =>
+        this.expire(
+          id,
+          `request timed out after ${timeoutMs} ms`,
+          new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }),
+        ),
+      timeoutMs,
+    );
+  }
+
+  /** Fails a call that ran out of time and tells the server to stop. */
+  private expire(id: string, reason: string, error: McpError): void {
+    const entry = this.settle(id);
+    if (!entry) return;
+    this.notifyCancelled(id, reason);
+    entry.reject(error);
   }
 
   private cancel(id: string, reason: unknown): void {

@@ -3,8 +3,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
-import { followCaller } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
+import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
 import { sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
@@ -41,11 +41,13 @@ type SdkRequestOptions = {
   timeout: number;
   resetTimeoutOnProgress: boolean;
   signal?: AbortSignal;
-  maxTotalTimeout?: number;
   onprogress?: McpRequestOptions['onProgress'];
 };
 
-/** Runs one SDK request with the options of the provider's request. */
+/**
+ * Runs one SDK request with the options of the provider's request (`maxTotalTimeoutMs` through
+ * the request's own signal, see {@link requestSignal}).
+ */
 async function request<T>(
   options: McpRequestOptions,
   run: (sdk: SdkRequestOptions) => Promise<T>,
@@ -53,15 +55,17 @@ async function request<T>(
   const sdk: SdkRequestOptions = {
     timeout: options.timeoutMs,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-    ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
-  const caller = followCaller(options);
-  if (!caller.signal) return run(sdk);
+  const own = requestSignal(options);
+  if (!own.signal) return run(sdk);
   try {
-    return await run({ ...sdk, signal: caller.signal });
+    return await run({ ...sdk, signal: own.signal });
+  } catch (error) {
+    if (own.totalExceeded()) throw maxTotalTimeoutError(options.maxTotalTimeoutMs as number);
+    throw error;
   } finally {
-    caller.stop();
+    own.stop();
   }
 }
 

@@ -8,7 +8,7 @@ import {
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
-import { followCaller } from './session.js';
+import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
 import { sdkRequests } from './sdk-requests.js';
@@ -16,7 +16,12 @@ import { identityOf, toCallOutcome } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 
-/** Errors of the v2 client in the shape the provider maps (SDK 1.x `McpError` codes). */
+/**
+ * Errors of the v2 client in the shape the provider maps (SDK 1.x `McpError` codes). Its output
+ * schema checks throw `ProtocolError`s (InvalidRequest / InvalidParams, the 1.x texts), which
+ * become `McpError`s like any protocol error; `InvalidResult` is a result that does not parse
+ * at all, reported as the other clients report one (a plain failure, `EXECUTION_FAILED`).
+ */
 function normalize(error: unknown): unknown {
   if (error instanceof SdkError) {
     if (error.code === SdkErrorCode.RequestTimeout)
@@ -24,31 +29,36 @@ function normalize(error: unknown): unknown {
     if (error.code === SdkErrorCode.ConnectionClosed)
       return new McpError(ErrorCode.ConnectionClosed, error.message);
     if (error.code === SdkErrorCode.InvalidResult)
-      return new McpError(ErrorCode.InvalidParams, `output schema: ${error.message}`);
+      return new Error(`the server sent a malformed result: ${error.message}`, { cause: error });
     return error;
   }
   if (error instanceof ProtocolError) return new McpError(error.code, error.message, error.data);
   return error;
 }
 
+/**
+ * Runs one v2 client request with the options of the provider's request (`maxTotalTimeoutMs`
+ * through the request's own signal, see {@link requestSignal}).
+ */
 async function run<T>(
   options: McpRequestOptions,
   call: (sdk: Record<string, unknown>) => Promise<T>,
 ): Promise<T> {
-  const caller = followCaller(options);
+  const own = requestSignal(options);
   const sdk: Record<string, unknown> = {
     timeout: options.timeoutMs,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-    ...(caller.signal ? { signal: caller.signal } : {}),
-    ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
+    ...(own.signal ? { signal: own.signal } : {}),
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   };
   try {
     return await call(sdk);
   } catch (error) {
+    // the client wraps an abort reason in its own error: say which cap it was
+    if (own.totalExceeded()) throw maxTotalTimeoutError(options.maxTotalTimeoutMs as number);
     throw normalize(error);
   } finally {
-    caller.stop();
+    own.stop();
   }
 }
 

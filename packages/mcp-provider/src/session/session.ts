@@ -1,4 +1,4 @@
-import { type AbortSource, onAbort } from '@toolplane/core';
+import type { AbortSource } from '@toolplane/core';
 
 /**
  * The provider's own view of one MCP connection. The SDK stays behind it, so which client
@@ -33,15 +33,15 @@ export interface McpResourceInfo {
 
 /** Options of one request. */
 export interface McpRequestOptions {
-  readonly signal?: AbortSignal;
   /**
-   * The caller's cancellation as a tool context carries it (read lazily: `signal` is touched
-   * only by paths that need one). Used when `signal` is absent.
+   * The caller's cancellation: a tool context, or `{ signal }` for a plain signal. Heard through
+   * core's `onAbort`, so a context's `signal` is touched only where no `onAbort` exists.
    */
   readonly abort?: AbortSource;
   readonly timeoutMs: number;
   /** Progress notifications restart the timer. */
   readonly resetTimeoutOnProgress?: boolean;
+  /** A hard cap for the whole request, progress or not: it then fails and the server is told. */
   readonly maxTotalTimeoutMs?: number;
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -92,21 +92,3 @@ export interface McpSession {
 
 /** Opens a session; rejects with a clear message when the server cannot be reached. */
 export type McpSessionFactory = (options: { signal: AbortSignal; timeoutMs: number }) => Promise<McpSession>;
-
-/**
- * A signal of the request's own that follows its caller's cancellation (the SDKs add listeners
- * to the signal they get and never remove them, so a long-lived caller signal is never handed
- * to them). Through core's `onAbort`: an orchestrator context creates no signal of its own for
- * it, and many requests under one caller signal share one listener on it. Call `stop()` when
- * the request ends.
- */
-export function followCaller(options: McpRequestOptions): { signal?: AbortSignal; stop: () => void } {
-  const source = options.signal ? { signal: options.signal } : options.abort;
-  if (!source) return { stop: NOOP };
-  const local = new AbortController();
-  const stop = onAbort(source, (reason) => local.abort(reason));
-  return { signal: local.signal, stop };
-}
-
-/** Does nothing: the remover of a listener that was never added. */
-export const NOOP = (): void => {};

@@ -18,11 +18,25 @@ export interface CallErrorContext {
   readonly lostReason: () => string;
 }
 
+/**
+ * The SDK clients (1.x and v2) check structured content against a tool's output schema
+ * themselves and throw protocol errors whose codes they share with other failures
+ * (InvalidRequest: "Tool x has an output schema but did not return structured content";
+ * InvalidParams: "Structured content does not match the tool's output schema: ...", "Failed to
+ * validate structured content: ..."), so only their text tells them apart. The direct stdio
+ * path throws `ToolError` `INVALID_RESULT` and needs none of this.
+ */
+const SDK_OUTPUT_SCHEMA_FAILURE =
+  /has an output schema but did not return structured content|Structured content does not match the tool's output schema|Failed to validate structured content/;
+
 /** Maps anything a call threw to a failure with a stable code and a message that says what to do. */
 export function callFailure(error: unknown, context: CallErrorContext): ToolFailure {
   const where = `MCP server "${context.server}" tool "${context.tool}"`;
   if (ToolError.isInstance(error)) {
-    return fail(error.code, error.message, error.details ? { details: error.details } : {});
+    const options = error.details ? { details: error.details } : {};
+    // a session's verdict on a result does not know the server's name; the others name it
+    if (error.code === 'INVALID_RESULT') return fail(error.code, `${where}: ${error.message}`, options);
+    return fail(error.code, error.message, options);
   }
   if (context.abort.signal.aborted) {
     return fail(
@@ -38,6 +52,13 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
   }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
+      const total = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout;
+      if (typeof total === 'number') {
+        return fail(
+          'TIMEOUT',
+          `${where}: no answer within ${total} ms in total (maxTotalTimeoutMs caps a call even while the tool sends progress); raise maxTotalTimeoutMs if the tool is slow`,
+        );
+      }
       return fail(
         'TIMEOUT',
         `${where}: no answer within ${context.timeoutMs} ms (requestTimeoutMs; progress notifications extend it); raise requestTimeoutMs if the tool is slow`,
@@ -50,7 +71,10 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
         `${where}: the server went away during the call${reason ? ` (${reason})` : ''}; it is being restarted`,
       );
     }
-    if (error.code === ErrorCode.InvalidParams && /structured content|output schema/i.test(error.message)) {
+    if (
+      (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.InvalidRequest) &&
+      SDK_OUTPUT_SCHEMA_FAILURE.test(error.message)
+    ) {
       return fail('INVALID_RESULT', `${where}: ${error.message}`);
     }
     if (error.code === ErrorCode.InvalidParams) {
