@@ -124,3 +124,39 @@ describe('list changes on a 2026-07-28 session (subscriptions/listen)', () => {
     }
   });
 });
+
+describe('client v2 on a 2025 session (SDK 1.x server)', () => {
+  for (const [type, path] of [
+    ['http', '/mcp'],
+    ['sse', '/sse'],
+  ] as const) {
+    it(`over ${type}: calls, and follows notifications/tools/list_changed`, async () => {
+      const provider = createMcpProvider(`classic_${type}`, {
+        type,
+        url: `http://127.0.0.1:${classic.port}${path}`,
+        client: 'v2',
+        healthIntervalMs: 0,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(20_000));
+        expect(provider.status().transport).toBe(type);
+        const version = provider.status().identity?.protocolVersion;
+        expect(version).toMatch(/^2025-/);
+        const echoed = await provider.execute('echo', { message: `v2 over ${type}` }, createToolContext());
+        expect(echoed.ok && echoed.content[0]).toEqual({ type: 'text', text: `v2 over ${type}` });
+        let told = 0;
+        provider.onToolsChanged?.(() => told++);
+        expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(false);
+        const added = await provider.execute('add_tool', {}, createToolContext());
+        expect(added.ok).toBe(true);
+        for (let i = 0; i < 200 && told === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(told).toBeGreaterThan(0);
+        expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(true);
+        const late = await provider.execute('late_tool', {}, createToolContext());
+        expect(late.ok && late.content[0]).toEqual({ type: 'text', text: 'late' });
+      } finally {
+        await provider.close?.();
+      }
+    });
+  }
+});
