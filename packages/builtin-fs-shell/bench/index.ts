@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { result, timeEach } from '@toolplane/bench';
+import { median, result, timeEach } from '@toolplane/bench';
 import { createToolContext } from '@toolplane/core';
 import { glob } from 'tinyglobby';
 import { createBuiltinProvider } from '../src/index.js';
@@ -34,11 +34,6 @@ function runRipgrep(binary: string, args: string[], cwd: string): Promise<number
 }
 
 const ms = (us: number): number => us / 1000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 /**
  * Times a candidate and its baseline alternately (the machine is shared and its load drifts,

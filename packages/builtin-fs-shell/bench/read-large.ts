@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { result, timeEach } from '@toolplane/bench';
+import { median, result, timeEach } from '@toolplane/bench';
 import type { ToolContext } from '@toolplane/core';
 import { createBuiltinProvider } from '../src/index.js';
 import { LINE_BYTES, generateLargeFile, lineText } from './large-file.js';
@@ -61,11 +61,6 @@ function sampleRss(): { stop(): number } {
       return (peak - start) / 1024 ** 2;
     },
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -49,3 +49,19 @@ export async function eventually(
   }
   return check();
 }
+
+/** A deterministic pseudo-random generator in [0, 1): tests must not depend on luck. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** "\n" bytes in `data[0 .. end)`. */
+export function newlinesBefore(data: Uint8Array, end = data.length): number {
+  let count = 0;
+  for (let at = data.indexOf(10); at !== -1 && at < end; at = data.indexOf(10, at + 1)) count++;
+  return count;
+}

@@ -5,20 +5,13 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { percentile, result } from '@toolplane/bench';
+import { median, percentile, result } from '@toolplane/bench';
 import { createToolContext } from '@toolplane/core';
 import { Agent, request } from 'undici';
 import { createRestProvider } from '../src/index.js';
 
 const here = import.meta.dirname;
 const tsx = ['--import', 'tsx'];
-
-function median(values: number[]): number {
-  return percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
-}
 
 function importRun(baseline: boolean): { elapsedMs: number; peakRssMb: number; tools: number } {
   const args = [...tsx, join(here, 'import-github.ts'), ...(baseline ? ['--baseline'] : [])];

@@ -17,6 +17,14 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[index] as number;
 }
 
+/** Median of unsorted samples (the lower one of an even count). */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
 /** Summarises per-operation samples given in microseconds. */
 export function summarize(samplesUs: number[]): Stats {
   const sorted = [...samplesUs].sort((a, b) => a - b);

@@ -1,8 +1,7 @@
-import { randomInt } from 'node:crypto';
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, makeTempDir } from '../../test/helpers.js';
+import { eventually, makeTempDir, newlinesBefore, seededRandom } from '../../test/helpers.js';
 import { type CountJob, type CountReach, CountThreads, type CountThreadsOptions } from './count-threads.js';
 import { type WasmModule, newlineModule } from './newline-wasm.js';
 
@@ -34,12 +33,18 @@ function pool(options: CountThreadsOptions = {}): CountThreads {
 }
 
 /** Lines of random lengths (empty ones, and some longer than a block) with "\r\n" here and there. */
-async function randomText(name: string, bytes: number): Promise<{ path: string; data: Buffer }> {
+async function randomText(
+  name: string,
+  bytes: number,
+  seed = bytes,
+): Promise<{ path: string; data: Buffer }> {
+  const next = seededRandom(seed);
+  const between = (low: number, high: number) => low + Math.floor(next() * (high - low));
   const parts: string[] = [];
   let size = 0;
   while (size < bytes) {
-    const kind = randomInt(100);
-    const length = kind < 10 ? 0 : kind < 12 ? randomInt(20_000, 40_000) : randomInt(1, 200);
+    const kind = between(0, 100);
+    const length = kind < 10 ? 0 : kind < 12 ? between(20_000, 40_000) : between(1, 200);
     const line = `${'x'.repeat(length)}${kind % 7 === 0 ? '\r\n' : '\n'}`;
     parts.push(line);
     size += line.length;
@@ -49,13 +54,6 @@ async function randomText(name: string, bytes: number): Promise<{ path: string; 
   const path = join(dir, name);
   await writeFile(path, data);
   return { path, data };
-}
-
-/** Newlines in data[0 .. end). */
-function newlinesBefore(data: Buffer, end: number): number {
-  let count = 0;
-  for (let at = data.indexOf(10); at !== -1 && at < end; at = data.indexOf(10, at + 1)) count++;
-  return count;
 }
 
 /** Runs a job on threads that must be free. */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { COUNT_WORKER_SOURCE, STOP } from './count-worker-source.js';
-import { SEGMENT_BYTES } from './skip-lines.js';
+import { SEGMENT_BYTES } from './count-serially.js';
 import { type WasmModule, newlineModule } from './newline-wasm.js';
 
 /** A count over a byte range of an open file, split among threads. */

@@ -1,7 +1,7 @@
 import { appendFile, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test/helpers.js';
+import { makeTempDir, newlinesBefore } from '../../test/helpers.js';
 import { CountThreads } from './count-threads.js';
 import { IndexAhead } from './index-ahead.js';
 import { type FileVersion, LineIndexCache, versionOf } from './line-index.js';
@@ -47,9 +47,7 @@ async function expectExactIndex(index: LineIndexCache, path: string, version: Fi
   const text = await readFile(path);
   for (const line of [2, 1000, 54_321, 123_456, LINES, LINES + 1]) {
     const checkpoint = index.nearest(path, version, line);
-    let newlines = 0;
-    for (let i = 0; i < checkpoint.offset; i++) if (text[i] === 10) newlines++;
-    expect(checkpoint.newlines).toBe(newlines);
+    expect(checkpoint.newlines).toBe(newlinesBefore(text, checkpoint.offset));
     expect(checkpoint.newlines).toBeLessThanOrEqual(Math.max(0, line - 2));
   }
   expect(index.furthest(path, version)).toEqual({ offset: text.length, newlines: LINES });

@@ -1,8 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
+import { type SerialCountEnd, countSerially, linesCounted } from './count-serially.js';
 import type { CountThreads } from './count-threads.js';
 import { type FileVersion, type LineIndexCache, sameVersion, versionOf } from './line-index.js';
 import type { ScannerPool } from './newline-scanner.js';
-import { SEGMENT_BYTES } from './skip-lines.js';
+
+/** Thrown inside a build's count when the file is no longer the version being indexed. */
+class FileChanged extends Error {}
 
 /** Options of {@link IndexAhead}. */
 export interface IndexAheadOptions {
@@ -123,56 +126,59 @@ export class IndexAhead {
     const { key, version } = build;
     const signal = build.controller.signal;
     const handle = await open();
+    const unchanged = async (): Promise<boolean> => sameVersion(versionOf(await handle.stat()), version);
     const scanner = scanners.acquire();
     try {
-      if (!sameVersion(versionOf(await handle.stat()), version)) return 'changed';
-      const start = index.furthest(key, version);
-      let position = start.offset;
-      let newlines = start.newlines;
-      build.newlines = newlines;
-      let lastByte: number | undefined;
-      const reach = await this.countOnThreads(build, handle, start);
+      if (!(await unchanged())) return 'changed';
+      let from = index.furthest(key, version);
+      build.newlines = from.newlines;
+      const reach = await this.countOnThreads(build, handle, from);
       if (reach) {
         if (signal.aborted) return 'aborted';
-        if (!sameVersion(versionOf(await handle.stat()), version)) {
-          index.forget(key, version);
-          return 'changed';
-        }
-        position = reach.offset;
-        newlines = reach.newlines;
+        if (!(await unchanged())) return this.changed(build);
+        from = reach;
       }
-      while (position < version.size) {
+      let end: SerialCountEnd;
+      try {
+        end = await countSerially({
+          handle,
+          scanner,
+          from,
+          to: version.size,
+          onCheckpoint: (offset, newlines) => this.reached(build, offset, newlines),
+          // A chunk read while the file changed may mix two versions: check after every read.
+          afterRead: async () => {
+            if (signal.aborted) throw signal.reason;
+            if (!(await unchanged())) throw new FileChanged();
+          },
+          signal,
+        });
+      } catch (error) {
         if (signal.aborted) return 'aborted';
-        const length = Math.min(scanner.buffer.length, version.size - position);
-        const { bytesRead } = await handle.read(scanner.buffer, 0, length, position);
-        if (signal.aborted) return 'aborted';
-        // The file changed while this chunk was read: what was counted may mix two versions.
-        if (bytesRead === 0 || !sameVersion(versionOf(await handle.stat()), version)) {
-          index.forget(key, version);
-          return 'changed';
-        }
-        for (let segment = 0; segment < bytesRead; segment += SEGMENT_BYTES) {
-          const size = Math.min(SEGMENT_BYTES, bytesRead - segment);
-          newlines += scanner.count(segment, size);
-          index.record(key, version, position + segment + size, newlines);
-        }
-        lastByte = scanner.buffer[bytesRead - 1];
-        position += bytesRead;
-        build.newlines = newlines;
-        wakeWaiters(build);
+        if (error instanceof FileChanged) return this.changed(build);
+        throw error;
       }
-      // A last line without "\n" is a line too (its last byte is read unless the loop saw it).
-      if (lastByte === undefined && version.size > 0) {
-        const { bytesRead } = await handle.read(scanner.buffer, 0, 1, version.size - 1);
-        if (bytesRead === 1) lastByte = scanner.buffer[0];
-      }
-      const unterminated = lastByte !== undefined && lastByte !== 10 ? 1 : 0;
-      index.complete(key, version, newlines, newlines + unterminated);
+      // The file ended before its size: it shrank under the build.
+      if (end.offset < version.size) return this.changed(build);
+      index.complete(key, version, end.newlines, await linesCounted(handle, scanner, end));
       return 'complete';
     } finally {
       scanners.release(scanner);
       await handle.close();
     }
+  }
+
+  /** Records a checkpoint of a build and wakes the reads waiting for it. */
+  private reached(build: Build, offset: number, newlines: number): void {
+    this.options.index.record(build.key, build.version, offset, newlines);
+    build.newlines = newlines;
+    wakeWaiters(build);
+  }
+
+  /** Drops what a build of a file that changed under it recorded. */
+  private changed(build: Build): BuildOutcome {
+    this.options.index.forget(build.key, build.version);
+    return 'changed';
   }
 
   /** The build's count on the threads; undefined when they are busy, failed or were aborted. */
@@ -181,17 +187,12 @@ export class IndexAhead {
     handle: FileHandle,
     start: { offset: number; newlines: number },
   ): Promise<{ offset: number; newlines: number } | undefined> {
-    const { index, threads } = this.options;
-    const counting = threads?.tryCount({
+    const counting = this.options.threads?.tryCount({
       fd: handle.fd,
       start: start.offset,
       newlines: start.newlines,
       end: build.version.size,
-      onCheckpoint: (offset, newlines) => {
-        index.record(build.key, build.version, offset, newlines);
-        build.newlines = newlines;
-        wakeWaiters(build);
-      },
+      onCheckpoint: (offset, newlines) => this.reached(build, offset, newlines),
       signal: build.controller.signal,
     });
     // A failed or aborted count leaves the rest to the loop, which reports either the usual way.

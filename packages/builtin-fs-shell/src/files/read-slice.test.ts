@@ -1,7 +1,7 @@
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, makeTempDir } from '../../test/helpers.js';
+import { eventually, makeTempDir, seededRandom } from '../../test/helpers.js';
 import { CountThreads } from './count-threads.js';
 import { LineIndexCache, versionOf } from './line-index.js';
 import { ScannerPool } from './newline-scanner.js';
@@ -55,18 +55,9 @@ function expectedLines(text: string): string[] {
   return lines;
 }
 
-/** A deterministic pseudo-random generator (tests must not depend on luck). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 /** Text of `count` lines of varied length: empty, short, and some longer than a small chunk. */
 function variedText(count: number, seed: number, crlf: boolean, finalNewline: boolean): string {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const rows: string[] = [];
   for (let i = 1; i <= count; i++) {
     const kind = next();
