@@ -168,7 +168,10 @@ export class DirectCalls {
     const entry = this.pending.get(id);
     if (!entry || typeof params.progress !== 'number') return;
     const { options } = entry;
-    if (options.resetTimeoutOnProgress !== false) this.arm(id, entry);
+    if (options.resetTimeoutOnProgress !== false) {
+      this.arm(id, entry);
+      if (!this.pending.has(id)) return; // past maxTotalTimeoutMs: failed, not progressing
+    }
     try {
       options.onProgress?.({
         progress: params.progress,
@@ -189,9 +192,13 @@ export class DirectCalls {
     const { timeoutMs, maxTotalTimeoutMs: total } = entry.options;
     const left = total === undefined ? Number.POSITIVE_INFINITY : total - (Date.now() - entry.startedAt);
     if (total !== undefined && left <= timeoutMs) {
+      if (left <= 0) {
+        this.expire(id, 'maximum total timeout exceeded', maxTotalTimeoutError(total));
+        return;
+      }
       entry.timer = setTimeout(
         () => this.expire(id, 'maximum total timeout exceeded', maxTotalTimeoutError(total)),
-        Math.max(0, left),
+        left,
       );
       return;
     }
