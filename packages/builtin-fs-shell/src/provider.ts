@@ -6,6 +6,7 @@ import {
   type ToolProvider,
   type ToolResult,
   type ToolSpec,
+  ToolError,
   fail,
 } from '@toolplane/core';
 import { DEFAULT_ENV_ALLOW_LIST, buildCommandEnv } from './executor/environment.js';
@@ -13,8 +14,10 @@ import { createHostExecutor } from './executor/host-executor.js';
 import { sharedCountThreads } from './files/count-threads.js';
 import { IndexAhead } from './files/index-ahead.js';
 import { LineIndexCache } from './files/line-index.js';
+import { PathLocks } from './files/path-locks.js';
 import { ScannerPool } from './files/newline-scanner.js';
 import type { GrepEngineOptions } from './grep/options.js';
+import { checkProviderOptions } from './provider-options.js';
 import { SessionStore } from './session/session-store.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { createBashTool } from './tools/bash.js';
@@ -148,6 +151,9 @@ const FACTORIES: Readonly<Record<BuiltinToolName, (deps: ToolDeps) => Tool>> = {
  * const result = await provider.execute('read', { path: 'README.md' }, createToolContext());
  */
 export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinProvider {
+  if (typeof options !== 'object' || options === null)
+    throw new ToolError('CONFIG_INVALID', 'createBuiltinProvider needs options with at least { workspace }');
+  checkProviderOptions(options, BUILTIN_TOOL_NAMES);
   const workspace = new Workspace(options);
   const limits: ToolLimits = { ...DEFAULT_LIMITS, ...options.limits };
   let hostExecutor: Executor | undefined;
@@ -184,6 +190,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     workspace,
     sessions,
     lineIndex,
+    pathLocks: new PathLocks(),
     scanners,
     countThreads,
     indexAhead,
@@ -198,12 +205,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
   const names = options.tools ?? BUILTIN_TOOL_NAMES;
   const tools = new Map<string, Tool>();
   for (const name of names) {
-    const factory = FACTORIES[name];
-    if (!factory)
-      throw new Error(
-        `createBuiltinProvider: unknown tool "${name}"; pick from ${BUILTIN_TOOL_NAMES.join(', ')}`,
-      );
-    tools.set(name, factory(deps));
+    tools.set(name, FACTORIES[name](deps));
   }
   const specs: readonly ToolSpec[] = [...tools.values()].map((tool) => tool.spec);
   let closed = false;

@@ -30,7 +30,10 @@ export async function atomicWrite(
     throw new ToolError('INVALID_ARGUMENTS', `${display} is a directory; pass a file path`);
   }
   const mode = existing ? existing.mode & 0o7777 : undefined;
-  const temp = join(realDirectory, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // A name may have 255 bytes: the temp name of a long one keeps only its start.
+  const name = basename(path);
+  const stem = Buffer.byteLength(name) > 200 ? Array.from(name).slice(0, 50).join('') : name;
+  const temp = join(realDirectory, `.${stem}.${randomBytes(6).toString('hex')}.tmp`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const handle = await open(temp, flags, mode ?? 0o666);
   let renamed = false;

@@ -1,3 +1,5 @@
+import { ToolError } from '@toolplane/core';
+
 /** How a text file was stored, so an edit writes it back the same way. */
 export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'latin1';
 
@@ -49,9 +51,34 @@ export function encodeText(text: string, encoding: TextEncoding): Buffer {
   }
 }
 
-/** True when every character of `text` fits the encoding (Latin-1 holds only U+0000..U+00FF). */
+// With the u flag a class of surrogates matches only unpaired ones.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * Where `text` holds half of a UTF-16 surrogate pair (JSON can carry `"\ud800"`), or -1. UTF-8
+ * cannot store one: it would be written as U+FFFD, silently changing the text.
+ */
+export function loneSurrogateAt(text: string): number {
+  return LONE_SURROGATE.exec(text)?.index ?? -1;
+}
+
+/** Refuses text argument `argument` when it holds a lone surrogate (see {@link loneSurrogateAt}). */
+export function assertStorableText(text: string, argument: string): void {
+  const at = loneSurrogateAt(text);
+  if (at === -1) return;
+  throw new ToolError(
+    'INVALID_ARGUMENTS',
+    `${argument} holds half of a UTF-16 surrogate pair (U+${text.charCodeAt(at).toString(16).toUpperCase()} at character ${at}), which a UTF-8 file cannot store; send the whole character or remove it`,
+  );
+}
+
+/**
+ * True when every character of `text` fits the encoding: Latin-1 holds only U+0000..U+00FF,
+ * UTF-8 no lone surrogate; UTF-16 holds anything.
+ */
 export function fitsEncoding(text: string, encoding: TextEncoding): boolean {
-  if (encoding !== 'latin1') return true;
+  if (encoding === 'utf16le') return true;
+  if (encoding !== 'latin1') return loneSurrogateAt(text) === -1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
   return true;
 }

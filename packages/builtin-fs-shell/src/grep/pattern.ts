@@ -12,6 +12,9 @@ export interface SearchPattern {
   readonly literal?: string;
 }
 
+/** Longest pattern accepted (a command-line argument of ripgrep must stay well under 128 KiB). */
+export const MAX_PATTERN_LENGTH = 10_000;
+
 const UNSUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
   [/\(\?<?[=!]/, 'lookaround ((?=, (?!, (?<=, (?<!)'],
   [/\\[1-9]|\\k</, 'backreferences (\\1, \\k<name>)'],
@@ -30,6 +33,21 @@ export function compilePattern(pattern: string, ignoreCase: boolean): SearchPatt
   }
   if (source.length === 0)
     throw new ToolError('INVALID_ARGUMENTS', 'pattern is empty; pass a regular expression');
+  if (source.length > MAX_PATTERN_LENGTH) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `pattern is ${source.length} characters long, over the ${MAX_PATTERN_LENGTH} limit; search for a shorter distinctive part`,
+    );
+  }
+  if (source.includes('\0')) {
+    throw new ToolError('INVALID_ARGUMENTS', 'pattern contains a null byte; write it as \\x00 to match one');
+  }
+  if (source.includes('\n')) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      'pattern contains a line break, and grep matches within one line; search for one line of the text',
+    );
+  }
   for (const [test, what] of UNSUPPORTED) {
     if (test.test(source)) {
       throw new ToolError(

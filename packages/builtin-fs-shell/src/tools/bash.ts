@@ -71,7 +71,18 @@ export function createBashTool(deps: ToolDeps): Tool {
           `timeout ${args.timeout} ms is over the ${bashMaxTimeoutMs} ms maximum; pass a smaller timeout or use run_in_background`,
         );
       }
+      if (args.command.includes('\0')) {
+        return fail(
+          'INVALID_ARGUMENTS',
+          'command contains a null byte, which no shell command line can hold; remove it',
+        );
+      }
       const cwd = await resolveCwd(deps, args.cwd);
+      // An executor may start the command before it looks at the signal: a call cancelled
+      // before it began must not run it at all.
+      if (ctx.signal.aborted) {
+        return fail('CANCELLED', 'the call was cancelled before the command started; nothing ran');
+      }
       const executor = deps.executorFor(ctx);
       const env = { ...deps.commandEnv(), PWD: cwd };
       if (args.run_in_background === true) {

@@ -3,6 +3,7 @@ import type { Agent } from 'undici';
 import type { CountThreads } from '../files/count-threads.js';
 import type { IndexAhead } from '../files/index-ahead.js';
 import type { LineIndexCache } from '../files/line-index.js';
+import type { PathLocks } from '../files/path-locks.js';
 import type { ScannerPool } from '../files/newline-scanner.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -37,6 +38,8 @@ export interface ToolDeps {
   readonly workspace: Workspace;
   readonly sessions: SessionStore;
   readonly lineIndex: LineIndexCache;
+  /** Serializes mutations of the same file (write, edit, notebook_edit). */
+  readonly pathLocks: PathLocks;
   /** Chunk buffers with newline counting, lent to scans. */
   readonly scanners: ScannerPool;
   /** Threads that count newlines far into large files (null: scans stay on this thread). */

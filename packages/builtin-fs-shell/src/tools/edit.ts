@@ -2,7 +2,7 @@ import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplan
 import { z } from 'zod';
 import { describeNearest, lineOf, occurrences } from '../files/candidates.js';
 import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-access.js';
-import { decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
+import { assertStorableText, decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
 
 const replacement = z.object({
@@ -91,45 +91,52 @@ export function createEditTool(deps: ToolDeps): Tool {
     async execute(args, ctx): Promise<ToolResult> {
       const target = await deps.workspace.resolve(args.path);
       deps.workspace.assertWritable(target);
-      const session = deps.sessions.get(ctx.session.id);
-      const key = recordKey(target);
-      const before = await statTarget(target);
-      if (!before)
-        throw new ToolError('INVALID_ARGUMENTS', `${target.display} does not exist; use write to create it`);
-      if (before.type !== 'file') throw new ToolError('INVALID_ARGUMENTS', `${target.display} is not a file`);
-      session.reads.assertFresh(key, target.display, before);
-      const bytes = await readWhole(deps.workspace, target, deps.limits.editMaxBytes, ctx.signal);
-      const decoded = decodeText(bytes);
-      const edits: Replacement[] = args.edits ?? [
-        {
-          old_string: args.old_string as string,
-          new_string: args.new_string as string,
-          replace_all: args.replace_all,
-        },
-      ];
-      let text = decoded.text;
-      let replaced = 0;
-      edits.forEach((edit, i) => {
-        const applied = applyOne(text, edit, decoded.eol, i + 1, edits.length, target.display);
-        text = applied.text;
-        replaced += applied.count;
-      });
-      if (!fitsEncoding(text, decoded.encoding)) {
-        throw new ToolError(
-          'INVALID_ARGUMENTS',
-          `${target.display} is Latin-1 encoded and the new text has characters Latin-1 cannot hold; use only those characters`,
+      return deps.pathLocks.run(recordKey(target), async () => {
+        const session = deps.sessions.get(ctx.session.id);
+        const key = recordKey(target);
+        const before = await statTarget(target);
+        if (!before)
+          throw new ToolError(
+            'INVALID_ARGUMENTS',
+            `${target.display} does not exist; use write to create it`,
+          );
+        if (before.type !== 'file')
+          throw new ToolError('INVALID_ARGUMENTS', `${target.display} is not a file`);
+        session.reads.assertFresh(key, target.display, before);
+        const bytes = await readWhole(deps.workspace, target, deps.limits.editMaxBytes, ctx.signal);
+        const decoded = decodeText(bytes);
+        const edits: Replacement[] = args.edits ?? [
+          {
+            old_string: args.old_string as string,
+            new_string: args.new_string as string,
+            replace_all: args.replace_all,
+          },
+        ];
+        let text = decoded.text;
+        let replaced = 0;
+        edits.forEach((edit, i) => {
+          const applied = applyOne(text, edit, decoded.eol, i + 1, edits.length, target.display);
+          text = applied.text;
+          replaced += applied.count;
+        });
+        if (!fitsEncoding(text, decoded.encoding)) {
+          if (decoded.encoding !== 'latin1') assertStorableText(text, 'new_string');
+          throw new ToolError(
+            'INVALID_ARGUMENTS',
+            `${target.display} is Latin-1 encoded and the new text has characters Latin-1 cannot hold; use only those characters`,
+          );
+        }
+        await writeWhole(deps.workspace, target, encodeText(text, decoded.encoding), ctx.signal);
+        const after = await statTarget(target);
+        if (after) session.reads.remember(key, after);
+        return ok(
+          `Edited ${target.display}: ${replaced} replacement${replaced === 1 ? '' : 's'} in ${edits.length} edit${edits.length === 1 ? '' : 's'}`,
+          {
+            path: target.display,
+            replacements: replaced,
+          },
         );
-      }
-      await writeWhole(deps.workspace, target, encodeText(text, decoded.encoding), ctx.signal);
-      const after = await statTarget(target);
-      if (after) session.reads.remember(key, after);
-      return ok(
-        `Edited ${target.display}: ${replaced} replacement${replaced === 1 ? '' : 's'} in ${edits.length} edit${edits.length === 1 ? '' : 's'}`,
-        {
-          path: target.display,
-          replacements: replaced,
-        },
-      );
+      });
     },
   });
 }

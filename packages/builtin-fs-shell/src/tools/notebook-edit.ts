@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { z } from 'zod';
 import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-access.js';
+import { assertStorableText } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
 
 const input = z.object({
@@ -67,6 +68,19 @@ function parseNotebook(bytes: Uint8Array, display: string): { notebook: Notebook
   if (typeof notebook !== 'object' || notebook === null || !Array.isArray(notebook.cells)) {
     throw new ToolError('INVALID_ARGUMENTS', `${display} has no "cells" array; is it a Jupyter notebook?`);
   }
+  const cellAt = notebook.cells.findIndex(
+    (cell: unknown) =>
+      typeof cell !== 'object' ||
+      cell === null ||
+      Array.isArray(cell) ||
+      typeof (cell as { cell_type?: unknown }).cell_type !== 'string',
+  );
+  if (cellAt !== -1) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${display} is not a valid notebook: cell ${cellAt} is not an object with a "cell_type"; repair the file with edit or write`,
+    );
+  }
   const indent = /^\{\r?\n( +)"/.exec(text)?.[1]?.length ?? 1;
   return { notebook, indent };
 }
@@ -88,6 +102,7 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
           'INVALID_ARGUMENTS',
           `${args.path} is not a .ipynb file; use edit for other files`,
         );
+      if (args.new_source !== undefined) assertStorableText(args.new_source, 'new_source');
       const mode = args.edit_mode ?? 'replace';
       if (mode !== 'delete' && args.new_source === undefined)
         throw new ToolError('INVALID_ARGUMENTS', `new_source is required for ${mode}`);
@@ -95,76 +110,78 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
         throw new ToolError('INVALID_ARGUMENTS', 'cell_type is required for insert (code, markdown or raw)');
       const target = await deps.workspace.resolve(args.path);
       deps.workspace.assertWritable(target);
-      const before = await statTarget(target);
-      if (!before)
-        throw new ToolError('INVALID_ARGUMENTS', `${target.display} does not exist; create it with write`);
-      const session = deps.sessions.get(ctx.session.id);
-      const key = recordKey(target);
-      session.reads.assertFresh(key, target.display, before);
-      const { notebook, indent } = parseNotebook(
-        await readWhole(deps.workspace, target, deps.limits.editMaxBytes, ctx.signal),
-        target.display,
-      );
-      const cells = notebook.cells;
-      let index: number | undefined;
-      if (args.cell_id !== undefined) {
-        index = cells.findIndex((cell) => cell.id === args.cell_id);
-        if (index === -1) {
-          const ids = cells.map((cell, i) => cell.id ?? `#${i}`).slice(0, 20);
-          throw new ToolError(
-            'INVALID_ARGUMENTS',
-            `no cell with id "${args.cell_id}" in ${target.display}; cells: ${ids.join(', ')}`,
-          );
+      return deps.pathLocks.run(recordKey(target), async () => {
+        const before = await statTarget(target);
+        if (!before)
+          throw new ToolError('INVALID_ARGUMENTS', `${target.display} does not exist; create it with write`);
+        const session = deps.sessions.get(ctx.session.id);
+        const key = recordKey(target);
+        session.reads.assertFresh(key, target.display, before);
+        const { notebook, indent } = parseNotebook(
+          await readWhole(deps.workspace, target, deps.limits.editMaxBytes, ctx.signal),
+          target.display,
+        );
+        const cells = notebook.cells;
+        let index: number | undefined;
+        if (args.cell_id !== undefined) {
+          index = cells.findIndex((cell) => cell.id === args.cell_id);
+          if (index === -1) {
+            const ids = cells.map((cell, i) => cell.id ?? `#${i}`).slice(0, 20);
+            throw new ToolError(
+              'INVALID_ARGUMENTS',
+              `no cell with id "${args.cell_id}" in ${target.display}; cells: ${ids.join(', ')}`,
+            );
+          }
+        } else if (args.cell_index !== undefined) {
+          index = args.cell_index;
+          const max = mode === 'insert' ? cells.length : cells.length - 1;
+          if (index > max)
+            throw new ToolError(
+              'INVALID_ARGUMENTS',
+              `cell_index ${index} is out of range; ${target.display} has ${cells.length} cells`,
+            );
+        } else if (mode !== 'insert') {
+          throw new ToolError('INVALID_ARGUMENTS', 'pass cell_id or cell_index to say which cell');
         }
-      } else if (args.cell_index !== undefined) {
-        index = args.cell_index;
-        const max = mode === 'insert' ? cells.length : cells.length - 1;
-        if (index > max)
-          throw new ToolError(
-            'INVALID_ARGUMENTS',
-            `cell_index ${index} is out of range; ${target.display} has ${cells.length} cells`,
-          );
-      } else if (mode !== 'insert') {
-        throw new ToolError('INVALID_ARGUMENTS', 'pass cell_id or cell_index to say which cell');
-      }
-      let summary: string;
-      if (mode === 'delete') {
-        const [removed] = cells.splice(index as number, 1);
-        summary = `Deleted ${removed?.cell_type ?? ''} cell ${removed?.id ?? `#${index}`}`;
-      } else if (mode === 'insert') {
-        const position = args.cell_id !== undefined ? (index as number) + 1 : (index ?? cells.length);
-        const hasIds =
-          (notebook.nbformat ?? 4) > 4 ||
-          ((notebook.nbformat ?? 4) === 4 && (notebook.nbformat_minor ?? 0) >= 5);
-        let cell: Cell = {
-          cell_type: 'markdown',
-          metadata: {},
-          source: sourceLines(args.new_source as string),
-        };
-        if (hasIds) cell.id = randomBytes(4).toString('hex');
-        cell = withType(cell, args.cell_type as string);
-        cells.splice(position, 0, cell);
-        summary = `Inserted ${cell.cell_type} cell${cell.id ? ` ${cell.id}` : ''} at index ${position}`;
-      } else {
-        const existing = cells[index as number] as Cell;
-        let cell: Cell = { ...existing, source: sourceLines(args.new_source as string) };
-        if (args.cell_type !== undefined && args.cell_type !== existing.cell_type)
-          cell = withType(cell, args.cell_type);
-        else if (cell.cell_type === 'code') cell = withType(cell, 'code');
-        cells[index as number] = cell;
-        summary = `Replaced the source of ${cell.cell_type} cell ${cell.id ?? `#${index}`}`;
-      }
-      await writeWhole(
-        deps.workspace,
-        target,
-        Buffer.from(`${JSON.stringify(notebook, null, indent)}\n`, 'utf8'),
-        ctx.signal,
-      );
-      const after = await statTarget(target);
-      if (after) session.reads.remember(key, after);
-      return ok(`${summary} in ${target.display} (${cells.length} cells)`, {
-        path: target.display,
-        cells: cells.length,
+        let summary: string;
+        if (mode === 'delete') {
+          const [removed] = cells.splice(index as number, 1);
+          summary = `Deleted ${removed?.cell_type ?? ''} cell ${removed?.id ?? `#${index}`}`;
+        } else if (mode === 'insert') {
+          const position = args.cell_id !== undefined ? (index as number) + 1 : (index ?? cells.length);
+          const hasIds =
+            (notebook.nbformat ?? 4) > 4 ||
+            ((notebook.nbformat ?? 4) === 4 && (notebook.nbformat_minor ?? 0) >= 5);
+          let cell: Cell = {
+            cell_type: 'markdown',
+            metadata: {},
+            source: sourceLines(args.new_source as string),
+          };
+          if (hasIds) cell.id = randomBytes(4).toString('hex');
+          cell = withType(cell, args.cell_type as string);
+          cells.splice(position, 0, cell);
+          summary = `Inserted ${cell.cell_type} cell${cell.id ? ` ${cell.id}` : ''} at index ${position}`;
+        } else {
+          const existing = cells[index as number] as Cell;
+          let cell: Cell = { ...existing, source: sourceLines(args.new_source as string) };
+          if (args.cell_type !== undefined && args.cell_type !== existing.cell_type)
+            cell = withType(cell, args.cell_type);
+          else if (cell.cell_type === 'code') cell = withType(cell, 'code');
+          cells[index as number] = cell;
+          summary = `Replaced the source of ${cell.cell_type} cell ${cell.id ?? `#${index}`}`;
+        }
+        await writeWhole(
+          deps.workspace,
+          target,
+          Buffer.from(`${JSON.stringify(notebook, null, indent)}\n`, 'utf8'),
+          ctx.signal,
+        );
+        const after = await statTarget(target);
+        if (after) session.reads.remember(key, after);
+        return ok(`${summary} in ${target.display} (${cells.length} cells)`, {
+          path: target.display,
+          cells: cells.length,
+        });
       });
     },
   });

@@ -1,7 +1,8 @@
-import { type Tool, type ToolResult, defineTool, ok } from '@toolplane/core';
+import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { z } from 'zod';
 import { recordKey, statTarget, writeWhole } from '../files/file-access.js';
 import { formatBytes } from '../files/sniff.js';
+import { assertStorableText } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
 
 const input = z.object({
@@ -21,27 +22,38 @@ export function createWriteTool(deps: ToolDeps): Tool {
     sideEffect: 'mutating',
     groups: ['fs'],
     async execute(args, ctx): Promise<ToolResult> {
+      if (args.path.endsWith('/'))
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `path "${args.path}" ends with "/", which names a directory; pass the file path without it`,
+        );
+      assertStorableText(args.content, 'content');
       const target = await deps.workspace.resolve(args.path);
       deps.workspace.assertWritable(target);
-      const session = deps.sessions.get(ctx.session.id);
-      const key = recordKey(target);
-      const before = await statTarget(target);
-      if (before?.type === 'directory') {
-        return {
-          ok: false,
-          error: { code: 'INVALID_ARGUMENTS', message: `${target.display} is a directory; pass a file path` },
-        };
-      }
-      session.reads.assertFresh(key, target.display, before);
-      const data = Buffer.from(args.content, 'utf8');
-      await writeWhole(deps.workspace, target, data, ctx.signal);
-      const after = await statTarget(target);
-      if (after) session.reads.remember(key, after);
-      const verb = before ? 'Overwrote' : 'Created';
-      return ok(`${verb} ${target.display} (${formatBytes(data.length)})`, {
-        path: target.display,
-        created: !before,
-        bytes: data.length,
+      return deps.pathLocks.run(recordKey(target), async () => {
+        const session = deps.sessions.get(ctx.session.id);
+        const key = recordKey(target);
+        const before = await statTarget(target);
+        if (before?.type === 'directory') {
+          return {
+            ok: false,
+            error: {
+              code: 'INVALID_ARGUMENTS',
+              message: `${target.display} is a directory; pass a file path`,
+            },
+          };
+        }
+        session.reads.assertFresh(key, target.display, before);
+        const data = Buffer.from(args.content, 'utf8');
+        await writeWhole(deps.workspace, target, data, ctx.signal);
+        const after = await statTarget(target);
+        if (after) session.reads.remember(key, after);
+        const verb = before ? 'Overwrote' : 'Created';
+        return ok(`${verb} ${target.display} (${formatBytes(data.length)})`, {
+          path: target.display,
+          created: !before,
+          bytes: data.length,
+        });
       });
     },
   });

@@ -6,6 +6,8 @@ const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/
 // Control characters (including the null byte) never belong in a path a model writes.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/u;
+// With the u flag a class of surrogates matches only unpaired ones.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const SEPARATOR_LOOKALIKES = /[./\\]/u;
 // Look-alikes of "/" and "\\" that NFKC leaves alone (division slash, fraction slash, big
 // solidus, set minus, reverse solidus operator...).
@@ -30,6 +32,12 @@ export function assertCleanPathText(path: string, argument = 'path'): void {
     throw new ToolError(
       'INVALID_ARGUMENTS',
       `${argument} contains an invisible or bidirectional-control character; retype the path in plain characters`,
+    );
+  }
+  if (LONE_SURROGATE.test(path)) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${argument} holds half of a UTF-16 surrogate pair, which no file name can hold; send the whole character or remove it`,
     );
   }
   if (path.includes('\\')) {

@@ -1,5 +1,5 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import { isInside, toPosixRelative } from './inside.js';
@@ -45,16 +45,21 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function realRoot(path: string, what: string): string {
-  if (!isAbsolute(path)) {
-    throw new ToolError('CONFIG_INVALID', `${what} must be an absolute path, got "${path}"`);
+  if (typeof path !== 'string' || !isAbsolute(path)) {
+    throw new ToolError('CONFIG_INVALID', `${what} must be an absolute path, got ${JSON.stringify(path)}`);
   }
+  let real: string;
   try {
-    return realpathSync(resolve(path));
+    real = realpathSync(resolve(path));
   } catch (error) {
     throw new ToolError('CONFIG_INVALID', `${what} "${path}" does not exist or cannot be read`, {
       cause: error,
     });
   }
+  if (!statSync(real).isDirectory()) {
+    throw new ToolError('CONFIG_INVALID', `${what} "${path}" is a file; pass a directory`);
+  }
+  return real;
 }
 
 /**
@@ -201,12 +206,24 @@ export class Workspace {
       try {
         const real = await realpath(current);
         if (!this.contains(real)) throw outside();
+        const info = rest.length > 0 ? await stat(real).catch(() => undefined) : undefined;
+        if (info && !info.isDirectory()) {
+          throw new ToolError(
+            'INVALID_ARGUMENTS',
+            `${argument} "${input}": ${this.display(real)} is a file, not a directory; pass a path that does not go through it`,
+          );
+        }
         return { path: rest.length ? join(real, ...rest) : real, exists: rest.length === 0 };
       } catch (error) {
         if (ToolError.isInstance(error)) throw error;
         const code = errorCode(error);
         if (code === 'ELOOP')
           throw new ToolError('INVALID_ARGUMENTS', `${argument} "${input}" is a symbolic link loop`);
+        if (code === 'ENAMETOOLONG')
+          throw new ToolError(
+            'INVALID_ARGUMENTS',
+            `${argument} "${input.length > 80 ? `${input.slice(0, 80)}...` : input}" is too long for the file system (a name may have at most 255 bytes); use shorter names`,
+          );
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       }
       // A dangling symlink would be followed by a later create; refuse it.

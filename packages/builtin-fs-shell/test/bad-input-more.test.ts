@@ -1,0 +1,258 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ToolError, type ToolResult } from '@toolplane/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findRipgrep } from '../src/grep/find-ripgrep.js';
+import { type BuiltinProvider, type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
+import { context, inCI, makeTempDir, okText, textOf } from './helpers.js';
+
+// Inputs a confused or hostile model or operator sends, beyond the ones the issue listed.
+
+const ripgrep = findRipgrep();
+if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let provider: BuiltinProvider;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+  provider = createBuiltinProvider({ workspace: dir });
+});
+
+afterEach(async () => {
+  await provider.close?.();
+  await cleanup();
+});
+
+function failure(result: ToolResult): { code: string; message: string } {
+  if (result.ok) throw new Error(`expected a failure, got: ${textOf(result)}`);
+  return result.error;
+}
+
+describe('parallel mutations of one file', () => {
+  it('keeps every one of ten edits sent at once by one session', async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i}`);
+    await writeFile(join(dir, 'many.txt'), `${lines.join('\n')}\n`);
+    okText(await provider.execute('read', { path: 'many.txt' }, context()));
+    const results = await Promise.all(
+      lines.map((line) =>
+        provider.execute(
+          'edit',
+          { path: 'many.txt', old_string: `${line}\n`, new_string: `EDITED ${line}\n` },
+          context(),
+        ),
+      ),
+    );
+    for (const result of results) okText(result);
+    expect(await readFile(join(dir, 'many.txt'), 'utf8')).toBe(
+      `${lines.map((line) => `EDITED ${line}`).join('\n')}\n`,
+    );
+  });
+
+  it('refuses the second of two sessions that read the same version, instead of overwriting the first', async () => {
+    await writeFile(join(dir, 'shared.txt'), 'alpha\nbeta\n');
+    okText(await provider.execute('read', { path: 'shared.txt' }, context('one')));
+    okText(await provider.execute('read', { path: 'shared.txt' }, context('two')));
+    const [first, second] = await Promise.all([
+      provider.execute(
+        'edit',
+        { path: 'shared.txt', old_string: 'alpha', new_string: 'ALPHA' },
+        context('one'),
+      ),
+      provider.execute(
+        'edit',
+        { path: 'shared.txt', old_string: 'beta', new_string: 'BETA' },
+        context('two'),
+      ),
+    ]);
+    okText(first as ToolResult);
+    expect(failure(second as ToolResult).code).toBe('DENIED');
+    expect(await readFile(join(dir, 'shared.txt'), 'utf8')).toBe('ALPHA\nbeta\n');
+  });
+});
+
+describe('paths at the edges of the file system', () => {
+  it('writes a file whose name is long but legal, leaving no temp file', async () => {
+    const name = `${'n'.repeat(246)}.txt`; // 250 bytes: under NAME_MAX, but not with a temp suffix
+    okText(await provider.execute('write', { path: name, content: 'long name\n' }, context()));
+    expect(await readFile(join(dir, name), 'utf8')).toBe('long name\n');
+    expect(await readdir(dir)).toEqual([name]);
+  });
+
+  it('refuses a name over 255 bytes with INVALID_ARGUMENTS', async () => {
+    const name = 'm'.repeat(300);
+    for (const [tool, args] of [
+      ['read', { path: name }],
+      ['write', { path: name, content: 'x' }],
+      ['list', { path: name }],
+    ] as const) {
+      const error = failure(await provider.execute(tool, args, context()));
+      expect(error.code, tool).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toMatch(/too long .*255 bytes/);
+    }
+  });
+
+  it('refuses a path that goes through a file, and creates nothing', async () => {
+    await writeFile(join(dir, 'plain.txt'), 'data\n');
+    for (const [tool, args] of [
+      ['write', { path: 'plain.txt/child.txt', content: 'x' }],
+      ['read', { path: 'plain.txt/child.txt' }],
+      ['list', { path: 'plain.txt/sub' }],
+    ] as const) {
+      const error = failure(await provider.execute(tool, args, context()));
+      expect(error.code, tool).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('plain.txt is a file, not a directory');
+      expect(error.message).not.toContain(dir);
+    }
+    expect(await readFile(join(dir, 'plain.txt'), 'utf8')).toBe('data\n');
+  });
+
+  it('refuses a write path with a trailing slash instead of creating a file there', async () => {
+    const error = failure(await provider.execute('write', { path: 'notes/', content: 'x' }, context()));
+    expect(error.code).toBe('INVALID_ARGUMENTS');
+    expect(error.message).toContain('ends with "/"');
+    expect(existsSync(join(dir, 'notes'))).toBe(false);
+  });
+});
+
+describe('lone UTF-16 surrogates', () => {
+  it('are refused in paths, written content, edits and notebook cells, changing nothing', async () => {
+    await writeFile(join(dir, 'keep.txt'), 'keep me\n');
+    const notebook = `${JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source: ['hi'] }], nbformat: 4, nbformat_minor: 4 }, null, 1)}\n`;
+    await writeFile(join(dir, 'book.ipynb'), notebook);
+    okText(await provider.execute('read', { path: 'keep.txt' }, context()));
+    okText(await provider.execute('read', { path: 'book.ipynb' }, context()));
+    for (const [tool, args] of [
+      ['write', { path: 'x\ud800.txt', content: 'a' }],
+      ['write', { path: 'new.txt', content: 'half \udc00 of a pair' }],
+      ['write', { path: 'keep.txt', content: 'a\ud83d' }],
+      ['edit', { path: 'keep.txt', old_string: 'keep', new_string: 'lost \ud800' }],
+      ['notebook_edit', { path: 'book.ipynb', cell_index: 0, new_source: 'bad \udfff' }],
+    ] as const) {
+      const error = failure(await provider.execute(tool, args, context()));
+      expect(error.code, `${tool} ${JSON.stringify(args)}`).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('surrogate');
+    }
+    expect(await readFile(join(dir, 'keep.txt'), 'utf8')).toBe('keep me\n');
+    expect(await readFile(join(dir, 'book.ipynb'), 'utf8')).toBe(notebook);
+    expect((await readdir(dir)).sort()).toEqual(['book.ipynb', 'keep.txt']);
+    // A whole pair is fine.
+    okText(await provider.execute('write', { path: 'emoji.txt', content: 'ok \ud83d\ude00\n' }, context()));
+    expect(await readFile(join(dir, 'emoji.txt'), 'utf8')).toBe('ok 😀\n');
+  });
+});
+
+describe('notebooks that are not quite notebooks', () => {
+  it('refuses cells that are not objects with a cell_type, leaving the file as it was', async () => {
+    const text = JSON.stringify({ cells: [null, 5, { source: 'no type' }], nbformat: 4, nbformat_minor: 4 });
+    await writeFile(join(dir, 'odd.ipynb'), text);
+    okText(await provider.execute('read', { path: 'odd.ipynb' }, context()));
+    for (const args of [
+      { cell_index: 0, new_source: 'a' },
+      { cell_id: 'q', new_source: 'a' },
+      { cell_index: 2, new_source: 'a' },
+    ]) {
+      const error = failure(
+        await provider.execute('notebook_edit', { path: 'odd.ipynb', ...args }, context()),
+      );
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('cell 0 is not an object');
+    }
+    expect(await readFile(join(dir, 'odd.ipynb'), 'utf8')).toBe(text);
+  });
+});
+
+describe('bash', () => {
+  it('refuses a null byte in the command with INVALID_ARGUMENTS, in the foreground and the background', async () => {
+    for (const background of [false, true]) {
+      const error = failure(
+        await provider.execute('bash', { command: 'echo a\0b', run_in_background: background }, context()),
+      );
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('null byte');
+    }
+  });
+
+  it('runs nothing for a call whose signal was aborted before it started', async () => {
+    const aborted = new AbortController();
+    aborted.abort();
+    for (const [background, marker] of [
+      [false, 'fg.txt'],
+      [true, 'bg.txt'],
+    ] as const) {
+      const result = await provider.execute(
+        'bash',
+        { command: `echo ran > ${marker}`, run_in_background: background },
+        context('s1', { signal: aborted.signal }),
+      );
+      expect(failure(result).code).toBe('CANCELLED');
+    }
+    // Give a command that did start time to leave its mark (nothing should).
+    okText(await provider.execute('bash', { command: 'sleep 0.3' }, context()));
+    expect(existsSync(join(dir, 'fg.txt'))).toBe(false);
+    expect(existsSync(join(dir, 'bg.txt'))).toBe(false);
+    expect(okText(await provider.execute('process', {}, context()))).not.toContain('echo ran');
+  });
+});
+
+describe('grep patterns neither engine can take', () => {
+  const engines: Array<[string, BuiltinProviderOptions['grep']]> = [['node', { ripgrep: false }]];
+  if (ripgrep) engines.push(['ripgrep', { ripgrep }]);
+
+  it.each(engines)(
+    '%s: refuses a null byte, a line break and a huge pattern with INVALID_ARGUMENTS',
+    async (_, grep) => {
+      await mkdir(join(dir, 'src'));
+      await writeFile(join(dir, 'src', 'a.txt'), 'a\0b\nhello\nworld\n');
+      const engine = createBuiltinProvider({ workspace: dir, grep });
+      try {
+        for (const [pattern, expected] of [
+          ['a\0b', 'null byte'],
+          ['hello\nworld', 'line break'],
+          ['a'.repeat(200_000), 'over the 10000 limit'],
+        ] as const) {
+          const error = failure(await engine.execute('grep', { pattern, output_mode: 'content' }, context()));
+          expect(error.code).toBe('INVALID_ARGUMENTS');
+          expect(error.message).toContain(expected);
+        }
+      } finally {
+        await engine.close?.();
+      }
+    },
+  );
+});
+
+describe('provider options', () => {
+  const configError = (options: Partial<BuiltinProviderOptions>): string => {
+    try {
+      const made = createBuiltinProvider({ workspace: dir, ...options } as BuiltinProviderOptions);
+      void made.close?.();
+    } catch (error) {
+      if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') return error.message;
+      throw error;
+    }
+    throw new Error(`accepted ${JSON.stringify(options)}`);
+  };
+
+  it('refuses options that would fail every call or silently do something else, with CONFIG_INVALID', async () => {
+    await writeFile(join(dir, 'file.txt'), 'x');
+    const memory = { kind: 'memory', readFile: async () => new Uint8Array() } as never;
+    expect(configError({ tools: ['read', 'nope' as never] })).toContain('unknown tool "nope"');
+    expect(configError({ workspace: join(dir, 'file.txt') })).toContain('is a file; pass a directory');
+    expect(configError({ workspace: 42 as never })).toContain('must be an absolute path');
+    expect(configError({ limits: { readDefaultLines: Number.NaN } })).toContain('limits.readDefaultLines');
+    expect(configError({ limits: { readMaxBytes: -1 } })).toContain('limits.readMaxBytes');
+    expect(configError({ indexAhead: { minBytes: Number.NaN } })).toContain('indexAhead.minBytes');
+    expect(configError({ mounts: [{ path: '.', fileSystem: memory }] })).toContain('mount path "."');
+    expect(configError({ mounts: [{ path: '../outside', fileSystem: memory }] })).toContain('mount path');
+    expect(configError({ protectedPaths: [''] })).toContain('protectedPaths');
+    expect(configError({ env: { TOKEN: 'a\0b' } })).toContain('env.TOKEN');
+    expect(configError({ webFetch: { allowedRanges: ['nonsense'] } })).toContain(
+      '"nonsense" is not a CIDR range',
+    );
+    expect(configError({ webFetch: { timeoutMs: 0 } })).toContain('webFetch.timeoutMs');
+    expect(() => createBuiltinProvider(undefined as never)).toThrow(/needs options/);
+  });
+});
