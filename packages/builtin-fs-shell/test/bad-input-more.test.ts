@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError, type ToolResult } from '@toolplane/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -222,6 +223,47 @@ describe('grep patterns neither engine can take', () => {
       }
     },
   );
+});
+
+describe('search tools and what lies outside', () => {
+  it('glob lists nothing under a symbolic link to a directory outside, even when the pattern names it', async () => {
+    const { dir: outside, cleanup: removeOutside } = await makeTempDir('tp-outside-');
+    try {
+      await writeFile(join(outside, 'secret-name.txt'), 'x');
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'inside.txt'), 'x');
+      await symlink(outside, join(dir, 'sub', 'out'));
+      for (const pattern of ['sub/out/*', 'sub/out/secret-name.txt', 'sub/*/*.txt']) {
+        const result = await provider.execute('glob', { pattern, sort: 'name' }, context());
+        const text = okText(result);
+        expect(result.ok && result.structured, pattern).toMatchObject({ paths: [] });
+        if (pattern.startsWith('sub/out/'))
+          expect(text, pattern).toContain(
+            '(1 match under symbolic links that lead outside the workspace were left out)',
+          );
+      }
+      expect(okText(await provider.execute('glob', { pattern: 'sub/*.txt' }, context()))).toContain(
+        'sub/inside.txt',
+      );
+    } finally {
+      await removeOutside();
+    }
+  });
+
+  it.each([
+    ['node', false],
+    ['ripgrep', ripgrep ?? false],
+  ] as const)('%s: grep refuses a pipe or device as its path with INVALID_ARGUMENTS', async (_, rg) => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const engine = createBuiltinProvider({ workspace: dir, grep: { ripgrep: rg } });
+    try {
+      const error = failure(await engine.execute('grep', { pattern: 'x', path: 'pipe' }, context()));
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('pipe is a special file');
+    } finally {
+      await engine.close?.();
+    }
+  });
 });
 
 describe('provider options', () => {

@@ -1,5 +1,5 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
@@ -60,6 +60,24 @@ export function createGlobTool(deps: ToolDeps): Tool {
         ignore: ignoreGlobs,
         signal: ctx.signal,
       });
+      // tinyglobby starts its walk at the pattern's static part ("sub/etc" of "sub/etc/*") even
+      // when that is a symbolic link: keep only matches whose directory is really inside.
+      const realDirectories = new Map<string, Promise<boolean>>();
+      const inside = (path: string): Promise<boolean> => {
+        const directory = dirname(path);
+        let known = realDirectories.get(directory);
+        if (!known) {
+          known = realpath(join(base.path, directory)).then(
+            (real) => deps.workspace.contains(real),
+            () => false,
+          );
+          realDirectories.set(directory, known);
+        }
+        return known;
+      };
+      const verdicts = await Promise.all(paths.map(inside));
+      const outside = verdicts.filter((verdict) => !verdict).length;
+      if (outside > 0) paths = paths.filter((_, i) => verdicts[i]);
       if (args.respect_gitignore === true) {
         const rules = new GitignoreRules(base.path);
         const kept: string[] = [];
@@ -81,8 +99,12 @@ export function createGlobTool(deps: ToolDeps): Tool {
       }
       const prefix = base.display === '.' ? '' : `${base.display}/`;
       const shown = entries.slice(0, limit).map((entry) => `${prefix}${entry.path}`);
+      const leftOut =
+        outside > 0
+          ? `\n\n(${outside} match${outside === 1 ? '' : 'es'} under symbolic links that lead outside the workspace were left out)`
+          : '';
       if (shown.length === 0)
-        return ok(`No files match ${args.pattern} in ${base.display}`, {
+        return ok(`No files match ${args.pattern} in ${base.display}${leftOut}`, {
           paths: [],
           total: 0,
           truncated: false,
@@ -91,7 +113,7 @@ export function createGlobTool(deps: ToolDeps): Tool {
         entries.length > limit
           ? `\n\n(${entries.length} files match; showing ${limit}. Narrow the pattern or raise limit)`
           : '';
-      return ok(shown.join('\n') + note, {
+      return ok(shown.join('\n') + note + leftOut, {
         paths: shown,
         total: entries.length,
         truncated: entries.length > limit,

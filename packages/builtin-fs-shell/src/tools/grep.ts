@@ -78,6 +78,11 @@ export function createGrepTool(deps: ToolDeps): Tool {
       const target = await deps.workspace.resolveOnDisk(args.path ?? '.');
       const info = await stat(target.path).catch(() => undefined);
       if (!info) throw new ToolError('INVALID_ARGUMENTS', `${target.display} does not exist`);
+      if (!info.isFile() && !info.isDirectory())
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `${target.display} is a special file (pipe, socket or device), not a file or directory to search`,
+        );
       const rootIsFile = info.isFile();
       let typeGlobs: readonly string[] | undefined;
       if (args.type !== undefined) {
