@@ -1,3 +1,4 @@
+import { ToolError, errorMessage } from '@toolplane/core';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ReadBody } from './response.js';
 
@@ -23,10 +24,37 @@ export function decodeContent(read: ReadBody, encoding: string | undefined, maxB
   return read;
 }
 
+/**
+ * {@link decodeContent} for a response: a body that does not decode is the server's fault. On an
+ * error status the raw body is kept (the status says what went wrong); on a success it is an
+ * `EXECUTION_FAILED` that says so, rather than a zlib message.
+ */
+export function decodeResponse(
+  read: ReadBody,
+  encoding: string | undefined,
+  maxBytes: number,
+  status: number,
+  target: string,
+): ReadBody {
+  try {
+    return decodeContent(read, encoding, maxBytes);
+  } catch (error) {
+    if (status < 200 || status >= 300) return read;
+    throw new ToolError(
+      'EXECUTION_FAILED',
+      `${target} answered with content-encoding: ${encoding} but its body does not decode (${errorMessage(error)}); the server or a proxy in between is misconfigured`,
+    );
+  }
+}
+
 /** Text of a body in the charset its content type names (UTF-8 when none or unknown). */
 export function bodyText(bytes: Buffer, contentType: string | undefined): string {
   const charset = /;\s*charset="?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-  if (!charset || charset === 'utf-8' || charset === 'utf8') return bytes.toString('utf8');
+  if (!charset || charset === 'utf-8' || charset === 'utf8') {
+    // a byte order mark is not part of the text (and would make JSON.parse fail)
+    const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    return bytes.toString('utf8', start);
+  }
   try {
     return new TextDecoder(charset).decode(bytes);
   } catch {

@@ -19,6 +19,6 @@ export function parseDuration(value: Duration, field = 'duration'): number {
   }
   throw new ToolError(
     'CONFIG_INVALID',
-    `${field} must be a non-negative number of milliseconds or a string like "30s" or "5m", got ${JSON.stringify(value)}`,
+    `${field} must be a non-negative number of milliseconds or a string like "30s" or "5m", got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
   );
 }

@@ -1,3 +1,5 @@
+import { ToolError } from '@toolplane/core';
+
 const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
 
 /**
@@ -6,10 +8,17 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
  */
 export function encodeStrict(value: string): string {
   if (UNRESERVED.test(value)) return value;
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(value);
+  } catch {
+    // URIError: a lone UTF-16 surrogate, which has no UTF-8 form
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      'a value for the URL contains a lone UTF-16 surrogate (not valid Unicode text); pass well-formed text',
+    );
+  }
+  return encoded.replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 // Reserved characters a query value may keep with allowReserved; `&`, `=`, `#` and `+` stay

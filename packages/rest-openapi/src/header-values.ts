@@ -18,6 +18,19 @@ export function refuseLineBreaks(
   }
 }
 
+// what undici (and HTTP) accept in a header value: tab, visible ASCII, space, and bytes 0x80-0xFF
+const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Throws `INVALID_ARGUMENTS` when a header value built from arguments has characters HTTP cannot carry. */
+export function refuseUnsendable(value: string, what: string): void {
+  if (UNSENDABLE.test(value)) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${what} contains characters a header cannot carry (control characters, or characters beyond U+00FF such as most non-Latin letters and emoji); pass plain Latin-1 text`,
+    );
+  }
+}
+
 /** A header argument in OpenAPI `simple` style. */
 export function headerText(value: unknown, binding: RestParameterBinding): string {
   if (binding.json) return JSON.stringify(value);

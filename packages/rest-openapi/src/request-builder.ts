@@ -1,7 +1,7 @@
 import type { FormData } from 'undici';
 import { encodeBody } from './body-encoding.js';
 import type { RestBodyBinding, RestMethod, RestParameterBinding, RestToolConfig } from './config.js';
-import { cookiePairs, headerText, refuseLineBreaks } from './header-values.js';
+import { cookiePairs, headerText, refuseLineBreaks, refuseUnsendable } from './header-values.js';
 import { type PathPart, compilePath, renderPath } from './path.js';
 import { defaultQueryBinding, serializeQueryValue } from './query.js';
 import {
@@ -12,6 +12,7 @@ import {
   renderTemplate,
   templateArgNames,
 } from './template.js';
+import { setOwn } from './records.js';
 import { type SplitUrl, splitToolUrl } from './url-template.js';
 
 /** A request ready for undici: origin fixed by configuration, path and query already encoded. */
@@ -131,6 +132,7 @@ export function buildRequest(options: {
     else if (binding.in === 'header') {
       const text = headerText(value, binding);
       refuseLineBreaks(text, `header argument "${argument}"`, 'INVALID_ARGUMENTS');
+      refuseUnsendable(text, `header argument "${argument}"`);
       headers[(binding.name ?? argument).toLowerCase()] = text;
     } else {
       cookies ??= [];
@@ -151,6 +153,8 @@ export function buildRequest(options: {
     }
     const value = renderTemplate(header.parts, { env, args }, `header ${header.name} of tool "${tool}"`);
     refuseLineBreaks(value, `header ${header.name} of tool "${tool}"`, 'CONFIG_INVALID');
+    if (header.argNames.length > 0)
+      refuseUnsendable(value, `header ${header.name} (filled from ${header.argNames.join(', ')})`);
     headers[header.name] = value;
   }
 
@@ -183,7 +187,7 @@ export function buildRequest(options: {
       );
     } else {
       leftovers ??= {};
-      leftovers[argument] = value;
+      setOwn(leftovers, argument, value);
     }
   }
   if (plan.leftovers === 'json-body' && body === undefined) {

@@ -14,7 +14,7 @@ import {
 import { Agent, type Dispatcher } from 'undici';
 import { OAuthTokenCache, authSecrets } from './auth.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
-import { parseDuration } from './duration.js';
+import { MAX_TIMER_MS, countOption, timeoutMillis } from './limits.js';
 import { type ArgumentPlan, planArguments } from './request-builder.js';
 import { sendToolRequest } from './send.js';
 import { envNamesIn } from './template.js';
@@ -91,24 +91,31 @@ const NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;
  * const result = await provider.execute('current', { city: 'Athens' }, createToolContext());
  */
 export function createRestProvider(options: RestProviderOptions): RestProvider {
-  if (!NAMESPACE_PATTERN.test(options.namespace)) {
+  if (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace)) {
     throw new ToolError(
       'CONFIG_INVALID',
       `namespace must match [A-Za-z0-9_-]+, got ${JSON.stringify(options.namespace)}`,
     );
   }
+  if (typeof options.tools !== 'object' || options.tools === null || Array.isArray(options.tools)) {
+    throw new ToolError('CONFIG_INVALID', 'tools must be an object of tool configs by name');
+  }
   const env = options.env ?? process.env;
-  const defaultTimeout = options.timeoutMs ?? 60_000;
-  const defaultMaxBytes = options.maxResponseBytes ?? 1024 * 1024;
+  const defaultTimeout = timeoutMillis(options.timeoutMs ?? 60_000, 'timeoutMs');
+  const defaultMaxBytes = countOption(options.maxResponseBytes ?? 1024 * 1024, 'maxResponseBytes');
+  const connections = countOption(options.connections ?? 16, 'connections', 1);
+  const connectTimeout = countOption(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs', 0, MAX_TIMER_MS);
+  const headersTimeout = countOption(options.headersTimeoutMs ?? 30_000, 'headersTimeoutMs', 0, MAX_TIMER_MS);
+  const bodyTimeout = countOption(options.bodyTimeoutMs ?? 30_000, 'bodyTimeoutMs', 0, MAX_TIMER_MS);
   const entries = new Map<string, ToolEntry>();
   const specs: ToolSpec[] = [];
   for (const [name, config] of Object.entries(options.tools)) {
     checkToolConfig(name, config);
     const timeoutMs =
       config.streaming?.timeoutMs !== undefined
-        ? parseDuration(config.streaming.timeoutMs, 'streaming.timeoutMs')
+        ? timeoutMillis(config.streaming.timeoutMs, 'streaming.timeoutMs')
         : config.timeoutMs !== undefined
-          ? parseDuration(config.timeoutMs, 'timeoutMs')
+          ? timeoutMillis(config.timeoutMs, 'timeoutMs')
           : defaultTimeout;
     const auth =
       config.auth === undefined
@@ -131,10 +138,10 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
   const dispatcher: Dispatcher =
     options.dispatcher ??
     new Agent({
-      connections: options.connections ?? 16,
-      connectTimeout: options.connectTimeoutMs ?? 10_000,
-      headersTimeout: options.headersTimeoutMs ?? 30_000,
-      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+      connections,
+      connectTimeout,
+      headersTimeout,
+      bodyTimeout,
       keepAliveTimeout: 4_000,
     });
   const tokens = new OAuthTokenCache(dispatcher);

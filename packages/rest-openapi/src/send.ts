@@ -3,7 +3,7 @@ import { type ToolContext, ToolError, type ToolResult, fail, onAbort } from '@to
 import type { Dispatcher } from 'undici';
 import { type AppliedAuth, type OAuthTokenCache, applyAuth } from './auth.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
-import { decodeContent } from './decode.js';
+import { decodeResponse } from './decode.js';
 import { type ArgumentPlan, type PreparedRequest, buildRequest } from './request-builder.js';
 import { readCapped, toResult } from './response.js';
 import { type StreamStop, readJsonStream } from './streaming.js';
@@ -160,6 +160,13 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
           target,
           progress: (update) => ctx.progress(update),
           stopped: () => streamStop,
+          failed: (error) =>
+            transportFailure(error, {
+              target,
+              callerSignal: ctx.signal,
+              timedOut,
+              timeoutMs: options.timeoutMs,
+            }),
         });
       }
       const lengthHeader = response.headers['content-length'];
@@ -169,10 +176,12 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         return toResult(facts, { bytes: Buffer.alloc(0), overflow: true }, options.maxResponseBytes);
       }
       const encoding = response.headers['content-encoding'];
-      const read = decodeContent(
+      const read = decodeResponse(
         await readCapped(response.body, options.maxResponseBytes),
         typeof encoding === 'string' ? encoding : undefined,
         options.maxResponseBytes,
+        response.statusCode,
+        target,
       );
       return toResult(facts, read, options.maxResponseBytes);
     }

@@ -17,6 +17,8 @@ export async function readJsonStream(options: {
   readonly progress: (update: ProgressUpdate) => void;
   /** Resolves when the stream's own time is up. */
   readonly stopped: () => StreamStop | undefined;
+  /** The failure for an error while reading (connection lost, caller cancelled); the partial answer is added to it. */
+  readonly failed: (error: unknown) => ToolResult;
 }): Promise<ToolResult> {
   const { config, body } = options;
   const prefix = config.linePrefix ?? '';
@@ -97,7 +99,8 @@ export async function readJsonStream(options: {
         },
       );
     }
-    throw error;
+    const failure = options.failed(error);
+    return answer && !failure.ok ? { ...failure, content: [{ type: 'text', text: answer }] } : failure;
   }
   const last = handleLine(pending + decoder.decode());
   if (last) return last;

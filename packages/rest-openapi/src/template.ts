@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { setOwn } from './records.js';
 
 /** Where template values come from. */
 export interface TemplateSources {
@@ -71,7 +72,7 @@ export function fillBodyTemplate(template: unknown, sources: TemplateSources): u
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(template)) {
       const filled = fillBodyTemplate(value, sources);
-      if (filled !== undefined) out[key] = filled;
+      if (filled !== undefined) setOwn(out, key, filled);
     }
     return out;
   }

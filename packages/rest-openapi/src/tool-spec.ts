@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type ToolAnnotations, type ToolSpec, ToolError, stableStringify } from '@toolplane/core';
 import type { RestToolConfig } from './config.js';
 import { parseDuration } from './duration.js';
+import { MAX_NESTING, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
 
 const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -40,6 +41,10 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
   }
   if (schema.type !== undefined && schema.type !== 'object')
     throw problem('parametersSchema must describe an object');
+  if (nestsDeeperThan(schema, MAX_NESTING))
+    throw problem(`parametersSchema nests deeper than ${MAX_NESTING} levels or refers to itself; flatten it`);
+  if (nestsDeeperThan(config.bodyTemplate, MAX_NESTING))
+    throw problem(`bodyTemplate nests deeper than ${MAX_NESTING} levels or refers to itself; flatten it`);
   if (config.streaming) {
     if (config.streaming.mode !== 'json-stream') throw problem('streaming.mode must be "json-stream"');
     if (!config.streaming.discriminatorField || !config.streaming.doneValue) {
@@ -52,8 +57,22 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     if (typeof value !== 'string') throw problem(`header ${header} must be a string`);
   }
   if (config.cache !== undefined) parseDuration(config.cache, `REST tool "${name}": cache`);
-  if (config.timeoutMs !== undefined) parseDuration(config.timeoutMs, `REST tool "${name}": timeoutMs`);
+  const field = (key: string): string => `REST tool "${name}": ${key}`;
+  if (config.timeoutMs !== undefined) timeoutMillis(config.timeoutMs, field('timeoutMs'));
+  if (config.streaming?.timeoutMs !== undefined)
+    timeoutMillis(config.streaming.timeoutMs, field('streaming.timeoutMs'));
+  if (config.streaming?.maxBytes !== undefined)
+    countOption(config.streaming.maxBytes, field('streaming.maxBytes'));
+  if (config.maxResponseBytes !== undefined) countOption(config.maxResponseBytes, field('maxResponseBytes'));
+  if (config.maxRedirects !== undefined) countOption(config.maxRedirects, field('maxRedirects'));
+  for (const [argument, binding] of Object.entries(config.parameters ?? {})) {
+    if (!BINDING_PLACES.has((binding as { in?: unknown } | null)?.in as string)) {
+      throw problem(`parameters.${argument}.in must be one of path, query, header, cookie`);
+    }
+  }
 }
+
+const BINDING_PLACES: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);
 
 function annotationsFor(config: RestToolConfig): ToolAnnotations {
   const read = READ_METHODS.has(config.method);

@@ -6,6 +6,8 @@ import {
   sanitizeToolName,
 } from '@toolplane/core';
 import type { RestParameterBinding, RestToolConfig } from '../config.js';
+import { MAX_NESTING, nestsDeeperThan } from '../limits.js';
+import { setOwn } from '../records.js';
 import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
 import type { NormalizedOperation } from './operation-model.js';
@@ -84,7 +86,11 @@ function argumentNames(operation: NormalizedOperation): { parameters: string[]; 
   for (const parameter of operation.parameters)
     counts.set(parameter.name, (counts.get(parameter.name) ?? 0) + 1);
   const parameters = operation.parameters.map((parameter) => {
-    let name = (counts.get(parameter.name) ?? 0) > 1 ? `${parameter.in}_${parameter.name}` : parameter.name;
+    // "__proto__" is no usable property name in a JSON Schema validator: prefix it like a clash
+    let name =
+      (counts.get(parameter.name) ?? 0) > 1 || parameter.name === '__proto__'
+        ? `${parameter.in}_${parameter.name}`
+        : parameter.name;
     for (let n = 2; taken.has(name); n++) name = `${parameter.in}_${parameter.name}_${n}`;
     taken.add(name);
     return name;
@@ -178,17 +184,20 @@ export async function importOpenApi(
         const description = parameter.description
           ? trimText(parameter.description, options.maxParameterDescriptionLength ?? 300)
           : undefined;
-        properties[argument] =
+        setOwn(
+          properties,
+          argument,
           description || parameter.deprecated
             ? {
                 ...converted.schema,
                 ...(description ? { description } : {}),
                 ...(parameter.deprecated ? { deprecated: true } : {}),
               }
-            : converted.schema;
+            : converted.schema,
+        );
         if (parameter.required) required.push(argument);
         const { name: wireName, ...rest } = parameter.binding;
-        bindings[argument] = wireName === argument ? rest : parameter.binding;
+        setOwn(bindings, argument, wireName === argument ? rest : parameter.binding);
       }
       if (operation.body) {
         const converted = converter.convert(operation.body.schema);
@@ -196,7 +205,7 @@ export async function importOpenApi(
         const description = operation.body.description
           ? trimText(operation.body.description, options.maxParameterDescriptionLength ?? 300)
           : undefined;
-        properties[bodyName] = description ? { ...converted.schema, description } : converted.schema;
+        setOwn(properties, bodyName, description ? { ...converted.schema, description } : converted.schema);
         if (operation.body.required) required.push(bodyName);
       }
       const definitions = converter.definitionsFor(needs);
@@ -207,6 +216,10 @@ export async function importOpenApi(
         additionalProperties: false,
         ...(definitions ? { definitions } : {}),
       };
+      // the provider refuses such a schema (it could not be hashed or serialized); skip it here
+      if (nestsDeeperThan(parametersSchema, MAX_NESTING)) {
+        throw new ToolError('CONFIG_INVALID', `its schemas nest deeper than ${MAX_NESTING} levels`);
+      }
       const requirements = operation.security ?? defaultSecurity;
       const { auth, problems } = authForRequirements(
         requirements,
@@ -218,7 +231,7 @@ export async function importOpenApi(
         },
       );
       for (const text of problems) warnings.push(`${operation.label}: ${text}; calls go without credentials`);
-      tools[name] = {
+      const tool: RestToolConfig = {
         ...options.toolDefaults,
         description: describeOperation(operation, options.maxDescriptionLength ?? 1024),
         method: operation.method,
@@ -233,6 +246,7 @@ export async function importOpenApi(
         operationId: operation.operationId ?? (wanted[index] as string),
         ...(operation.tags.length > 0 ? { tags: operation.tags } : {}),
       };
+      setOwn(tools, name, tool);
     } catch (error) {
       problem(operation.label, errorMessage(error));
     }

@@ -5,6 +5,7 @@ import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { type Dispatcher, request } from 'undici';
 import { parse as parseYaml } from 'yaml';
+import { countOption, timeoutMillis } from '../limits.js';
 
 /** Where a document comes from: a file path, an http(s) URL, its text, or the parsed object. */
 export type OpenApiSource =
@@ -123,6 +124,15 @@ export async function loadDocument(
 ): Promise<LoadedDocument> {
   let parsed: unknown;
   let location: string | undefined;
+  if (
+    typeof source !== 'string' &&
+    !(source instanceof URL) &&
+    (typeof source !== 'object' || source === null || !('text' in source || 'document' in source))
+  ) {
+    throw invalid('the OpenAPI source must be a file path, an http(s) URL, { text } or { document }');
+  }
+  if (options.fetchTimeoutMs !== undefined) timeoutMillis(options.fetchTimeoutMs, 'fetchTimeoutMs');
+  if (options.maxDocumentBytes !== undefined) countOption(options.maxDocumentBytes, 'maxDocumentBytes', 1);
   if (typeof source === 'string' || source instanceof URL) {
     const text = String(source);
     if (/^https?:\/\//i.test(text)) {
@@ -139,6 +149,7 @@ export async function loadDocument(
       parsed = parseDocumentText(content, location);
     }
   } else if ('text' in source) {
+    if (typeof source.text !== 'string') throw invalid('{ text } must hold the document as a string');
     location = source.baseUrl;
     parsed = parseDocumentText(source.text, 'the OpenAPI text');
   } else {
@@ -153,16 +164,27 @@ export async function loadDocument(
   let document = parsed as Record<string, unknown>;
   const version = versionOf(document, where);
   if (hasExternalRefs(document)) {
+    const remote = location !== undefined && /^https?:\/\//i.test(location);
     const base =
-      location && /^https?:\/\//i.test(location)
+      location !== undefined && remote
         ? location
         : pathToFileURL(location ?? resolvePath('openapi.json')).href;
     try {
       document = (await new $RefParser().bundle(base, structuredClone(document), {
-        resolve: { http: { timeout: options.fetchTimeoutMs ?? 30_000 } },
+        resolve: {
+          http: { timeout: options.fetchTimeoutMs ?? 30_000 },
+          // a document from the network must not pull this machine's files into tool schemas
+          ...(remote ? { file: false } : {}),
+        },
       })) as Record<string, unknown>;
     } catch (error) {
-      throw invalid(`${where} has an external $ref that cannot be resolved: ${errorMessage(error)}`, error);
+      const hint = remote
+        ? ' (a document loaded from a URL may refer to other URLs, never to local files)'
+        : '';
+      throw invalid(
+        `${where} has an external $ref that cannot be resolved: ${errorMessage(error)}${hint}`,
+        error,
+      );
     }
   }
   return { document, version, ...(location ? { location } : {}) };

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '@toolplane/core';
 import type { RefResolver } from './resolver.js';
+import { setOwn } from '../records.js';
 import { normalizeKeywords } from './schema-keywords.js';
 import { trimText } from './text.js';
 
@@ -121,6 +122,9 @@ export class SchemaConverter {
 
   private walkRef(ref: string, needs: Set<string>, depth: number): JsonSchema {
     if (this.isRecursive(ref)) {
+      // a loop made only of references (A: $ref B, B: $ref A) has no schema at all, and would
+      // overflow the validator's stack; follow() throws CONFIG_INVALID for it
+      this.resolver.follow(this.resolver.resolve(ref), ref);
       needs.add(ref);
       return { $ref: `#/definitions/${this.nameOf(ref)}` };
     }
@@ -215,7 +219,7 @@ export class SchemaConverter {
         const map: Mutable = {};
         for (const [name, member] of Object.entries(value as Mutable)) {
           if (key === 'properties' && this.isReadOnly(member)) continue;
-          map[name] = this.walk(member, needs, depth + 1);
+          setOwn(map, name, this.walk(member, needs, depth + 1));
         }
         out[key] = map;
       } else if ((SCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
@@ -229,20 +233,20 @@ export class SchemaConverter {
       } else if (key === 'dependentSchemas' && typeof value === 'object' && value !== null) {
         const deps = (out.dependencies ?? {}) as Mutable;
         for (const [name, member] of Object.entries(value as Mutable))
-          deps[name] = this.walk(member, needs, depth + 1);
+          setOwn(deps, name, this.walk(member, needs, depth + 1));
         out.dependencies = deps;
       } else if (key === 'dependentRequired' && typeof value === 'object' && value !== null) {
         out.dependencies = { ...((out.dependencies ?? {}) as Mutable), ...(value as Mutable) };
       } else if (key === 'dependencies' && typeof value === 'object' && value !== null) {
         const deps = (out.dependencies ?? {}) as Mutable;
         for (const [name, member] of Object.entries(value as Mutable)) {
-          deps[name] = Array.isArray(member) ? member : this.walk(member, needs, depth + 1);
+          setOwn(deps, name, Array.isArray(member) ? member : this.walk(member, needs, depth + 1));
         }
         out.dependencies = deps;
       } else if (key === 'description' && typeof value === 'string') {
         out.description = trimText(value, this.maxDescriptionLength);
       } else {
-        out[key] = value;
+        setOwn(out, key, value);
       }
     }
     normalizeKeywords(source, out);

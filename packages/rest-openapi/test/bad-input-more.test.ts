@@ -1,0 +1,247 @@
+import { ToolError, type ToolResult, createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { type RestProviderOptions, type RestToolConfig, createRestProvider } from '../src/index.js';
+import { objectSchema, useCleanups } from './helpers/fixtures.js';
+
+const { server, provider } = useCleanups();
+
+function thrown(make: () => unknown): ToolError {
+  try {
+    const made = make() as { close?: () => Promise<void> } | undefined;
+    void made?.close?.();
+  } catch (error) {
+    if (ToolError.isInstance(error)) return error;
+    throw new Error(`expected a ToolError, got ${String(error)}`);
+  }
+  throw new Error('expected the factory to throw');
+}
+
+function failure(result: ToolResult) {
+  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.content)}`);
+  return result;
+}
+
+const getTool = (url: string, extra: Partial<RestToolConfig> = {}): RestToolConfig => ({
+  description: 'Gets a thing.',
+  method: 'GET',
+  url,
+  parametersSchema: objectSchema({}),
+  ...extra,
+});
+
+describe('bad configuration numbers and shapes', () => {
+  it('refuses byte caps, redirects and timeouts that are negative, NaN, text or too large, at creation', () => {
+    const url = 'http://127.0.0.1:9/x';
+    const toolCases: Array<[Partial<RestToolConfig>, string]> = [
+      // -1 used to crash the process from inside the body reader (Buffer.concat with -1)
+      [{ maxResponseBytes: -1 }, 'maxResponseBytes'],
+      // NaN and text used to switch the cap off (every comparison with NaN is false)
+      [{ maxResponseBytes: Number.NaN }, 'maxResponseBytes'],
+      [{ maxResponseBytes: '1MB' as unknown as number }, 'maxResponseBytes'],
+      [{ maxRedirects: -1 }, 'maxRedirects'],
+      // over 2^31-1 ms Node fires the timer after 1 ms: every call timed out at once
+      [{ timeoutMs: 1e10 }, 'timeoutMs'],
+      [{ timeoutMs: 0 }, 'timeoutMs'],
+      [
+        { streaming: { mode: 'json-stream', discriminatorField: 'type', doneValue: 'done', maxBytes: -5 } },
+        'streaming.maxBytes',
+      ],
+      [
+        {
+          streaming: { mode: 'json-stream', discriminatorField: 'type', doneValue: 'done', timeoutMs: '30d' },
+        },
+        'streaming.timeoutMs',
+      ],
+      // an unknown place used to send the argument as a cookie
+      [
+        { parameters: { id: { in: 'body' as 'query' } } },
+        'parameters.id.in must be one of path, query, header, cookie',
+      ],
+    ];
+    for (const [extra, field] of toolCases) {
+      const error = thrown(() =>
+        createRestProvider({ namespace: 'test', tools: { a: getTool(url, extra) }, env: {} }),
+      );
+      expect(error.code, field).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('REST tool "a"');
+      expect(error.message).toContain(field);
+    }
+    const providerCases: Array<[Partial<RestProviderOptions>, string]> = [
+      [{ timeoutMs: Number.NaN }, 'timeoutMs'],
+      [{ timeoutMs: -5 }, 'timeoutMs'],
+      [{ maxResponseBytes: Number.NaN }, 'maxResponseBytes'],
+      [{ connections: 0 }, 'connections'],
+      [{ connectTimeoutMs: -1 }, 'connectTimeoutMs'],
+      [{ headersTimeoutMs: -1 }, 'headersTimeoutMs'],
+      [{ bodyTimeoutMs: 1.5 }, 'bodyTimeoutMs'],
+    ];
+    for (const [extra, field] of providerCases) {
+      const error = thrown(() =>
+        createRestProvider({ namespace: 'test', tools: { a: getTool(url) }, env: {}, ...extra }),
+      );
+      expect(error.code, field).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(new RegExp(`^${field} must be`));
+    }
+    const noTools = thrown(() =>
+      createRestProvider({ namespace: 'test', tools: null as unknown as Record<string, RestToolConfig> }),
+    );
+    expect(noTools.message).toContain('tools must be an object');
+    const noNamespace = thrown(() =>
+      createRestProvider({ tools: {} } as unknown as Parameters<typeof createRestProvider>[0]),
+    );
+    expect(noNamespace.message).toContain('namespace must match');
+  });
+
+  it('still serves a tool whose timeout is the longest a timer can hold', async () => {
+    const api = await server();
+    const rest = provider({ a: getTool(`${api.origin}/x`, { timeoutMs: 2_147_483_647 }) });
+    const result = await rest.execute('a', {}, createToolContext());
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe('bad argument text', () => {
+  it('refuses lone surrogates in path and query arguments with INVALID_ARGUMENTS, and sends nothing', async () => {
+    const api = await server();
+    const rest = provider({
+      a: getTool(`${api.origin}/items/{id}`, {
+        parametersSchema: objectSchema({ id: { type: 'string' }, q: { type: 'string' } }, ['id']),
+      }),
+    });
+    for (const args of [{ id: 'a\ud800b' }, { id: 'ok', q: '\udc00' }]) {
+      const result = failure(await rest.execute('a', args, createToolContext()));
+      expect(result.error.code).toBe('INVALID_ARGUMENTS');
+      expect(result.error.message).toContain('lone UTF-16 surrogate');
+    }
+    expect(api.requests).toHaveLength(0);
+    // a well-formed pair (an emoji) is fine
+    const emoji = await rest.execute('a', { id: '😀' }, createToolContext());
+    expect(emoji.ok).toBe(true);
+    expect(api.requests[0]?.url).toBe('/items/%F0%9F%98%80');
+  });
+
+  it('refuses header arguments a header cannot carry with INVALID_ARGUMENTS, and sends Latin-1 text', async () => {
+    const api = await server();
+    const rest = provider({
+      templated: getTool(`${api.origin}/t`, {
+        headers: { 'x-name': 'user {{name}}' },
+        parametersSchema: objectSchema({ name: { type: 'string' } }),
+      }),
+      bound: getTool(`${api.origin}/b`, {
+        parameters: { tag: { in: 'header', name: 'x-tag' } },
+        parametersSchema: objectSchema({ tag: { type: 'string' } }),
+      }),
+    });
+    for (const [tool, args, names] of [
+      ['templated', { name: '日本' }, 'header x-name (filled from name)'],
+      ['templated', { name: 'bell\u0007' }, 'header x-name (filled from name)'],
+      ['bound', { tag: 'x\ud800' }, 'header argument "tag"'],
+    ] as const) {
+      const result = failure(await rest.execute(tool, args, createToolContext()));
+      // these used to come back as CONFIG_INVALID ("the request is malformed"), blaming the operator
+      expect(result.error.code).toBe('INVALID_ARGUMENTS');
+      expect(result.error.message).toContain(names);
+      expect(result.error.message).toContain('Latin-1');
+    }
+    expect(api.requests).toHaveLength(0);
+    const latin1 = await rest.execute('bound', { tag: 'café' }, createToolContext());
+    expect(latin1.ok).toBe(true);
+    expect(Buffer.from(String(api.requests[0]?.headers['x-tag']), 'latin1').toString('latin1')).toBe('café');
+  });
+
+  it('sends an argument named __proto__ in a JSON body and a body template instead of dropping it', async () => {
+    const api = await server();
+    const rest = provider({
+      leftovers: {
+        description: 'Creates.',
+        method: 'POST',
+        url: `${api.origin}/create`,
+        parametersSchema: { type: 'object' },
+      },
+      templated: {
+        description: 'Creates from a template.',
+        method: 'POST',
+        url: `${api.origin}/template`,
+        parametersSchema: { type: 'object' },
+        bodyTemplate: JSON.parse('{"__proto__": "{{value}}", "plain": 1}'),
+      },
+    });
+    const args = JSON.parse('{"__proto__": {"admin": true}, "name": "x"}') as Record<string, unknown>;
+    expect((await rest.execute('leftovers', args, createToolContext())).ok).toBe(true);
+    expect(JSON.parse(api.requests[0]?.body ?? '')).toEqual(
+      JSON.parse('{"__proto__": {"admin": true}, "name": "x"}'),
+    );
+    expect(api.requests[0]?.body).toContain('"__proto__"');
+    expect((await rest.execute('templated', { value: 'v' }, createToolContext())).ok).toBe(true);
+    expect(api.requests[1]?.body).toBe('{"__proto__":"v","plain":1}');
+  });
+});
+
+describe('responses that lie or break', () => {
+  it('keeps the partial answer of a stream whose connection drops or whose caller cancels', async () => {
+    const api = await server((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      response.write('{"type":"token","text":"Hel"}\n{"type":"token","text":"lo"}\n');
+      // the upstream dies mid-answer, or keeps the stream open until the caller gives up
+      if (request.url === '/drop') setTimeout(() => response.socket?.destroy(), 50);
+    });
+    const streaming = {
+      mode: 'json-stream' as const,
+      discriminatorField: 'type',
+      doneValue: 'done',
+      tokenValue: 'token',
+      tokenField: 'text',
+    };
+    const rest = provider({
+      drop: getTool(`${api.origin}/drop`, { streaming }),
+      hang: getTool(`${api.origin}/hang`, { streaming }),
+    });
+    const dropped = failure(await rest.execute('drop', {}, createToolContext()));
+    expect(dropped.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(dropped.content).toEqual([{ type: 'text', text: 'Hello' }]);
+
+    const controller = new AbortController();
+    const ctx = createToolContext({
+      signal: controller.signal,
+      progress: (update) => {
+        // cancel once both tokens arrived
+        if (update.progress === 2) controller.abort();
+      },
+    });
+    const cancelled = failure(await rest.execute('hang', {}, ctx));
+    expect(cancelled.error.code).toBe('CANCELLED');
+    expect(cancelled.content).toEqual([{ type: 'text', text: 'Hello' }]);
+  });
+
+  it('parses JSON that starts with a UTF-8 byte order mark', async () => {
+    const api = await server((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]));
+    });
+    const result = await provider({ a: getTool(`${api.origin}/bom`) }).execute('a', {}, createToolContext());
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.structured).toEqual({ a: 1 });
+    expect(result.content).toEqual([{ type: 'text', text: '{"a":1}' }]);
+  });
+
+  it('says a body marked gzip does not decode, and keeps the status of an error response that lies', async () => {
+    const api = await server((request, response) => {
+      response.writeHead(request.url === '/missing' ? 404 : 200, {
+        'content-type': 'text/plain',
+        'content-encoding': 'gzip',
+      });
+      response.end(request.url === '/missing' ? 'no such item' : 'plain text, not gzip');
+    });
+    const rest = provider({
+      ok: getTool(`${api.origin}/fine`),
+      missing: getTool(`${api.origin}/missing`),
+    });
+    const lying = failure(await rest.execute('ok', {}, createToolContext()));
+    expect(lying.error.code).toBe('EXECUTION_FAILED');
+    expect(lying.error.message).toContain('content-encoding: gzip but its body does not decode');
+    const missing = failure(await rest.execute('missing', {}, createToolContext()));
+    expect(missing.error.code).toBe('EXECUTION_FAILED');
+    expect(missing.error.message).toContain('HTTP 404');
+    expect(missing.error.details?.status).toBe(404);
+  });
+});
