@@ -6,7 +6,7 @@ import { ToolError, type ToolResult } from '@toolplane/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findRipgrep } from '../src/grep/find-ripgrep.js';
 import { type BuiltinProvider, type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
-import { context, inCI, makeTempDir, okText, textOf } from './helpers.js';
+import { context, eventually, inCI, makeTempDir, okText, textOf } from './helpers.js';
 
 // Inputs a confused or hostile model or operator sends, beyond the ones the issue listed.
 
@@ -262,6 +262,45 @@ describe('search tools and what lies outside', () => {
       expect(error.message).toContain('pipe is a special file');
     } finally {
       await engine.close?.();
+    }
+  });
+});
+
+describe('mounted backends', () => {
+  it('hands read the call signal, so cancelling a read of a slow backend ends the call', async () => {
+    const signals: Array<AbortSignal | undefined> = [];
+    // A backend that answers only when told to stop (a database call that would never return).
+    const slow = {
+      kind: 'slow',
+      readFile: (_path: string, signal?: AbortSignal) => {
+        signals.push(signal);
+        return new Promise<Uint8Array>((_, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      },
+      writeFile: async () => {},
+      stat: async () => ({ type: 'file' as const, size: 3, mtimeMs: 1 }),
+      readdir: async () => [],
+      remove: async () => {},
+    };
+    const mounted = createBuiltinProvider({ workspace: dir, mounts: [{ path: 'memory', fileSystem: slow }] });
+    try {
+      const controller = new AbortController();
+      const call = mounted.execute(
+        'read',
+        { path: 'memory/notes.md' },
+        context('s1', { signal: controller.signal }),
+      );
+      await eventually(() => signals.length > 0);
+      controller.abort();
+      const outcome = await Promise.race([
+        call,
+        new Promise<'still pending'>((done) => setTimeout(() => done('still pending'), 10_000)),
+      ]);
+      expect(outcome).not.toBe('still pending');
+      expect(failure(outcome as ToolResult).code).toBe('CANCELLED');
+    } finally {
+      await mounted.close?.();
     }
   });
 });

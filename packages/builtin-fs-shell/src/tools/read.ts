@@ -62,8 +62,9 @@ async function readMounted(
   target: ResolvedTarget & { kind: 'mount' },
   offset: number,
   limit: number,
+  signal: AbortSignal,
 ): Promise<Slice> {
-  const data = await target.mount.fileSystem.readFile(target.innerPath);
+  const data = await target.mount.fileSystem.readFile(target.innerPath, signal);
   const kind = sniff(data.subarray(0, SNIFF_BYTES));
   if (kind.binary) {
     throw new ToolError(
@@ -98,7 +99,7 @@ export function createReadTool(deps: ToolDeps): Tool {
         const info = await statTarget(target);
         if (!info)
           return fail('INVALID_ARGUMENTS', `${target.display} does not exist; check the path with list`);
-        const slice = await readMounted(deps, target, offset, limit);
+        const slice = await readMounted(deps, target, offset, limit, ctx.signal);
         if (slice.lines.length === 0 && offset > 1) {
           return fail(
             'INVALID_ARGUMENTS',
