@@ -55,11 +55,15 @@ export function createOpenApiProvider(
     start(signal: AbortSignal): Promise<void> {
       starting ??= (async () => {
         signal.throwIfAborted();
-        result = await importOpenApi(source, options);
+        result = await importOpenApi(source, { ...options, signal });
         signal.throwIfAborted();
         if (closed) return;
         inner = createRestProvider({ ...options, tools: result.tools });
-      })();
+      })().catch((error: unknown) => {
+        // a failed start (the document's server was down, the start was cancelled) may be retried
+        starting = undefined;
+        throw error;
+      });
       return starting;
     },
     listTools: (): readonly ToolSpec[] => inner?.listTools() ?? [],

@@ -77,6 +77,12 @@ export function transportFailure(
           details: { cause: code },
         },
       );
+    case 'UND_ERR_DESTROYED':
+      return fail(
+        'PROVIDER_UNAVAILABLE',
+        `the call to ${context.target} was stopped because its provider was closed while it ran`,
+        { retryable: false, details: { cause: code } },
+      );
     case 'UND_ERR_INVALID_ARG':
       return fail('CONFIG_INVALID', `the request to ${context.target} is malformed: ${errorMessage(error)}`);
     default:

@@ -1,9 +1,14 @@
 import { ToolError, type ToolResult, createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
-import { type RestProviderOptions, type RestToolConfig, createRestProvider } from '../src/index.js';
+import {
+  type RestProviderOptions,
+  type RestToolConfig,
+  createOpenApiProvider,
+  createRestProvider,
+} from '../src/index.js';
 import { objectSchema, useCleanups } from './helpers/fixtures.js';
 
-const { server, provider } = useCleanups();
+const { server, provider, defer } = useCleanups();
 
 function thrown(make: () => unknown): ToolError {
   try {
@@ -243,5 +248,74 @@ describe('responses that lie or break', () => {
     expect(missing.error.code).toBe('EXECUTION_FAILED');
     expect(missing.error.message).toContain('HTTP 404');
     expect(missing.error.details?.status).toBe(404);
+  });
+});
+
+describe('close and start races', () => {
+  it('ends calls in flight when the provider closes with PROVIDER_UNAVAILABLE saying so', async () => {
+    let arrived = 0;
+    const api = await server(() => {
+      arrived++; // never answers
+    });
+    const rest = createRestProvider({
+      namespace: 'test',
+      tools: { slow: getTool(`${api.origin}/slow`) },
+      env: {},
+    });
+    const calls = Array.from({ length: 4 }, () => rest.execute('slow', {}, createToolContext()));
+    for (let wait = 0; wait < 200 && arrived < 4; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    await Promise.all([rest.close(), rest.close()]);
+    for (const result of await Promise.all(calls)) {
+      // used to be EXECUTION_FAILED "The client is destroyed"
+      expect(failure(result).error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(failure(result).error.message).toContain('its provider was closed while it ran');
+    }
+    const after = failure(await rest.execute('slow', {}, createToolContext()));
+    expect(after.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(after.error.message).toContain('is closed');
+  });
+
+  it('lets a failed start of an OpenAPI provider be retried, and stops a start when its signal aborts', async () => {
+    let available = false;
+    const api = await server((request, response) => {
+      if (request.url === '/hang') return;
+      if (!available) {
+        response.writeHead(503);
+        response.end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ openapi: '3.0.3', info: {}, paths: { '/x': { get: { operationId: 'x' } } } }),
+      );
+    });
+    const openapi = createOpenApiProvider(`${api.origin}/openapi.json`, {
+      namespace: 'doc',
+      baseUrl: api.origin,
+    });
+    defer(() => openapi.close());
+    const first = await openapi.start?.(new AbortController().signal).catch((error: unknown) => error);
+    expect(ToolError.isInstance(first) && first.code).toBe('PROVIDER_UNAVAILABLE');
+    available = true;
+    // the rejected first start used to be cached: the provider stayed down for good
+    await openapi.start?.(new AbortController().signal);
+    expect(openapi.toolNames).toEqual(['x']);
+
+    const hanging = createOpenApiProvider(`${api.origin}/hang`, {
+      namespace: 'doc',
+      baseUrl: api.origin,
+      fetchTimeoutMs: 120_000,
+    });
+    defer(() => hanging.close());
+    const controller = new AbortController();
+    const started = hanging.start?.(controller.signal).catch((error: unknown) => error);
+    for (let wait = 0; wait < 200 && !api.requests.some((request) => request.url === '/hang'); wait++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    controller.abort();
+    // the abort used to be ignored until the fetch timed out (here two minutes)
+    const stopped = await started;
+    expect(ToolError.isInstance(stopped) && stopped.code).toBe('CANCELLED');
+    expect((stopped as Error).message).toContain('was cancelled');
   });
 });

@@ -21,6 +21,8 @@ export interface LoadOptions {
   /** Largest document accepted (default 64 MiB). */
   readonly maxDocumentBytes?: number;
   readonly dispatcher?: Dispatcher;
+  /** Stops a fetch in progress (`CANCELLED`). */
+  readonly signal?: AbortSignal;
 }
 
 /** A parsed document and where it came from (for relative servers and external `$ref`s). */
@@ -42,10 +44,17 @@ async function fetchText(url: string, options: LoadOptions): Promise<string> {
     response = await request(url, {
       method: 'GET',
       headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' },
-      signal: AbortSignal.timeout(options.fetchTimeoutMs ?? 30_000),
+      signal: options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(options.fetchTimeoutMs ?? 30_000)])
+        : AbortSignal.timeout(options.fetchTimeoutMs ?? 30_000),
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });
   } catch (error) {
+    if (options.signal?.aborted) {
+      throw new ToolError('CANCELLED', `fetching the OpenAPI document ${url} was cancelled`, {
+        cause: error,
+      });
+    }
     throw new ToolError(
       'PROVIDER_UNAVAILABLE',
       `could not fetch the OpenAPI document ${url}: ${errorMessage(error)}`,
