@@ -15,7 +15,8 @@ export function parseDuration(value: Duration, field = 'duration'): number {
     if (Number.isFinite(value) && value >= 0) return value;
   } else {
     const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
-    if (match) return Math.round(Number(match[1]) * (UNITS[match[2] ?? 'ms'] ?? 1));
+    const ms = match ? Math.round(Number(match[1]) * (UNITS[match[2] ?? 'ms'] ?? 1)) : Number.NaN;
+    if (Number.isFinite(ms)) return ms;
   }
   throw new ToolError(
     'CONFIG_INVALID',

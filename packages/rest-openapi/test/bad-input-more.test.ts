@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ToolError, type ToolResult, createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,6 +8,9 @@ import {
   type RestToolConfig,
   createOpenApiProvider,
   createRestProvider,
+  parseDuration,
+  readToolConfig,
+  writeToolConfig,
 } from '../src/index.js';
 import { objectSchema, useCleanups } from './helpers/fixtures.js';
 
@@ -317,5 +323,44 @@ describe('close and start races', () => {
     const stopped = await started;
     expect(ToolError.isInstance(stopped) && stopped.code).toBe('CANCELLED');
     expect((stopped as Error).message).toContain('was cancelled');
+  });
+});
+
+describe('tool config files', () => {
+  it('never overwrites a reviewed file with configs it could not read back, and reports write errors', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'rest-openapi-write-'));
+    defer(() => rm(folder, { recursive: true, force: true }));
+    const file = join(folder, 'tools.json');
+    const reviewed = { a: getTool('https://api.example.test/a') };
+    await writeToolConfig(file, reviewed);
+    const before = await readFile(file, 'utf8');
+    for (const bad of [
+      { a: getTool('https://api.example.test/a', { maxResponseBytes: -1 }) },
+      null as unknown as Record<string, RestToolConfig>,
+    ]) {
+      // these used to be written, leaving a file readToolConfig refuses in place of the reviewed one
+      const error = await writeToolConfig(file, bad).catch((caught: unknown) => caught);
+      expect(ToolError.isInstance(error) && error.code).toBe('CONFIG_INVALID');
+    }
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await readToolConfig(file)).toEqual(reviewed);
+    const missing = await writeToolConfig(join(folder, 'no-such-folder', 'tools.yaml'), reviewed).catch(
+      (caught: unknown) => caught,
+    );
+    // used to be a bare ENOENT error
+    expect(ToolError.isInstance(missing) && missing.code).toBe('CONFIG_INVALID');
+    expect((missing as Error).message).toContain('cannot write the tool config');
+    expect(await readdir(folder)).toEqual(['tools.json']);
+  });
+
+  it('refuses a duration too large to be a number', () => {
+    // "1000...0h" used to come back as Infinity
+    expect(() => parseDuration(`1${'0'.repeat(400)}h`, 'cache')).toThrow(/cache must be/);
+    expect(() =>
+      createRestProvider({
+        namespace: 'test',
+        tools: { a: getTool('https://api.example.test/a', { cache: `1${'0'.repeat(400)}s` }) },
+      }),
+    ).toThrow(/cache must be/);
   });
 });

@@ -1,4 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { stringify as toYaml } from 'yaml';
 import type { RestToolConfig } from '../config.js';
@@ -26,12 +28,38 @@ export async function writeToolConfig(
   options: WriteToolConfigOptions = {},
 ): Promise<void> {
   const format = options.format ?? (/\.ya?ml$/i.test(path) ? 'yaml' : 'json');
+  // never write a file readToolConfig would refuse
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
+    throw new ToolError('CONFIG_INVALID', 'tools must be an object of tool configs by name');
+  }
+  for (const [name, config] of Object.entries(tools)) checkToolConfig(name, config);
   // shared sub-schemas are written out in full; aliases would make the file hard to edit
-  const text =
-    format === 'yaml'
-      ? toYaml({ tools }, { aliasDuplicateObjects: false, lineWidth: 0 })
-      : `${JSON.stringify({ tools }, null, 2)}\n`;
-  await writeFile(path, text, 'utf8');
+  let text: string;
+  try {
+    text =
+      format === 'yaml'
+        ? toYaml({ tools }, { aliasDuplicateObjects: false, lineWidth: 0 })
+        : `${JSON.stringify({ tools }, null, 2)}\n`;
+  } catch (error) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `the tool configs cannot be written as ${format}: ${errorMessage(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  // a temporary file renamed over the target: a reviewed file is replaced whole or not at all
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
+  try {
+    await writeFile(temporary, text, 'utf8');
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw new ToolError('CONFIG_INVALID', `cannot write the tool config ${path}: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Reads a tool config file written by {@link writeToolConfig} (or by hand) and checks every tool. */
