@@ -198,6 +198,29 @@ describe('bash', () => {
   });
 });
 
+describe('background tasks', () => {
+  it('task_output reports a cancelled wait as CANCELLED, and the task keeps running', async () => {
+    const started = await provider.execute(
+      'bash',
+      { command: 'sleep 30', run_in_background: true },
+      context(),
+    );
+    const taskId = (started.ok ? started.structured : undefined) as { taskId: string };
+    const controller = new AbortController();
+    const waiting = provider.execute(
+      'task_output',
+      { task_id: taskId.taskId, block: true, timeout: 60_000 },
+      context('s1', { signal: controller.signal }),
+    );
+    setTimeout(() => controller.abort(), 200);
+    const error = failure(await waiting);
+    expect(error.code).toBe('CANCELLED');
+    expect(error.message).toContain('keeps running');
+    const status = await provider.execute('task_output', { task_id: taskId.taskId, block: false }, context());
+    expect(okText(status)).toContain('running');
+  });
+});
+
 describe('grep patterns neither engine can take', () => {
   const engines: Array<[string, BuiltinProviderOptions['grep']]> = [['node', { ripgrep: false }]];
   if (ripgrep) engines.push(['ripgrep', { ripgrep }]);

@@ -56,6 +56,13 @@ export function createTaskOutputTool(deps: ToolDeps): Tool {
       const output = task.output.toString();
       const tail = task.status === 'running' ? ' (still running)' : '';
       const text = `${headline(task)}${tail}\n${output.length > 0 ? output : '(no output yet)'}`;
+      if (ctx.signal.aborted && task.status === 'running') {
+        return fail(
+          'CANCELLED',
+          `the wait for ${task.id} was cancelled; the task keeps running (task_stop ends it)`,
+          { content: [{ type: 'text', text }] },
+        );
+      }
       return ok(text, describeTask(task));
     },
   });
