@@ -229,3 +229,58 @@ function selfReferring(): Record<string, unknown> {
   template.again = template;
   return template;
 }
+
+describe('mistyped importer options', () => {
+  const document = minimal(
+    { '/pets': { get: { operationId: 'listPets', tags: ['pets'], description: 'Lists the pets.' } } },
+    { servers: [{ url: 'https://prod.example.test' }, { url: 'https://staging.example.test' }] },
+  );
+
+  it('refuses filters that are not lists, instead of matching by substring or throwing TypeError', async () => {
+    for (const [options, field] of [
+      // a string used to match by substring ("pet" kept operations tagged "pets")
+      [{ include: { tags: 'pet' } }, 'include.tags'],
+      [{ exclude: { methods: 'GET' } }, 'exclude.methods'],
+      [{ include: { operationIds: [5] } }, 'include.operationIds'],
+      [{ include: { paths: null } }, 'include.paths'],
+    ] as const) {
+      const error = await rejection(importOpenApi({ document }, options as never));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(`${field} must be a list of`);
+    }
+    const regex = await importOpenApi({ document }, { include: { operationIds: [/^list/] } });
+    expect(Object.keys(regex.tools)).toEqual(['listPets']);
+  });
+
+  it('refuses a server choice the document does not have, instead of using the first server', async () => {
+    for (const server of [5, -1, 1.5, 'https://stagng.example.test']) {
+      // a typo used to send every call to the first (production) server
+      const error = await rejection(importOpenApi({ document }, { server }));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(/server/);
+    }
+    const missing = await rejection(importOpenApi({ document }, { server: 'https://stagng.example.test' }));
+    expect(missing.message).toContain('0: https://prod.example.test, 1: https://staging.example.test');
+    const staging = await importOpenApi({ document }, { server: 'https://staging.example.test' });
+    expect(staging.tools.listPets?.url).toBe('https://staging.example.test/pets');
+  });
+
+  it('refuses description limits below 1 and a baseUrl with a query, and names a non-http server', async () => {
+    for (const maxDescriptionLength of [0, -1, Number.NaN]) {
+      // these used to cut every description to "…"
+      const error = await rejection(importOpenApi({ document }, { maxDescriptionLength }));
+      expect(error.message).toContain('maxDescriptionLength must be');
+    }
+    // the path used to be appended after the query: https://api.example.test/v1?key=1/pets
+    const query = await rejection(
+      importOpenApi({ document }, { baseUrl: 'https://api.example.test/v1?key=1' }),
+    );
+    expect(query.code).toBe('CONFIG_INVALID');
+    expect(query.message).toContain('without a query');
+    const ftp = await importOpenApi({ document }, { baseUrl: 'ftp://files.example.test' });
+    // used to say the URL "is relative ... pass baseUrl", when baseUrl was what had been passed
+    expect(ftp.warnings).toEqual([
+      'skipped GET /pets: the server URL "ftp://files.example.test" is not http or https',
+    ]);
+  });
+});

@@ -8,6 +8,7 @@ import {
 import type { RestParameterBinding, RestToolConfig } from '../config.js';
 import { MAX_NESTING, nestsDeeperThan } from '../limits.js';
 import { setOwn } from '../records.js';
+import { checkImportOptions, checkServerChoice } from './check-options.js';
 import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
 import type { NormalizedOperation } from './operation-model.js';
@@ -114,6 +115,7 @@ export async function importOpenApi(
   source: OpenApiSource,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
+  checkImportOptions(options);
   const loaded = await loadDocument(source, options);
   const { document, version, location } = loaded;
   const resolver = createRefResolver(document);
@@ -132,6 +134,7 @@ export async function importOpenApi(
     ? (document.security as NormalizedOperation['security'] & object)
     : [];
   const documentServers = Array.isArray(document.servers) ? (document.servers as Mutable[]) : [];
+  if (version !== '2.0' && !options.baseUrl) checkServerChoice(options.server, documentServers);
   const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
 
   const selected = operations.filter(

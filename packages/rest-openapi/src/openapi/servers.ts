@@ -44,6 +44,9 @@ function absolute(url: string, location: string | undefined, fallback?: string):
   if (/^https?:\/\//i.test(url) || url.startsWith('${')) return url.replace(/\/+$/, '');
   if (location && /^https?:\/\//i.test(location))
     return new URL(url || '/', location).href.replace(/\/+$/, '');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+    throw new ToolError('CONFIG_INVALID', `the server URL ${JSON.stringify(url)} is not http or https`);
+  }
   // a relative path- or operation-level server is taken relative to the document's own server
   if (fallback && /^https?:\/\//i.test(fallback))
     return new URL(url || '/', `${fallback}/`).href.replace(/\/+$/, '');

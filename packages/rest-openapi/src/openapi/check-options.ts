@@ -1,0 +1,76 @@
+import { ToolError } from '@toolplane/core';
+import { countOption } from '../limits.js';
+import type { OperationFilter } from './filter.js';
+import type { ImportOptions } from './import.js';
+
+const FILTER_FIELDS = ['tags', 'methods', 'paths', 'operationIds'] as const;
+
+function checkFilter(filter: OperationFilter | undefined, which: 'include' | 'exclude'): void {
+  if (filter === undefined) return;
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw new ToolError('CONFIG_INVALID', `${which} must be an object such as { tags: ['pets'] }`);
+  }
+  for (const field of FILTER_FIELDS) {
+    const value = filter[field] as unknown;
+    if (value === undefined) continue;
+    const patterns = field === 'paths' || field === 'operationIds';
+    const fine =
+      Array.isArray(value) &&
+      value.every((item) => typeof item === 'string' || (patterns && item instanceof RegExp));
+    if (!fine) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `${which}.${field} must be a list of ${patterns ? 'strings or regular expressions' : 'strings'}, such as ${field === 'methods' ? "['GET']" : "['pets']"}; got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks the importer's own options before anything is read, so a mistyped option is a
+ * `CONFIG_INVALID` naming it rather than a filter that matches by substring, a description cut
+ * to nothing, or a server silently replaced by the first one.
+ */
+export function checkImportOptions(options: ImportOptions): void {
+  checkFilter(options.include, 'include');
+  checkFilter(options.exclude, 'exclude');
+  if (options.maxDescriptionLength !== undefined)
+    countOption(options.maxDescriptionLength, 'maxDescriptionLength', 1);
+  if (options.maxParameterDescriptionLength !== undefined)
+    countOption(options.maxParameterDescriptionLength, 'maxParameterDescriptionLength', 1);
+  if (
+    options.baseUrl !== undefined &&
+    (typeof options.baseUrl !== 'string' || /[?#]/.test(options.baseUrl))
+  ) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `baseUrl must be a URL without a query or fragment (credentials belong in credentials), got ${JSON.stringify(options.baseUrl)}`,
+    );
+  }
+  if (
+    options.server !== undefined &&
+    typeof options.server !== 'string' &&
+    !(typeof options.server === 'number' && Number.isSafeInteger(options.server) && options.server >= 0)
+  ) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `server must be an index into the document's servers or one of their URLs, got ${String(options.server)}`,
+    );
+  }
+}
+
+/** Checks that a chosen server exists among the document's servers (3.x). */
+export function checkServerChoice(
+  choice: number | string | undefined,
+  servers: readonly Record<string, unknown>[],
+): void {
+  if (choice === undefined) return;
+  const found = typeof choice === 'number' ? choice < servers.length : servers.some((s) => s.url === choice);
+  if (!found) {
+    const listed = servers.map((server, index) => `${index}: ${String(server.url)}`).join(', ');
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `server ${JSON.stringify(choice)} is not among the document's servers (${listed || 'none'}); pass one of them, or baseUrl`,
+    );
+  }
+}
