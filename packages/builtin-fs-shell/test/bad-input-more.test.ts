@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError, type ToolResult } from '@toolplane/core';
@@ -324,6 +326,80 @@ describe('mounted backends', () => {
       expect(failure(outcome as ToolResult).code).toBe('CANCELLED');
     } finally {
       await mounted.close?.();
+    }
+  });
+});
+
+describe('options that contradict each other', () => {
+  it('edit refuses new_string or replace_all beside edits instead of ignoring them', async () => {
+    await writeFile(join(dir, 'e.txt'), 'one two one\n');
+    okText(await provider.execute('read', { path: 'e.txt' }, context()));
+    for (const extra of [{ new_string: 'ZZZ' }, { replace_all: true }]) {
+      const error = failure(
+        await provider.execute(
+          'edit',
+          { path: 'e.txt', ...extra, edits: [{ old_string: 'one', new_string: '1' }] },
+          context(),
+        ),
+      );
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('inside each edit');
+    }
+    expect(await readFile(join(dir, 'e.txt'), 'utf8')).toBe('one two one\n');
+  });
+
+  it('notebook_edit refuses a cell_id and a cell_index that name different cells', async () => {
+    const text = JSON.stringify({
+      cells: [
+        { cell_type: 'code', id: 'aa', source: 'x', metadata: {}, outputs: [], execution_count: null },
+        { cell_type: 'code', id: 'bb', source: 'y', metadata: {}, outputs: [], execution_count: null },
+      ],
+      nbformat: 4,
+      nbformat_minor: 5,
+    });
+    await writeFile(join(dir, 'n.ipynb'), text);
+    okText(await provider.execute('read', { path: 'n.ipynb' }, context()));
+    const error = failure(
+      await provider.execute(
+        'notebook_edit',
+        { path: 'n.ipynb', cell_id: 'aa', cell_index: 1, new_source: 'Z' },
+        context(),
+      ),
+    );
+    expect(error.code).toBe('INVALID_ARGUMENTS');
+    expect(error.message).toContain('cell_id "aa" is cell 0 but cell_index is 1');
+    expect(await readFile(join(dir, 'n.ipynb'), 'utf8')).toBe(text);
+    okText(
+      await provider.execute(
+        'notebook_edit',
+        { path: 'n.ipynb', cell_id: 'bb', cell_index: 1, new_source: 'Z' },
+        context(),
+      ),
+    );
+  });
+});
+
+describe('web pages a converter chokes on', () => {
+  it('answers HTML nested too deeply to convert with a message that names format "html"', async () => {
+    const page = `<html><body>${'<div>'.repeat(200_000)}deep${'</div>'.repeat(200_000)}</body></html>`;
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const web = createBuiltinProvider({ workspace: dir, webFetch: { allowPrivate: true } });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      for (const format of ['markdown', 'text']) {
+        const error = failure(await web.execute('web_fetch', { url, format }, context()));
+        expect(error.code).toBe('EXECUTION_FAILED');
+        expect(error.message).toContain('nested too deeply');
+        expect(error.message).toContain('format "html"');
+      }
+      const raw = okText(await web.execute('web_fetch', { url, format: 'html' }, context()));
+      expect(raw).toContain('<body><div><div>');
+    } finally {
+      await web.close?.();
+      await new Promise((done) => server.close(done));
     }
   });
 });

@@ -22,6 +22,14 @@ const input = z
   .refine((value) => (value.edits !== undefined) !== (value.old_string !== undefined), {
     message: 'pass either old_string/new_string or edits, not both and not neither',
   })
+  .refine(
+    (value) =>
+      value.edits === undefined || (value.new_string === undefined && value.replace_all === undefined),
+    {
+      message: 'with edits, put new_string and replace_all inside each edit, not beside the list',
+      path: ['edits'],
+    },
+  )
   .refine((value) => value.old_string === undefined || value.new_string !== undefined, {
     message: 'new_string is required with old_string',
     path: ['new_string'],

@@ -132,6 +132,12 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
               `no cell with id "${args.cell_id}" in ${target.display}; cells: ${ids.join(', ')}`,
             );
           }
+          if (args.cell_index !== undefined && args.cell_index !== index) {
+            throw new ToolError(
+              'INVALID_ARGUMENTS',
+              `cell_id "${args.cell_id}" is cell ${index} but cell_index is ${args.cell_index}; pass only one of them`,
+            );
+          }
         } else if (args.cell_index !== undefined) {
           index = args.cell_index;
           const max = mode === 'insert' ? cells.length : cells.length - 1;

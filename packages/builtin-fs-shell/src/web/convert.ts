@@ -1,3 +1,4 @@
+import { ToolError } from '@toolplane/core';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { parse } from 'node-html-parser';
 
@@ -58,9 +59,19 @@ const markdown = new NodeHtmlMarkdown({
 /** Readable text of an HTML document: markdown (links, headings, lists kept) or plain text. */
 export function htmlToReadable(html: string, format: WebFormat): string {
   if (format === 'html') return html;
-  if (format === 'markdown') return markdown.translate(html).trim();
-  const root = parse(html, { blockTextElements: { pre: true } });
-  for (const element of root.querySelectorAll('script, style, noscript, template, iframe, svg'))
-    element.remove();
-  return root.structuredText.replace(/\n{3,}/g, '\n\n').trim();
+  try {
+    if (format === 'markdown') return markdown.translate(html).trim();
+    const root = parse(html, { blockTextElements: { pre: true } });
+    for (const element of root.querySelectorAll('script, style, noscript, template, iframe, svg'))
+      element.remove();
+    return root.structuredText.replace(/\n{3,}/g, '\n\n').trim();
+  } catch (error) {
+    // Both converters recurse over the element tree; a page nested tens of thousands deep
+    // overflows the stack.
+    if (!(error instanceof RangeError)) throw error;
+    throw new ToolError(
+      'EXECUTION_FAILED',
+      `the page's HTML is nested too deeply to convert to ${format}; fetch it again with format "html" for the markup as is`,
+    );
+  }
 }
