@@ -2,6 +2,7 @@ import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import type { RestAuthConfig } from './config.js';
 import { encodeStrict } from './encoding.js';
+import { readCapped } from './response.js';
 import { expandEnv } from './template.js';
 
 /** What credentials add to a request. */
@@ -99,12 +100,20 @@ export class OAuthTokenCache {
         },
       );
     }
-    const text = (await response.body.text()).slice(0, 64 * 1024);
+    // a token answer is small; a token URL that streams megabytes is read no further than 64 KiB
+    const read = await readCapped(response.body, 64 * 1024);
+    const text = read.bytes.toString('utf8');
     if (response.statusCode < 200 || response.statusCode >= 300) {
       throw new ToolError(
         response.statusCode >= 500 ? 'PROVIDER_UNAVAILABLE' : 'DENIED',
         `OAuth2 token endpoint answered HTTP ${response.statusCode}: ${text.slice(0, 300)}; check the client id, secret and scopes`,
         { details: { status: response.statusCode } },
+      );
+    }
+    if (read.overflow) {
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        'OAuth2 token endpoint answered more than 64 KiB; check that tokenUrl is the token endpoint',
       );
     }
     let parsed: { access_token?: unknown; expires_in?: unknown };
@@ -117,6 +126,13 @@ export class OAuthTokenCache {
     }
     if (typeof parsed.access_token !== 'string' || parsed.access_token === '') {
       throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint answered without an access_token');
+    }
+    if (/[^\x20-\x7e]/.test(parsed.access_token)) {
+      // it could not be sent in a header (and must not be cached)
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        'OAuth2 token endpoint answered an access_token with characters a header cannot carry',
+      );
     }
     const lifetimeSeconds = typeof parsed.expires_in === 'number' ? parsed.expires_in : 3600;
     // Renew a little early so a token does not expire in flight.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type ToolAnnotations, type ToolSpec, ToolError, stableStringify } from '@toolplane/core';
 import type { RestToolConfig } from './config.js';
+import { HEADER_TOKEN, authProblem } from './check-auth.js';
 import { parseDuration } from './duration.js';
 import { MAX_NESTING, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
 
@@ -52,7 +53,7 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     }
   }
   for (const [header, value] of Object.entries(config.headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header))
+    if (!HEADER_TOKEN.test(header))
       throw problem(`header name ${JSON.stringify(header)} is not a valid HTTP token`);
     if (typeof value !== 'string') throw problem(`header ${header} must be a string`);
   }
@@ -69,7 +70,13 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     if (!BINDING_PLACES.has((binding as { in?: unknown } | null)?.in as string)) {
       throw problem(`parameters.${argument}.in must be one of path, query, header, cookie`);
     }
+    if (binding.in === 'header' && !HEADER_TOKEN.test(binding.name ?? argument))
+      throw problem(
+        `parameters.${argument}: ${JSON.stringify(binding.name ?? argument)} is not a valid HTTP header name`,
+      );
   }
+  const auth = authProblem(config.auth);
+  if (auth) throw problem(auth);
 }
 
 const BINDING_PLACES: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);

@@ -364,3 +364,82 @@ describe('tool config files', () => {
     ).toThrow(/cache must be/);
   });
 });
+
+describe('credentials that are malformed or come back wrong', () => {
+  it('refuses malformed auth entries and header names at creation, naming the field', () => {
+    const url = 'https://api.example.test/x';
+    for (const [extra, expected] of [
+      // these used to fail every call, some with "values is not iterable" (EXECUTION_FAILED)
+      [{ auth: { type: 'digest', token: 't' } }, 'auth.type must be one of bearer, basic, apiKey'],
+      [{ auth: { type: 'bearer' } }, 'auth.token must be a string'],
+      [{ auth: [{ type: 'bearer', token: 't' }, null] }, 'auth[1] must be an object'],
+      [
+        { auth: { type: 'apiKey', in: 'body', name: 'k', value: 'v' } },
+        'auth.in must be header, query or cookie',
+      ],
+      [
+        { auth: { type: 'apiKey', in: 'header', name: 'x key', value: 'v' } },
+        'is not a valid HTTP header name',
+      ],
+      [
+        {
+          auth: {
+            type: 'oauth2-client-credentials',
+            tokenUrl: 'https://auth.example.test/token',
+            clientId: 'id',
+            clientSecret: 's',
+            scopes: 'read',
+          },
+        },
+        'auth.scopes must be a list of strings',
+      ],
+      [
+        { parameters: { tag: { in: 'header', name: 'x tag' } } },
+        'parameters.tag: "x tag" is not a valid HTTP header name',
+      ],
+    ] as const) {
+      const error = thrown(() =>
+        createRestProvider({
+          namespace: 'test',
+          tools: { a: getTool(url, extra as Partial<RestToolConfig>) },
+        }),
+      );
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(expected);
+    }
+  });
+
+  it('stops reading a token endpoint past 64 KiB and refuses a token a header cannot carry, without caching it', async () => {
+    let answer: 'huge' | 'broken' | 'good' = 'huge';
+    const tokens = await server((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      if (answer === 'huge') response.end(JSON.stringify({ access_token: 'a'.repeat(1024 * 1024) }));
+      else
+        response.end(JSON.stringify({ access_token: answer === 'broken' ? 'tok\r\nx-evil: 1' : 'tok-ok' }));
+    });
+    const api = await server();
+    const rest = provider({
+      me: getTool(`${api.origin}/me`, {
+        auth: {
+          type: 'oauth2-client-credentials',
+          tokenUrl: `${tokens.origin}/token`,
+          clientId: 'id',
+          clientSecret: 'secret',
+        },
+      }),
+    });
+    const huge = failure(await rest.execute('me', {}, createToolContext()));
+    expect(huge.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(huge.error.message).toContain('more than 64 KiB');
+    answer = 'broken';
+    const broken = failure(await rest.execute('me', {}, createToolContext()));
+    // used to be cached and then refused by undici as CONFIG_INVALID on every call
+    expect(broken.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(broken.error.message).toContain('characters a header cannot carry');
+    expect(api.requests).toHaveLength(0);
+    answer = 'good';
+    expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    expect(api.requests[0]?.headers.authorization).toBe('Bearer tok-ok');
+    expect(tokens.requests).toHaveLength(3);
+  });
+});

@@ -78,7 +78,9 @@ describe('hostile OpenAPI documents', () => {
     });
     const { tools, warnings } = await importOpenApi({ document });
     expect(Object.keys(tools)).toEqual(['fine']);
-    expect(warnings.join('\n')).toContain('skipped GET /deep: its schemas nest deeper than 256 levels');
+    expect(warnings.join('\n')).toContain(
+      'skipped GET /deep: REST tool "deep": parametersSchema nests deeper than 256 levels',
+    );
     // the provider used to throw RangeError (maximum call stack size exceeded) while hashing it
     expect(createRestProvider({ namespace: 'doc', tools }).toolNames).toEqual(['fine']);
     // and refuses such a hand-written tool, or a body template that refers to itself, with CONFIG_INVALID
@@ -282,5 +284,25 @@ describe('mistyped importer options', () => {
     expect(ftp.warnings).toEqual([
       'skipped GET /pets: the server URL "ftp://files.example.test" is not http or https',
     ]);
+  });
+});
+
+describe('documents with parts the provider would refuse', () => {
+  it('skips an operation whose security scheme names an impossible header, and refuses bad toolDefaults', async () => {
+    const document = minimal(
+      {
+        '/keyed': { get: { operationId: 'keyed', security: [{ key: [] }] } },
+        '/open': { get: { operationId: 'open' } },
+      },
+      { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'api key\r\n' } } } },
+    );
+    const { tools, warnings } = await importOpenApi({ document });
+    // it used to be imported, and every call failed with "the request is malformed"
+    expect(Object.keys(tools)).toEqual(['open']);
+    expect(warnings.join('\n')).toContain('skipped GET /keyed: REST tool "keyed": auth.name');
+    expect(createRestProvider({ namespace: 'doc', tools }).toolNames).toEqual(['open']);
+    const defaults = await rejection(importOpenApi({ document }, { toolDefaults: { timeoutMs: 'soon' } }));
+    expect(defaults.code).toBe('CONFIG_INVALID');
+    expect(defaults.message).toContain('REST tool "toolDefaults": timeoutMs');
   });
 });

@@ -1,5 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { countOption } from '../limits.js';
+import { checkToolConfig } from '../tool-spec.js';
 import type { OperationFilter } from './filter.js';
 import type { ImportOptions } from './import.js';
 
@@ -34,6 +35,16 @@ function checkFilter(filter: OperationFilter | undefined, which: 'include' | 'ex
 export function checkImportOptions(options: ImportOptions): void {
   checkFilter(options.include, 'include');
   checkFilter(options.exclude, 'exclude');
+  if (options.toolDefaults !== undefined) {
+    // checked once here; a bad default would otherwise skip every operation
+    checkToolConfig('toolDefaults', {
+      description: '',
+      method: 'GET',
+      url: 'https://tool-defaults.invalid/',
+      parametersSchema: { type: 'object' },
+      ...options.toolDefaults,
+    });
+  }
   if (options.maxDescriptionLength !== undefined)
     countOption(options.maxDescriptionLength, 'maxDescriptionLength', 1);
   if (options.maxParameterDescriptionLength !== undefined)

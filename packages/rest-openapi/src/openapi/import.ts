@@ -6,8 +6,8 @@ import {
   sanitizeToolName,
 } from '@toolplane/core';
 import type { RestParameterBinding, RestToolConfig } from '../config.js';
-import { MAX_NESTING, nestsDeeperThan } from '../limits.js';
 import { setOwn } from '../records.js';
+import { checkToolConfig } from '../tool-spec.js';
 import { checkImportOptions, checkServerChoice } from './check-options.js';
 import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
@@ -219,10 +219,6 @@ export async function importOpenApi(
         additionalProperties: false,
         ...(definitions ? { definitions } : {}),
       };
-      // the provider refuses such a schema (it could not be hashed or serialized); skip it here
-      if (nestsDeeperThan(parametersSchema, MAX_NESTING)) {
-        throw new ToolError('CONFIG_INVALID', `its schemas nest deeper than ${MAX_NESTING} levels`);
-      }
       const requirements = operation.security ?? defaultSecurity;
       const { auth, problems } = authForRequirements(
         requirements,
@@ -249,6 +245,9 @@ export async function importOpenApi(
         operationId: operation.operationId ?? (wanted[index] as string),
         ...(operation.tags.length > 0 ? { tags: operation.tags } : {}),
       };
+      // what the provider would refuse (a schema nesting too deeply, a header name that is no
+      // HTTP token) is skipped here, with the reason, so the other operations still serve
+      checkToolConfig(name, tool);
       setOwn(tools, name, tool);
     } catch (error) {
       problem(operation.label, errorMessage(error));

@@ -1,0 +1,45 @@
+/** An HTTP header name (RFC 9110 token). */
+export const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const STRING_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['bearer', ['token']],
+  ['basic', ['username', 'password']],
+  ['apiKey', ['name', 'value']],
+  ['oauth2-client-credentials', ['tokenUrl', 'clientId', 'clientSecret']],
+]);
+
+/**
+ * What is wrong with a tool's `auth` (one entry or a list), or undefined. Checked when a provider
+ * is created, so a hand-edited config file with `type: digest` or a missing token is refused
+ * there, naming the field, instead of failing every call with a TypeError.
+ */
+export function authProblem(auth: unknown): string | undefined {
+  const entries: unknown[] = auth === undefined ? [] : Array.isArray(auth) ? auth : [auth];
+  for (const [index, entry] of entries.entries()) {
+    const where = Array.isArray(auth) ? `auth[${index}]` : 'auth';
+    if (typeof entry !== 'object' || entry === null) {
+      return `${where} must be an object such as { "type": "bearer", "token": "\${API_TOKEN}" }`;
+    }
+    const record = entry as Record<string, unknown>;
+    const fields = STRING_FIELDS.get(record.type as string);
+    if (!fields) {
+      return `${where}.type must be one of ${[...STRING_FIELDS.keys()].join(', ')}, got ${JSON.stringify(record.type)}`;
+    }
+    for (const field of fields) {
+      if (typeof record[field] !== 'string') return `${where}.${field} must be a string (usually \${VAR})`;
+    }
+    if (record.type === 'apiKey') {
+      if (record.in !== 'header' && record.in !== 'query' && record.in !== 'cookie')
+        return `${where}.in must be header, query or cookie`;
+      if (record.in === 'header' && !HEADER_TOKEN.test(record.name as string))
+        return `${where}.name ${JSON.stringify(record.name)} is not a valid HTTP header name`;
+    }
+    const scopes = record.scopes;
+    if (
+      scopes !== undefined &&
+      !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string'))
+    )
+      return `${where}.scopes must be a list of strings`;
+  }
+  return undefined;
+}
