@@ -106,6 +106,23 @@ export interface BuiltinProvider extends ToolProvider {
   indexingIdle(): Promise<void>;
 }
 
+/**
+ * Refuses top-level arguments a tool does not have: a misspelled option (`start_line` for
+ * `offset`, `include` for `glob`) would otherwise be dropped and the call run without it.
+ */
+function unknownArguments(spec: ToolSpec, args: unknown): ToolResult | undefined {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  const properties = (spec.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(properties, key));
+  if (unknown.length === 0) return undefined;
+  const names = Object.keys(properties);
+  return fail(
+    'INVALID_ARGUMENTS',
+    `${spec.name} has no argument${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; ${names.length ? `its arguments are ${names.join(', ')}` : 'it takes no arguments'}`,
+    { details: { unknownArguments: unknown } },
+  );
+}
+
 /** Defaults of {@link ToolLimits}. */
 export const DEFAULT_LIMITS: ToolLimits = {
   readDefaultLines: 2000,
@@ -223,6 +240,8 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
           fail('TOOL_NOT_FOUND', `builtin has no tool "${name}"; available: ${[...tools.keys()].join(', ')}`),
         );
       if (closed) return Promise.resolve(fail('PROVIDER_UNAVAILABLE', 'the builtin provider is closed'));
+      const unknown = unknownArguments(tool.spec, args);
+      if (unknown) return Promise.resolve(unknown);
       return tool.execute(args, ctx).then((result) =>
         // An abort surfaces inside tools as an AbortError; report it as the cancellation it is.
         !result.ok && result.error.code === 'EXECUTION_FAILED' && ctx.signal.aborted

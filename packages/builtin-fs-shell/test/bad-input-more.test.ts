@@ -330,6 +330,33 @@ describe('mounted backends', () => {
   });
 });
 
+describe('arguments a tool does not have', () => {
+  it('are refused with the names the tool takes, instead of running without them', async () => {
+    await writeFile(join(dir, 'lines.txt'), 'one\ntwo\nthree\n');
+    const cases = [
+      [
+        'read',
+        { path: 'lines.txt', start_line: 3 },
+        'read has no argument "start_line"; its arguments are path, offset, limit',
+      ],
+      ['grep', { pattern: 'two', include: '*.md' }, 'grep has no argument "include"'],
+      [
+        'bash',
+        { command: 'echo ran > ran.txt', timeout_ms: 5, cwdir: 'x' },
+        'bash has no arguments "timeout_ms", "cwdir"',
+      ],
+      ['process', { verbose: true }, 'process has no argument "verbose"; it takes no arguments'],
+    ] as const;
+    for (const [tool, args, message] of cases) {
+      const error = failure(await provider.execute(tool, args, context()));
+      expect(error.code, tool).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain(message);
+    }
+    expect(existsSync(join(dir, 'ran.txt'))).toBe(false);
+    okText(await provider.execute('read', { path: 'lines.txt', offset: 3 }, context()));
+  });
+});
+
 describe('options that contradict each other', () => {
   it('edit refuses new_string or replace_all beside edits instead of ignoring them', async () => {
     await writeFile(join(dir, 'e.txt'), 'one two one\n');
