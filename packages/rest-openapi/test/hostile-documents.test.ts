@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ToolError, createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { type OpenApiSource, createRestProvider, importOpenApi } from '../src/index.js';
@@ -304,5 +305,29 @@ describe('documents with parts the provider would refuse', () => {
     const defaults = await rejection(importOpenApi({ document }, { toolDefaults: { timeoutMs: 'soon' } }));
     expect(defaults.code).toBe('CONFIG_INVALID');
     expect(defaults.message).toContain('REST tool "toolDefaults": timeoutMs');
+  });
+});
+
+describe('enormous and odd document files', () => {
+  it('reads a document file no further than maxDocumentBytes, and accepts file: URLs', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'rest-openapi-files-'));
+    defer(() => rm(folder, { recursive: true, force: true }));
+    const file = join(folder, 'my api.json');
+    await writeFile(
+      file,
+      JSON.stringify(minimal({ '/a': { get: { operationId: 'a', description: 'x'.repeat(4000) } } })),
+    );
+    // the limit used to apply to URLs only: files were read whole, whatever their size
+    const big = await rejection(importOpenApi(file, { maxDocumentBytes: 1000 }));
+    expect(big.code).toBe('CONFIG_INVALID');
+    expect(big.message).toContain('is larger than 1000 bytes; raise maxDocumentBytes');
+    // a device that never ends used to be read until the string length limit (hundreds of MB)
+    const endless = await rejection(importOpenApi('/dev/zero', { maxDocumentBytes: 64 * 1024 }));
+    expect(endless.message).toContain('is larger than 65536 bytes');
+    // a file: URL is a path, percent-decoded (my%20api.json used to be "not found")
+    const { tools } = await importOpenApi(pathToFileURL(file));
+    expect(Object.keys(tools)).toEqual(['a']);
+    const ftp = await rejection(importOpenApi(new URL('ftp://files.example.test/openapi.json')));
+    expect(ftp.message).toContain('must be http:, https: or file:');
   });
 });

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { type Dispatcher, request } from 'undici';
@@ -83,6 +83,31 @@ async function fetchText(url: string, options: LoadOptions): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Reads a document file, no further than `maxDocumentBytes` (a device or a pipe may never end). */
+async function readTextFile(path: string, options: LoadOptions): Promise<string> {
+  const maxBytes = options.maxDocumentBytes ?? 64 * 1024 * 1024;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const stream = createReadStream(path);
+  try {
+    for await (const chunk of stream) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) {
+        throw invalid(
+          `the OpenAPI document ${path} is larger than ${maxBytes} bytes; raise maxDocumentBytes`,
+        );
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (ToolError.isInstance(error)) throw error;
+    throw invalid(`cannot read the OpenAPI document ${path}: ${errorMessage(error)}`, error);
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
 /** Parses JSON or YAML text; errors say where the text is broken. */
 export function parseDocumentText(text: string, where: string): unknown {
   const trimmed = text.trimStart();
@@ -148,14 +173,11 @@ export async function loadDocument(
       location = text;
       parsed = parseDocumentText(await fetchText(text, options), text);
     } else {
-      location = resolvePath(source instanceof URL ? source.pathname : text);
-      let content: string;
-      try {
-        content = await readFile(location, 'utf8');
-      } catch (error) {
-        throw invalid(`cannot read the OpenAPI document ${location}: ${errorMessage(error)}`, error);
+      if (source instanceof URL && source.protocol !== 'file:') {
+        throw invalid(`the OpenAPI document URL ${text} must be http:, https: or file:`);
       }
-      parsed = parseDocumentText(content, location);
+      location = resolvePath(source instanceof URL ? fileURLToPath(source) : text);
+      parsed = parseDocumentText(await readTextFile(location, options), location);
     }
   } else if ('text' in source) {
     if (typeof source.text !== 'string') throw invalid('{ text } must hold the document as a string');
