@@ -147,6 +147,21 @@ describe('lone UTF-16 surrogates', () => {
   });
 });
 
+describe('UTF-16 big-endian files', () => {
+  it('are read as text and edited in their own encoding', async () => {
+    const utf16be = (text: string): Buffer =>
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    await writeFile(join(dir, 'be.txt'), utf16be('hello world\nline two ü€😀\n'));
+    const text = okText(await provider.execute('read', { path: 'be.txt' }, context()));
+    expect(text).toContain('1\thello world');
+    expect(text).toContain('2\tline two ü€😀');
+    okText(
+      await provider.execute('edit', { path: 'be.txt', old_string: 'world', new_string: 'wörld' }, context()),
+    );
+    expect(await readFile(join(dir, 'be.txt'))).toEqual(utf16be('hello wörld\nline two ü€😀\n'));
+  });
+});
+
 describe('notebooks that are not quite notebooks', () => {
   it('refuses cells that are not objects with a cell_type, leaving the file as it was', async () => {
     const text = JSON.stringify({ cells: [null, 5, { source: 'no type' }], nbformat: 4, nbformat_minor: 4 });

@@ -1,7 +1,7 @@
 import { ToolError } from '@toolplane/core';
 
 /** How a text file was stored, so an edit writes it back the same way. */
-export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'latin1';
+export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'utf16be' | 'latin1';
 
 /** A decoded text file. */
 export interface DecodedText {
@@ -13,7 +13,10 @@ export interface DecodedText {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes file bytes: UTF-8 (with or without BOM), UTF-16LE with BOM, else Latin-1 byte for byte. */
+/**
+ * Decodes file bytes: UTF-8 (with or without BOM), UTF-16 (LE or BE) with BOM, else Latin-1
+ * byte for byte.
+ */
 export function decodeText(bytes: Uint8Array): DecodedText {
   let text: string;
   let encoding: TextEncoding;
@@ -23,6 +26,12 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   } else if (bytes[0] === 0xff && bytes[1] === 0xfe) {
     text = Buffer.from(bytes.subarray(2)).toString('utf16le');
     encoding = 'utf16le';
+  } else if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    // Big-endian: swap each pair into little-endian order (a last odd byte is dropped, as
+    // the little-endian decoder does).
+    const body = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
+    text = body.swap16().toString('utf16le');
+    encoding = 'utf16be';
   } else {
     try {
       text = strictUtf8.decode(bytes);
@@ -46,6 +55,8 @@ export function encodeText(text: string, encoding: TextEncoding): Buffer {
       return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
     case 'utf16le':
       return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    case 'utf16be':
+      return Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
     case 'latin1':
       return Buffer.from(text, 'latin1');
   }
@@ -77,7 +88,7 @@ export function assertStorableText(text: string, argument: string): void {
  * UTF-8 no lone surrogate; UTF-16 holds anything.
  */
 export function fitsEncoding(text: string, encoding: TextEncoding): boolean {
-  if (encoding === 'utf16le') return true;
+  if (encoding === 'utf16le' || encoding === 'utf16be') return true;
   if (encoding !== 'latin1') return loneSurrogateAt(text) === -1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
   return true;
