@@ -331,3 +331,63 @@ describe('enormous and odd document files', () => {
     expect(ftp.message).toContain('must be http:, https: or file:');
   });
 });
+
+describe('path templates and parameters that disagree', () => {
+  it('adds an undeclared {placeholder} as a required string and leaves out a path parameter with no place', async () => {
+    const api = await server();
+    const document = minimal(
+      {
+        '/users/{userId}/repos': {
+          get: {
+            operationId: 'listRepos',
+            parameters: [
+              { name: 'org', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'page', in: 'query', schema: { type: 'integer' } },
+            ],
+          },
+        },
+      },
+      { servers: [{ url: api.origin }] },
+    );
+    const { tools, warnings } = await importOpenApi({ document });
+    const tool = tools.listRepos;
+    expect(tool?.parametersSchema).toMatchObject({
+      properties: { page: { type: 'integer' }, userId: { type: 'string' } },
+      required: ['userId'],
+    });
+    expect(Object.keys((tool?.parametersSchema as { properties: object }).properties)).not.toContain('org');
+    expect(warnings).toContain(
+      'GET /users/{userId}/repos: {userId} in the path is not declared as a parameter; it was added as a required string',
+    );
+    expect(warnings).toContain(
+      'GET /users/{userId}/repos: path parameter "org" is not in the path; it was left out',
+    );
+    // the tool used to refuse every call ("path argument userId is required") while its schema
+    // (additionalProperties: false) refused userId as an unknown argument
+    const rest = provider(tools);
+    const result = await rest.execute('listRepos', { userId: 'octo cat', page: 2 }, createToolContext());
+    expect(result.ok).toBe(true);
+    expect(api.requests[0]?.url).toBe('/users/octo%20cat/repos?page=2');
+  });
+});
+
+describe('request bodies of the wrong shape', () => {
+  it('skips an operation whose requestBody or its content is not an object, saying which', async () => {
+    const { tools, warnings } = await importOpenApi({
+      document: minimal({
+        '/null': { post: { operationId: 'nullBody', requestBody: null } },
+        '/list': { post: { operationId: 'listContent', requestBody: { content: ['application/json'] } } },
+        '/fine': { post: { operationId: 'fine', requestBody: { content: { 'text/plain': {} } } } },
+      }),
+    });
+    expect(Object.keys(tools)).toEqual(['fine']);
+    // used to read "Cannot read properties of null (reading 'content')"
+    expect(warnings.join('\n')).toContain(
+      'skipped POST /null: POST /null: requestBody must be an object with "content"',
+    );
+    // used to be imported with the content type "0" (the array's first index)
+    expect(warnings.join('\n')).toContain(
+      'skipped POST /list: POST /list: requestBody.content must map media types',
+    );
+  });
+});

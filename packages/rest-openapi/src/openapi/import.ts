@@ -13,6 +13,7 @@ import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
 import type { NormalizedOperation } from './operation-model.js';
 import { readOperations } from './operations.js';
+import { reconcilePathParameters } from './path-parameters.js';
 import { createRefResolver } from './resolver.js';
 import { SchemaConverter } from './schema.js';
 import { type SchemeCredentials, authForRequirements } from './security.js';
@@ -163,8 +164,11 @@ export async function importOpenApi(
   const names = allocateToolNames(wanted);
 
   const tools: Record<string, RestToolConfig> = {};
-  for (const [index, operation] of selected.entries()) {
+  for (const [index, selectedOperation] of selected.entries()) {
     const name = names[index] as string;
+    const { parameters: reconciled, notes } = reconcilePathParameters(selectedOperation);
+    const operation = { ...selectedOperation, parameters: reconciled };
+    for (const note of notes) warnings.push(`${operation.label}: ${note}`);
     if (name !== sanitizeToolName(wanted[index] as string)) {
       warnings.push(
         `${operation.label}: the name ${sanitizeToolName(wanted[index] as string)} was already taken; named it ${name}`,

@@ -71,7 +71,16 @@ export function readOperation3(
   let body: NormalizedBody | undefined;
   if (operation.requestBody !== undefined) {
     const requestBody = resolver.follow<Mutable>(operation.requestBody as Mutable, label);
+    if (typeof requestBody !== 'object' || requestBody === null || Array.isArray(requestBody)) {
+      throw new ToolError('CONFIG_INVALID', `${label}: requestBody must be an object with "content"`);
+    }
     const content = (requestBody.content ?? {}) as Mutable;
+    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `${label}: requestBody.content must map media types to { schema }, such as { "application/json": { "schema": {...} } }`,
+      );
+    }
     const chosen = pickContentType(Object.keys(content));
     if (chosen) {
       body = {
