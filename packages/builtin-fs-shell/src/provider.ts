@@ -203,6 +203,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
         ? Number.POSITIVE_INFINITY
         : (options.indexAhead?.minBytes ?? INDEX_AHEAD_MIN_BYTES),
   });
+  let closed = false;
   const deps: ToolDeps = {
     workspace,
     sessions,
@@ -216,6 +217,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     grep: options.grep ?? {},
     webFetch: options.webFetch ?? {},
     webAgent,
+    isClosed: () => closed,
     executorFor: (ctx: ToolContext) => ctx.services.executor ?? fallbackExecutor(),
     commandEnv: () => buildCommandEnv(process.env, allowList, options.env),
   };
@@ -225,7 +227,6 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     tools.set(name, FACTORIES[name](deps));
   }
   const specs: readonly ToolSpec[] = [...tools.values()].map((tool) => tool.spec);
-  let closed = false;
   return {
     specificationVersion: PROVIDER_SPEC_VERSION,
     kind: 'builtin',

@@ -215,6 +215,23 @@ describe('bash', () => {
   });
 });
 
+describe('calls racing close', () => {
+  it('starts no command once close() has begun, in the foreground or the background', async () => {
+    const calls = [
+      provider.execute('bash', { command: 'sleep 0.5; touch fg-ran' }, context()),
+      provider.execute('bash', { command: 'sleep 0.5; touch bg-ran', run_in_background: true }, context()),
+    ];
+    await provider.close?.();
+    for (const result of await Promise.all(calls)) {
+      expect(failure(result).code).toBe('PROVIDER_UNAVAILABLE');
+    }
+    // Long enough for a command that did start to leave its mark.
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(existsSync(join(dir, 'fg-ran'))).toBe(false);
+    expect(existsSync(join(dir, 'bg-ran'))).toBe(false);
+  });
+});
+
 describe('background tasks', () => {
   it('task_output reports a cancelled wait as CANCELLED, and the task keeps running', async () => {
     const started = await provider.execute(

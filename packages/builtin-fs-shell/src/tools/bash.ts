@@ -83,6 +83,13 @@ export function createBashTool(deps: ToolDeps): Tool {
       if (ctx.signal.aborted) {
         return fail('CANCELLED', 'the call was cancelled before the command started; nothing ran');
       }
+      // close() may have run while the cwd was checked: it could no longer stop this command.
+      if (deps.isClosed()) {
+        return fail(
+          'PROVIDER_UNAVAILABLE',
+          'the builtin provider closed before the command started; nothing ran',
+        );
+      }
       const executor = deps.executorFor(ctx);
       const env = { ...deps.commandEnv(), PWD: cwd };
       if (args.run_in_background === true) {

@@ -50,6 +50,8 @@ export interface ToolDeps {
   readonly tasks: TaskManager;
   readonly grep: GrepEngineOptions;
   readonly webFetch: WebFetchOptions;
+  /** True once the provider's `close()` has begun: nothing may be started after it. */
+  isClosed(): boolean;
   /** The executor of a call: `ctx.services.executor`, else the provider's. */
   executorFor(ctx: ToolContext): Executor;
   /** The HTTP agent of `web_fetch` (address guard included), created on first use. */
