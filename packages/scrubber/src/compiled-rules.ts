@@ -19,6 +19,11 @@ export interface CompiledRules {
 }
 
 function prepare(rule: SecretRule): RunnableRule {
+  if (typeof rule !== 'object' || rule === null)
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `rules must be rule objects, got ${rule === null ? 'null' : typeof rule}`,
+    );
   if (typeof rule.id !== 'string' || !/^[a-z0-9_]+$/.test(rule.id))
     throw new ToolError(
       'CONFIG_INVALID',
@@ -26,6 +31,11 @@ function prepare(rule: SecretRule): RunnableRule {
     );
   if (!Array.isArray(rule.anchors) || rule.anchors.length === 0 || rule.anchors.some((a) => !a))
     throw new ToolError('CONFIG_INVALID', `rule ${rule.id} needs at least one non-empty anchor`);
+  if (!Number.isInteger(rule.maxLength) || rule.maxLength < 1)
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `rule ${rule.id} needs maxLength, a positive integer: the longest match from its anchor`,
+    );
   if (!rule.pattern && !rule.match)
     throw new ToolError('CONFIG_INVALID', `rule ${rule.id} needs a pattern or a match function`);
   if (!rule.pattern) return { rule, pattern: undefined, hasGroup: false };

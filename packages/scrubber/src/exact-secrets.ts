@@ -28,13 +28,13 @@ export function createExactSecrets(minLength: number): ExactSecrets {
   let maxLength = 0;
   let count = 0;
   return {
-    add(value, options = {}) {
+    add(value, options) {
       if (typeof value !== 'string')
         throw new ToolError(
           'INVALID_ARGUMENTS',
           `addSecret expects a string, got ${value === null ? 'null' : typeof value}`,
         );
-      const kind = options.kind ?? 'secret';
+      const kind = options?.kind ?? 'secret';
       if (!/^[a-z0-9_]+$/.test(kind))
         throw new ToolError(
           'INVALID_ARGUMENTS',

@@ -41,6 +41,32 @@ export interface Scrubber {
 
 const defaultMarker = (kind: string): string => `[REDACTED:${kind}]`;
 
+/** Rejects options of the wrong shape up front (a plain-JS caller gets no type errors). */
+function checkOptions(options: ScrubberOptions): void {
+  const invalid = (message: string): never => {
+    throw new ToolError('CONFIG_INVALID', message);
+  };
+  if (typeof options !== 'object' || options === null)
+    invalid('createScrubber options must be an object such as { secrets: [value] }');
+  if (options.rules !== undefined && !Array.isArray(options.rules))
+    invalid('rules must be an array of rules, e.g. [...DEFAULT_RULES, myRule]');
+  if (options.rules?.some((rule) => typeof rule !== 'object' || rule === null))
+    invalid('rules must hold rule objects (id, anchors, pattern or match, maxLength); found a non-object');
+  if (options.disabledRules !== undefined && !Array.isArray(options.disabledRules))
+    invalid("disabledRules must be an array of rule ids, e.g. ['assignment']");
+  const secrets = options.secrets;
+  if (
+    secrets !== undefined &&
+    (typeof secrets === 'string' ||
+      typeof secrets !== 'object' ||
+      secrets === null ||
+      typeof (secrets as Iterable<string>)[Symbol.iterator] !== 'function')
+  )
+    invalid('secrets must be a list of strings; wrap a single value: { secrets: [value] }');
+  if (options.marker !== undefined && typeof options.marker !== 'function')
+    invalid('marker must be a function from the kind to the replacement text, e.g. (kind) => "<" + kind + ">"');
+}
+
 /**
  * Creates a scrubber.
  *
@@ -49,8 +75,16 @@ const defaultMarker = (kind: string): string => `[REDACTED:${kind}]`;
  * scrubber.scrub('token=ghp_...').text; // 'token=[REDACTED:github_token]'
  */
 export function createScrubber(options: ScrubberOptions = {}): Scrubber {
+  checkOptions(options);
   const disabled = new Set(options.disabledRules ?? []);
-  const rules = (options.rules ?? DEFAULT_RULES).filter((rule) => !disabled.has(rule.id));
+  const allRules = options.rules ?? DEFAULT_RULES;
+  const unknown = [...disabled].filter((id) => !allRules.some((rule) => rule?.id === id));
+  if (unknown.length > 0)
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `disabledRules names ${unknown.map((id) => JSON.stringify(id)).join(', ')}, which no rule has; known ids: ${allRules.map((rule) => rule?.id).join(', ')}`,
+    );
+  const rules = allRules.filter((rule) => !disabled.has(rule?.id));
   const ids = new Set<string>();
   for (const rule of rules) {
     if (ids.has(rule.id))
@@ -83,6 +117,11 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     return { text: applyFindings(text, findings, marker), findings };
   };
   const scrubExactOnly = (text: string): string => {
+    if (typeof text !== 'string')
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `scrubExact expects a string, got ${text === null ? 'null' : typeof text}`,
+      );
     const findings: Finding[] = [];
     exact.scan(text, findings);
     return applyFindings(text, mergeFindings(findings, priority), marker);

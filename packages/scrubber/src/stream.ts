@@ -1,3 +1,4 @@
+import { ToolError } from '@toolplane/core';
 import { applyFindings } from './redact.js';
 import type { Finding } from './types.js';
 
@@ -93,6 +94,11 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
 
   const stream: StreamScrubber = {
     write(chunk) {
+      if (typeof chunk !== 'string')
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `stream write expects a string chunk, got ${chunk === null ? 'null' : typeof chunk}; decode bytes first (TextDecoder with { stream: true })`,
+        );
       pending += chunk;
       return emit(false);
     },

@@ -16,18 +16,66 @@ function scrubEntry(key: string, value: string, scrub: Scrub): string {
   return scrub(value).text;
 }
 
-function walk(value: unknown, scrub: Scrub, seen: WeakSet<object>): unknown {
-  if (typeof value === 'string') return scrub(value).text;
-  if (value === null || typeof value !== 'object') return value;
-  if (seen.has(value)) return '[Circular]';
-  seen.add(value);
-  if (Array.isArray(value)) return value.map((item) => walk(item, scrub, seen));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const scrubbedKey = scrub(key).text;
-    out[scrubbedKey] = typeof item === 'string' ? scrubEntry(key, item, scrub) : walk(item, scrub, seen);
+/** An object or array being copied by {@link walk}. */
+interface Frame {
+  readonly source: object;
+  readonly target: Record<string, unknown> | unknown[];
+  readonly entries: [string, unknown][];
+  index: number;
+}
+
+function place(frame: Frame, key: string, item: unknown, scrub: Scrub): void {
+  if (Array.isArray(frame.target)) frame.target[Number(key)] = item;
+  // defineProperty: a key named `__proto__` stays an own key instead of replacing the prototype.
+  else
+    Object.defineProperty(frame.target, scrub(key).text, {
+      value: item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+}
+
+/**
+ * Copies `root` with every string scrubbed, with an explicit stack (no recursion: any depth
+ * fits). An object met again inside itself becomes `'[Circular]'`; one shared by several
+ * parents is copied once and shared the same way, so a DAG costs its size, not its paths.
+ */
+function walk(root: object, scrub: Scrub): unknown {
+  const open = new Set<object>();
+  const copies = new Map<object, unknown>();
+  const enter = (source: object): Frame => {
+    open.add(source);
+    const target = Array.isArray(source) ? new Array<unknown>(source.length) : {};
+    return { source, target, entries: Object.entries(source), index: 0 };
+  };
+  const first = enter(root);
+  const stack: Frame[] = [first];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const entry = frame.entries[frame.index++];
+    if (entry === undefined) {
+      stack.pop();
+      open.delete(frame.source);
+      copies.set(frame.source, frame.target);
+      continue;
+    }
+    const [key, item] = entry;
+    if (typeof item === 'string') {
+      place(frame, key, Array.isArray(frame.target) ? scrub(item).text : scrubEntry(key, item, scrub), scrub);
+    } else if (item === null || typeof item !== 'object') {
+      place(frame, key, item, scrub);
+    } else if (open.has(item)) {
+      place(frame, key, '[Circular]', scrub);
+    } else if (copies.has(item)) {
+      place(frame, key, copies.get(item), scrub);
+    } else {
+      const child = enter(item);
+      place(frame, key, child.target, scrub);
+      stack.push(child);
+    }
   }
-  return out;
+  return first.target;
 }
 
 /**
@@ -54,5 +102,5 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
       // fall through to the per-string walk
     }
   }
-  return walk(value, scrub, new WeakSet()) as T;
+  return walk(value, scrub) as T;
 }
