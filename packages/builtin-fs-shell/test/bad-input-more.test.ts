@@ -290,11 +290,12 @@ describe('search tools and what lies outside', () => {
       await mkdir(join(dir, 'sub'));
       await writeFile(join(dir, 'sub', 'inside.txt'), 'x');
       await symlink(outside, join(dir, 'sub', 'out'));
-      for (const pattern of ['sub/out/*', 'sub/out/secret-name.txt', 'sub/*/*.txt']) {
+      await symlink(outside, join(dir, 'a+b'));
+      for (const pattern of ['sub/out/*', 'sub/out/secret-name.txt', 'sub/./out/*', 'a+b/*', 'sub/*/*.txt']) {
         const result = await provider.execute('glob', { pattern, sort: 'name' }, context());
         const text = okText(result);
         expect(result.ok && result.structured, pattern).toMatchObject({ paths: [] });
-        if (pattern.startsWith('sub/out/'))
+        if (pattern !== 'sub/*/*.txt')
           expect(text, pattern).toContain(
             '(1 match under symbolic links that lead outside the workspace were left out)',
           );

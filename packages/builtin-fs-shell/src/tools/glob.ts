@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join, posix } from 'node:path';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
-import { glob } from 'tinyglobby';
+import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
 import type { ToolDeps } from './deps.js';
@@ -21,6 +21,32 @@ const input = z.object({
   respect_gitignore: z.boolean().optional().describe('Leave out files ignored by .gitignore (default false)'),
   include_ignored: z.boolean().optional().describe('Also look inside .git and node_modules (default false)'),
 });
+
+/**
+ * The leading directories of a pattern that hold no glob syntax ("src/lib" of "src/lib/*.ts"),
+ * found the way tinyglobby finds the directory its walk starts at.
+ */
+function fixedDirectory(pattern: string): string {
+  const segments = posix.normalize(pattern).split('/');
+  const fixed: string[] = [];
+  // The last segment names files, never the start of the walk.
+  for (const segment of segments.slice(0, -1)) {
+    if (isDynamicPattern(segment)) break;
+    fixed.push(segment);
+  }
+  return fixed.filter((segment) => segment !== '' && segment !== '.').join('/');
+}
+
+/** Where the nearest existing directory at or above `relative` (inside `base`) really is. */
+async function realStart(base: string, relative: string): Promise<string | undefined> {
+  let candidate = relative;
+  for (let depth = 0; depth < 256 && candidate !== '.' && candidate !== ''; depth++) {
+    const real = await realpath(join(base, candidate)).catch(() => undefined);
+    if (real !== undefined) return real;
+    candidate = posix.dirname(candidate);
+  }
+  return undefined;
+}
 
 /** The `glob` tool. */
 export function createGlobTool(deps: ToolDeps): Tool {
@@ -60,24 +86,17 @@ export function createGlobTool(deps: ToolDeps): Tool {
         ignore: ignoreGlobs,
         signal: ctx.signal,
       });
-      // tinyglobby starts its walk at the pattern's static part ("sub/etc" of "sub/etc/*") even
-      // when that is a symbolic link: keep only matches whose directory is really inside.
-      const realDirectories = new Map<string, Promise<boolean>>();
-      const inside = (path: string): Promise<boolean> => {
-        const directory = dirname(path);
-        let known = realDirectories.get(directory);
-        if (!known) {
-          known = realpath(join(base.path, directory)).then(
-            (real) => deps.workspace.contains(real),
-            () => false,
-          );
-          realDirectories.set(directory, known);
+      // With followSymbolicLinks off the walk follows no link, but it starts at the pattern's
+      // fixed part ("sub/link" of "sub/link/*") even when that is a link: check where it leads.
+      let outside = 0;
+      const fixed = fixedDirectory(args.pattern);
+      if (fixed !== '' && paths.length > 0) {
+        const real = await realStart(base.path, fixed);
+        if (real !== undefined && !deps.workspace.contains(real)) {
+          outside = paths.length;
+          paths = [];
         }
-        return known;
-      };
-      const verdicts = await Promise.all(paths.map(inside));
-      const outside = verdicts.filter((verdict) => !verdict).length;
-      if (outside > 0) paths = paths.filter((_, i) => verdicts[i]);
+      }
       if (args.respect_gitignore === true) {
         const rules = new GitignoreRules(base.path);
         const kept: string[] = [];
