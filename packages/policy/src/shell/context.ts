@@ -1,8 +1,19 @@
 import type { Parser } from 'web-tree-sitter';
 import type { Finding, FindingCategory, SimpleCommand } from './analysis.js';
+import { DECODERS, FETCHERS } from './programs.js';
 
 /** Maximum nesting of `bash -c`, `eval` and friends that is followed before giving up. */
 export const MAX_NESTING = 6;
+
+/**
+ * Maximum depth of syntax nodes walked (subshells in subshells, substitutions in
+ * substitutions...). Deeper parts are not analyzed and make the line asked: a bound on the
+ * stack one command line can use.
+ */
+export const MAX_TREE_DEPTH = 200;
+
+/** Distinct ordinary command names kept as the input of a pipeline stage (downloaders and decoders always are). */
+const MAX_SOURCES = 32;
 
 /** Shared state of one analysis: what was found so far. */
 export interface AnalysisState {
@@ -14,6 +25,8 @@ export interface AnalysisState {
   readonly functions: Set<string>;
   /** Command names found inside each analyzed substitution node, by node id. */
   readonly substitutionNames: Map<number, string[]>;
+  /** Syntax nodes being walked right now, outermost included (bounded by {@link MAX_TREE_DEPTH}). */
+  treeDepth: number;
 }
 
 /** Where in the line a node sits: what feeds its input, which wrappers and function enclose it. */
@@ -43,4 +56,19 @@ export function report(
 /** Records a construct that is not understood, so the line is asked and never auto-allowed. */
 export function notUnderstood(state: AnalysisState, reason: string, text: string): void {
   report(state, 'unknown', 'not-understood', reason, text);
+}
+
+/**
+ * The input sources of a command fed by `sources` and then by `names`, without repeats. Only
+ * the kind of source matters to the rules (a downloader, a decoder, anything else), so past
+ * {@link MAX_SOURCES} distinct names only downloaders and decoders are added: a pipeline of
+ * thousands of stages costs linear time.
+ */
+export function addSources(sources: readonly string[], names: readonly string[]): string[] {
+  const out = [...sources];
+  for (const name of names) {
+    if (out.includes(name)) continue;
+    if (out.length < MAX_SOURCES || FETCHERS.has(name) || DECODERS.has(name)) out.push(name);
+  }
+  return out;
 }

@@ -14,11 +14,16 @@ const disk = (reason: string): Verdict => ({ category: 'disk-destruction', reaso
 const system = (reason: string): Verdict => ({ category: 'system-control', reason });
 const reverse = (reason: string): Verdict => ({ category: 'reverse-shell', reason });
 
+/** A long option given by any unique prefix, as getopt_long accepts (`--rec` is `--recursive`). */
+const hasLong = (long: ReadonlySet<string>, full: string, shortest: number): boolean =>
+  [...long].some((given) => given.length >= shortest && full.startsWith(given));
+
 const RM: Rule = (args) => {
   const options = parseOptions(args);
-  const recursive = options.short.has('r') || options.short.has('R') || options.long.has('recursive');
-  const force = options.short.has('f') || options.long.has('force');
-  if (options.long.has('no-preserve-root')) return destructive('rm --no-preserve-root');
+  // rm's long options: force, interactive, one-file-system, (no-)preserve-root, recursive, dir, verbose.
+  const recursive = options.short.has('r') || options.short.has('R') || hasLong(options.long, 'recursive', 1);
+  const force = options.short.has('f') || hasLong(options.long, 'force', 1);
+  if (hasLong(options.long, 'no-preserve-root', 1)) return destructive('rm --no-preserve-root');
   return recursive && force ? destructive('rm with recursive and force flags (rm -rf)') : undefined;
 };
 
@@ -28,7 +33,10 @@ const windowsFlags = (args: readonly string[]): Set<string> =>
 const SYSTEM_CONTROL = new Set(['shutdown', 'reboot', 'poweroff', 'halt']);
 const SYSTEMCTL_CONTROL = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot']);
 
-/** The default deny rules of design document 002, by normalized command name. */
+/**
+ * The default deny rules of design document 002, by normalized command name in lower case
+ * (cmd.exe and PowerShell ignore case, and so do macOS file systems: `RM` runs rm there).
+ */
 const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['rm', RM],
   [
@@ -44,12 +52,15 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['rmdir', (args) => (windowsFlags(args).has('s') ? destructive('rmdir /s') : undefined)],
   ['rd', (args) => (windowsFlags(args).has('s') ? destructive('rd /s') : undefined)],
   [
-    'Remove-Item',
+    'remove-item',
     (args) => {
-      const lower = args.map((arg) => arg.toLowerCase());
-      return lower.includes('-recurse') && lower.includes('-force')
-        ? destructive('Remove-Item -Recurse -Force')
-        : undefined;
+      // PowerShell parameters are case-insensitive and may be shortened (`-r -fo`).
+      const given = (full: string) =>
+        args.some((arg) => {
+          const option = /^-([a-z]+)$/i.exec(arg)?.[1]?.toLowerCase();
+          return option !== undefined && full.startsWith(option);
+        });
+      return given('recurse') && given('force') ? destructive('Remove-Item -Recurse -Force') : undefined;
     },
   ],
   [
@@ -117,7 +128,7 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
       return;
     }
   }
-  const name = command.name;
+  const name = command.name.toLowerCase();
   if (name.startsWith('mkfs') || name === 'mke2fs') {
     report(state, 'deny', 'disk-destruction', `${name} formats a device`, command.text);
     return;

@@ -59,9 +59,45 @@ function commandOf(program: string, value: string): string | undefined {
     return match ? (match[2] as string) : undefined;
   }
   if (program === 'tar' && value.startsWith('exec=')) return value.slice(5);
+  // Any ex command can reach a shell (`r !cmd`, `call system()`): asked; `!cmd` is also parsed.
   if (program === 'vim' || program === 'vi' || program === 'nvim')
-    return value.startsWith('!') ? value.slice(1) : undefined;
+    return value.startsWith('!') ? value.slice(1) : '';
   return value;
+}
+
+/** Commands given as `+cmd` (vim ex commands, less commands with `!` shell escapes); `+42`, `+/pattern` are not. */
+function plusCommands(program: string, args: readonly ShellWord[]): ShellWord[] {
+  const vim = program === 'vim' || program === 'vi' || program === 'nvim';
+  if (!vim && program !== 'less') return [];
+  const out: ShellWord[] = [];
+  for (const word of args) {
+    if (!word.text.startsWith('+') || /^\+\d*$|^\+[/?]/.test(word.text)) continue;
+    const value = word.text.slice(1);
+    const bang = value.indexOf('!');
+    if (vim) out.push({ ...word, text: commandOf(program, value) ?? '' });
+    else if (bang >= 0 || word.dynamic) out.push({ ...word, text: bang >= 0 ? value.slice(bang + 1) : '' });
+  }
+  return out;
+}
+
+const GIT_CONFIG_VALUE_OPTIONS = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment']);
+
+/** `git config [set] KEY VALUE` where KEY names a command git runs later (`core.pager`, `alias.x`). */
+function gitConfigCommands(args: readonly ShellWord[]): ShellWord[] {
+  const at = args.findIndex((word) => !word.dynamic && word.text === 'config');
+  if (at < 0) return [];
+  const operands: ShellWord[] = [];
+  for (let index = at + 1; index < args.length; index++) {
+    const word = args[index] as ShellWord;
+    if (!word.dynamic && GIT_CONFIG_VALUE_OPTIONS.has(word.text)) index++;
+    else if (word.dynamic || !word.text.startsWith('-')) operands.push(word);
+  }
+  if (operands[0]?.text === 'set') operands.shift();
+  const [key, value] = operands;
+  if (!key || !value) return [];
+  if (!key.dynamic && !GIT_COMMAND_KEY.test(key.text)) return [];
+  if (!key.dynamic && /^alias\./i.test(key.text) && !value.text.startsWith('!') && !value.dynamic) return [];
+  return [{ ...value, text: value.text.replace(/^!/, '') }];
 }
 
 /**
@@ -85,7 +121,9 @@ export function inspectEmbeddedCommands(
       if (/^alias\./i.test(key) && !script.startsWith('!')) continue;
       scripts.push({ ...value, text: script.replace(/^!/, '') });
     }
+    scripts.push(...gitConfigCommands(command.args));
   }
+  scripts.push(...plusCommands(command.name, command.args));
   let options = COMMAND_OPTIONS.get(command.name);
   // `-u` is --upload-pack only for the commands that talk to a remote (`git log -u` is a patch).
   if (

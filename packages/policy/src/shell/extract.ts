@@ -1,6 +1,15 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import type { CommandLineAnalysis } from './analysis.js';
-import { type AnalysisState, MAX_NESTING, ROOT_SCOPE, type Scope, notUnderstood, report } from './context.js';
+import {
+  type AnalysisState,
+  MAX_NESTING,
+  MAX_TREE_DEPTH,
+  ROOT_SCOPE,
+  type Scope,
+  addSources,
+  notUnderstood,
+  report,
+} from './context.js';
 import { childrenOf, namedChildrenOf, withShellTree } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
 import { runCommand } from './run-command.js';
@@ -9,7 +18,6 @@ import { type ShellWord, resolveWord } from './words.js';
 /** Node types that only group statements; their children are walked. */
 const CONTAINERS = new Set([
   'program',
-  'list',
   'compound_statement',
   'subshell',
   'do_group',
@@ -73,12 +81,18 @@ function analyzeSubstitutions(state: AnalysisState, scope: Scope, word: ShellWor
 
 function resolve(state: AnalysisState, scope: Scope, node: Node): ShellWord {
   const word = resolveWord(node);
+  if (word.incomplete) notUnderstood(state, 'a word is nested too deeply to analyze', node.text);
   analyzeSubstitutions(state, scope, word);
   return word;
 }
 
 function checkAssignment(state: AnalysisState, scope: Scope, node: Node, text: string): void {
-  const name = node.childForFieldName('name')?.text ?? '';
+  const target = node.childForFieldName('name');
+  // `arr[$(cmd)]=1` runs cmd; `PATH[0]=...` assigns PATH.
+  const subscript = target?.type === 'subscript' ? target : undefined;
+  const index = subscript?.childForFieldName('index');
+  if (index) walk(state, scope, index);
+  const name = (subscript ? subscript.childForFieldName('name')?.text : target?.text) ?? '';
   const value = node.childForFieldName('value');
   if (value) resolve(state, scope, value);
   if (DANGEROUS_VARIABLE.test(name))
@@ -108,20 +122,27 @@ function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
   else runCommand(state, commandScope, words, node.text, analyzeNested);
 }
 
-/** `bash <<< 'cmd'` runs the string: parse it when static; otherwise judge the command normally. */
+/**
+ * `bash <<< 'cmd'` runs the string, `at now <<< 'cmd'` runs it later: parse it when static;
+ * otherwise judge the command normally.
+ */
 function shellFromHerestring(state: AnalysisState, scope: Scope, words: ShellWord[], redirect: Node): void {
   const head = words[0];
   const body = redirect.namedChild(0);
   const isShell = head && !head.dynamic && /(^|\/)(ba|da|z|k|mk)?sh$/.test(head.text) && words.length === 1;
-  if (isShell && body) {
+  const isScheduler = head && !head.dynamic && /(^|\/)(at|batch)$/.test(head.text);
+  if ((isShell || isScheduler) && body) {
     const text = resolveWord(body);
     if (!text.dynamic) {
+      const bodyScope = { ...scope, stdinFrom: [] }; // the herestring replaces standard input
       analyzeNested(
         state,
-        { ...scope, stdinFrom: [], via: [...scope.via, `${head.text} <<<`] },
+        { ...bodyScope, via: [...scope.via, `${head.text} <<<`] },
         text.text,
         redirect.text,
       );
+      if (isScheduler)
+        runCommand(state, bodyScope, words, redirect.parent?.text ?? redirect.text, analyzeNested);
       return;
     }
   }
@@ -175,21 +196,83 @@ function handleRedirectedStatement(state: AnalysisState, scope: Scope, node: Nod
     if (redirect.type === 'heredoc_redirect') {
       // A heredoc may carry the rest of a pipeline (`cat <<EOF | sh`); its body is text, not commands.
       for (const child of namedChildrenOf(redirect)) {
-        if (!child || child.type.startsWith('heredoc_')) continue;
-        walk(state, { ...scope, stdinFrom: [...scope.stdinFrom, ...bodyNames] }, child);
+        if (!child) continue;
+        if (child.type === 'heredoc_body') analyzeHeredocBody(state, scope, redirect, child);
+        else if (child.type.startsWith('heredoc_')) continue;
+        else if (child.type.endsWith('_redirect')) handleRedirect(state, scope, child);
+        else walk(state, { ...scope, stdinFrom: addSources(scope.stdinFrom, bodyNames) }, child);
       }
     } else handleRedirect(state, scope, redirect);
   }
 }
 
+/**
+ * An unquoted heredoc body is expanded like a double-quoted string: its `$(...)` and
+ * backticks run. Tree-sitter leaves backticks (and everything after `<<-`) as plain text, so
+ * the body text is scanned here and every substitution in it is parsed as a script.
+ */
+function analyzeHeredocBody(state: AnalysisState, scope: Scope, redirect: Node, body: Node): void {
+  const start = namedChildrenOf(redirect).find((child) => child.type === 'heredoc_start');
+  if (!start || /['"\\]/.test(start.text)) return; // a quoted delimiter: the body is literal
+  const text = body.text.replace(/\\[\\`$]/g, '  ');
+  const inner = { ...scope, depth: scope.depth + 1, stdinFrom: [] };
+  let index = 0;
+  while (index < text.length) {
+    const dollar = text.indexOf('$(', index);
+    const tick = text.indexOf('`', index);
+    if (dollar < 0 && tick < 0) return;
+    if (tick >= 0 && (dollar < 0 || tick < dollar)) {
+      const close = text.indexOf('`', tick + 1);
+      if (close < 0) {
+        notUnderstood(state, 'a heredoc has an unterminated backtick', body.text);
+        return;
+      }
+      analyzeNested(state, inner, text.slice(tick + 1, close), body.text);
+      index = close + 1;
+    } else if (text[dollar + 2] === '(') {
+      index = dollar + 3; // arithmetic: substitutions inside it are found by the scan
+    } else {
+      let open = 1;
+      let at = dollar + 2;
+      for (; at < text.length && open > 0; at++) {
+        if (text[at] === '(') open++;
+        else if (text[at] === ')') open--;
+      }
+      if (open > 0) {
+        notUnderstood(state, 'a heredoc has an unterminated $(', body.text);
+        return;
+      }
+      analyzeNested(state, inner, text.slice(dollar + 2, at - 1), body.text);
+      index = at;
+    }
+  }
+}
+
 function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {
-  const upstream: string[] = [...scope.stdinFrom];
+  let upstream: readonly string[] = scope.stdinFrom;
   for (const child of namedChildrenOf(node)) {
     if (!child) continue;
     const before = state.commands.length;
-    walk(state, { ...scope, stdinFrom: [...upstream] }, child);
-    for (const command of state.commands.slice(before)) upstream.push(command.name);
+    walk(state, { ...scope, stdinFrom: upstream }, child);
+    upstream = addSources(
+      upstream,
+      state.commands.slice(before).map((command) => command.name),
+    );
   }
+}
+
+/** `a && b || c` nests to the left, one level per operator: walked as a flat sequence. */
+function handleList(state: AnalysisState, scope: Scope, node: Node): void {
+  const tails: Node[][] = [];
+  let head: Node | undefined = node;
+  while (head?.type === 'list') {
+    const children = namedChildrenOf(head);
+    tails.push(children.slice(1));
+    head = children[0];
+  }
+  if (head) walk(state, scope, head);
+  for (let index = tails.length - 1; index >= 0; index--)
+    for (const child of tails[index] as Node[]) walk(state, scope, child);
 }
 
 function handleFunction(state: AnalysisState, scope: Scope, node: Node): void {
@@ -204,6 +287,16 @@ function walkChildren(state: AnalysisState, scope: Scope, node: Node): void {
 }
 
 function walk(state: AnalysisState, scope: Scope, node: Node): void {
+  if (state.treeDepth >= MAX_TREE_DEPTH) {
+    notUnderstood(state, `the command line nests deeper than ${MAX_TREE_DEPTH} levels`, node.text);
+    return;
+  }
+  state.treeDepth++;
+  walkNode(state, scope, node);
+  state.treeDepth--;
+}
+
+function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
   if (node.isError || node.isMissing) {
     notUnderstood(state, 'the command line does not parse', node.text);
     walkChildren(state, scope, node);
@@ -215,6 +308,9 @@ function walk(state: AnalysisState, scope: Scope, node: Node): void {
       return;
     case 'pipeline':
       handlePipeline(state, scope, node);
+      return;
+    case 'list':
+      handleList(state, scope, node);
       return;
     case 'redirected_statement':
       handleRedirectedStatement(state, scope, node);
@@ -261,12 +357,35 @@ function walk(state: AnalysisState, scope: Scope, node: Node): void {
   }
 }
 
+/**
+ * Most `|` characters a script may hold to be parsed. The grammar keeps two readings of a
+ * pipeline alive after a word such as `-s` and its memory grows with the square of the
+ * stages: 8,000 stages take a gigabyte and 13,000 abort the WebAssembly module for the rest
+ * of the process. Real pipelines have a handful of stages.
+ */
+const MAX_PIPES = 1000;
+
+/** Parses a script and walks it, unless it has too many pipes (then it is not understood). */
+function parseBounded(state: AnalysisState, scope: Scope, script: string, text: string): void {
+  let pipes = 0;
+  for (let at = script.indexOf('|'); at >= 0 && pipes <= MAX_PIPES; at = script.indexOf('|', at + 1)) pipes++;
+  if (pipes > MAX_PIPES) {
+    notUnderstood(
+      state,
+      `the command line has more than ${MAX_PIPES} "|" characters and is not parsed`,
+      text,
+    );
+    return;
+  }
+  withShellTree(state.parser, script, (root) => walk(state, scope, root));
+}
+
 function analyzeNested(state: AnalysisState, scope: Scope, script: string, text: string): void {
   if (scope.depth > MAX_NESTING) {
     notUnderstood(state, 'commands nested too deeply to follow', text);
     return;
   }
-  withShellTree(state.parser, script, (root) => walk(state, scope, root));
+  parseBounded(state, scope, script, text);
 }
 
 /**
@@ -286,12 +405,15 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
     writes: [],
     functions: new Set(),
     substitutionNames: new Map(),
+    treeDepth: 0,
   };
-  withShellTree(parser, source, (root) => walk(state, ROOT_SCOPE, root));
+  // No shell can receive a NUL byte (argv and `bash -c` strings end at it): what runs is unclear.
+  if (source.includes('\u0000')) notUnderstood(state, 'the command line contains a NUL character', source);
+  parseBounded(state, ROOT_SCOPE, source, source);
   // Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
   // keeps them as separators. Reading the joined text too, and keeping both readings, is safe.
   const joined = source.replace(/\\\r?\n/g, '');
-  if (joined !== source) withShellTree(parser, joined, (root) => walk(state, ROOT_SCOPE, root));
+  if (joined !== source) parseBounded(state, ROOT_SCOPE, joined, source);
   return {
     source,
     commands: state.commands,

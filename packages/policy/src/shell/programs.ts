@@ -11,7 +11,6 @@ export const SHELLS: ReadonlySet<string> = new Set([
   'csh',
   'tcsh',
   'rbash',
-  'busybox',
 ]);
 
 /** Script interpreters: inline code (`-c`, `-e`) or standard input makes them run arbitrary code. */

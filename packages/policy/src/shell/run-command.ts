@@ -24,6 +24,9 @@ function expandIfs(words: readonly ShellWord[]): { words: ShellWord[]; guessed: 
   return { words: out, guessed };
 }
 
+/** File names that are the standard input (`bash /dev/stdin` reads its program from a pipe). */
+const STDIN_FILE = /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
 function describeSources(sources: readonly string[]): 'fetch' | 'decode' | 'other' | 'none' {
   if (sources.length === 0) return 'none';
   if (sources.some((name) => FETCHERS.has(name))) return 'fetch';
@@ -74,7 +77,9 @@ function runShell(
   text: string,
   nested: NestedAnalyzer,
 ): boolean {
-  let scriptIndex = -1;
+  // Options come first (`-c` only says that the first operand is the command string: `bash -c
+  // -x 'cmd'` runs cmd); `-` or `--` ends them; each `o`/`O` in a cluster takes the next word.
+  let inline = false;
   let operandIndex = -1;
   let readsStdin = false;
   for (let index = 0; index < args.length; index++) {
@@ -85,25 +90,21 @@ function runShell(
     }
     const value = word.text;
     if (value === '-' || value === '--') {
-      readsStdin = value === '-';
-      if (value === '--') continue;
+      if (index + 1 < args.length) operandIndex = index + 1;
       break;
     }
-    if (/^[-+]o$|^[-+]O$/.test(value)) {
-      index++;
+    if (/^[-+][a-zA-Z]+$/.test(value)) {
+      if (value.startsWith('-') && value.includes('c')) inline = true;
+      if (value.startsWith('-') && value.includes('s')) readsStdin = true;
+      index += value.replace(/[^oO]/g, '').length;
       continue;
     }
-    if (/^-[a-zA-Z]+$/.test(value)) {
-      if (value.includes('c')) scriptIndex = index + 1;
-      if (value.includes('s')) readsStdin = true;
-      continue;
-    }
-    if (value.startsWith('--') || value.startsWith('+')) continue;
+    if (value.startsWith('--')) continue;
     operandIndex = index;
     break;
   }
-  if (scriptIndex >= 0) {
-    const script = args[scriptIndex];
+  if (inline) {
+    const script = operandIndex >= 0 ? args[operandIndex] : undefined;
     if (!script) {
       notUnderstood(state, `${name} -c without a command`, text);
       return true;
@@ -118,7 +119,7 @@ function runShell(
     nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text);
     return true;
   }
-  if (operandIndex >= 0 && !readsStdin) {
+  if (operandIndex >= 0 && !readsStdin && !STDIN_FILE.test((args[operandIndex] as ShellWord).text)) {
     const operand = args[operandIndex] as ShellWord;
     if (operand.dynamic) {
       const sources = sourcesOf(state, operand);
@@ -136,6 +137,28 @@ function runShell(
   return false;
 }
 
+/** PowerShell parameters that run inline code, by any unique prefix (`-c`, `-enc`, `-ec`, `-cwa`). */
+const POWERSHELL_INLINE = ['command', 'encodedcommand', 'commandwithargs'];
+
+/**
+ * Whether an argument is a flag that runs inline code: `-c`, `-c'code'`, `--eval=code`, and for
+ * POSIX-style interpreters a flag cluster containing it (`python3 -Ic`, `perl -ne`).
+ */
+function isInlineFlag(name: string, inlineFlags: readonly string[], arg: string): boolean {
+  if (name === 'pwsh' || name === 'powershell') {
+    const option = /^[-/]([a-zA-Z]+)$/.exec(arg)?.[1]?.toLowerCase();
+    return (
+      option !== undefined &&
+      (option === 'ec' || option === 'cwa' || POWERSHELL_INLINE.some((full) => full.startsWith(option)))
+    );
+  }
+  return inlineFlags.some((flag) => {
+    if (arg === flag || arg.startsWith(`${flag}=`)) return true;
+    if (!/^-[a-zA-Z]$/.test(flag)) return arg.startsWith(flag) && flag.length === 2;
+    return new RegExp(`^-[a-zA-Z]*${flag[1]}`).test(arg);
+  });
+}
+
 function runInterpreter(
   state: AnalysisState,
   scope: Scope,
@@ -151,12 +174,10 @@ function runInterpreter(
     }
   }
   const texts = args.map((word) => word.text);
-  const inline = texts.some((arg) =>
-    inlineFlags.some((flag) => arg === flag || (flag.length === 2 && arg.startsWith(flag))),
-  );
-  if (inline) notUnderstood(state, `${name} runs inline code that is not analyzed`, text);
+  if (texts.some((arg) => isInlineFlag(name, inlineFlags, arg)))
+    notUnderstood(state, `${name} runs inline code that is not analyzed`, text);
   const operands = parseOptions(texts).operands;
-  if (operands.length === 0 || operands[0] === '-') {
+  if (operands.length === 0 || operands[0] === '-' || STDIN_FILE.test(operands[0] as string)) {
     if (scope.stdinFrom.length > 0) judgeCodeFromInput(state, scope.stdinFrom, name, text);
   }
 }
@@ -196,6 +217,10 @@ export function runCommand(
   const args = words.slice(1);
   const wrapper = WRAPPERS.get(name);
   const inner = { ...scope, depth: scope.depth + 1 };
+  if (name === 'coproc') {
+    runCoproc(state, { ...inner, via: [...scope.via, name] }, args, text, nested, written, extraArgs);
+    return;
+  }
   if (wrapper) {
     const peeled = peelWrapper(wrapper, args);
     const via = [...scope.via, name];
@@ -214,6 +239,7 @@ export function runCommand(
         else nested(state, { ...inner, via, elevated }, peeled.script.text, text);
         return;
       default: {
+        if (wrapper.scriptOnly) break;
         for (const variable of peeled.assignments) {
           if (DANGEROUS_VARIABLE.test(variable))
             notUnderstood(state, `${variable} set through ${name} changes what runs`, text);
@@ -250,6 +276,8 @@ export function runCommand(
     }
   }
   const command = makeCommand(name, args, written, scope, text, extraArgs);
+  if (changesCommandNames(name, args))
+    notUnderstood(state, `${name} changes what later command names or variables run`, text);
   if (extraArgs && (SHELLS.has(name) || INTERPRETERS.has(name) || name === 'eval')) {
     notUnderstood(state, `${name} runs with arguments supplied at run time (xargs, find -exec)`, text);
   }
@@ -260,6 +288,10 @@ export function runCommand(
     return;
   } else if (name === 'source' || name === '.') {
     const file = args[0];
+    if (file && !file.dynamic && STDIN_FILE.test(file.text) && scope.stdinFrom.length > 0) {
+      judgeCodeFromInput(state, scope.stdinFrom, name, text);
+      return;
+    }
     if (file?.dynamic) {
       const sources = sourcesOf(state, file);
       judgeCodeFromInput(state, sources, name, text);
@@ -267,6 +299,9 @@ export function runCommand(
         notUnderstood(state, `${name} of a file named at run time`, text);
       return;
     }
+  } else if ((name === 'at' || name === 'batch') && scope.stdinFrom.length > 0) {
+    // at and batch run the commands they read from standard input later, with sh.
+    judgeCodeFromInput(state, scope.stdinFrom, name, text);
   } else if (name === 'parallel') {
     notUnderstood(state, 'parallel builds commands at run time', text);
   } else if (name === 'alias' && args.some((word) => word.dynamic || word.text.includes('='))) {
@@ -288,6 +323,48 @@ export function runCommand(
   inspectEmbeddedCommands(state, scope, command, nested);
   checkDangers(state, command);
   state.commands.push(command);
+}
+
+/**
+ * `hash -p /bin/rm ls` makes `ls` run rm, `enable -f lib.so name` loads a builtin, `printf -v
+ * PATH` and `read PATH` assign what the assignment checks guard.
+ */
+function changesCommandNames(name: string, args: readonly ShellWord[]): boolean {
+  const cluster = (letter: string) => (word: ShellWord) =>
+    word.dynamic || new RegExp(`^-[a-zA-Z]*${letter}`).test(word.text);
+  if (name === 'hash') return args.some(cluster('p'));
+  if (name === 'enable') return args.some(cluster('f'));
+  if (name === 'printf') {
+    const at = args.findIndex((word) => word.text === '-v');
+    const target = at >= 0 ? args[at + 1] : args.find((word) => word.text.startsWith('-v'));
+    return (
+      target !== undefined && (target.dynamic || DANGEROUS_VARIABLE.test(target.text.replace(/^-v/, '')))
+    );
+  }
+  if (name === 'read' || name === 'mapfile' || name === 'readarray')
+    return args.some((word) => word.dynamic || DANGEROUS_VARIABLE.test(word.text));
+  return false;
+}
+
+/** `coproc cmd args` runs cmd; `coproc NAME { ...; }` is split oddly by the grammar: its words are parsed again. */
+function runCoproc(
+  state: AnalysisState,
+  scope: Scope,
+  args: readonly ShellWord[],
+  text: string,
+  nested: NestedAnalyzer,
+  written: readonly ShellWord[],
+  extraArgs: boolean,
+): void {
+  const open = args.findIndex((word) => !word.dynamic && (word.text === '{' || word.text === '('));
+  if (open < 0 || open > 1) {
+    runCommand(state, scope, args, text, nested, written, extraArgs);
+    return;
+  }
+  notUnderstood(state, 'coproc of a compound command is not fully analyzed', text);
+  const body = args.slice(open + 1);
+  if (body.every((word) => !word.dynamic))
+    nested(state, scope, body.map((word) => word.text).join(' '), text);
 }
 
 function runEval(

@@ -2,8 +2,10 @@ import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import type { NestedAnalyzer } from './run-command.js';
 
+// In `s/a/b/flags` a part is escaped pairs or characters that are neither the delimiter nor a
+// backslash: one way to match each character, so no backtracking blow-up on `\\\\\\...`.
 const SED_EXECUTE =
-  /(^|[;\n{}]|^\s*\d+|\$)\s*[eEwW](\s|$)|s(.)(?:(?!\3).|\\.)*\3(?:(?!\3).|\\.)*\3[gpiImM0-9]*[ew]/;
+  /(^|[;\n{}]|^\s*\d+|\$)\s*[eEwW](\s|$)|s([^\\\n])(?:\\.|(?!\3)[^\\])*\3(?:\\.|(?!\3)[^\\])*\3[gpiImM0-9]*[ew]/s;
 const SED_E_COMMAND = /(?:^|[;\n{])\s*(?:\d+|\$|\/[^/]*\/)?(?:,\s*(?:\d+|\$|\/[^/]*\/))?\s*e\s+([^;\n}]+)/g;
 
 function sedScripts(args: readonly string[]): string[] {
@@ -26,6 +28,14 @@ function sedScripts(args: readonly string[]): string[] {
     }
   }
   return scripts;
+}
+
+/** `print ... | "cmd"` in an awk program (a linear scan: a regex would backtrack on `print print ...`). */
+function printsToPipe(program: string): boolean {
+  return program.split(';').some((statement) => {
+    const at = statement.indexOf('print');
+    return at >= 0 && statement.includes('|', at);
+  });
 }
 
 /**
@@ -56,7 +66,7 @@ export function inspectInlineScripts(
     if (command.args.some((word) => word.dynamic))
       notUnderstood(state, 'sed script computed at run time', command.text);
   } else if (/^(g|m|n)?awk$/.test(command.name)) {
-    if (args.some((arg) => /system\s*\(|\|\s*getline|print[^;]*\|/.test(arg)))
+    if (args.some((arg) => /system\s*\(|\|\s*getline/.test(arg) || printsToPipe(arg)))
       notUnderstood(state, 'awk program runs commands', command.text);
   }
 }

@@ -18,7 +18,12 @@ export interface ShellWord {
   readonly ifsPieces?: readonly string[];
   /** `$(...)`, backticks and `<(...)` inside the word: commands that run to produce it. */
   readonly substitutions: readonly Node[];
+  /** The word nests too deeply to be read in full: substitutions inside it may be missing. */
+  readonly incomplete?: boolean;
 }
+
+/** Maximum nesting inside one word (`${a:-${b:-...}}`, arithmetic) that is read. */
+const MAX_WORD_DEPTH = 64;
 
 const IFS_MARK = '\u0000';
 
@@ -28,6 +33,7 @@ interface Accumulator {
   dynamic: boolean;
   ifsOnly: boolean;
   substitutions: Node[];
+  incomplete: boolean;
 }
 
 function unescapeUnquoted(raw: string): string {
@@ -73,7 +79,13 @@ function isIfsExpansion(node: Node): boolean {
   return node.text.replace(/[{}]/g, '') === '$IFS';
 }
 
-function visit(node: Node, acc: Accumulator, quoted: boolean): void {
+function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
+  if (depth > MAX_WORD_DEPTH) {
+    acc.dynamic = true;
+    acc.ifsOnly = false;
+    acc.incomplete = true;
+    return;
+  }
   switch (node.type) {
     case 'word':
     case 'number': {
@@ -93,10 +105,10 @@ function visit(node: Node, acc: Accumulator, quoted: boolean): void {
       return;
     case 'string':
     case 'translated_string':
-      for (const child of namedChildrenOf(node)) if (child) visit(child, acc, true);
+      for (const child of namedChildrenOf(node)) if (child) visit(child, acc, true, depth + 1);
       return;
     case 'concatenation':
-      for (const child of namedChildrenOf(node)) if (child) visit(child, acc, quoted);
+      for (const child of namedChildrenOf(node)) if (child) visit(child, acc, quoted, depth + 1);
       return;
     case 'simple_expansion':
     case 'expansion':
@@ -106,7 +118,7 @@ function visit(node: Node, acc: Accumulator, quoted: boolean): void {
         return;
       }
       acc.ifsOnly = false;
-      collectSubstitutions(node, acc.substitutions);
+      if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
       return;
     case 'command_substitution':
     case 'process_substitution':
@@ -118,28 +130,45 @@ function visit(node: Node, acc: Accumulator, quoted: boolean): void {
       // arithmetic, brace expressions, extglobs and anything unknown: value unknown.
       acc.dynamic = true;
       acc.ifsOnly = false;
-      collectSubstitutions(node, acc.substitutions);
+      if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
   }
 }
 
-/** Finds substitutions nested anywhere below a node (for example inside `${x:-$(cmd)}`). */
-export function collectSubstitutions(node: Node, into: Node[]): void {
+/**
+ * Finds substitutions nested anywhere below a node (for example inside `${x:-$(cmd)}`).
+ * Returns false when the node nests too deeply to search in full.
+ */
+export function collectSubstitutions(node: Node, into: Node[], depth = 0): boolean {
+  if (depth > MAX_WORD_DEPTH) return false;
+  let complete = true;
   for (const child of namedChildrenOf(node)) {
     if (!child) continue;
     if (child.type === 'command_substitution' || child.type === 'process_substitution') into.push(child);
-    else collectSubstitutions(child, into);
+    else if (!collectSubstitutions(child, into, depth + 1)) complete = false;
   }
+  return complete;
 }
 
-const BRACE_EXPANSION = /\{[^{}\s]*(,|\.\.)[^{}\s]*\}/;
+// `{...}` without braces or blanks inside; a brace expansion when it holds `,` or `..` (checked
+// apart: one pattern with both would backtrack quadratically on a long word).
+const BRACES = /\{[^{}\s]*\}/g;
+const isBraceExpansion = (text: string): boolean =>
+  text.includes('{') && [...text.matchAll(BRACES)].some(([match]) => /,|\.\./.test(match));
 const GLOB = /(^|[^\\])[*?[]/;
 
 /** Resolves one argument-like node (word, string, concatenation, expansion...). */
 export function resolveWord(node: Node): ShellWord {
-  const acc: Accumulator = { text: '', unquoted: '', dynamic: false, ifsOnly: true, substitutions: [] };
+  const acc: Accumulator = {
+    text: '',
+    unquoted: '',
+    dynamic: false,
+    ifsOnly: true,
+    substitutions: [],
+    incomplete: false,
+  };
   visit(node, acc, false);
   let dynamic = acc.dynamic;
-  if (BRACE_EXPANSION.test(acc.unquoted)) dynamic = true;
+  if (isBraceExpansion(acc.unquoted)) dynamic = true;
   const glob = GLOB.test(acc.unquoted);
   const hasIfs = acc.text.includes(IFS_MARK);
   const word: ShellWord = {
@@ -147,6 +176,7 @@ export function resolveWord(node: Node): ShellWord {
     dynamic,
     glob,
     substitutions: acc.substitutions,
+    ...(acc.incomplete ? { incomplete: true } : {}),
     ...(hasIfs && acc.ifsOnly ? { ifsPieces: acc.text.split(IFS_MARK).filter((piece) => piece !== '') } : {}),
   };
   return word;

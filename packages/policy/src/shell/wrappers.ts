@@ -18,6 +18,10 @@ export interface WrapperSpec {
   readonly scriptOptions?: string;
   /** Options that make the wrapper run something this analysis cannot follow (`env -S`). */
   readonly opaqueOptions?: string;
+  /** Long options that do so (`env --split-string`); any unique prefix counts, as in getopt. */
+  readonly opaqueLongOptions?: readonly string[];
+  /** Runs only the command given to a script option; its operands are files (`script -c cmd log`). */
+  readonly scriptOnly?: boolean;
   /** A wrapper that feeds extra arguments from its input (`xargs`). */
   readonly extraArgs?: boolean;
   /** A wrapper whose first operand is a file or lock it needs, not the command (`flock file cmd`). */
@@ -28,7 +32,13 @@ export interface WrapperSpec {
 export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
   [
     'env',
-    { shortWithValue: 'uCP', longWithValue: ['unset', 'chdir'], assignments: true, opaqueOptions: 'S' },
+    {
+      shortWithValue: 'uCP',
+      longWithValue: ['unset', 'chdir'],
+      assignments: true,
+      opaqueOptions: 'S',
+      opaqueLongOptions: ['split-string'],
+    },
   ],
   ['command', { queryOptions: 'vV' }],
   ['builtin', {}],
@@ -66,6 +76,40 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     },
   ],
   ['watch', { shortWithValue: 'nqd', longWithValue: ['interval'] }],
+  // `busybox rm -rf /` runs the applet rm.
+  ['busybox', {}],
+  ['chroot', { longWithValue: ['userspec', 'groups'], positional: 1 }],
+  ['unshare', { shortWithValue: 'SGRw', longWithValue: ['setuid', 'setgid', 'root', 'wd'] }],
+  ['nsenter', { shortWithValue: 'tSG', longWithValue: ['target', 'setuid', 'setgid'] }],
+  [
+    'strace',
+    { shortWithValue: 'abeEIoOpPsSuUX', longWithValue: ['output', 'attach', 'user', 'env', 'string-limit'] },
+  ],
+  ['ltrace', { shortWithValue: 'aAeDFlnopsuwx', longWithValue: ['output', 'library'] }],
+  ['fakeroot', { shortWithValue: 'lsi', longWithValue: ['lib', 'faked'] }],
+  ['firejail', {}],
+  ['setpriv', {}],
+  [
+    'systemd-run',
+    {
+      shortWithValue: 'pEuHMs',
+      longWithValue: [
+        'unit',
+        'property',
+        'description',
+        'slice',
+        'uid',
+        'gid',
+        'nice',
+        'setenv',
+        'host',
+        'machine',
+      ],
+    },
+  ],
+  ['pkexec', { longWithValue: ['user'], elevates: true }],
+  ['run0', { shortWithValue: 'ugD', longWithValue: ['user', 'group', 'chdir'], elevates: true }],
+  ['script', { shortWithValue: 'EIOBTm', scriptOptions: 'c', scriptOnly: true }],
 ]);
 
 /** Result of peeling one wrapper off a command's words. */
@@ -96,8 +140,16 @@ export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peel
       break;
     }
     if (text.startsWith('--') && text.length > 2) {
+      // getopt_long takes any unique prefix: `--un FOO` is `--unset FOO`.
       const name = text.slice(2).split('=')[0] as string;
-      index += !text.includes('=') && spec.longWithValue?.includes(name) ? 2 : 1;
+      const matches = (full: string): boolean => full.startsWith(name);
+      if (spec.opaqueLongOptions?.some(matches))
+        return { kind: 'opaque', reason: `the ${text.split('=')[0]} option of this wrapper is not followed` };
+      index += !text.includes('=') && spec.longWithValue?.some(matches) ? 2 : 1;
+      continue;
+    }
+    if (text === '-') {
+      index++; // `su -` (login shell), `env -` (empty environment)
       continue;
     }
     if (text.startsWith('-') && text.length > 1) {
@@ -125,7 +177,8 @@ export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peel
       index++;
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+    // env takes every word with `=` before the command as NAME=VALUE (`BASH_FUNC_ls%%=...` too).
+    if (spec.assignments && /^[^=]+=/.test(text)) {
       assignments.push(text.slice(0, text.indexOf('=')));
       index++;
       continue;
