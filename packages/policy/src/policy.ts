@@ -3,6 +3,7 @@ import {
   type RegisteredTool,
   type RiskLevel,
   type ToolCall,
+  ToolError,
   type ToolView,
   isReadOnly,
   riskOf,
@@ -14,7 +15,7 @@ import type { PolicyConfig } from './config.js';
 import type { PolicyDecision } from './decision.js';
 import { type Explanation, decidingStep, formatExplanation } from './explain.js';
 import { toolGroups } from './groups.js';
-import { createModeTracker } from './modes.js';
+import { PERMISSION_MODES, createModeTracker } from './modes.js';
 import { type PinState, type PinStore, createPinStore } from './pin-store.js';
 import {
   type CompiledLists,
@@ -25,6 +26,7 @@ import {
   viewRules,
 } from './pipeline.js';
 import { type RefSet, compileRefs } from './refs.js';
+import type { FindingCategory } from './shell/analysis.js';
 import { analyzeCommandLine } from './shell/extract.js';
 import { loadShellParser, loadedShellParser } from './shell/parser.js';
 
@@ -77,13 +79,45 @@ export interface Policy {
   modeOf(view: ToolView): PermissionMode;
 }
 
+const CATEGORIES: ReadonlySet<string> = new Set([
+  'destructive-file-operation',
+  'disk-destruction',
+  'system-control',
+  'fork-bomb',
+  'remote-code-execution',
+  'reverse-shell',
+  'eval-injection',
+]);
+const MODES: ReadonlySet<string> = new Set(PERMISSION_MODES);
+
+/** A config list that must be an array of strings (a JSON file may hold anything). */
+function stringList(list: unknown, where: string): readonly string[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string'))
+    throw new ToolError('CONFIG_INVALID', `${where} must be an array of strings, such as ["git status"]`);
+  return list;
+}
+
 function compileCommandRules(config: PolicyConfig): CompiledCommandRules {
-  const compile = (list: readonly string[] | undefined) => (list ?? []).map(compileCommandPattern);
+  const compile = (key: 'allow' | 'ask' | 'deny') =>
+    stringList(config.commands?.[key], `commands.${key}`).map(compileCommandPattern);
+  const disabled = stringList(config.commands?.disableDefaultRules, 'commands.disableDefaultRules');
+  const unknown = disabled.find((category) => !CATEGORIES.has(category));
+  if (unknown !== undefined)
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `commands.disableDefaultRules: "${unknown}" is not a category; use one of ${[...CATEGORIES].join(', ')}`,
+    );
+  if (config.mode !== undefined && !MODES.has(config.mode))
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `mode "${String(config.mode)}" is unknown; use one of ${[...MODES].join(', ')}`,
+    );
   return {
-    allow: compile(config.commands?.allow),
-    ask: compile(config.commands?.ask),
-    deny: compile(config.commands?.deny),
-    disabledDefaults: new Set(config.commands?.disableDefaultRules ?? []),
+    allow: compile('allow'),
+    ask: compile('ask'),
+    deny: compile('deny'),
+    disabledDefaults: new Set(disabled as readonly FindingCategory[]),
   };
 }
 

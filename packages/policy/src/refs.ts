@@ -27,6 +27,8 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
   const names = new Map<string, ToolRef>();
   const groups = new Map<string, ToolRef>();
   const patterns: { ref: ToolRef; regex: RegExp }[] = [];
+  if (refs !== undefined && !Array.isArray(refs))
+    throw new ToolError('CONFIG_INVALID', `${where} must be an array of tool references, such as ["read"]`);
   for (const ref of refs ?? []) {
     if (typeof ref !== 'string' || ref.trim() === '')
       throw new ToolError(
