@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -320,6 +320,33 @@ describe('search tools and what lies outside', () => {
       expect(error.message).toContain('pipe is a special file');
     } finally {
       await engine.close?.();
+    }
+  });
+});
+
+describe('directories that change during a call', () => {
+  it('list never fails with a raw error while a command keeps creating and removing directories', async () => {
+    const churn = spawn('sh', ['-c', 'while true; do mkdir -p d/e/f d2/x; rm -rf d d2; done'], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+    try {
+      for (let round = 0; round < 150; round++) {
+        for (const args of [
+          { path: '.', depth: 4 },
+          { path: 'd', depth: 3 },
+        ]) {
+          const result = await provider.execute('list', args, context());
+          // Only the listed directory itself may be missing, and that is the caller's to hear.
+          if (!result.ok) {
+            expect(result.error.code, result.error.message).toBe('INVALID_ARGUMENTS');
+            expect(result.error.message).toMatch(/^d (no longer exists|does not exist)/);
+          }
+        }
+      }
+    } finally {
+      churn.kill('SIGKILL');
+      await new Promise((done) => churn.once('exit', done));
     }
   });
 });

@@ -30,10 +30,18 @@ interface Listed {
 
 type Reader = (relative: string) => Promise<Array<{ name: string; type: DirEntry['type']; size?: number }>>;
 
-function diskReader(root: string): Reader {
+function diskReader(root: string, display: string): Reader {
   return async (relative) => {
     const directory = join(root, relative);
-    const entries = await readdir(directory, { withFileTypes: true });
+    const entries = await readdir(directory, { withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
+        // Removed since it was checked or listed (a build or a command running beside the call).
+        if (relative === '')
+          throw new ToolError('INVALID_ARGUMENTS', `${display} no longer exists; list its parent`);
+        return [];
+      },
+    );
     return Promise.all(
       entries.map(async (entry) => {
         const type: DirEntry['type'] = entry.isDirectory()
@@ -113,7 +121,7 @@ export function createListTool(deps: ToolDeps): Tool {
             'INVALID_ARGUMENTS',
             `${target.display} is not a directory; use read for files`,
           );
-        reader = diskReader(target.path);
+        reader = diskReader(target.path, target.display);
       }
       const listed: Listed[] = [];
       let truncated = false;
