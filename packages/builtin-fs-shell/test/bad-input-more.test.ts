@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError, type ToolResult } from '@toolplane/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -280,6 +280,18 @@ describe('grep patterns neither engine can take', () => {
       }
     },
   );
+});
+
+describe('grep of one huge file', () => {
+  it('refuses a file too large to read whole with INVALID_ARGUMENTS that says what to use', async () => {
+    // Sparse: 2.2 GB long, no disk blocks. Read whole it would be over Node's 2 GiB buffer limit.
+    const handle = await open(join(dir, 'huge.log'), 'w');
+    await handle.truncate(2200 * 1024 * 1024);
+    await handle.close();
+    const error = failure(await provider.execute('grep', { pattern: 'ERROR', path: 'huge.log' }, context()));
+    expect(error.code).toBe('INVALID_ARGUMENTS');
+    expect(error.message).toContain('use bash with rg or grep');
+  });
 });
 
 describe('search tools and what lies outside', () => {

@@ -4,6 +4,7 @@ import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplan
 import { z } from 'zod';
 import { FILE_TYPES } from '../grep/file-types.js';
 import { findRipgrep } from '../grep/find-ripgrep.js';
+import { formatBytes } from '../files/sniff.js';
 import { formatHits } from '../grep/format.js';
 import { searchWithNode } from '../grep/node-search.js';
 import { compilePattern } from '../grep/pattern.js';
@@ -56,6 +57,9 @@ export interface GrepRunOptions {
   readonly ripgrep?: string | false;
 }
 
+/** Largest file grep searches when `path` names a file (it is read whole, in memory). */
+export const MAX_SINGLE_FILE_BYTES = 256 * 1024 * 1024;
+
 /** Runs a search with ripgrep when available, else with the Node engine. */
 export async function runSearch(request: SearchRequest, options: GrepRunOptions): Promise<SearchOutcome> {
   const binary = options.ripgrep === false ? undefined : (options.ripgrep ?? findRipgrep());
@@ -84,6 +88,13 @@ export function createGrepTool(deps: ToolDeps): Tool {
           `${target.display} is a special file (pipe, socket or device), not a file or directory to search`,
         );
       const rootIsFile = info.isFile();
+      if (rootIsFile && info.size > MAX_SINGLE_FILE_BYTES) {
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `${target.display} is ${formatBytes(info.size)}; grep reads a single file whole, up to ${formatBytes(MAX_SINGLE_FILE_BYTES)}: use bash with rg or grep for it, or read it by offset and limit`,
+          { details: { size: info.size } },
+        );
+      }
       let typeGlobs: readonly string[] | undefined;
       if (args.type !== undefined) {
         typeGlobs = FILE_TYPES[args.type];
