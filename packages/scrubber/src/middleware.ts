@@ -15,10 +15,15 @@ export interface ScrubberMiddlewareOptions {
   readonly onFindings?: (findings: readonly Finding[], call: ToolCall) => void;
 }
 
+/** Appends findings one by one: spreading 100,000+ of them into `push` overflows the stack. */
+function collect(found: Finding[], findings: readonly Finding[]): void {
+  for (const finding of findings) found.push(finding);
+}
+
 function scrubBlock(block: ContentBlock, scrubber: Scrubber, found: Finding[]): ContentBlock {
   const text = (value: string): string => {
     const outcome = scrubber.scrub(value);
-    found.push(...outcome.findings);
+    collect(found, outcome.findings);
     return outcome.text;
   };
   switch (block.type) {
@@ -26,11 +31,12 @@ function scrubBlock(block: ContentBlock, scrubber: Scrubber, found: Finding[]): 
       return { ...block, text: text(block.text) };
     case 'image':
     case 'audio':
-      return { ...block, data: scrubber.scrubExact(block.data) };
+      return { ...block, data: scrubber.scrubExact(block.data, { base64: true }) };
     case 'resource': {
       const resource = { ...block.resource, uri: text(block.resource.uri) };
       if (block.resource.text !== undefined) resource.text = text(block.resource.text);
-      if (block.resource.blob !== undefined) resource.blob = scrubber.scrubExact(block.resource.blob);
+      if (block.resource.blob !== undefined)
+        resource.blob = scrubber.scrubExact(block.resource.blob, { base64: true });
       return { ...block, resource };
     }
     case 'resource_link': {
@@ -43,15 +49,44 @@ function scrubBlock(block: ContentBlock, scrubber: Scrubber, found: Finding[]): 
   }
 }
 
+/**
+ * Scrubs content blocks; runs of consecutive text blocks are scrubbed as one text (a tool that
+ * splits output into several blocks may split a secret too).
+ */
+function scrubContent(blocks: readonly ContentBlock[], scrubber: Scrubber, found: Finding[]): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  let index = 0;
+  while (index < blocks.length) {
+    const block = blocks[index] as ContentBlock;
+    if (block.type !== 'text') {
+      out.push(scrubBlock(block, scrubber, found));
+      index++;
+      continue;
+    }
+    let end = index;
+    while (end < blocks.length && blocks[end]?.type === 'text') end++;
+    const run = blocks.slice(index, end) as Extract<ContentBlock, { type: 'text' }>[];
+    const scrubbed = scrubber.scrubPieces(run.map((text) => text.text));
+    collect(found, scrubbed.findings);
+    for (let position = 0; position < run.length; position++)
+      out.push({
+        ...(run[position] as ContentBlock),
+        text: scrubbed.pieces[position] as string,
+      } as ContentBlock);
+    index = end;
+  }
+  return out;
+}
+
 function scrubResult(result: ToolResult, scrubber: Scrubber, found: Finding[]): ToolResult {
-  const content = result.content?.map((block) => scrubBlock(block, scrubber, found));
+  const content = result.content === undefined ? undefined : scrubContent(result.content, scrubber, found);
   if (result.ok) {
     const scrubbed = { ...result, content: content ?? [] };
     if (result.structured !== undefined) scrubbed.structured = scrubber.scrubValue(result.structured);
     return scrubbed;
   }
   const message = scrubber.scrub(result.error.message);
-  found.push(...message.findings);
+  collect(found, message.findings);
   const error = { ...result.error, message: message.text };
   if (result.error.details !== undefined) error.details = scrubber.scrubValue(result.error.details);
   return content === undefined ? { ...result, error } : { ...result, error, content };

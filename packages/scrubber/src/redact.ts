@@ -37,3 +37,48 @@ export function applyFindings(
   }
   return out + text.slice(position);
 }
+
+/**
+ * Redacts consecutive `pieces` of one text with the findings of their concatenation: a span
+ * crossing a boundary gets its marker in the piece where it starts, and its rest is removed
+ * from the following pieces, so each piece keeps its place.
+ */
+export function applyFindingsToPieces(
+  pieces: readonly string[],
+  findings: readonly Finding[],
+  marker: (kind: string) => string,
+): string[] {
+  const out: string[] = [];
+  let offset = 0;
+  let next = 0;
+  for (const piece of pieces) {
+    const end = offset + piece.length;
+    let text = '';
+    let position = offset;
+    // A finding may continue into later pieces: it stays current until it ends.
+    while (next < findings.length) {
+      const finding = findings[next] as Finding;
+      if (finding.start >= end) break;
+      if (finding.start >= position)
+        text += piece.slice(position - offset, finding.start - offset) + marker(finding.kind);
+      position = Math.max(position, Math.min(finding.end, end));
+      if (finding.end > end) break;
+      next++;
+    }
+    out.push(text + piece.slice(position - offset));
+    offset = end;
+  }
+  return out;
+}
+
+/** Replaces each finding's span by as many `A`s: base64 stays valid and keeps its length. */
+export function blankFindings(text: string, findings: readonly Finding[]): string {
+  if (findings.length === 0) return text;
+  let out = '';
+  let position = 0;
+  for (const finding of findings) {
+    out += text.slice(position, finding.start) + 'A'.repeat(finding.end - finding.start);
+    position = finding.end;
+  }
+  return out + text.slice(position);
+}

@@ -1,7 +1,8 @@
 import { ToolError } from '@toolplane/core';
 import { compileRules } from './compiled-rules.js';
+import { decodedViews } from './decoded-view.js';
 import { type AddSecretOptions, createExactSecrets } from './exact-secrets.js';
-import { applyFindings, mergeFindings } from './redact.js';
+import { applyFindings, applyFindingsToPieces, blankFindings, mergeFindings } from './redact.js';
 import { DEFAULT_RULES } from './rules/index.js';
 import { type StreamScrubber, createStream } from './stream.js';
 import type { Finding, ScrubOutcome, SecretRule } from './types.js';
@@ -31,8 +32,21 @@ export interface Scrubber {
   scrubValue<T>(value: T): T;
   /** Registers an exact value (also found URL-encoded, JSON-escaped and base64-encoded). */
   addSecret(value: string, options?: AddSecretOptions): boolean;
-  /** Redacts only the exact secret values, for base64 binary payloads where patterns would be noise. */
-  scrubExact(text: string): string;
+  /**
+   * Redacts consecutive pieces of one text (content blocks, log fragments) as one text, so a
+   * secret split across pieces is still found; the marker goes in the piece where the secret
+   * starts. Findings are in coordinates of the concatenation.
+   */
+  scrubPieces(pieces: readonly string[]): {
+    readonly pieces: string[];
+    readonly findings: readonly Finding[];
+  };
+  /**
+   * Redacts only the exact secret values, for base64 binary payloads where patterns would be
+   * noise. With `{ base64: true }` each span becomes as many `A`s instead of the marker, so the
+   * payload stays valid base64 of the same length (the secret's bytes decode as zeros).
+   */
+  scrubExact(text: string, options?: { readonly base64?: boolean }): string;
   /** A scrubber for chunked output that also redacts secrets split across chunks. */
   createStreamScrubber(): StreamScrubber;
   /** The active rules. */
@@ -64,7 +78,9 @@ function checkOptions(options: ScrubberOptions): void {
   )
     invalid('secrets must be a list of strings; wrap a single value: { secrets: [value] }');
   if (options.marker !== undefined && typeof options.marker !== 'function')
-    invalid('marker must be a function from the kind to the replacement text, e.g. (kind) => "<" + kind + ">"');
+    invalid(
+      'marker must be a function from the kind to the replacement text, e.g. (kind) => "<" + kind + ">"',
+    );
 }
 
 /**
@@ -105,6 +121,22 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     const findings: Finding[] = [];
     compiled.scan(text, findings);
     exact.scan(text, findings);
+    // Colour codes, invisible characters, escapes and look-alike letters can split or disguise a
+    // secret or its key name: scan the decoded reading too, and map its findings back.
+    for (const view of decodedViews(text, Math.max(compiled.maxShortLength, exact.maxLength) + 64)) {
+      const decoded: Finding[] = [];
+      compiled.scan(view.text, decoded);
+      exact.scan(view.text, decoded);
+      for (const finding of decoded) {
+        if ((view.openStart && finding.start === 0) || (view.openEnd && finding.end === view.text.length))
+          continue;
+        findings.push({
+          ...finding,
+          start: view.starts[finding.start] as number,
+          end: view.ends[finding.end - 1] as number,
+        });
+      }
+    }
     return mergeFindings(findings, priority);
   };
   const scrub = (text: string): ScrubOutcome => {
@@ -116,7 +148,13 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     const findings = find(text);
     return { text: applyFindings(text, findings, marker), findings };
   };
-  const scrubExactOnly = (text: string): string => {
+  const scrubPieces = (pieces: readonly string[]) => {
+    if (!Array.isArray(pieces) || pieces.some((piece) => typeof piece !== 'string'))
+      throw new ToolError('INVALID_ARGUMENTS', 'scrubPieces expects an array of strings');
+    const findings = find(pieces.join(''));
+    return { pieces: applyFindingsToPieces(pieces, findings, marker), findings };
+  };
+  const scrubExactOnly = (text: string, exactOptions?: { readonly base64?: boolean }): string => {
     if (typeof text !== 'string')
       throw new ToolError(
         'INVALID_ARGUMENTS',
@@ -124,13 +162,15 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
       );
     const findings: Finding[] = [];
     exact.scan(text, findings);
-    return applyFindings(text, mergeFindings(findings, priority), marker);
+    const merged = mergeFindings(findings, priority);
+    return exactOptions?.base64 ? blankFindings(text, merged) : applyFindings(text, merged, marker);
   };
   const scrubber: Scrubber = {
     rules,
     scrub,
     scrubText: (text) => scrub(text).text,
     scrubValue: (value) => scrubJsonValue(value, scrub),
+    scrubPieces,
     scrubExact: scrubExactOnly,
     addSecret: (value, addOptions) => exact.add(value, addOptions),
     createStreamScrubber: () =>
