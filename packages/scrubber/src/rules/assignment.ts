@@ -9,6 +9,8 @@ const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[
 const IDENTIFIER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
+const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
+const EXTENSION = /^[A-Za-z0-9]{1,8}$/;
 
 function isKeyCode(code: number): boolean {
   return (
@@ -36,6 +38,8 @@ export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
   IDENTIFIER_CHAIN,
   CAPITALIZED_WORD,
   VERSION,
+  ABSOLUTE_PATH,
+  EXTENSION,
   UNQUOTED,
   UNQUOTED_IN_QUERY,
 ];
@@ -185,12 +189,22 @@ function matchCredentialAfterScheme(
   return { start, end, kind: kind === 'authorization' || kind === 'token' ? 'authorization' : kind };
 }
 
+/** Whether the last path segment of `value` is a file name with an extension (`key.json`). */
+function hasFileExtension(value: string): boolean {
+  const name = value.slice(value.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && EXTENSION.test(name.slice(dot + 1));
+}
+
 function acceptableValue(value: string, info: KeyInfo): boolean {
   if (value.length < 4 || isPlaceholder(value) || value.includes('://')) return false;
   if (/^[0-9]{1,7}$/.test(value)) return false;
   const first = value.charCodeAt(0);
   if (first === 123 || first === 91 || first === 40) return false; // { [ (
   if (VERSION.test(value)) return false;
+  // `PWD` is the working directory, and a file path says where a credential is, not what it is:
+  // `GOOGLE_APPLICATION_CREDENTIALS=/home/me/.config/gcloud/key.json` (both in every env dump).
+  if ((info.key === 'PWD' || hasFileExtension(value)) && ABSOLUTE_PATH.test(value)) return false;
   const lower = value.toLowerCase();
   const words = keyWords(info.key);
   if (words.includes(lower) || lower === info.key.toLowerCase()) return false;
@@ -280,5 +294,8 @@ export const assignment: SecretRule = {
     'onresumptiontoken: options?.onresumptiontoken',
     'progressToken: ProgressTokenSchema$1',
     'secretsMap: { OPENAI_API_KEY: "sk-..." }',
+    'PWD=/home/dev/project\n',
+    'GOOGLE_APPLICATION_CREDENTIALS=/home/dev/.config/gcloud/application_default_credentials.json\n',
+    '"Env": ["PWD=/app", "PRIVATE_KEY=~/.ssh/id_ed25519.pub"]',
   ],
 };
