@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
+import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
 import { jwt, privateKey, slackWebhook, urlPassword } from './structured.js';
@@ -37,5 +38,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   gitlabToken,
   jwt,
   urlPassword,
+  envPair,
   assignment,
 ];
