@@ -171,7 +171,14 @@ function matchQuoted(text: string, start: number, quote: number, info: KeyInfo):
     return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, false, end);
   }
   const value = text.slice(start, end);
-  if (value.includes(' ') || CAPITALIZED_WORD.test(value)) return undefined;
+  // A quoted value with spaces is prose (`"token": "The token used to..."`), except on an .env or
+  // shell line, where it is a passphrase: `DB_PASSWORD="correct horse battery staple"`.
+  const after = text.charCodeAt(end + 1);
+  const envLine =
+    info.separator === 61 &&
+    (end + 1 >= text.length || after === 10 || after === 13) &&
+    startsLine(text, info.keyStart);
+  if ((value.includes(' ') && !envLine) || CAPITALIZED_WORD.test(value)) return undefined;
   if (!acceptableValue(value, info)) return undefined;
   return { start, end, kind: info.kind };
 }
@@ -261,6 +268,11 @@ export const assignment: SecretRule = {
         kind: 'password',
       },
       { text: `x-api-key: ${token}`, secret: token, kind: 'api_key' },
+      {
+        text: `DB_PASSWORD="${word} ${lowerWord} ${password}"\nDB_HOST=db`,
+        secret: `${word} ${lowerWord} ${password}`,
+        kind: 'password',
+      },
     ];
   },
   negatives: () => [

@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
+import { cookie } from './cookies.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
@@ -39,5 +40,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   jwt,
   urlPassword,
   envPair,
+  cookie,
   assignment,
 ];
