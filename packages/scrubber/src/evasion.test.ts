@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrubberMiddleware } from './middleware.js';
 import { createScrubber } from './scrubber.js';
+import { base64Cores } from './secret-variants.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
 
 // Secrets as real output disguises them: colour codes, invisible characters, look-alike
@@ -127,6 +128,38 @@ describe('JSON and URL escapes', () => {
   it('does not read an escaped backslash as the start of an escape', () => {
     // `\\u0070` is a backslash and the text "u0070", not the letter p.
     expect(scrubber.scrub('{"a":"\\\\u0070assword=abcdefgh123"}').findings).toEqual([]);
+  });
+});
+
+describe('base64 wrapped into lines', () => {
+  it('redacts a held value in real `base64` output (76 columns), wherever the line breaks fall', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scrubber-base64-'));
+    try {
+      for (let lead = 0; lead < 60; lead += 7) {
+        const file = join(dir, `env-${lead}`);
+        await writeFile(file, `${'#'.repeat(lead)}\nAPI_KEY=${held}\nREGION=eu-west-1\n`);
+        let stdout: string;
+        try {
+          ({ stdout } = await run('base64', [file]));
+        } catch (error) {
+          if (process.env.CI === 'true') throw error;
+          console.warn(`skipped: base64 is not available (${String(error)})`);
+          return;
+        }
+        const out = scrubber.scrubText(stdout);
+        expect(out).toContain('[REDACTED:secret]');
+        // Unredacted, the joined lines would hold one of the value's three base64 alignments.
+        const joined = out.replace(/\n/g, '');
+        for (const core of base64Cores(held)) expect(joined).not.toContain(core);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves wrapped random base64 alone when values are held', () => {
+    const wrapped = fake.base64(300_000).replace(/(.{76})/g, '$1\n');
+    expect(scrubber.scrubText(wrapped)).toBe(wrapped);
   });
 });
 

@@ -2,6 +2,7 @@ import { ToolError } from '@toolplane/core';
 import { secretVariants } from './secret-variants.js';
 import type { Finding } from './types.js';
 import { type LiteralSearcher, createLiteralSearcher } from './wu-manber.js';
+import { wrappedBase64Runs } from './wrapped-base64.js';
 
 /** Options of {@link ExactSecrets.add}. */
 export interface AddSecretOptions {
@@ -67,6 +68,17 @@ export function createExactSecrets(minLength: number): ExactSecrets {
           end: hit.end,
         });
       });
+      // Base64 wrapped into lines: search the runs joined, map hits back across the line breaks.
+      for (const run of wrappedBase64Runs(text)) {
+        searcher.search(run.text, (hit) => {
+          out.push({
+            kind: kinds[hit.literalIndex] as string,
+            ruleId: 'exact',
+            start: run.positions[hit.start] as number,
+            end: (run.positions[hit.end - 1] as number) + 1,
+          });
+        });
+      }
     },
     get maxLength() {
       return maxLength;

@@ -1,0 +1,73 @@
+// Base64 that a tool wrapped into lines (`base64` at 76 columns, `openssl base64` at 64): a held
+// value's encoding may be cut by a line break, so runs of such lines are searched joined.
+
+function isBase64Code(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 43 ||
+    code === 47 ||
+    code === 45 ||
+    code === 95
+  );
+}
+
+/** Whether `text` from `start` to `end` is all base64 (stops at the first other character). */
+function isBase64Line(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isBase64Code(text.charCodeAt(i))) return false;
+  return end > start;
+}
+
+/** A run of wrapped base64 lines joined, with the original position of each joined character. */
+export interface WrappedRun {
+  readonly text: string;
+  readonly positions: Int32Array;
+}
+
+function join(text: string, lines: readonly [number, number][]): WrappedRun {
+  let size = 0;
+  for (const [start, end] of lines) size += end - start;
+  const positions = new Int32Array(size);
+  let cursor = 0;
+  for (const [start, end] of lines) for (let i = start; i < end; i++) positions[cursor++] = i;
+  return { text: lines.map(([start, end]) => text.slice(start, end)).join(''), positions };
+}
+
+/**
+ * Runs of at least two consecutive lines of base64 of one width (16 to 1024 characters; the
+ * last line may be shorter or padded), joined without their line breaks. Linear: each line is
+ * looked at once, and most ordinary lines stop the character check at their first space.
+ */
+export function wrappedBase64Runs(text: string): WrappedRun[] {
+  const runs: WrappedRun[] = [];
+  let lines: [number, number][] = [];
+  let width = 0;
+  const close = (): void => {
+    if (lines.length >= 2) runs.push(join(text, lines));
+    lines = [];
+    width = 0;
+  };
+  for (let start = 0; start < text.length; ) {
+    let newline = text.indexOf('\n', start);
+    if (newline === -1) newline = text.length;
+    const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+    let body = end;
+    while (body > start && end - body < 2 && text.charCodeAt(body - 1) === 61) body--;
+    const length = end - start;
+    const base64 = isBase64Line(text, start, body);
+    if (width > 0 && base64 && length <= width) {
+      lines.push([start, body]);
+      if (length < width || body < end) close(); // a short or padded line ends the run
+    } else {
+      close();
+      if (base64 && body === end && length >= 16 && length <= 1024) {
+        lines.push([start, end]);
+        width = length;
+      }
+    }
+    start = newline + 1;
+  }
+  close();
+  return runs;
+}
