@@ -19,6 +19,8 @@ export class CallState {
   attempts = 0;
   cached = false;
   truncated: OverflowHandle | undefined;
+  /** Set once `call()` has its result: a late `next()` from a middleware runs nothing. */
+  finished = false;
   /** Why the call was stopped (timeout, cancel), once it was. */
   stopReason: ToolError | undefined;
   /** Settles the running attempt early (set by the executor while an attempt runs). */

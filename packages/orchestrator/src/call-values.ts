@@ -7,6 +7,7 @@ import {
   type ToolResult,
   type ToolServices,
   contentBytes,
+  errorMessage,
 } from '@toolplane/core';
 import type { CallState } from './call-state.js';
 import type { EventHub } from './events.js';
@@ -51,17 +52,18 @@ export function normalizeArgs(args: unknown): Record<string, unknown> | string {
   return args as Record<string, unknown>;
 }
 
-/** Size of the arguments as JSON, in bytes. */
-export function jsonBytes(args: Record<string, unknown>): number {
-  // `{}` is by far the most common argument object: answer it without serializing
-  for (const _key in args) {
-    try {
-      return Buffer.byteLength(JSON.stringify(args));
-    } catch {
-      return 0;
-    }
+/**
+ * Size of the arguments as JSON, in bytes, or why they are not JSON data (a BigInt, a cycle, a
+ * getter or proxy that throws): arguments reach MCP and REST providers, the cache and logs as JSON.
+ */
+export function jsonBytes(args: Record<string, unknown>): number | string {
+  try {
+    // `{}` is by far the most common argument object: answer it without serializing
+    for (const _key in args) return Buffer.byteLength(JSON.stringify(args));
+    return 2;
+  } catch (error) {
+    return `must be JSON data; serializing them failed (${errorMessage(error)})`;
   }
-  return 2;
 }
 
 /** The `CANCELLED` error for a caller's aborted signal (a ToolError reason is kept as is). */
@@ -100,7 +102,7 @@ export function callMeta(
   route: ToolRoute,
   state: CallState,
   latencyMs: number,
-  args: Record<string, unknown>,
+  bytesIn: number,
   result: ToolResult,
 ): CallMeta {
   const meta: Mutable<CallMeta> = {
@@ -110,7 +112,7 @@ export function callMeta(
     kind: route.provider.kind,
     latencyMs,
     queueWaitMs: state.queueWaitMs,
-    bytesIn: jsonBytes(args),
+    bytesIn,
     bytesOut: result.content ? contentBytes(result.content) : 0,
     cached: state.cached,
     attempts: state.attempts,
@@ -133,7 +135,12 @@ export function progressReporter(
   return (update) => {
     if (state.stopReason) return;
     events.emit('tool_progress', { callId: state.callId, tool: state.route.name, sessionId, update });
-    userProgress?.(update);
+    // the caller's callback is not the tool's: its bug must not fail the call
+    try {
+      userProgress?.(update);
+    } catch (error) {
+      process.emitWarning(`a progress callback threw: ${errorMessage(error)}`, 'ToolplaneWarning');
+    }
   };
 }
 

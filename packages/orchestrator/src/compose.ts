@@ -1,8 +1,21 @@
-import { MIDDLEWARE_PHASES, type Middleware, type NextMiddleware, type ToolCall } from '@toolplane/core';
+import {
+  MIDDLEWARE_PHASES,
+  type Middleware,
+  type NextMiddleware,
+  type ToolCall,
+  type ToolResult,
+  ToolError,
+  describeInvalidResult,
+  errorMessage,
+  fail,
+  failFromError,
+} from '@toolplane/core';
 
 /**
  * One function for the whole chain: middleware ordered by phase (built-ins first within a
- * phase, then the app's in the order added), outermost first, ending at `terminal`.
+ * phase, then the app's in the order added), outermost first, ending at `terminal`. The app's
+ * middleware is guarded: a malformed result, or a throw or rejection that is not a `ToolError`,
+ * becomes an `INTERNAL` failure naming it (the built-ins, which cannot do that, run unguarded).
  */
 export function composeMiddleware(
   builtins: readonly Middleware[],
@@ -14,13 +27,50 @@ export function composeMiddleware(
     for (const middleware of builtins) if (middleware.phase === phase) ordered.push(middleware);
     for (const middleware of added) if (middleware.phase === phase) ordered.push(middleware);
   }
+  const own = new Set(builtins);
   let next: NextMiddleware = terminal;
   for (let i = ordered.length - 1; i >= 0; i--) {
     const middleware = ordered[i] as Middleware;
     const handle = middleware.handle;
     if (!handle) continue;
     const inner = next;
-    next = (call: ToolCall) => handle.call(middleware, call, inner);
+    next = own.has(middleware)
+      ? (call: ToolCall) => handle.call(middleware, call, inner)
+      : (call: ToolCall) => guarded(middleware, handle, call, inner);
   }
   return next;
+}
+
+function guarded(
+  middleware: Middleware,
+  handle: NonNullable<Middleware['handle']>,
+  call: ToolCall,
+  next: NextMiddleware,
+): Promise<ToolResult> {
+  let pending: Promise<ToolResult>;
+  try {
+    pending = Promise.resolve(handle.call(middleware, call, next));
+  } catch (error) {
+    return Promise.resolve(thrown(middleware, error));
+  }
+  return pending.then(
+    (result) => {
+      const problem = describeInvalidResult(result);
+      return problem === undefined ? result : broken(middleware, `returned an invalid result (${problem})`);
+    },
+    (error: unknown) => thrown(middleware, error),
+  );
+}
+
+/** A ToolError keeps its code (a middleware may throw `DENIED`); anything else is its bug. */
+function thrown(middleware: Middleware, error: unknown): ToolResult {
+  if (ToolError.isInstance(error)) return failFromError(error);
+  return broken(middleware, `threw: ${errorMessage(error)}`);
+}
+
+function broken(middleware: Middleware, what: string): ToolResult {
+  return fail(
+    'INTERNAL',
+    `middleware "${String(middleware.name)}" (${String(middleware.phase)}) ${what}; this is a bug in that middleware, not in the call`,
+  );
 }

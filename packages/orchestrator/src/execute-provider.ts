@@ -35,6 +35,14 @@ export function createProviderStep(deps: ExecuteDeps): (call: ToolCall) => Promi
   return function executeWithRetries(call) {
     const state = deps.stateOf(call.ctx);
     if (!state) return Promise.resolve(fail('INTERNAL', `call ${call.ctx.callId} is not in flight`));
+    if (state.finished) {
+      return Promise.resolve(
+        fail(
+          'INTERNAL',
+          `a middleware called next() for ${state.route.name} after the call had finished; nothing was run. Call next() before returning`,
+        ),
+      );
+    }
     const maxAttempts = isIdempotent(state.route.spec) ? deps.retry.maxAttempts : 1;
     return attempt(deps, state, call, maxAttempts);
   };
@@ -51,12 +59,12 @@ async function retryAfter(
   deps: ExecuteDeps,
   state: CallState,
   call: ToolCall,
-  failed: ToolResult,
   maxAttempts: number,
 ): Promise<ToolResult> {
   const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** (state.attempts - 1));
   await sleep(delay * (0.5 + Math.random() / 2), state);
-  if (state.stopReason) return failed;
+  // stopped during the back-off: the call ends as the stop says (TIMEOUT, CANCELLED), as it would running
+  if (state.stopReason) return failFromError(state.stopReason);
   return attempt(deps, state, call, maxAttempts);
 }
 
@@ -101,7 +109,7 @@ function run(
       settled = true;
       state.settleAttempt = undefined;
       queue?.release();
-      if (retries(state, result, maxAttempts)) resolve(retryAfter(deps, state, call, result, maxAttempts));
+      if (retries(state, result, maxAttempts)) resolve(retryAfter(deps, state, call, maxAttempts));
       else resolve(result);
     };
     if (state.stopReason) {

@@ -21,5 +21,6 @@ export function notFound(registry: ToolRegistry, name: string): ToolResult {
     suggestions.length > 0
       ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
       : ' List the tools to see what exists.';
-  return fail('TOOL_NOT_FOUND', `there is no tool named "${name}".${hint}`, { details: { suggestions } });
+  const shown = name.length > 200 ? `${name.slice(0, 200)}... (${name.length} characters)` : name;
+  return fail('TOOL_NOT_FOUND', `there is no tool named "${shown}".${hint}`, { details: { suggestions } });
 }

@@ -38,6 +38,8 @@ export interface OrchestratorOptions {
   readonly warmupConcurrency?: number;
   /** How long a provider's `start()` may take (default 120 000 ms). */
   readonly startTimeoutMs?: number;
+  /** How long `close()` waits for each provider's and middleware's `close()` (default 10 000 ms). */
+  readonly closeTimeoutMs?: number;
   /** Accounting records kept (default 1000). */
   readonly accountingCapacity?: number;
   /** Keep an operation tree per session (default on). */

@@ -10,7 +10,6 @@ import {
   type ToolResult,
   type ToolSpec,
   type ToolView,
-  MIDDLEWARE_PHASES,
   ToolError,
   createId,
   fail,
@@ -19,9 +18,25 @@ import {
 import { Accounting, type AccountingRecord, type ToolTotals } from './accounting.js';
 import { createBuiltins } from './builtins.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
-import { callMeta, contextFields, normalizeArgs, progressReporter, withMeta } from './call-values.js';
+import {
+  callMeta,
+  contextFields,
+  jsonBytes,
+  normalizeArgs,
+  progressReporter,
+  withMeta,
+} from './call-values.js';
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
+import {
+  callOptionsProblem,
+  checkMiddleware,
+  checkOrchestratorOptions,
+  checkProviderOptions,
+  checkWarmupConcurrency,
+  shortName,
+} from './check-options.js';
+import { closeWithin } from './close-within.js';
 import { composeMiddleware } from './compose.js';
 import { notFound } from './not-found.js';
 import { CallState } from './call-state.js';
@@ -55,6 +70,7 @@ export type CallOptions = ToolContextInit & {
 };
 
 const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
 const INTERNAL_NAMESPACE = 'toolplane';
 
 /**
@@ -82,8 +98,10 @@ export class ToolsOrchestrator {
   private closed = false;
   private specsCache: readonly ToolSpec[] | undefined;
   private refreshing = new Map<string, Promise<void>>();
+  private readonly stopWarmup = new AbortController();
 
   constructor(options: OrchestratorOptions = {}) {
+    checkOrchestratorOptions(options);
     this.options = options;
     this.timer = new DeadlineTimer(options.timers);
     this.accountingBook = new Accounting(options.accountingCapacity);
@@ -126,6 +144,7 @@ export class ToolsOrchestrator {
   register(provider: ToolProvider, options: ProviderOptions = {}): this {
     if (this.closed)
       throw new ToolError('PROVIDER_UNAVAILABLE', 'the orchestrator is closed; create a new one');
+    checkProviderOptions(String(provider?.namespace), options);
     const entry: ProviderEntry = { provider, options, state: 'pending', specs: [] };
     this.registry.add(entry);
     this.pending = true;
@@ -134,11 +153,7 @@ export class ToolsOrchestrator {
 
   /** Adds middleware to its phase (after the built-ins and earlier middleware of that phase). */
   use(middleware: Middleware): this {
-    if (!MIDDLEWARE_PHASES.includes(middleware.phase)) {
-      throw new Error(
-        `middleware "${middleware.name}" has unknown phase "${String(middleware.phase)}"; use one of ${MIDDLEWARE_PHASES.join(', ')}`,
-      );
-    }
+    checkMiddleware(middleware);
     this.middleware.push(middleware);
     this.dispatch = this.compose();
     middleware.onToolsChanged?.(this.registry.all());
@@ -164,6 +179,7 @@ export class ToolsOrchestrator {
    * (and its tools are absent) while the others serve.
    */
   async warmup(options: { concurrency?: number; signal?: AbortSignal } = {}): Promise<WarmupReport[]> {
+    checkWarmupConcurrency(options.concurrency);
     this.pending = false;
     const previous = this.warming;
     const run = (async () => {
@@ -189,9 +205,13 @@ export class ToolsOrchestrator {
     const reports = await warmupProviders(pendingEntries, {
       concurrency: options.concurrency ?? this.options.warmupConcurrency ?? 4,
       startTimeoutMs: this.options.startTimeoutMs ?? 120_000,
-      ...(options.signal ? { signal: options.signal } : {}),
+      // close() stops the starts in progress, so a call waiting on them is not held
+      signal: options.signal
+        ? AbortSignal.any([options.signal, this.stopWarmup.signal])
+        : this.stopWarmup.signal,
       onFailed: (provider, error) => this.events.emit('provider_failed', { provider, error }),
       onChanged: (entry) => this.scheduleRefresh(entry),
+      onWarning: (provider, message) => this.events.emit('warning', { provider, message }),
     });
     this.rebuild();
     return reports;
@@ -255,21 +275,41 @@ export class ToolsOrchestrator {
         startedAt,
         fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed'),
       );
+    if (typeof name !== 'string') {
+      return this.early(
+        `(${typeof name})`,
+        callId,
+        sessionId,
+        startedAt,
+        fail(
+          'TOOL_NOT_FOUND',
+          `a tool name must be a string, not ${typeof name}; list the tools to see what exists`,
+        ),
+      );
+    }
     const route = this.registry.resolve(name);
-    if (!route) return this.early(name, callId, sessionId, startedAt, notFound(this.registry, name));
+    if (!route) {
+      return this.early(shortName(name), callId, sessionId, startedAt, notFound(this.registry, name));
+    }
     const parsedArgs = normalizeArgs(args);
-    if (typeof parsedArgs === 'string') {
+    const bytesIn = typeof parsedArgs === 'string' ? 0 : jsonBytes(parsedArgs);
+    if (typeof parsedArgs === 'string' || typeof bytesIn === 'string') {
       return this.early(
         route.name,
         callId,
         sessionId,
         startedAt,
-        fail('INVALID_ARGUMENTS', `arguments for ${route.name} ${parsedArgs}`),
+        fail(
+          'INVALID_ARGUMENTS',
+          `arguments for ${route.name} ${typeof parsedArgs === 'string' ? parsedArgs : bytesIn}`,
+        ),
       );
     }
+    const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const problem = callOptionsProblem(route, timeoutMs, options);
+    if (problem) return this.early(route.name, callId, sessionId, startedAt, problem);
     const state = new CallState(route, callId, options.priority ?? 0);
     this.inflight.add(state);
-    const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = startedAt + timeoutMs;
     const op =
       this.options.operationTree === false
@@ -314,11 +354,12 @@ export class ToolsOrchestrator {
       result = pipelineFailure(error);
     }
     state.settleCall = undefined;
+    state.finished = true;
     this.timer.remove(deadlineEntry);
     unfollow?.();
     this.inflight.delete(state);
     const endedAt = this.timer.now();
-    const meta = callMeta(callId, route, state, endedAt - startedAt, parsedArgs, result);
+    const meta = callMeta(callId, route, state, endedAt - startedAt, bytesIn, result);
     const final: ToolResult = withMeta(result, meta);
     op?.end(result, endedAt);
     endToolSpan(span, result, state.cached);
@@ -364,21 +405,29 @@ export class ToolsOrchestrator {
     for (const queue of this.queues.values()) queue.cancelWaiting();
   }
 
-  /** Cancels everything, closes every provider and middleware, and removes stored outputs. */
+  /**
+   * Cancels everything, stops a warmup in progress, closes every provider and middleware (each
+   * given `closeTimeoutMs`; one that throws or hangs is reported with a `warning` and does not
+   * keep the others open), and removes stored outputs.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.cancel('the orchestrator is closing');
+    this.stopWarmup.abort(new ToolError('PROVIDER_UNAVAILABLE', 'the orchestrator is closing'));
     this.timer.clear();
     const closing: Array<Promise<void>> = [];
+    const limit = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    const warn = (message: string): void => this.events.emit('warning', { message });
     for (const entry of this.registry.entries) {
       entry.unsubscribe?.();
+      const provider = entry.provider;
       if (entry.state !== 'closed')
-        closing.push(Promise.resolve(entry.provider.close?.()).catch(() => undefined));
+        closing.push(closeWithin(`provider "${provider.namespace}"`, () => provider.close?.(), limit, warn));
       entry.state = 'closed';
     }
     for (const middleware of this.middleware)
-      closing.push(Promise.resolve(middleware.close?.()).catch(() => undefined));
+      closing.push(closeWithin(`middleware "${middleware.name}"`, () => middleware.close?.(), limit, warn));
     await Promise.all(closing);
     await this.store?.close();
   }

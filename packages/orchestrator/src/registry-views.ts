@@ -1,3 +1,4 @@
+import { checkSpecs } from './check-specs.js';
 import type { ProviderEntry, ToolRegistry } from './registry.js';
 
 /** A provider and its state, as `providers()` reports it. */
@@ -40,7 +41,7 @@ export function combinedInstructions(registry: ToolRegistry): string {
 export async function refreshProvider(entry: ProviderEntry, warn: (message: string) => void): Promise<void> {
   await Promise.resolve();
   try {
-    entry.specs = await entry.provider.listTools();
+    entry.specs = checkSpecs(await entry.provider.listTools(), entry.provider.namespace, warn);
     if (entry.state === 'failed') entry.state = 'ready';
   } catch (error) {
     warn(`refreshing the tool list failed: ${String(error)}`);

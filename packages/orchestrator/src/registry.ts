@@ -3,6 +3,7 @@ import {
   type RegisteredTool,
   type ToolProvider,
   type ToolSpec,
+  ToolError,
   allocateToolNames,
   sanitizeToolName,
 } from '@toolplane/core';
@@ -49,13 +50,24 @@ export class ToolRegistry {
   private list: readonly ToolRoute[] = [];
 
   add(entry: ProviderEntry): void {
-    if (this.entries.some((other) => other.provider.namespace === entry.provider.namespace)) {
-      throw new Error(
-        `a provider with namespace "${entry.provider.namespace}" is already registered; give each provider its own namespace`,
+    const namespace: unknown = entry.provider?.namespace;
+    if (typeof namespace !== 'string' || !/^[A-Za-z0-9_-]+$/.test(namespace)) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `provider namespace ${typeof namespace === 'string' ? `"${namespace.slice(0, 100)}"` : `of type ${typeof namespace}`} must match [A-Za-z0-9_-]+ (a non-empty string of letters, digits, _ and -)`,
       );
     }
-    if (!/^[A-Za-z0-9_-]+$/.test(entry.provider.namespace)) {
-      throw new Error(`provider namespace "${entry.provider.namespace}" must match [A-Za-z0-9_-]+`);
+    if (typeof entry.provider.execute !== 'function' || typeof entry.provider.listTools !== 'function') {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `provider "${namespace}" must have listTools() and execute() functions (a ToolProvider from @toolplane/core)`,
+      );
+    }
+    if (this.entries.some((other) => other.provider.namespace === namespace)) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `a provider with namespace "${namespace}" is already registered${namespace === 'toolplane' ? " (the orchestrator's own tools use it)" : ''}; give each provider its own namespace`,
+      );
     }
     this.entries.push(entry);
     for (const [alias, target] of Object.entries(entry.options.aliases ?? {}))
@@ -146,15 +158,20 @@ export class ToolRegistry {
   /** Up to `limit` public names closest to `name` (for "did you mean"). */
   suggest(name: string, limit = 3): string[] {
     const target = name.toLowerCase();
+    // editDistance answers max + 1 for anything further than max: never a suggestion
+    const max = Math.min(MAX_SUGGEST_DISTANCE, Math.max(2, Math.floor(target.length / 3)));
     const scored: Array<{ name: string; distance: number }> = [];
     for (const route of this.list) {
-      const distance = editDistance(target, route.name.toLowerCase(), 8);
-      if (distance <= Math.max(2, Math.floor(target.length / 3))) scored.push({ name: route.name, distance });
+      const distance = editDistance(target, route.name.toLowerCase(), MAX_SUGGEST_DISTANCE);
+      if (distance <= max) scored.push({ name: route.name, distance });
     }
     scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
     return scored.slice(0, limit).map((s) => s.name);
   }
 }
+
+/** Edits at most between a misspelled name and a suggestion. */
+const MAX_SUGGEST_DISTANCE = 8;
 
 /** Levenshtein distance with an early exit above `max`. */
 function editDistance(a: string, b: string, max: number): number {

@@ -1,4 +1,5 @@
 import { errorMessage } from '@toolplane/core';
+import { checkSpecs } from './check-specs.js';
 import type { ProviderEntry } from './registry.js';
 
 /** How one provider's start went. */
@@ -18,6 +19,8 @@ export interface WarmupOptions {
   readonly signal?: AbortSignal;
   readonly onFailed: (provider: string, error: string) => void;
   readonly onChanged: (entry: ProviderEntry) => void;
+  /** A provider listed tools that had to be skipped. */
+  readonly onWarning: (provider: string, message: string) => void;
 }
 
 /**
@@ -47,7 +50,8 @@ async function startOne(entry: ProviderEntry, options: WarmupOptions): Promise<W
   entry.state = 'starting';
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (options.signal?.aborted) onOuterAbort();
+  else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => {
@@ -56,12 +60,15 @@ async function startOne(entry: ProviderEntry, options: WarmupOptions): Promise<W
         controller.abort(error);
         reject(error);
       }, options.startTimeoutMs);
+      if (controller.signal.aborted) reject(controller.signal.reason);
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
     });
     await Promise.race([
       (async () => {
         await provider.start?.(controller.signal);
-        entry.specs = await provider.listTools();
+        entry.specs = checkSpecs(await provider.listTools(), provider.namespace, (message) =>
+          options.onWarning(provider.namespace, message),
+        );
       })(),
       deadline,
     ]);

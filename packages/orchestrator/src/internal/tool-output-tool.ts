@@ -78,12 +78,15 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
           } catch {
             return fail('INVALID_ARGUMENTS', 'this output is not JSON; use mode "lines" or "grep"');
           }
-          const found = JSONPath({
-            path: args.path,
-            json: json as object,
-            wrap: true,
-            eval: false,
-          }) as unknown[];
+          let found: unknown[];
+          try {
+            found = JSONPath({ path: args.path, json: json as object, wrap: true, eval: false }) as unknown[];
+          } catch (error) {
+            return fail(
+              'INVALID_ARGUMENTS',
+              `path ${JSON.stringify(args.path.slice(0, 200))} cannot be used (${errorMessage(error)}): filter and script expressions ([?(...)], [(...)]) are not supported; use a plain path such as $.items[*].id and mode "grep" to search`,
+            );
+          }
           text = JSON.stringify(found, null, 2);
         } else
           text = await readLines(stored, Math.max(1, num(args.offset, 1)), num(args.limit, 200), ctx.signal);

@@ -3,6 +3,7 @@ import {
   type RegisteredTool,
   type ToolContext,
   type ToolResult,
+  describeInvalidResult,
   errorMessage,
   fail,
 } from '@toolplane/core';
@@ -68,7 +69,16 @@ export function hooksMiddleware(hooks: ToolHooks): Middleware {
         if (decision?.deny) {
           return fail('DENIED', `denied by a PreToolUse hook: ${decision.reason ?? 'no reason given'}`);
         }
-        if (decision?.args) current = { ...call, args: decision.args };
+        if (decision?.args !== undefined && decision.args !== null) {
+          const args: unknown = decision.args;
+          if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+            return fail(
+              'DENIED',
+              `the PreToolUse hook rewrote the arguments of ${call.tool.name} to ${Array.isArray(args) ? 'an array' : typeof args}, not an object, so it was not run; fix the hook`,
+            );
+          }
+          current = { ...call, args: decision.args };
+        }
         extra = decision?.additionalContext;
       }
       let result = await next(current);
@@ -80,7 +90,16 @@ export function hooksMiddleware(hooks: ToolHooks): Middleware {
             ctx: current.ctx,
             result,
           });
-          if (decision?.result) result = decision.result;
+          if (decision?.result !== undefined && decision.result !== null) {
+            const problem = describeInvalidResult(decision.result);
+            if (problem !== undefined) {
+              return fail(
+                'INTERNAL',
+                `the PostToolUse hook replaced the result of ${current.tool.name} with an invalid one (${problem}); fix the hook`,
+              );
+            }
+            result = decision.result;
+          }
           result = withContext(result, decision?.additionalContext);
         } catch (error) {
           result = withContext(result, `(PostToolUse hook failed: ${errorMessage(error)})`);

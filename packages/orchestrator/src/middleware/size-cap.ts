@@ -4,6 +4,7 @@ import {
   type ToolCall,
   type ToolResult,
   contentText,
+  errorMessage,
   fail,
   stableStringify,
   type ToolContext,
@@ -53,7 +54,14 @@ export function sizeCapMiddleware(
       // a then() rather than an async function: most results pass unchanged, at one promise step
       return next(call).then((result) => {
         // the structured part is serialized once, here, and its verdict handed to cap()
-        const structuredTooBig = !structuredFits(result, maxBytes);
+        const fits = structuredFits(result, maxBytes);
+        if (typeof fits === 'string') {
+          return fail(
+            'INVALID_RESULT',
+            `${call.tool.name} returned structured output that is not JSON data (${fits}); this is a bug in the provider, not in the arguments`,
+          );
+        }
+        const structuredTooBig = !fits;
         return !structuredTooBig && textFitsQuickly(result) ? result : cap(call, result, structuredTooBig);
       });
     },
@@ -148,11 +156,18 @@ export function sizeCapMiddleware(
   }
 }
 
-function structuredFits(result: ToolResult, maxBytes: number): boolean {
+/** Whether the structured output fits, or why it cannot be serialized (a cycle, a BigInt). */
+function structuredFits(result: ToolResult, maxBytes: number): boolean | string {
   if (!result.ok || result.structured === undefined) return true;
   const structured = result.structured;
   if (typeof structured !== 'object' || structured === null) return true;
-  return textBytes(stableStringify(structured)) <= maxBytes;
+  let text: string;
+  try {
+    text = stableStringify(structured);
+  } catch (error) {
+    return error instanceof RangeError ? 'it nests too deeply or refers to itself' : errorMessage(error);
+  }
+  return textBytes(text) <= maxBytes;
 }
 
 function formatBytes(bytes: number): string {

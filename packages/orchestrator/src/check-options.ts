@@ -1,0 +1,127 @@
+import { MIDDLEWARE_PHASES, type Middleware, ToolError, type ToolResult, fail } from '@toolplane/core';
+import type { OrchestratorOptions } from './options.js';
+import type { CallOptions } from './orchestrator.js';
+import type { ProviderOptions, ToolRoute } from './registry.js';
+
+const MAX_SHOWN_NAME = 200;
+
+type Rule = 'positive' | 'atLeastOne' | 'nonNegative';
+
+const RULES: Record<Rule, { test: (value: number) => boolean; text: string }> = {
+  positive: { test: (value) => value > 0, text: 'a positive number' },
+  atLeastOne: { test: (value) => value >= 1, text: 'a number of at least 1' },
+  nonNegative: { test: (value) => value >= 0, text: 'a number of 0 or more' },
+};
+
+/** Throws `CONFIG_INVALID` unless `value` is undefined or a number the rule allows (never NaN). */
+function number(where: string, value: unknown, rule: Rule): void {
+  if (value === undefined) return;
+  const { test, text } = RULES[rule];
+  if (typeof value === 'number' && test(value)) return;
+  const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? typeof value);
+  throw new ToolError('CONFIG_INVALID', `${where} must be ${text}; got ${shown}`);
+}
+
+/**
+ * Checks the numbers of the orchestrator's options, so that a NaN, a string or a zero cannot
+ * turn into a deadline that never fires, a queue that never runs or a retry loop without end.
+ */
+export function checkOrchestratorOptions(options: OrchestratorOptions): void {
+  if (typeof options !== 'object' || options === null)
+    throw new ToolError('CONFIG_INVALID', 'createOrchestrator options must be an object');
+  number('timeoutMs', options.timeoutMs, 'positive');
+  number('maxConcurrency', options.maxConcurrency, 'atLeastOne');
+  for (const [name, queue] of Object.entries(options.queues ?? {}))
+    number(`queues.${name}.maxConcurrency`, queue?.maxConcurrency, 'atLeastOne');
+  number('warmupConcurrency', options.warmupConcurrency, 'atLeastOne');
+  number('startTimeoutMs', options.startTimeoutMs, 'positive');
+  number('closeTimeoutMs', options.closeTimeoutMs, 'positive');
+  number('accountingCapacity', options.accountingCapacity, 'nonNegative');
+  number('retry.maxAttempts', options.retry?.maxAttempts, 'atLeastOne');
+  number('retry.baseDelayMs', options.retry?.baseDelayMs, 'nonNegative');
+  number('retry.maxDelayMs', options.retry?.maxDelayMs, 'nonNegative');
+  if (options.cache) number('cache.maxEntries', options.cache.maxEntries, 'atLeastOne');
+  if (options.output) {
+    number('output.maxBytes', options.output.maxBytes, 'positive');
+    number('output.maxTokens', options.output.maxTokens, 'positive');
+    number('output.maxMediaBytes', options.output.maxMediaBytes, 'nonNegative');
+    number('output.maxStoredBytes', options.output.maxStoredBytes, 'positive');
+    number('output.ttlMs', options.output.ttlMs, 'positive');
+  }
+  if (options.contextBudget) {
+    number('contextBudget.maxTokensPerSession', options.contextBudget.maxTokensPerSession, 'nonNegative');
+    number('contextBudget.bytesPerToken', options.contextBudget.bytesPerToken, 'positive');
+  }
+}
+
+/** Checks the numbers given at `register()`. */
+export function checkProviderOptions(namespace: string, options: ProviderOptions): void {
+  number(`register("${namespace}").timeoutMs`, options.timeoutMs, 'positive');
+  number(`register("${namespace}").cacheTtlMs`, options.cacheTtlMs, 'nonNegative');
+}
+
+/** Checks what `use()` was given. */
+export function checkMiddleware(middleware: Middleware): void {
+  if (typeof middleware !== 'object' || middleware === null) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      'use() needs a middleware object with a name, a phase and handle()',
+    );
+  }
+  if (!MIDDLEWARE_PHASES.includes(middleware.phase)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `middleware "${String(middleware.name)}" has unknown phase "${String(middleware.phase)}"; use one of ${MIDDLEWARE_PHASES.join(', ')}`,
+    );
+  }
+  if (middleware.handle !== undefined && typeof middleware.handle !== 'function') {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `middleware "${String(middleware.name)}" has a handle that is not a function`,
+    );
+  }
+}
+
+/** Checks `warmup({ concurrency })`. */
+export function checkWarmupConcurrency(concurrency: unknown): void {
+  number('warmup concurrency', concurrency, 'atLeastOne');
+}
+
+/** A name as long as a model may send cut for messages and accounting. */
+export function shortName(name: string): string {
+  return name.length > MAX_SHOWN_NAME ? `${name.slice(0, MAX_SHOWN_NAME)}...` : name;
+}
+
+/**
+ * Why a call's deadline or signal cannot be used, as its failure: a deadline that is not a
+ * positive number (NaN or a string would mean none at all; one check covers every source), a
+ * signal that is not an AbortSignal.
+ */
+export function callOptionsProblem(
+  route: ToolRoute,
+  timeoutMs: unknown,
+  options: CallOptions,
+): ToolResult | undefined {
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) return badTimeout(route, timeoutMs, options);
+  const signal: unknown = options.signal;
+  if (signal !== undefined && typeof (signal as AbortSignal | null)?.addEventListener !== 'function') {
+    return fail(
+      'CONFIG_INVALID',
+      `the signal of a call to ${route.name} must be an AbortSignal; got ${signal === null ? 'null' : typeof signal}`,
+    );
+  }
+  return undefined;
+}
+
+function badTimeout(route: ToolRoute, timeoutMs: unknown, options: CallOptions): ToolResult {
+  const source =
+    options.timeoutMs !== undefined
+      ? 'the call options'
+      : route.timeoutMs !== undefined
+        ? `the tool spec or its provider's registration`
+        : 'the orchestrator options';
+  return fail(
+    'CONFIG_INVALID',
+    `timeoutMs for ${route.name} from ${source} must be a positive number of milliseconds (Infinity for none); got ${typeof timeoutMs === 'number' ? timeoutMs : (JSON.stringify(timeoutMs) ?? typeof timeoutMs)}`,
+  );
+}
