@@ -2,6 +2,14 @@
 // The `toolplane` command. Keep this file's imports light: `toolplane --help` must start fast.
 import { runCli } from './program.js';
 
+// A reader that stops early (`toolplane tools list | head -1`) closes the pipe: the rest of the
+// output has nowhere to go, which is not an error of the command. Drop it instead of crashing.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 const code = await runCli(process.argv, {
   cwd: process.cwd(),
   stdout: process.stdout,

@@ -37,7 +37,12 @@ export function createProgram(
     .version(version(), '-V, --version', 'print the version')
     .option('-c, --config <file>', 'config file (toolplane.config.json/.yaml, or an mcpServers/servers file)')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // commander's "error: unknown option '--x'" with the stable code every error line has
+      outputError: (text, write) => write(text.replace(/^error: /, 'toolplane: error: INVALID_ARGUMENTS: ')),
+    })
     .exitOverride()
     .addHelpText(
       'after',
@@ -182,7 +187,7 @@ export async function runCli(
     }
     const style = createStyle(io.stderr);
     if (error instanceof CliError) {
-      io.stderr.write(`${style.red('toolplane: error:')} ${error.message}\n`);
+      io.stderr.write(`${style.red('toolplane: error:')} ${error.code}: ${error.message}\n`);
       if (error.hint) io.stderr.write(`${style.dim('hint:')} ${error.hint}\n`);
       return error.exitCode;
     }

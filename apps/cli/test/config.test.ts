@@ -106,7 +106,7 @@ describe('config validate', () => {
     const { code, stderr } = await runCli(['tools', 'list'], { cwd: dir.path });
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /toolplane: error: invalid config: toolplane\.config\.json:\d+:\d+ {2}policy\.mode/,
+      /toolplane: error: CONFIG_INVALID: invalid config: toolplane\.config\.json:\d+:\d+ {2}policy\.mode/,
     );
     expect(stderr).toContain('hint: run `toolplane config validate`');
   });

@@ -41,6 +41,7 @@ export async function openapiImport(
   } catch (error) {
     if (ToolError.isInstance(error))
       throw new CliError(`cannot import ${source}: ${error.message}`, {
+        code: error.code,
         hint: 'give an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), as a file path or an http(s) URL',
       });
     throw error;
@@ -55,7 +56,15 @@ export async function openapiImport(
       },
     );
   const out = options.out === undefined ? undefined : resolve(context.cwd, options.out);
-  if (out) await writeToolConfig(out, imported.tools);
+  if (out)
+    await writeToolConfig(out, imported.tools).catch((error: unknown) => {
+      if (ToolError.isInstance(error)) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      throw usageError(
+        `cannot write ${options.out}: ${code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`,
+        'give --out a file path in an existing, writable directory',
+      );
+    });
   const shownOut = out ? relative(context.cwd, out) || out : undefined;
   if (options.json) {
     writeJson(context.stdout, {

@@ -18,6 +18,7 @@ export async function policyExplain(
       const close = names.filter((name) => name.includes(tool) || tool.includes(name)).slice(0, 5);
       throw new CliError(`no tool named ${tool} is configured`, {
         exitCode: EXIT_CODES.usage,
+        code: 'TOOL_NOT_FOUND',
         hint:
           close.length > 0
             ? `did you mean ${close.join(', ')}?`

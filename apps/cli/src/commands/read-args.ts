@@ -18,10 +18,12 @@ async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
 }
 
 function parseObject(text: string, where: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
+  // a UTF-8 byte order mark (editors on Windows write one) is not part of the JSON
+  const json = text.replace(/^\uFEFF/, '');
+  if (json.trim() === '') return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(json);
   } catch (error) {
     throw usageError(
       `arguments from ${where} are not valid JSON: ${(error as Error).message}`,
@@ -30,7 +32,7 @@ function parseObject(text: string, where: string): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw usageError(
-      `arguments from ${where} must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+      `arguments from ${where} must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
       'wrap them in an object: {"name": value}',
     );
   }

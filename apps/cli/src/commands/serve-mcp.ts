@@ -53,6 +53,14 @@ async function terminalApprovals(
   }
 }
 
+function listenProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return 'the port is already in use';
+  if (error.code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
+  if (error.code === 'EADDRNOTAVAIL') return 'the address is not one of this machine';
+  if (error.code === 'ENOTFOUND') return 'the host name does not resolve';
+  return error.message;
+}
+
 /** `toolplane serve mcp`: the configured tools as one MCP server, over stdio or streamable HTTP. */
 export async function serveMcp(
   context: CommandContext,
@@ -88,6 +96,11 @@ export async function serveMcp(
         const gateway = await startHttpGateway({
           ...address,
           createServer: () => createGatewayServer(runtime, { version }),
+        }).catch((error: NodeJS.ErrnoException) => {
+          throw usageError(
+            `cannot listen on ${options.http}: ${listenProblem(error)}`,
+            'choose another HOST:PORT for --http (port 0 picks a free one; the host must be an address of this machine)',
+          );
         });
         writeLine(
           context.stderr,

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { z } from 'zod';
-import { CliError } from '../output/cli-error.js';
+import { CliError, configError } from '../output/cli-error.js';
 import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
 
@@ -57,9 +57,10 @@ export function findConfigFile(cwd: string, explicit?: string): string | undefin
   if (explicit !== undefined) {
     const file = resolve(cwd, explicit);
     if (!existsSync(file))
-      throw new CliError(`config file ${explicit} does not exist`, {
-        hint: 'check the path given to --config, or run without it to use ./toolplane.config.json',
-      });
+      throw configError(
+        `config file ${explicit} does not exist`,
+        'check the path given to --config, or run without it to use ./toolplane.config.json',
+      );
     return file;
   }
   for (const name of CONFIG_FILE_NAMES) {
@@ -152,13 +153,24 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
   }
   let text: string;
   try {
+    // a directory, FIFO or device is refused before it is opened: reading a FIFO nobody writes
+    // to would wait forever
+    const info = await stat(file);
+    if (!info.isFile())
+      throw configError(
+        `config ${file} is ${info.isDirectory() ? 'a directory' : 'not a regular file'}`,
+        'give --config the path of a .json, .yaml or .yml file',
+      );
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read config ${file}: ${(error as Error).message}`, {
-      hint: 'check that the file is readable',
-    });
+    if (error instanceof CliError) throw error;
+    throw configError(
+      `cannot read config ${file}: ${(error as Error).message}`,
+      'check that the file is readable',
+    );
   }
-  const parsed = parseText(file, text);
+  // editors on Windows save UTF-8 with a byte order mark; it is not part of the document
+  const parsed = parseText(file, text.replace(/^\uFEFF/, ''));
   if (parsed.syntaxErrors.length > 0) {
     return {
       ok: false,
@@ -227,7 +239,8 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Loaded
   if (outcome.ok) return outcome.loaded;
   const first = outcome.issues[0] as ConfigIssue;
   const more = outcome.issues.length > 1 ? ` (and ${outcome.issues.length - 1} more)` : '';
-  throw new CliError(`invalid config: ${formatIssue(first, cwd)}${more}`, {
-    hint: 'run `toolplane config validate` to see every problem',
-  });
+  throw configError(
+    `invalid config: ${formatIssue(first, cwd)}${more}`,
+    'run `toolplane config validate` to see every problem',
+  );
 }

@@ -13,12 +13,12 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string): void {
+function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -26,7 +26,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new Error('request body exceeds 4 MiB');
     chunks.push(chunk as Buffer);
   }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -55,7 +55,14 @@ export async function startHttpGateway(options: {
     if (existing) return existing.transport.handleRequest(req, res);
     if (sessionId) return jsonRpcError(res, 404, 'unknown session: start a new one with initialize');
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: send initialize first');
-    const body = await readJson(req);
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      // JSON-RPC's own code for a body that is not JSON, as the SDK answers inside a session
+      return jsonRpcError(res, 400, `Parse error: ${(error as Error).message}`, -32700);
+    }
     if (!isInitializeRequest(body)) return jsonRpcError(res, 400, 'no session: send initialize first');
     const server = options.createServer();
     const transport = new StreamableHTTPServerTransport({

@@ -8,5 +8,5 @@ export function isConfigError(error: unknown): boolean {
 /** One line for an unexpected error. */
 export function describe(error: unknown): string {
   if (ToolError.isInstance(error)) return `${error.code}: ${error.message}`;
-  return errorMessage(error).split('\n')[0] ?? 'unknown error';
+  return `INTERNAL: ${errorMessage(error).split('\n')[0] ?? 'unknown error'}`;
 }

@@ -1,0 +1,216 @@
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { type Server, createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, exited, runCli, startCli, tempDir, waitFor } from './helpers.js';
+
+// A user mistake ends with one `toolplane: error: CODE: message` line: no stack trace.
+const STACK_LINE = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
+const BOM = '\uFEFF';
+
+let dir: { path: string; cleanup(): Promise<void> };
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeFile(join(dir.path, 'notes.txt'), 'first line\nsecond line\n');
+});
+afterAll(() => dir.cleanup());
+
+describe('bad command lines', () => {
+  it('gives unknown commands, unknown options and missing option values a stable code', async () => {
+    const cases = [['frobnicate'], ['--bogus', 'tools', 'list'], ['tools', 'call', 'read', '--timeout']];
+    for (const args of cases) {
+      const { code, stderr } = await runCli(args, { cwd: dir.path });
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr, args.join(' ')).toMatch(/^toolplane: error: INVALID_ARGUMENTS: /);
+      expect(stderr, args.join(' ')).toContain('--help');
+      expect(stderr).not.toMatch(STACK_LINE);
+    }
+  });
+
+  it('says the arguments are null, not "object", for --args null', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read', '--args', 'null'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'toolplane: error: INVALID_ARGUMENTS: arguments from --args must be a JSON object, got null',
+    );
+  });
+
+  it('reads an arguments file that starts with a UTF-8 byte order mark', async () => {
+    await writeFile(join(dir.path, 'bom-args.json'), `${BOM}${JSON.stringify({ path: 'notes.txt' })}`);
+    const { code, stdout } = await runCli(['tools', 'call', 'read', '--args', '@bom-args.json'], {
+      cwd: dir.path,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('first line');
+  });
+
+  it('refuses arguments on stdin that end in the middle of the JSON', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read'], { cwd: dir.path, input: '{"path":' });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^toolplane: error: INVALID_ARGUMENTS: arguments from stdin are not valid JSON/);
+    expect(stderr).toContain('hint:');
+  });
+});
+
+describe('bad config paths', () => {
+  it('refuses a FIFO as the config instead of waiting for a writer forever', async () => {
+    const fifo = join(dir.path, 'config.fifo');
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch (error) {
+      if (process.env.CI === 'true') throw error;
+      console.warn(`skipped: mkfifo is not available (${(error as Error).message})`);
+      return;
+    }
+    const { code, signal, stderr } = await runCli(['--config', fifo, 'tools', 'list'], {
+      cwd: dir.path,
+      timeoutMs: 60_000,
+    });
+    expect(signal).toBeNull();
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/toolplane: error: CONFIG_INVALID: config .*config\.fifo is not a regular file/);
+    expect(stderr).toContain('hint: give --config the path of a .json, .yaml or .yml file');
+  });
+
+  it('says a directory given as the config is a directory', async () => {
+    await mkdir(join(dir.path, 'conf.d'), { recursive: true });
+    const { code, stderr } = await runCli(['--config', 'conf.d', 'tools', 'list'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/toolplane: error: CONFIG_INVALID: config .*conf\.d is a directory/);
+    expect(stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('reads a JSON config saved with a UTF-8 byte order mark', async () => {
+    const config = { builtin: { workspace: '.', tools: ['read', 'write'] } };
+    await writeFile(join(dir.path, 'bom.config.json'), `${BOM}${JSON.stringify(config)}`);
+    const { code, stdout, stderr } = await runCli(
+      ['--config', 'bom.config.json', 'tools', 'list', '--json'],
+      {
+        cwd: dir.path,
+      },
+    );
+    expect(stderr).not.toContain('CONFIG_INVALID');
+    expect(code).toBe(0);
+    const names = (JSON.parse(stdout) as { name: string }[]).map((tool) => tool.name);
+    expect(names).toContain('write');
+  });
+});
+
+describe('closed output', () => {
+  it('does not crash when the reader of stdout goes away (| head -1)', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, index) => `line ${index + 1}`);
+    await writeFile(join(dir.path, 'big.txt'), `${lines.join('\n')}\n`);
+    const args = JSON.stringify({ path: 'big.txt', limit: 100_000 });
+    // a real pipe into `head`, which exits after one line while the CLI is still writing
+    // (a child's 'pipe' stdio is a socket pair, which does not fail the same way)
+    const script = 'set -o pipefail; "$0" "$1" tools call read --args "$2" --json | head -1';
+    const child = spawn('bash', ['-c', script, process.execPath, BIN, args], {
+      cwd: dir.path,
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', resolve);
+    });
+    expect(stdout).toBe('{\n');
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).not.toMatch(STACK_LINE);
+    expect(code).toBe(0);
+  });
+});
+
+describe('serve mcp --http', () => {
+  let blocker: Server;
+  let blockedPort = 0;
+  beforeAll(async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    blockedPort = (blocker.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+
+  it('says the port is in use and what to do, with exit code 2', async () => {
+    const { code, stderr } = await runCli(['serve', 'mcp', '--http', `127.0.0.1:${blockedPort}`], {
+      cwd: dir.path,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `toolplane: error: INVALID_ARGUMENTS: cannot listen on 127.0.0.1:${blockedPort}: the port is already in use`,
+    );
+    expect(stderr).toContain('hint: choose another HOST:PORT for --http');
+    expect(stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('answers a body that is not JSON with a JSON-RPC parse error, and keeps serving', async () => {
+    const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
+    try {
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 60_000)).toBe(true);
+      const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stderr)?.[0] as string;
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      for (const body of ['garbage{', '', Buffer.from([0xff, 0xfe, 0x7b])]) {
+        const response = await fetch(url, { method: 'POST', headers, body });
+        expect(response.status).toBe(400);
+        const answer = (await response.json()) as { error: { code: number; message: string } };
+        expect(answer.error.code).toBe(-32700);
+        expect(answer.error.message).toMatch(/^Parse error: /);
+      }
+      // a proper initialize still works afterwards
+      const initialize = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      });
+      expect(initialize.status).toBe(200);
+      await initialize.body?.cancel();
+      child.kill('SIGTERM');
+      expect(await exited(child, 60_000)).toBe(143);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('openapi import --out', () => {
+  const petstore = fileURLToPath(
+    new URL('../node_modules/@readme/oas-examples/3.0/json/petstore.json', import.meta.url),
+  );
+
+  it('says the directory of --out does not exist, or that --out is a directory', async () => {
+    await mkdir(join(dir.path, 'out-dir.json'), { recursive: true });
+    const cases = [
+      [join(dir.path, 'missing', 'tools.json'), 'its directory does not exist'],
+      ['out-dir.json', 'it is a directory'],
+    ] as const;
+    for (const [out, problem] of cases) {
+      const { code, stderr } = await runCli(['openapi', 'import', petstore, '--out', out], { cwd: dir.path });
+      expect(code, out).toBe(2);
+      expect(stderr, out).toContain(`toolplane: error: INVALID_ARGUMENTS: cannot write ${out}: ${problem}`);
+      expect(stderr, out).toContain('hint: give --out a file path in an existing, writable directory');
+      expect(stderr).not.toMatch(STACK_LINE);
+    }
+  });
+});
