@@ -36,14 +36,21 @@ export class Accounting {
     this.capacity = Math.max(0, capacity);
   }
 
-  record(meta: CallMeta, sessionId: string, startedAt: number, code: string | undefined): void {
+  /** Books a call; its totals go under `totalsKey` (the tool's name unless told otherwise). */
+  record(
+    meta: CallMeta,
+    sessionId: string,
+    startedAt: number,
+    code: string | undefined,
+    totalsKey: string = meta.tool,
+  ): void {
     // agents call the same tool many times in a row: the last one is kept at hand
-    let totals = meta.tool === this.lastTool ? this.lastTotals : this.totals.get(meta.tool);
+    let totals = totalsKey === this.lastTool ? this.lastTotals : this.totals.get(totalsKey);
     if (!totals) {
       totals = { calls: 0, errors: 0, cached: 0, latencyMs: 0, queueWaitMs: 0, bytesIn: 0, bytesOut: 0 };
-      this.totals.set(meta.tool, totals);
+      this.totals.set(totalsKey, totals);
     }
-    this.lastTool = meta.tool;
+    this.lastTool = totalsKey;
     this.lastTotals = totals;
     totals.calls++;
     if (code !== undefined) totals.errors++;

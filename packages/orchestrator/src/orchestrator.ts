@@ -71,6 +71,8 @@ export type CallOptions = ToolContextInit & {
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+/** The `accounting().totals` entry of calls to names that are no tool. */
+const UNKNOWN_TOOLS = '(unknown tool)';
 const INTERNAL_NAMESPACE = 'toolplane';
 
 /**
@@ -289,7 +291,9 @@ export class ToolsOrchestrator {
     }
     const route = this.registry.resolve(name);
     if (!route) {
-      return this.early(shortName(name), callId, sessionId, startedAt, notFound(this.registry, name));
+      // totals of unknown names share one entry: a model inventing names cannot grow them without end
+      const result = notFound(this.registry, name);
+      return this.early(shortName(name), callId, sessionId, startedAt, result, UNKNOWN_TOOLS);
     }
     const parsedArgs = normalizeArgs(args);
     const bytesIn = typeof parsedArgs === 'string' ? 0 : jsonBytes(parsedArgs);
@@ -505,15 +509,22 @@ export class ToolsOrchestrator {
     sessionId: string,
     startedAt: number,
     result: ToolResult,
+    totalsKey = tool,
   ): ToolResult {
     const meta = earlyMeta(tool, callId, this.timer.now() - startedAt);
     const final = withMeta(result, meta);
-    this.finish(final, meta, sessionId, startedAt);
+    this.finish(final, meta, sessionId, startedAt, totalsKey);
     return final;
   }
 
-  private finish(result: ToolResult, meta: CallMeta, sessionId: string, startedAt: number): void {
-    recordCall(this.accountingBook, this.events, result, meta, sessionId, startedAt);
+  private finish(
+    result: ToolResult,
+    meta: CallMeta,
+    sessionId: string,
+    startedAt: number,
+    totalsKey = meta.tool,
+  ): void {
+    recordCall(this.accountingBook, this.events, result, meta, sessionId, startedAt, totalsKey);
   }
 }
 

@@ -26,8 +26,9 @@ export function recordCall(
   meta: CallMeta,
   sessionId: string,
   startedAt: number,
+  totalsKey: string = meta.tool,
 ): void {
-  accounting.record(meta, sessionId, startedAt, result.ok ? undefined : result.error.code);
+  accounting.record(meta, sessionId, startedAt, result.ok ? undefined : result.error.code, totalsKey);
   if (!events.has('tool_finished')) return;
   // explicit literals: an object spread here is a slow path on every call
   events.emit(

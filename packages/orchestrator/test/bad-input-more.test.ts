@@ -226,6 +226,17 @@ describe('names and arguments a confused model sends', () => {
     expect(!far.ok && far.error.details?.suggestions).toEqual([]);
   });
 
+  it('thousands of invented names share one totals entry (the records still name each)', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.register(testProvider('t', { echo }));
+    for (let i = 0; i < 2000; i++) await orchestrator.call(`made_up_${i}`, {});
+    expect((await orchestrator.call('t__echo', {})).ok).toBe(true);
+    const { totals, records } = orchestrator.accounting();
+    expect(Object.keys(totals).sort()).toEqual(['(unknown tool)', 't__echo']);
+    expect(totals['(unknown tool)']).toMatchObject({ calls: 2000, errors: 2000 });
+    expect(records.at(-2)).toMatchObject({ tool: 'made_up_1999', ok: false, code: 'TOOL_NOT_FOUND' });
+  });
+
   it.each<[string, () => Record<string, unknown>, string]>([
     ['a BigInt', () => ({ n: 10n }), 'BigInt'],
     [
