@@ -1,5 +1,6 @@
-import { ToolError } from '@toolplane/core';
+import { type RegisteredTool, ToolError, type ToolResult, createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
+import { scrubberMiddleware } from './middleware.js';
 import { DEFAULT_RULES } from './rules/index.js';
 import { createScrubber } from './scrubber.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
@@ -148,5 +149,48 @@ describe('structured values at the edges', () => {
     let scrubbed = scrubber.scrubValue(node) as Record<string, unknown>;
     for (let i = 0; i < 30; i++) scrubbed = scrubbed.right as Record<string, unknown>;
     expect(scrubbed.leaf).toBe('k [REDACTED:github_token]');
+  });
+});
+
+describe('malformed results reaching the middleware', () => {
+  const tool: RegisteredTool = {
+    name: 'test__broken',
+    localName: 'broken',
+    spec: { name: 'broken', description: 'broken', inputSchema: { type: 'object' } },
+    provider: { namespace: 'test', kind: 'local' },
+  };
+  const through = async (result: unknown): Promise<ToolResult> => {
+    const middleware = scrubberMiddleware(createScrubber());
+    const handle = middleware.handle as NonNullable<typeof middleware.handle>;
+    return handle({ tool, args: {}, ctx: createToolContext() }, async () => result as ToolResult);
+  };
+
+  it('withholds a result whose content is a string (it used to come back split into characters, unscrubbed)', async () => {
+    const result = await through({ ok: true, content: `token ${githubToken}` });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(JSON.stringify(result)).not.toContain(githubToken.slice(4, 20));
+    expect(!result.ok && result.error.message).toContain('malformed result');
+  });
+
+  it('says INTERNAL and names the problem for other malformed results, never INVALID_ARGUMENTS', async () => {
+    for (const broken of [
+      null,
+      { ok: true, content: [null] },
+      { ok: true, content: [{ type: 'text', text: 42 }] },
+      { ok: false, error: { code: 'EXECUTION_FAILED' } },
+    ]) {
+      const result = await through(broken);
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error.code).toBe('INTERNAL');
+      expect(!result.ok && result.error.message).toContain('malformed result');
+    }
+  });
+
+  it('refuses a non-array to scrubPieces', () => {
+    const scrubber = createScrubber();
+    expect(errorOf(() => scrubber.scrubPieces('text' as unknown as string[]))?.code).toBe(
+      'INVALID_ARGUMENTS',
+    );
+    expect(scrubber.scrubPieces([])).toEqual({ pieces: [], findings: [] });
   });
 });

@@ -4,6 +4,8 @@ import {
   type ProgressUpdate,
   type ToolCall,
   type ToolResult,
+  describeInvalidResult,
+  fail,
   failFromError,
 } from '@toolplane/core';
 import type { Scrubber } from './scrubber.js';
@@ -117,6 +119,14 @@ export function scrubberMiddleware(scrubber: Scrubber, options: ScrubberMiddlewa
       } catch (error) {
         result = failFromError(error);
       }
+      // A malformed result cannot be checked part by part (a string as `content` would be
+      // scrubbed one character at a time): it is withheld.
+      const problem = describeInvalidResult(result);
+      if (problem !== undefined)
+        return fail(
+          'INTERNAL',
+          `the tool returned a malformed result (${problem}); the scrubber withheld it: fix the provider or the middleware before the scrubber`,
+        );
       const found: Finding[] = [];
       try {
         const scrubbed = scrubResult(result, scrubber, found);

@@ -1,5 +1,6 @@
-// Base64 that a tool wrapped into lines (`base64` at 76 columns, `openssl base64` at 64): a held
-// value's encoding may be cut by a line break, so runs of such lines are searched joined.
+// Base64 that a tool wrapped into lines (`base64` and MIME at 76 columns, `openssl base64` and
+// PEM at 64): a held value's encoding may be cut by a line break, so runs of such lines are
+// searched joined.
 
 function isBase64Code(code: number): boolean {
   return (
@@ -35,9 +36,9 @@ function join(text: string, lines: readonly [number, number][]): WrappedRun {
 }
 
 /**
- * Runs of at least two consecutive lines of base64 of one width (16 to 1024 characters; the
- * last line may be shorter or padded), joined without their line breaks. Linear: each line is
- * looked at once, and most ordinary lines stop the character check at their first space.
+ * Runs of at least two consecutive lines of base64 64 or 76 characters wide (the last line may
+ * be shorter or padded), joined without their line breaks. Linear: each line is looked at
+ * once, and only lines of a run's width are checked character by character.
  */
 export function wrappedBase64Runs(text: string): WrappedRun[] {
   const runs: WrappedRun[] = [];
@@ -55,13 +56,15 @@ export function wrappedBase64Runs(text: string): WrappedRun[] {
     let body = end;
     while (body > start && end - body < 2 && text.charCodeAt(body - 1) === 61) body--;
     const length = end - start;
-    const base64 = isBase64Line(text, start, body);
+    // Only lines that could continue or start a run are checked character by character.
+    const base64 =
+      (width > 0 ? length <= width : length === 64 || length === 76) && isBase64Line(text, start, body);
     if (width > 0 && base64 && length <= width) {
       lines.push([start, body]);
       if (length < width || body < end) close(); // a short or padded line ends the run
     } else {
       close();
-      if (base64 && body === end && length >= 16 && length <= 1024) {
+      if ((length === 64 || length === 76) && body === end && base64) {
         lines.push([start, end]);
         width = length;
       }
