@@ -98,6 +98,50 @@ describe('bad config paths', () => {
   });
 });
 
+describe('hostile config documents', () => {
+  it('refuses YAML aliases that expand exponentially, as a config error', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 7; level++) {
+      const name = String.fromCharCode(97 + level);
+      const previous = String.fromCharCode(96 + level);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    levels.push('mcpServers: { x: { command: echo, args: *g } }');
+    await writeFile(join(dir.path, 'bomb.yaml'), `${levels.join('\n')}\n`);
+    const { code, stderr } = await runCli(['--config', 'bomb.yaml', 'tools', 'list'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^toolplane: error: CONFIG_INVALID: invalid config: bomb\.yaml:1:1 .*alias/);
+    expect(stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('refuses JSON nested deeper than the stack, as a config error', async () => {
+    const depth = 200_000;
+    await writeFile(join(dir.path, 'deep.json'), `{"policy":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+    for (const command of [
+      ['tools', 'list'],
+      ['config', 'validate'],
+    ]) {
+      const { code, stderr, stdout } = await runCli(['--config', 'deep.json', ...command], { cwd: dir.path });
+      expect(code, command.join(' ')).toBe(2);
+      expect(`${stdout}${stderr}`, command.join(' ')).toContain('the document is nested too deeply to read');
+      expect(stderr).not.toContain('Maximum call stack');
+    }
+  });
+
+  it('keeps a "__proto__" key of a JSON config a key (an unknown field), not the config\'s prototype', async () => {
+    const sub = join(dir.path, 'proto');
+    await mkdir(sub, { recursive: true });
+    const config = '{"__proto__":{"builtin":{"workspace":"/","tools":"all"}}}';
+    await writeFile(join(sub, 'toolplane.config.json'), config);
+    const { code, stdout, stderr } = await runCli(['tools', 'list', '--json'], { cwd: sub });
+    expect(stdout).not.toContain('bash');
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'toolplane: error: CONFIG_INVALID: invalid config: toolplane.config.json:1:2  __proto__  unknown field "__proto__"',
+    );
+  });
+});
+
 describe('closed output', () => {
   it('does not crash when the reader of stdout goes away (| head -1)', async () => {
     const lines = Array.from({ length: 100_000 }, (_, index) => `line ${index + 1}`);

@@ -37,16 +37,31 @@ type Segment = string | number;
 const segments = (path: readonly PropertyKey[]): Segment[] =>
   path.map((part) => (typeof part === 'number' ? part : String(part)));
 
+/** Why a document could not be turned into a value: nesting deeper than the stack, or too many aliases. */
+function tooComplex(error: unknown): string {
+  if (error instanceof RangeError)
+    return 'the document is nested too deeply to read; a config needs only a few levels';
+  return `${(error as Error).message}; write the values out instead of expanding aliases`;
+}
+
 /** Parses JSON (comments and trailing commas allowed, as in VS Code and Claude configs). */
 export function parseJsonText(text: string): ParsedText {
   const starts = lineStarts(text);
   const errors: { error: number; offset: number; length: number }[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const syntaxErrors = errors.map((error) => ({
-    message: `JSON syntax: ${printParseErrorCode(error.error)}`,
-    position: positionOf(starts, error.offset),
-  }));
-  const data = root && syntaxErrors.length === 0 ? nodeValue(root) : undefined;
+  let root: JsonNode | undefined;
+  let data: unknown;
+  let syntaxErrors: ParsedText['syntaxErrors'];
+  try {
+    root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    syntaxErrors = errors.map((error) => ({
+      message: `JSON syntax: ${printParseErrorCode(error.error)}`,
+      position: positionOf(starts, error.offset),
+    }));
+    data = root && syntaxErrors.length === 0 ? nodeValue(root) : undefined;
+  } catch (error) {
+    root = undefined;
+    syntaxErrors = [{ message: `JSON: ${tooComplex(error)}`, position: { line: 1, column: 1 } }];
+  }
   return {
     data,
     syntaxErrors,
@@ -71,7 +86,15 @@ function nodeValue(node: JsonNode): unknown {
       const out: Record<string, unknown> = {};
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];
-        if (key && value) out[String(key.value)] = nodeValue(value);
+        // defined, not assigned: a "__proto__" key must stay a key (and fail the schema), not
+        // become the object's prototype whose fields the schema would then read
+        if (key && value)
+          Object.defineProperty(out, String(key.value), {
+            value: nodeValue(value),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
       }
       return out;
     }
@@ -94,8 +117,17 @@ export function parseYamlText(text: string): ParsedText {
     message: `YAML syntax: ${error.message.split('\n')[0]}`,
     position: at(error.pos[0]),
   }));
+  let data: unknown;
+  if (syntaxErrors.length === 0) {
+    try {
+      data = document.toJS();
+    } catch (error) {
+      // aliases that expand too much (`yaml` refuses them) or nesting deeper than the stack
+      syntaxErrors.push({ message: `YAML: ${tooComplex(error)}`, position: { line: 1, column: 1 } });
+    }
+  }
   return {
-    data: syntaxErrors.length === 0 ? document.toJS() : undefined,
+    data,
     syntaxErrors,
     locate(path) {
       const parts = segments(path);
