@@ -37,6 +37,16 @@ describe('huge and hostile outputs', () => {
     expect(text.slice(0, filler.length)).toBe(filler);
   });
 
+  it('Cookie and Set-Cookie headers repeated on one 4 MB line: redacted to the line end, linear', () => {
+    for (const header of ['Cookie: ', 'Set-Cookie: x=']) {
+      const { text } = scrubber.scrub(`${repeatTo(header, SIZE)}\n${githubToken}\n`);
+      // The last header's trailing space is not part of any value.
+      expect(text).toBe(
+        `${header}[REDACTED:cookie]${header.endsWith(' ') ? ' ' : ''}\n[REDACTED:github_token]\n`,
+      );
+    }
+  });
+
   it('redacts 200,000 findings in one 4 MB result through the middleware (no stack overflow)', async () => {
     const lines = Array.from({ length: 200_000 }, (_, index) => `user${index} password=Zq9${index}Wv!`);
     const tool: RegisteredTool = {

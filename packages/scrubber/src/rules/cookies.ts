@@ -23,20 +23,49 @@ function valueStart(text: string, from: number): { start: number; quoted: boolea
   return { start, quoted };
 }
 
-/** End of the header value: the line end, or the closing quote when quoted; -1 when longer than allowed. */
-function valueEnd(text: string, start: number, quoted: boolean, stopAtSemicolon: boolean): number {
-  let end = start;
-  while (end < text.length && end - start <= MAX_VALUE) {
-    const code = text.charCodeAt(end);
-    if (code === 10 || code === 13 || (quoted && code === 34) || (stopAtSemicolon && code === 59)) break;
-    if (quoted && code === 92) end++;
-    end++;
+/**
+ * The last terminator search: `[from, scannedTo)` holds no terminator, and `end` is the one found
+ * at `scannedTo` (or -1 when the search stopped at its bound). Anchors repeated on one line
+ * (`Cookie: Cookie: ...`) resume it instead of scanning the line again, so the rule stays linear.
+ */
+let memo: { text: string; mode: number; from: number; scannedTo: number; end: number } | undefined;
+
+/** Position of the character that ends a header value starting at `start`, the text end, or -1 past the bound. */
+function terminator(text: string, start: number, quoted: boolean, stopAtSemicolon: boolean): number {
+  const mode = (quoted ? 1 : 0) | (stopAtSemicolon ? 2 : 0);
+  let from = start;
+  let cursor = start;
+  if (
+    memo !== undefined &&
+    memo.text === text &&
+    memo.mode === mode &&
+    start >= memo.from &&
+    start <= memo.scannedTo
+  ) {
+    if (memo.end !== -1) return memo.end;
+    from = memo.from;
+    cursor = memo.scannedTo;
   }
-  if (end - start > MAX_VALUE) return -1;
+  const limit = Math.min(text.length, start + MAX_VALUE + 1);
+  while (cursor < limit) {
+    const code = text.charCodeAt(cursor);
+    if (code === 10 || code === 13 || (quoted && code === 34) || (stopAtSemicolon && code === 59)) break;
+    cursor += quoted && code === 92 ? 2 : 1;
+  }
+  const end = cursor < limit || limit === text.length ? Math.min(cursor, text.length) : -1;
+  memo = { text, mode, from, scannedTo: Math.min(cursor, text.length), end };
+  return end;
+}
+
+/** End of the header value, trailing spaces dropped; a value longer than allowed is cut at the bound (redacted up to there). */
+function valueEnd(text: string, start: number, quoted: boolean, stopAtSemicolon: boolean): number {
+  let end = terminator(text, start, quoted, stopAtSemicolon);
+  if (end === -1 || end - start > MAX_VALUE) end = start + MAX_VALUE;
   while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
   return end;
 }
 
+/** Placeholders are checked on the first 64 characters: a placeholder is short, and the check stays bounded. */
 function matchCookie(text: string, index: number): RuleMatch | undefined {
   const setCookie = (text.charCodeAt(index) | 0x20) === 115; // s of Set-Cookie
   // `Cookie:` inside `Set-Cookie:` is the other anchor's; a word before means another header name.
@@ -45,13 +74,16 @@ function matchCookie(text: string, index: number): RuleMatch | undefined {
   const { start, quoted } = valueStart(text, colon + 1);
   if (!setCookie) {
     const end = valueEnd(text, start, quoted, false);
-    if (end - start < 16 || isPlaceholder(text.slice(start, end))) return undefined;
+    if (end - start < 16 || isPlaceholder(text.slice(start, Math.min(end, start + 64)))) return undefined;
     return { start, end, kind: 'cookie' };
   }
-  const equals = text.indexOf('=', start);
-  if (equals === -1 || equals - start > 256) return undefined;
+  // Searched in a bounded slice (a view): `Set-Cookie:` repeated with no `=` stays linear.
+  const offset = text.slice(start, start + 256).indexOf('=');
+  if (offset === -1) return undefined;
+  const equals = start + offset;
   const end = valueEnd(text, equals + 1, quoted, true);
-  if (end - equals - 1 < 8 || isPlaceholder(text.slice(equals + 1, end))) return undefined;
+  if (end - equals - 1 < 8 || isPlaceholder(text.slice(equals + 1, Math.min(end, equals + 65))))
+    return undefined;
   return { start: equals + 1, end, kind: 'cookie' };
 }
 
