@@ -46,6 +46,26 @@ describe('bad command lines', () => {
     expect(stdout).toContain('first line');
   });
 
+  it('refuses --timeout values that are not plain digits instead of reading 0x10 as 16 ms', async () => {
+    for (const value of ['0x10', '1e3', ' 5', '1.5', '-5', '0']) {
+      const { code, stderr } = await runCli(
+        ['tools', 'call', 'read', '--args', '{"path":"notes.txt"}', '--timeout', value],
+        { cwd: dir.path },
+      );
+      expect(code, value).toBe(2);
+      expect(stderr, value).toContain(
+        `toolplane: error: INVALID_ARGUMENTS: --timeout must be a positive whole number of milliseconds, got ${value}`,
+      );
+      expect(stderr, value).toContain('hint: for example --timeout 30000');
+    }
+  });
+
+  it('asks for a file name after a bare --args @', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read', '--args', '@'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toContain('toolplane: error: INVALID_ARGUMENTS: --args @ needs a file name after the @');
+  });
+
   it('refuses arguments on stdin that end in the middle of the JSON', async () => {
     const { code, stderr } = await runCli(['tools', 'call', 'read'], { cwd: dir.path, input: '{"path":' });
     expect(code).toBe(2);

@@ -50,6 +50,8 @@ export async function readCallArguments(
   }
   if (argsOption === '-') return parseObject(await readStdin(context.stdin), 'stdin');
   if (argsOption.startsWith('@')) {
+    if (argsOption === '@')
+      throw usageError('--args @ needs a file name after the @', 'for example --args @args.json');
     const file = resolve(context.cwd, argsOption.slice(1));
     let text: string;
     try {

@@ -35,9 +35,13 @@ export async function toolsCall(
 ): Promise<number> {
   let timeoutMs: number | undefined;
   if (options.timeout !== undefined) {
-    timeoutMs = Number(options.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-      throw usageError(`--timeout must be a positive whole number of milliseconds, got ${options.timeout}`);
+    // digits only: Number() would also take "0x10" (16 ms), " 5" and "1e3"
+    timeoutMs = /^\d+$/.test(options.timeout) ? Number(options.timeout) : Number.NaN;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+      throw usageError(
+        `--timeout must be a positive whole number of milliseconds, got ${options.timeout}`,
+        'for example --timeout 30000 (30 seconds)',
+      );
   }
   const args = await readCallArguments(options.args, context);
   const loaded = await loadConfig(context.cwd, context.configPath);
