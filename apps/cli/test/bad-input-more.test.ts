@@ -162,6 +162,26 @@ describe('hostile config documents', () => {
   });
 });
 
+describe('a file as the built-in workspace', () => {
+  it('is a config error for calls and for config validate, not a provider that fails every call', async () => {
+    const sub = join(dir.path, 'file-workspace');
+    await mkdir(sub, { recursive: true });
+    await writeFile(join(sub, 'notes.txt'), 'text\n');
+    await writeFile(
+      join(sub, 'toolplane.config.json'),
+      JSON.stringify({ builtin: { workspace: 'notes.txt', tools: ['read', 'list'] } }),
+    );
+    const call = await runCli(['tools', 'call', 'read', '--args', '{"path":"notes.txt"}'], { cwd: sub });
+    expect(call.code).toBe(2);
+    expect(call.stderr).toContain(
+      'toolplane: error: CONFIG_INVALID: builtin.workspace notes.txt is a file, not a directory',
+    );
+    const validate = await runCli(['config', 'validate'], { cwd: sub });
+    expect(validate.code).toBe(2);
+    expect(validate.stdout).toMatch(/builtin\.workspace {2}notes\.txt is a file, not a directory/);
+  });
+});
+
 describe('closed output', () => {
   it('does not crash when the reader of stdout goes away (| head -1)', async () => {
     const lines = Array.from({ length: 100_000 }, (_, index) => `line ${index + 1}`);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '@toolplane/core';
 import { type ConfigIssue, type LoadedConfig, formatIssue, readConfig } from '../config/load.js';
@@ -82,6 +82,11 @@ async function deepIssues(loaded: LoadedConfig): Promise<ConfigIssue[]> {
     add(
       ['builtin', 'workspace'],
       `${config.builtin.workspace} does not exist (relative paths start at the config's directory)`,
+    );
+  else if (config.builtin && !statSync(at(config.builtin.workspace)).isDirectory())
+    add(
+      ['builtin', 'workspace'],
+      `${config.builtin.workspace} is a file, not a directory: give the folder the built-in tools work in`,
     );
   try {
     const { createPolicy } = await import('@toolplane/policy');

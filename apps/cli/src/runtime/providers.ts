@@ -1,5 +1,6 @@
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { ToolProvider } from '@toolplane/core';
+import { type ToolProvider, ToolError } from '@toolplane/core';
 import type { LoadedConfig } from '../config/load.js';
 
 /** A provider and where it came from in the config (for doctor and error messages). */
@@ -53,6 +54,12 @@ export async function createProviders(loaded: LoadedConfig): Promise<ConfiguredP
   if (config.builtin) {
     const { BUILTIN_TOOL_NAMES, createBuiltinProvider } = await import('@toolplane/builtin-fs-shell');
     const { tools, workspace, envAllowList, protectedPaths } = config.builtin;
+    // a file as the workspace would start, then fail every call with "does not exist"
+    if (statSync(at(workspace), { throwIfNoEntry: false })?.isDirectory() === false)
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `builtin.workspace ${workspace} is a file, not a directory: give the folder the built-in tools work in`,
+      );
     const provider = createBuiltinProvider({
       workspace: at(workspace),
       tools: tools === 'read-only' ? READ_ONLY_TOOLS : tools === 'all' ? BUILTIN_TOOL_NAMES : tools,
