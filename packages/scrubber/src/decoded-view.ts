@@ -24,9 +24,10 @@ const WIDE_TRIGGER =
 
 /**
  * Literals found with `indexOf`: an escape character (ANSI colours), a soft hyphen, a JSON
- * `\u00XX` escape, PHP's `\/`, and `%` (a percent-encoded `:`, `=`, `@`, `/`, `&` or `?`).
+ * `\u00XX` escape, PHP's `\/`, `%` (a percent-encoded `:`, `=`, `@`, `/`, `&` or `?`), and
+ * HTML entities for quotes (JSON in an HTML attribute: `{&quot;apiKey&quot;:...}`).
  */
-const LITERAL_TRIGGERS = ['\x1b', '\u00ad', '\\u00', '\\/', '%'];
+const LITERAL_TRIGGERS = ['\x1b', '\u00ad', '\\u00', '\\/', '%', '&quot;', '&#', '&apos;'];
 
 /** Whether the literal trigger at `index` really is one (an escape of printable ASCII or ESC, a structural percent code). */
 function confirms(text: string, index: number, literal: string): boolean {
@@ -36,6 +37,7 @@ function confirms(text: string, index: number, literal: string): boolean {
       value === 0x3a || value === 0x3d || value === 0x3f || value === 0x40 || value === 0x26 || value === 0x2f
     );
   }
+  if (literal === '&#') return htmlEntity(text, index) !== undefined;
   if (literal === '\\u00') {
     const value = hexAt(text, index + 2, 4);
     return (value >= 0x20 && value <= 0x7e) || value === 0x1b;
@@ -156,6 +158,32 @@ function escapeSequenceEnd(text: string, from: number): number {
   return final >= 0x40 && final <= 0x7e ? cursor + 1 : from;
 }
 
+const NAMED_ENTITIES: readonly [string, number][] = [
+  ['&quot;', 34],
+  ['&apos;', 39],
+  ['&amp;', 38],
+  ['&lt;', 60],
+  ['&gt;', 62],
+];
+
+/** The printable ASCII character and length of the HTML entity at `index`, or undefined. */
+function htmlEntity(text: string, index: number): { code: number; length: number } | undefined {
+  for (const [name, code] of NAMED_ENTITIES)
+    if (text.startsWith(name, index)) return { code, length: name.length };
+  if (text.charCodeAt(index + 1) !== 35) return undefined;
+  const hex = (text.charCodeAt(index + 2) | 0x20) === 120;
+  let cursor = index + (hex ? 3 : 2);
+  let code = 0;
+  for (let digits = 0; digits < 4; digits++, cursor++) {
+    const digit = hex ? hexValue(text.charCodeAt(cursor)) : text.charCodeAt(cursor) - 48;
+    if (digit < 0 || digit > (hex ? 15 : 9)) break;
+    code = code * (hex ? 16 : 10) + digit;
+  }
+  if (text.charCodeAt(cursor) !== 59 || code < 0x20 || code > 0x7e || cursor === index + (hex ? 3 : 2))
+    return undefined;
+  return { code, length: cursor + 1 - index };
+}
+
 const utf16 = new TextDecoder('utf-16le');
 
 /** Whether the character at `index` separates words (so a window may begin or end there). */
@@ -231,6 +259,12 @@ function decodeRange(text: string, from: number, to: number): DecodedView {
       if (value > 0x20 && value <= 0x7e && value !== 37) {
         decoded = value;
         next = index + 3;
+      }
+    } else if (code === 38) {
+      const entity = htmlEntity(text, index);
+      if (entity !== undefined) {
+        decoded = entity.code;
+        next = index + entity.length;
       }
     } else if (code >= 0xff01 && code <= 0xff5e) {
       decoded = code - 0xfee0;

@@ -125,6 +125,16 @@ describe('JSON and URL escapes', () => {
     expect(scrubber.scrubText(dsn)).toBe('url=postgres%3A%2F%2Fapp%3A[REDACTED:url_password]%40db%2Fapp');
   });
 
+  it('redacts JSON inside an HTML attribute (entity-escaped quotes), keeping the entities', () => {
+    const attribute = `<div data-config="{&quot;apiKey&quot;:&quot;${password}&quot;,&quot;n&quot;:1}"></div>`;
+    expect(scrubber.scrubText(attribute)).toBe(
+      '<div data-config="{&quot;apiKey&quot;:&quot;[REDACTED:api_key]&quot;,&quot;n&quot;:1}"></div>',
+    );
+    expect(scrubber.scrubText(`{&#34;password&#34;:&#x22;${password}&#x22;}`)).toBe(
+      '{&#34;password&#34;:&#x22;[REDACTED:password]&#x22;}',
+    );
+  });
+
   it('does not read an escaped backslash as the start of an escape', () => {
     // `\\u0070` is a backslash and the text "u0070", not the letter p.
     expect(scrubber.scrub('{"a":"\\\\u0070assword=abcdefgh123"}').findings).toEqual([]);

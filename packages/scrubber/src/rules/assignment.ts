@@ -124,7 +124,10 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
   AUTH_SCHEME.lastIndex = start;
   if (AUTH_SCHEME.test(text))
     return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, info.inQuery);
-  const end = unquotedEnd(text, start, info.inQuery);
+  let end = unquotedEnd(text, start, info.inQuery);
+  // In HTML a query's `&` is `&amp;`: the value ends there, and the entity stays whole.
+  const entity = text.slice(start, end).indexOf('&amp');
+  if (entity > 0 && text.startsWith('&amp;', start + entity)) end = start + entity;
   if (end === start || end - start > MAX_VALUE) return undefined;
   const value = text.slice(start, end);
   const following = text.charCodeAt(end);
@@ -268,6 +271,7 @@ export const assignment: SecretRule = {
         kind: 'password',
       },
       { text: `x-api-key: ${token}`, secret: token, kind: 'api_key' },
+      { text: `<a href="/cb?code=1&amp;access_token=${token}&amp;state=z">`, secret: token, kind: 'token' },
       {
         text: `DB_PASSWORD="${word} ${lowerWord} ${password}"\nDB_HOST=db`,
         secret: `${word} ${lowerWord} ${password}`,
