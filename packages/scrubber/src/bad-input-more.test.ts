@@ -1,4 +1,11 @@
-import { type RegisteredTool, ToolError, type ToolResult, createToolContext } from '@toolplane/core';
+import {
+  type RegisteredTool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+  createToolContext,
+  ok,
+} from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { scrubberMiddleware } from './middleware.js';
 import { DEFAULT_RULES } from './rules/index.js';
@@ -192,5 +199,51 @@ describe('malformed results reaching the middleware', () => {
       'INVALID_ARGUMENTS',
     );
     expect(scrubber.scrubPieces([])).toEqual({ pieces: [], findings: [] });
+  });
+});
+
+describe('the context the middleware passes on', () => {
+  const tool: RegisteredTool = {
+    name: 'test__ctx',
+    localName: 'ctx',
+    spec: { name: 'ctx', description: 'ctx', inputSchema: { type: 'object' } },
+    provider: { namespace: 'test', kind: 'local' },
+  };
+
+  it("keeps a `signal` that is an accessor on the context's prototype (core allows lazy signals)", async () => {
+    const controller = new AbortController();
+    const base = createToolContext();
+    const lazy = Object.create({
+      get signal() {
+        return controller.signal;
+      },
+    }) as ToolContext;
+    const { signal: _own, ...fields } = base;
+    Object.assign(lazy, fields);
+    expect(lazy.signal).toBe(controller.signal);
+    const middleware = scrubberMiddleware(createScrubber());
+    const handle = middleware.handle as NonNullable<typeof middleware.handle>;
+    let seen: AbortSignal | undefined;
+    await handle({ tool, args: {}, ctx: lazy }, async (inner) => {
+      seen = inner.ctx.signal;
+      return ok('done');
+    });
+    expect(seen).toBe(controller.signal);
+  });
+
+  it('scrubs a progress message that is not a string instead of throwing into the tool', async () => {
+    const updates: unknown[] = [];
+    const middleware = scrubberMiddleware(createScrubber());
+    const handle = middleware.handle as NonNullable<typeof middleware.handle>;
+    const result = await handle(
+      { tool, args: {}, ctx: createToolContext({ progress: (update) => updates.push(update) }) },
+      async (inner) => {
+        inner.ctx.progress({ message: 42 as unknown as string, progress: 1 });
+        inner.ctx.progress({ message: { token: githubToken } as unknown as string });
+        return ok('done');
+      },
+    );
+    expect(result.ok).toBe(true);
+    expect(updates).toEqual([{ message: '42', progress: 1 }, { message: '[object Object]' }]);
   });
 });

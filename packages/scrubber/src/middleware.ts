@@ -5,6 +5,7 @@ import {
   type ToolCall,
   type ToolResult,
   describeInvalidResult,
+  extendContext,
   fail,
   failFromError,
 } from '@toolplane/core';
@@ -110,12 +111,14 @@ export function scrubberMiddleware(scrubber: Scrubber, options: ScrubberMiddlewa
     async handle(call, next) {
       const original = call.ctx;
       const progress = (update: ProgressUpdate): void => {
-        if (update.message === undefined) original.progress(update);
-        else original.progress({ ...update, message: scrubber.scrubText(update.message) });
+        if (update?.message === undefined) original.progress(update);
+        // A message that is not a string (a plain-JS tool) is scrubbed as text, not thrown back into the tool.
+        else original.progress({ ...update, message: scrubber.scrubText(String(update.message)) });
       };
       let result: ToolResult;
       try {
-        result = await next({ ...call, ctx: { ...original, progress } });
+        // extendContext, not a spread: a context's `signal` may be an accessor on its prototype.
+        result = await next({ ...call, ctx: extendContext(original, { progress }) });
       } catch (error) {
         result = failFromError(error);
       }
