@@ -150,6 +150,21 @@ describe('structured values at the edges', () => {
     expect(scrubbed.list).toEqual([expected]);
   });
 
+  it('keeps both entries when two keys are redacted to the same marker (no value lost)', () => {
+    const other = `ghp_${fake.chars(ALPHABETS.alnum, 36)}`;
+    const scrubbed = scrubber.scrubValue({
+      tokens: { [githubToken]: { scopes: 'repo' }, [other]: { scopes: 'admin' } },
+      password,
+    });
+    expect(scrubbed).toEqual({
+      tokens: {
+        '[REDACTED:github_token]': { scopes: 'repo' },
+        '[REDACTED:github_token] #2': { scopes: 'admin' },
+      },
+      password: '[REDACTED:password]',
+    });
+  });
+
   it('copies a DAG whose paths double at every level once per object (30 levels: 2^30 paths)', () => {
     let node: Record<string, unknown> = { leaf: `k ${githubToken}`, big: 2n };
     for (let i = 0; i < 30; i++) node = { left: node, right: node, big: 1n };

@@ -1,4 +1,4 @@
-import type { ScrubOutcome } from './types.js';
+import type { Finding, ScrubOutcome } from './types.js';
 
 type Scrub = (text: string) => ScrubOutcome;
 
@@ -25,15 +25,21 @@ interface Frame {
 }
 
 function place(frame: Frame, key: string, item: unknown, scrub: Scrub): void {
-  if (Array.isArray(frame.target)) frame.target[Number(key)] = item;
+  if (Array.isArray(frame.target)) {
+    frame.target[Number(key)] = item;
+    return;
+  }
+  // Two keys redacted to the same marker keep both entries: `[REDACTED:github_token]`, then `... #2`.
+  const scrubbed = scrub(key).text;
+  let name = scrubbed;
+  for (let n = 2; name !== key && Object.hasOwn(frame.target, name); n++) name = `${scrubbed} #${n}`;
   // defineProperty: a key named `__proto__` stays an own key instead of replacing the prototype.
-  else
-    Object.defineProperty(frame.target, scrub(key).text, {
-      value: item,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  Object.defineProperty(frame.target, name, {
+    value: item,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /**
@@ -79,6 +85,22 @@ function walk(root: object, scrub: Scrub): unknown {
 }
 
 /**
+ * Whether a finding lies in an object key of the JSON text `json`: the string it is in is
+ * followed by `:`. Linear: the text after each finding is read once, up to its string's end.
+ */
+function redactsAKey(json: string, findings: readonly Finding[]): boolean {
+  let scanned = 0;
+  for (const finding of findings) {
+    let cursor = Math.max(finding.end, scanned);
+    while (cursor < json.length && json.charCodeAt(cursor) !== 34)
+      cursor += json.charCodeAt(cursor) === 92 ? 2 : 1;
+    scanned = cursor;
+    if (json.charCodeAt(cursor + 1) === 58) return true;
+  }
+  return false;
+}
+
+/**
  * Redacts every string of a JSON value. The value is scrubbed as JSON text in one pass (so key
  * names give values their context) and parsed back; markers contain no quote or backslash, so
  * the result stays valid JSON. If a match ever broke the JSON, each string is scrubbed on its own.
@@ -96,6 +118,8 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
   if (json !== undefined) {
     const outcome = scrub(json);
     if (outcome.findings.length === 0) return value;
+    // A redacted key could collide with another: the walk keeps both entries.
+    if (redactsAKey(json, outcome.findings)) return walk(value, scrub) as T;
     try {
       return JSON.parse(outcome.text) as T;
     } catch {
