@@ -176,8 +176,11 @@ describe('tool config files', () => {
       (caught: unknown) => caught,
     );
     // used to be a bare ENOENT error
-    expect(ToolError.isInstance(missing) && missing.code).toBe('CONFIG_INVALID');
-    expect((missing as Error).message).toContain('cannot write the tool config');
+    expect(ToolError.isInstance(missing) && missing.code).toBe('INVALID_ARGUMENTS');
+    expect((missing as Error).message).toContain('tools.yaml: its directory does not exist');
+    const ontoFolder = await writeToolConfig(folder, reviewed).catch((caught: unknown) => caught);
+    expect(ToolError.isInstance(ontoFolder) && ontoFolder.code).toBe('INVALID_ARGUMENTS');
+    expect((ontoFolder as Error).message).toContain('it is a directory');
     expect(await readdir(folder)).toEqual(['tools.json']);
   });
 

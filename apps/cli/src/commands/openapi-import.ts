@@ -58,10 +58,12 @@ export async function openapiImport(
   const out = options.out === undefined ? undefined : resolve(context.cwd, options.out);
   if (out)
     await writeToolConfig(out, imported.tools).catch((error: unknown) => {
-      if (ToolError.isInstance(error)) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
+      // a file-system failure (the importer's ToolError carries it as its cause) is about --out
+      const cause = ToolError.isInstance(error) ? error.cause : error;
+      const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+      if (typeof code !== 'string') throw error;
       throw usageError(
-        `cannot write ${options.out}: ${code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`,
+        `cannot write ${options.out}: ${code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : (cause as Error).message}`,
         'give --out a file path in an existing, writable directory',
       );
     });

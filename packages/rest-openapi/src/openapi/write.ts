@@ -56,10 +56,22 @@ export async function writeToolConfig(
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
-    throw new ToolError('CONFIG_INVALID', `cannot write the tool config ${path}: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    // the destination is the caller's argument; the configs themselves were checked above
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `cannot write the tool config ${path}: ${writeFailure(error)}; give a file path in an existing, writable directory`,
+      { cause: error },
+    );
   }
+}
+
+/** Why a write failed, in words (the temporary file's name in a raw message would only confuse). */
+function writeFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'its directory does not exist';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'permission denied';
+  return errorMessage(error);
 }
 
 /** Reads a tool config file written by {@link writeToolConfig} (or by hand) and checks every tool. */
