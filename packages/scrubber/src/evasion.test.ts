@@ -141,6 +141,37 @@ describe('JSON and URL escapes', () => {
   });
 });
 
+describe('streams', () => {
+  it('give the one-shot output for disguised secrets under random chunking', () => {
+    const filler = (lines: number): string =>
+      Array.from({ length: lines }, (_, index) => `line ${index} of ordinary output\n`).join('');
+    const text = [
+      filler(30),
+      `\x1b[01;31m\x1b[K${githubToken}\x1b[m\x1b[K\n`,
+      filler(20),
+      `pass\u200bword=${password}\n`,
+      filler(40),
+      `{"v":"${JSON.stringify(held).slice(1, -1).replace(/&/g, '\\u0026').replace(/</g, '\\u003c')}"}\n`,
+      `p\u0430ssword: ${password}\n`,
+      `next=${encodeURIComponent(`https://a/cb?access_token=${password}&x=1`)}\n`,
+      filler(50),
+      `${githubToken.slice(0, 9)}\u200b${githubToken.slice(9)}\n`,
+    ].join('');
+    const oneShot = scrubber.scrubText(text);
+    expect(leaks(oneShot)).toBe(false);
+    for (let round = 0; round < 40; round++) {
+      const stream = scrubber.createStreamScrubber();
+      let out = '';
+      for (let index = 0; index < text.length; ) {
+        const size = 1 + Math.floor(Math.random() * (round % 2 === 0 ? 9 : 400));
+        out += stream.write(text.slice(index, index + size));
+        index += size;
+      }
+      expect(out + stream.flush()).toBe(oneShot);
+    }
+  });
+});
+
 describe('base64 wrapped into lines', () => {
   it('redacts a held value in real `base64` output (76 columns), wherever the line breaks fall', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'scrubber-base64-'));
