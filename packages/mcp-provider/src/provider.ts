@@ -11,7 +11,7 @@ import {
   ok,
   stableStringify,
 } from '@toolplane/core';
-import { SERVER_NAME_PATTERN } from './config/load.js';
+import { serverNameProblem } from './config/load.js';
 import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/types.js';
 import type { RestartPolicy } from './lifecycle/backoff.js';
 import type { McpEventListener, McpProviderEvent } from './lifecycle/events.js';
@@ -119,12 +119,11 @@ export function createMcpProvider(
   config: McpServerConfig,
   options: McpProviderOptions = {},
 ): McpProvider {
-  if (!SERVER_NAME_PATTERN.test(name)) {
-    throw new ToolError(
-      'CONFIG_INVALID',
-      `MCP server name "${name}" is invalid: use only letters, digits, "_" and "-" (it prefixes tool names)`,
-      { details: { server: name, field: 'name' } },
-    );
+  const nameProblem = serverNameProblem(name);
+  if (nameProblem !== undefined) {
+    throw new ToolError('CONFIG_INVALID', `MCP server "${name}" ${nameProblem}`, {
+      details: { server: name, field: 'name' },
+    });
   }
   const emit = (event: McpProviderEvent): void => {
     try {

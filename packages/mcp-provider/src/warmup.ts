@@ -1,5 +1,5 @@
 import { ToolError, type ToolProvider, errorMessage } from '@toolplane/core';
-import type { LoadedMcpConfig } from './config/load.js';
+import { type LoadedMcpConfig, serverNameProblem } from './config/load.js';
 import { problemToError } from './config/problems.js';
 import { type McpProvider, type McpProviderOptions, createMcpProvider } from './provider.js';
 
@@ -62,7 +62,7 @@ export function createMcpProviders(loaded: LoadedMcpConfig, options: McpProvider
   );
   const failed = new Map<string, ToolError>();
   for (const problem of loaded.problems) {
-    if (!/^[A-Za-z0-9_-]+$/.test(problem.server) || failed.has(problem.server)) continue;
+    if (serverNameProblem(problem.server) !== undefined || failed.has(problem.server)) continue;
     failed.set(problem.server, problemToError(problem));
   }
   for (const [name, error] of failed) providers.push(failedProvider(name, error));

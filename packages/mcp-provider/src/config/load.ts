@@ -32,6 +32,18 @@ export interface LoadedMcpConfig {
 /** Server names the provider accepts (they become tool-name prefixes). */
 export const SERVER_NAME_PATTERN: RegExp = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * Why a server name cannot be used, or undefined for a good one. `__proto__` fits the pattern
+ * but as a key of a plain object it sets the prototype instead of adding a server.
+ */
+export function serverNameProblem(name: string): string | undefined {
+  if (name === '__proto__') return 'is a reserved name: choose another name for this server';
+  if (!SERVER_NAME_PATTERN.test(name)) {
+    return 'has an invalid name: use only letters, digits, "_" and "-" (it prefixes tool names)';
+  }
+  return undefined;
+}
+
 const INTERPOLATED_LISTS = ['args'] as const;
 const INTERPOLATED_STRINGS = ['command', 'url', 'cwd', 'bearerToken'] as const;
 const INTERPOLATED_MAPS = ['env', 'headers'] as const;
@@ -178,14 +190,9 @@ export async function loadMcpConfig(
   const problems: McpConfigProblem[] = [];
   const disabled: string[] = [];
   for (const [name, raw] of normalized.servers) {
-    if (!SERVER_NAME_PATTERN.test(name)) {
-      problems.push(
-        createProblem(
-          name,
-          undefined,
-          'has an invalid name: use only letters, digits, "_" and "-" (it prefixes tool names)',
-        ),
-      );
+    const nameProblem = serverNameProblem(name);
+    if (nameProblem !== undefined) {
+      problems.push(createProblem(name, undefined, nameProblem));
       continue;
     }
     if (raw.enabled === false) {

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type CompiledSchema, ToolError, compileSchema, formatIssues, onAbort } from '@toolplane/core';
+import { onAbort } from '@toolplane/core';
+import type { OutputChecks } from './output-checks.js';
 import { NOOP, maxTotalTimeoutError } from './request-signal.js';
 import type { McpCallOutcome, McpRequestOptions, McpToolDefinition } from './session.js';
 
@@ -39,27 +40,25 @@ const ID_PREFIX = 'tp-';
  */
 export class DirectCalls {
   private readonly pending = new Map<string, Pending>();
-  /** Output schemas by tool, as listed; compiled on the tool's first call (a listing compiles nothing). */
-  private readonly outputSchemas = new Map<string, OutputSchema>();
   /** Tools that need task-based execution: those stay on the SDK path, which refuses them. */
   private readonly taskTools = new Set<string>();
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly channel: DirectChannel) {
+  constructor(
+    private readonly channel: DirectChannel,
+    /** The session's output schemas (learned from every page by the session, not here). */
+    private readonly outputs: OutputChecks,
+  ) {
     channel.setInterceptor((message) => this.intercept(message));
   }
 
-  /** Remembers output schemas from `tools/list` (the first page starts a new list). */
+  /** Remembers the task-only tools of `tools/list` (the first page starts a new list). */
   learnTools(tools: readonly McpToolDefinition[], firstPage: boolean): void {
-    if (firstPage) {
-      this.outputSchemas.clear();
-      this.taskTools.clear();
-    }
+    if (firstPage) this.taskTools.clear();
     for (const tool of tools) {
       const execution = (tool as { execution?: { taskSupport?: unknown } }).execution;
       if (execution?.taskSupport === 'required') this.taskTools.add(tool.name);
-      if (tool.outputSchema) this.outputSchemas.set(tool.name, { schema: tool.outputSchema });
     }
   }
 
@@ -140,28 +139,9 @@ export class DirectCalls {
       entry.reject(new Error(`the server sent a malformed tools/call result: ${outcome}`));
       return;
     }
-    const problem = this.checkOutput(entry.tool, outcome);
+    const problem = this.outputs.check(entry.tool, outcome);
     if (problem) entry.reject(problem);
     else entry.resolve(outcome);
-  }
-
-  private checkOutput(tool: string, outcome: McpCallOutcome): ToolError | undefined {
-    if (!this.outputSchemas.has(tool)) return undefined;
-    if (!outcome.structuredContent && !outcome.isError) {
-      return new ToolError(
-        'INVALID_RESULT',
-        `Tool ${tool} has an output schema but did not return structured content`,
-      );
-    }
-    const compiled = compiledOutput(this.outputSchemas.get(tool) as OutputSchema);
-    if (!compiled || !outcome.structuredContent) return undefined;
-    const checked = compiled.validate(outcome.structuredContent);
-    if (checked.valid) return undefined;
-    return new ToolError(
-      'INVALID_RESULT',
-      `Structured content does not match the tool's output schema: ${formatIssues(checked.issues)}`,
-      { details: { issues: checked.issues } },
-    );
   }
 
   private progress(id: string, params: Record<string, unknown>): void {
@@ -268,22 +248,4 @@ function toOutcome(result: unknown): McpCallOutcome | string {
     ...(structured === undefined ? {} : { structuredContent: structured }),
     ...(fields.isError === true ? { isError: true } : {}),
   };
-}
-
-/** A tool's listed output schema and, once a call needed it, its compiled form. */
-interface OutputSchema {
-  readonly schema: NonNullable<McpToolDefinition['outputSchema']>;
-  compiled?: CompiledSchema | null;
-}
-
-/** The compiled schema (compiled on first use), or null when it does not compile. */
-function compiledOutput(entry: OutputSchema): CompiledSchema | null {
-  if (entry.compiled === undefined) {
-    try {
-      entry.compiled = compileSchema(entry.schema);
-    } catch {
-      entry.compiled = null; // not compilable: results go unchecked, as the input side reports
-    }
-  }
-  return entry.compiled;
 }

@@ -4,6 +4,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { errorMessage } from '@toolplane/core';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
+import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
 import { sdkRequests } from './sdk-requests.js';
@@ -121,7 +122,8 @@ export async function openSdkSession(
     for (const listener of errorListeners) listener(lastError);
     probeAfterError();
   };
-  const direct = handle.direct ? new DirectCalls(handle.direct) : undefined;
+  const outputs = new OutputChecks();
+  const direct = handle.direct ? new DirectCalls(handle.direct, outputs) : undefined;
   client.onclose = () => {
     direct?.close();
     const detail = handle.diagnostics() || lastError;
@@ -149,13 +151,20 @@ export async function openSdkSession(
     identity,
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
-    ...sdkRequests(client, request, (tools, first) => direct?.learnTools(tools, first)),
+    ...sdkRequests(client, request, (tools, first) => {
+      outputs.learn(tools, first);
+      direct?.learnTools(tools, first);
+    }),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       if (direct?.handles(name)) return direct.callTool(name, args, callOptions);
       const result = await request(callOptions, (sdk) =>
         client.callTool({ name, arguments: args }, undefined, sdk),
       );
-      return toCallOutcome(result);
+      // the SDK checks only the tools of the last page it listed: check every tool here
+      const outcome = toCallOutcome(result);
+      const problem = outputs.check(name, outcome);
+      if (problem) throw problem;
+      return outcome;
     },
     async close() {
       closedByUs = true;

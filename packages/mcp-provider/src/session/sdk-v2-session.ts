@@ -11,6 +11,7 @@ import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
+import { OutputChecks } from './output-checks.js';
 import { sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
 
@@ -117,15 +118,20 @@ export async function openV2Session(
     normalize,
     watchNullIds: true,
   });
+  const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {
     identity,
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
-    ...sdkRequests(client, run),
+    ...sdkRequests(client, run, (tools, first) => outputs.learn(tools, first)),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
-      return toCallOutcome(result);
+      // checked here for every listed page, whatever the client keeps
+      const outcome = toCallOutcome(result);
+      const problem = outputs.check(name, outcome);
+      if (problem) throw problem;
+      return outcome;
     },
     async close() {
       closedByUs = true;
