@@ -11,7 +11,7 @@ import {
   ok,
   stableStringify,
 } from '@toolplane/core';
-import { serverNameProblem } from './config/load.js';
+import { serverConfigProblems, serverNameProblem } from './config/load.js';
 import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/types.js';
 import type { RestartPolicy } from './lifecycle/backoff.js';
 import type { McpEventListener, McpProviderEvent } from './lifecycle/events.js';
@@ -32,7 +32,7 @@ import type {
   McpToolDefinition,
 } from './session/session.js';
 import { openRemoteSession } from './transport/remote.js';
-import { callFailure, isSessionExpired } from './tools/call-errors.js';
+import { callFailure, isSessionExpired, listingError } from './tools/call-errors.js';
 import { type CatalogEntry, buildCatalog, compiledSchemaOf } from './tools/catalog.js';
 import { toContentBlocks } from './tools/content.js';
 import { RESOURCE_TOOL_NAMES, resourceToolSpecs } from './tools/resource-tools.js';
@@ -125,6 +125,12 @@ export function createMcpProvider(
       details: { server: name, field: 'name' },
     });
   }
+  const configProblems = serverConfigProblems(name, config);
+  if (configProblems.length > 0) {
+    throw new ToolError('CONFIG_INVALID', configProblems.map((problem) => problem.message).join('; '), {
+      details: { server: name, ...(configProblems[0]?.field ? { field: configProblems[0].field } : {}) },
+    });
+  }
   const emit = (event: McpProviderEvent): void => {
     try {
       options.onEvent?.(event);
@@ -198,6 +204,7 @@ export function createMcpProvider(
 
   async function listAll(session: McpSession, signal?: AbortSignal): Promise<McpToolDefinition[]> {
     const all: McpToolDefinition[] = [];
+    const remoteNames = new Set<string>();
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -205,7 +212,20 @@ export function createMcpProvider(
         timeoutMs: requestTimeoutMs,
         ...(signal ? { abort: { signal } } : {}),
       });
-      all.push(...result.items);
+      for (const message of result.dropped ?? []) emit({ type: 'protocol-error', server: name, message });
+      for (const item of result.items) {
+        // a second definition under the same remote name would be called as the first one
+        if (remoteNames.has(item.name)) {
+          emit({
+            type: 'protocol-error',
+            server: name,
+            message: `tools/list lists "${item.name.slice(0, 100)}" more than once: the first definition is kept (fix the server)`,
+          });
+          continue;
+        }
+        remoteNames.add(item.name);
+        all.push(item);
+      }
       if (!result.nextCursor) return all;
       if (seen.has(result.nextCursor)) {
         emit({
@@ -262,14 +282,39 @@ export function createMcpProvider(
     return changed;
   }
 
+  /** {@link refresh} for callers: what it throws is a `ToolError` with a stable code. */
+  async function refreshOrThrow(session: McpSession, signal?: AbortSignal): Promise<void> {
+    try {
+      await refresh(session, signal);
+    } catch (error) {
+      throw listingError(error, { server: name, timeoutMs: requestTimeoutMs, signal });
+    }
+  }
+
+  // A storm of list_changed notifications makes one listing at a time, plus one after it for
+  // whatever changed meanwhile, not one listing per notification.
+  let refreshing = false;
+  let refreshAgain: McpSession | undefined;
   const refreshInBackground = (session: McpSession): void => {
-    void refresh(session).catch((error: unknown) => {
-      emit({
-        type: 'protocol-error',
-        server: name,
-        message: `tools/list failed: ${failFromError(error).error.message}`,
+    if (refreshing) {
+      refreshAgain = session;
+      return;
+    }
+    refreshing = true;
+    void refresh(session)
+      .catch((error: unknown) => {
+        emit({
+          type: 'protocol-error',
+          server: name,
+          message: `tools/list failed: ${failFromError(error).error.message}`,
+        });
+      })
+      .finally(() => {
+        refreshing = false;
+        const again = refreshAgain;
+        refreshAgain = undefined;
+        if (again && !closed && connection.session === again) refreshInBackground(again);
       });
-    });
   };
   const unsubscribeOpened = connection.onSessionOpened((session) => {
     identity = session.identity;
@@ -306,7 +351,7 @@ export function createMcpProvider(
       }
     }
     const session = await connection.start(signal);
-    if (!listed) await refresh(session, signal);
+    if (!listed) await refreshOrThrow(session, signal);
     scheduleIdleStop();
   }
 
@@ -429,7 +474,7 @@ export function createMcpProvider(
     },
     async refreshTools(signal) {
       const session = await connection.start(signal);
-      await refresh(session, signal);
+      await refreshOrThrow(session, signal);
       return specs;
     },
     async ping(pingOptions = {}) {

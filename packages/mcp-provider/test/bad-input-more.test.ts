@@ -11,7 +11,7 @@ import {
   createMcpProviders,
   loadMcpConfig,
 } from '../src/index.js';
-import { fixture, tempDirectory } from './helpers.js';
+import { eventLog, fixture, tempDirectory } from './helpers.js';
 import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
 
 const run = tempDirectory();
@@ -38,6 +38,42 @@ describe('config server names that are not names', () => {
     expect(() => createMcpProvider('__proto__', { type: 'stdio', command: 'x' })).toThrow(
       expect.objectContaining({ code: 'CONFIG_INVALID' }),
     );
+  });
+});
+
+describe('config values of the wrong type', () => {
+  it('createMcpProvider refuses what the loader would refuse, with CONFIG_INVALID naming the field', () => {
+    const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
+      [null, /must be an object/],
+      [{ type: 'stdio', command: 5 }, /command/],
+      [{ type: 'stdio', command: process.execPath, args: 'server.mjs' }, /args/],
+      [{ command: process.execPath, requestTimeoutMs: -1 }, /requestTimeoutMs/],
+      [{ command: process.execPath, startupTimeoutMs: Number.NaN }, /startupTimeoutMs/],
+      [{ command: process.execPath, healthIntervalMs: 1.5 }, /healthIntervalMs/],
+      [{ type: 'bogus', url: 'http://127.0.0.1:1/' }, /type "bogus" is unknown/],
+      [{ type: 'http' }, /neither "command" \(stdio\) nor "url"/],
+      [{ type: 'websocket', url: 'http://127.0.0.1:1/' }, /ws: or wss:/],
+    ];
+    for (const [config, message] of cases) {
+      let thrown: unknown;
+      try {
+        createMcpProvider('typed', config as McpServerConfig);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(config)).toMatchObject({ code: 'CONFIG_INVALID', message });
+    }
+  });
+
+  it('a "disabled" that is not a boolean is a problem, not a server that runs', async () => {
+    const loaded = await loadMcpConfig(
+      { mcpServers: { off: { command: 'x', disabled: 'yes' }, on: { command: 'y', disabled: false } } },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['on']);
+    expect(loaded.problems).toEqual([
+      { server: 'off', field: 'disabled', message: 'MCP server "off": disabled must be true or false' },
+    ]);
   });
 });
 
@@ -96,4 +132,124 @@ describe('output schemas of a paged tools/list on every path', () => {
       }
     });
   }
+});
+
+describe('a hostile server (hand-written JSON-RPC)', () => {
+  const hostile = (flags: string[], extra: Partial<McpServerConfig> = {}): McpServerConfig =>
+    ({
+      type: 'stdio',
+      command: process.execPath,
+      args: [fixture('hostile-server.mjs'), ...flags],
+      healthIntervalMs: 0,
+      ...extra,
+    }) as McpServerConfig;
+
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: keeps the good tools of a list with bad entries and duplicates, and says why`, async () => {
+      const log = eventLog();
+      const provider = createMcpProvider('hostile', hostile(['--bad-tools'], { client }), {
+        runDirectory: run.path,
+        onEvent: log.onEvent,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        expect((await provider.listTools()).map((spec) => spec.name)).toEqual(['echo', 'lists', 'storm']);
+        const reports = log.events.flatMap((event) =>
+          event.type === 'protocol-error' ? [event.message] : [],
+        );
+        for (const tool of ['schema_string', 'schema_array', 'schema_missing', 'schema_wrong_type']) {
+          expect(
+            reports.some((message) => message.includes(`"${tool}"`) && message.includes('inputSchema')),
+          ).toBe(true);
+        }
+        expect(reports.filter((message) => message.includes('has no name'))).toHaveLength(2);
+        expect(reports.some((message) => message.includes('"echo" more than once'))).toBe(true);
+        const echo = await provider.execute('echo', {}, createToolContext());
+        expect(echo.ok && echo.content[0]).toEqual({ type: 'text', text: 'called echo' });
+      } finally {
+        await provider.close?.();
+      }
+    });
+  }
+
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: a tools/list answered with a JSON-RPC error fails start and refreshTools with PROVIDER_UNAVAILABLE`, async () => {
+      const provider = createMcpProvider('listerr', hostile(['--list-error'], { client }), {
+        runDirectory: run.path,
+      });
+      try {
+        const expected = {
+          code: 'PROVIDER_UNAVAILABLE',
+          message: expect.stringMatching(
+            /^MCP server "listerr": tools\/list failed: .*the tool registry is down/,
+          ),
+        };
+        await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject(expected);
+        await expect(provider.refreshTools()).rejects.toMatchObject(expected);
+      } finally {
+        await provider.close?.();
+      }
+    });
+  }
+
+  it('a storm of list_changed notifications does not make one listing each', async () => {
+    const provider = createMcpProvider('storm', hostile(['--storm=500']), { runDirectory: run.path });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const lists = async (): Promise<number> => {
+        const result = await provider.execute('lists', {}, createToolContext());
+        return Number(result.ok && result.content[0]?.type === 'text' ? result.content[0].text : Number.NaN);
+      };
+      expect((await provider.execute('storm', {}, createToolContext())).ok).toBe(true);
+      // wait until the listings stop (bounded), then count them
+      let last = -1;
+      let count = await lists();
+      for (let i = 0; i < 100 && count !== last; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        last = count;
+        count = await lists();
+      }
+      expect(count).toBeGreaterThanOrEqual(2); // the first listing and at least one after the storm
+      expect(count).toBeLessThan(20);
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('lists and calls among 5000 tools, and serves after a flood of 30 000 notifications and junk', async () => {
+    const log = eventLog();
+    const provider = createMcpProvider('bulk', hostile(['--tools=5000', '--flood=30000']), {
+      runDirectory: run.path,
+      onEvent: log.onEvent,
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(60_000));
+      expect(await provider.listTools()).toHaveLength(5003);
+      const result = await provider.execute('bulk_4999', { n: 1 }, createToolContext());
+      expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'called bulk_4999' });
+      const refused = await provider.execute('bulk_1', { n: 'one' }, createToolContext());
+      expect(!refused.ok && refused.error.code).toBe('INVALID_ARGUMENTS');
+      expect(log.events.some((event) => event.type === 'protocol-error')).toBe(true);
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('a server whose messages never end with a newline fails its start within startupTimeoutMs', async () => {
+    const provider = createMcpProvider(
+      'unterminated',
+      hostile(['--no-newline'], { startupTimeoutMs: 2_000 }),
+      {
+        runDirectory: run.path,
+      },
+    );
+    try {
+      await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: expect.stringContaining('did not initialize within 2000 ms'),
+      });
+    } finally {
+      await provider.close?.();
+    }
+  });
 });

@@ -56,7 +56,8 @@ function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
     out.requestTimeoutMs = entry.timeout;
   delete out.timeout;
   if (entry.disabled === true && out.enabled === undefined) out.enabled = false;
-  delete out.disabled;
+  // a disabled that is not a boolean stays, for the validator to report
+  if (typeof entry.disabled === 'boolean') delete out.disabled;
   if (typeof out.type === 'string') out.type = TYPE_ALIASES[out.type] ?? out.type;
   else if (out.type === undefined && out.command !== undefined) out.type = 'stdio';
   // Fields of other tools that do not concern us.

@@ -111,6 +111,7 @@ function fieldOf(path: readonly PropertyKey[]): string {
 
 function validateEntry(server: string, entry: RawServerEntry): McpServerConfig | McpConfigProblem[] {
   if ('__notAnObject' in entry) return [createProblem(server, undefined, 'must be an object')];
+  if ('disabled' in entry) return [createProblem(server, 'disabled', 'must be true or false')];
   let schema: z.ZodType;
   if (entry.type === 'stdio') schema = stdioServerSchema;
   else if (entry.type === 'websocket') schema = websocketServerSchema;
@@ -135,6 +136,20 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
   return parsed.error.issues.map((issue) =>
     createProblem(server, fieldOf(issue.path) || undefined, issue.message),
   );
+}
+
+/**
+ * Why a typed server config cannot be used (empty when it can): the loader's checks, for configs
+ * given to `createMcpProvider` directly (a JavaScript caller, or an object built at run time).
+ */
+export function serverConfigProblems(server: string, config: unknown): McpConfigProblem[] {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    return [createProblem(server, undefined, 'must be an object')];
+  }
+  const entry: RawServerEntry = { ...config };
+  if (entry.type === undefined && entry.command !== undefined) entry.type = 'stdio';
+  const validated = validateEntry(server, entry);
+  return Array.isArray(validated) ? validated : [];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   McpPage,
   McpRequestOptions,
@@ -6,6 +7,57 @@ import type {
   McpToolDefinition,
 } from './session.js';
 import { toPage } from './sdk-results.js';
+
+/** A `tools/list` result read without judging its tools (they are checked one by one). */
+export const LOOSE_TOOLS_PAGE = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+/** Requests one `tools/list` page with {@link LOOSE_TOOLS_PAGE} (each client's own `request`). */
+export type LooseListTools<O> = (
+  params: { cursor?: string },
+  options: O,
+) => Promise<{ readonly tools: readonly unknown[]; readonly nextCursor?: string | undefined }>;
+
+/** Whether a request failed because the client's schema refused the server's result. */
+function isInvalidResult(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (Array.isArray((error as { issues?: unknown }).issues)) return true;
+  return /malformed result|invalid result/i.test(error.message);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a tool definition cannot be offered, or undefined for a usable one. */
+function toolProblem(tool: unknown): string | undefined {
+  if (!isRecord(tool)) return 'is not an object';
+  if (typeof tool.name !== 'string' || tool.name === '') return 'has no name';
+  if (!isRecord(tool.inputSchema) || tool.inputSchema.type !== 'object') {
+    return 'has an inputSchema that is not a JSON Schema object of type "object"';
+  }
+  if (tool.outputSchema !== undefined && !isRecord(tool.outputSchema)) {
+    return 'has an outputSchema that is not an object';
+  }
+  return undefined;
+}
+
+/** The usable tools of a page the client refused as a whole, and why the others were left out. */
+function salvageTools(tools: readonly unknown[]): { kept: McpToolDefinition[]; dropped: string[] } {
+  const kept: McpToolDefinition[] = [];
+  const dropped: string[] = [];
+  tools.forEach((tool, index) => {
+    const problem = toolProblem(tool);
+    if (problem === undefined) kept.push(tool as McpToolDefinition);
+    else {
+      const name = isRecord(tool) && typeof tool.name === 'string' ? ` "${tool.name.slice(0, 100)}"` : '';
+      dropped.push(`tools/list entry ${index}${name} ${problem}: left out (fix the server's definition)`);
+    }
+  });
+  return { kept, dropped };
+}
 
 /**
  * The list, read and ping requests as both SDK clients have them: the same wire shapes, each
@@ -33,13 +85,26 @@ export function sdkRequests<O>(
   run: RunRequest<O>,
   /** Sees every page of tools (`first` for a listing's first page). */
   onToolsPage?: (tools: readonly McpToolDefinition[], first: boolean) => void,
+  /** Reads a page the client's schema refused, so its good tools are not lost with the bad. */
+  looseListTools?: LooseListTools<O>,
 ): Pick<McpSession, 'listToolsPage' | 'listResourcesPage' | 'readResource' | 'ping'> {
   const cursorParams = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
   return {
     async listToolsPage(cursor, options): Promise<McpPage<McpToolDefinition>> {
-      const page = await run(options, (sdk) => client.listTools(cursorParams(cursor), sdk));
+      let page: { readonly tools: readonly unknown[]; readonly nextCursor?: string | undefined };
+      let dropped: string[] = [];
+      try {
+        page = await run(options, (sdk) => client.listTools(cursorParams(cursor), sdk));
+      } catch (error) {
+        if (!looseListTools || !isInvalidResult(error)) throw error;
+        const loose = await run(options, (sdk) => looseListTools(cursorParams(cursor), sdk));
+        const salvaged = salvageTools(loose.tools);
+        dropped = salvaged.dropped;
+        page = { tools: salvaged.kept, nextCursor: loose.nextCursor };
+      }
       onToolsPage?.(page.tools as McpToolDefinition[], cursor === undefined);
-      return toPage<McpToolDefinition>(page.tools, page.nextCursor);
+      const result = toPage<McpToolDefinition>(page.tools, page.nextCursor);
+      return dropped.length > 0 ? { ...result, dropped } : result;
     },
     async listResourcesPage(cursor, options): Promise<McpPage<McpResourceInfo>> {
       const page = await run(options, (sdk) => client.listResources(cursorParams(cursor), sdk));

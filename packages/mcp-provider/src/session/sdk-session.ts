@@ -7,7 +7,7 @@ import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
-import { sdkRequests } from './sdk-requests.js';
+import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
 
 /** A transport plus what the provider wants to know about it. */
@@ -151,10 +151,15 @@ export async function openSdkSession(
     identity,
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
-    ...sdkRequests(client, request, (tools, first) => {
-      outputs.learn(tools, first);
-      direct?.learnTools(tools, first);
-    }),
+    ...sdkRequests(
+      client,
+      request,
+      (tools, first) => {
+        outputs.learn(tools, first);
+        direct?.learnTools(tools, first);
+      },
+      (params, sdk) => client.request({ method: 'tools/list', params }, LOOSE_TOOLS_PAGE, sdk),
+    ),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       if (direct?.handles(name)) return direct.callTool(name, args, callOptions);
       const result = await request(callOptions, (sdk) =>

@@ -12,7 +12,7 @@ import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
 import { OutputChecks } from './output-checks.js';
-import { sdkRequests } from './sdk-requests.js';
+import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
@@ -124,7 +124,12 @@ export async function openV2Session(
     identity,
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
-    ...sdkRequests(client, run, (tools, first) => outputs.learn(tools, first)),
+    ...sdkRequests(
+      client,
+      run,
+      (tools, first) => outputs.learn(tools, first),
+      (params, sdk) => client.request({ method: 'tools/list', params }, LOOSE_TOOLS_PAGE, sdk),
+    ),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
       // checked here for every listed page, whatever the client keeps

@@ -19,6 +19,8 @@ export interface McpToolDefinition {
 export interface McpPage<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string;
+  /** Why entries of the page were left out (a tool definition the protocol does not allow). */
+  readonly dropped?: readonly string[];
 }
 
 /** A resource as the server lists it. */

@@ -89,3 +89,29 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
   }
   return fail('EXECUTION_FAILED', `${where}: ${message}`);
 }
+
+/**
+ * Maps what a `tools/list` threw (from `start()` or `refreshTools()`) to a `ToolError` with a
+ * stable code: a server's JSON-RPC error or a refused result would otherwise reach the caller as
+ * the SDK's `McpError`, whose numeric code is not one of core's.
+ */
+export function listingError(
+  error: unknown,
+  context: { server: string; timeoutMs: number; signal?: AbortSignal | undefined },
+): ToolError {
+  if (ToolError.isInstance(error)) return error;
+  const where = `MCP server "${context.server}": tools/list`;
+  if (context.signal?.aborted) return new ToolError('CANCELLED', `${where} was cancelled`, { cause: error });
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new ToolError(
+      'TIMEOUT',
+      `${where} got no answer within ${context.timeoutMs} ms (requestTimeoutMs); raise requestTimeoutMs if the server is slow`,
+      { cause: error },
+    );
+  }
+  return new ToolError(
+    'PROVIDER_UNAVAILABLE',
+    `${where} failed: ${errorMessage(error)}; its tools are offered once it lists them (start again or call refreshTools)`,
+    { cause: error, retryable: true },
+  );
+}
