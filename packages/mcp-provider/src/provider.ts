@@ -287,7 +287,12 @@ export function createMcpProvider(
     try {
       await refresh(session, signal);
     } catch (error) {
-      throw listingError(error, { server: name, timeoutMs: requestTimeoutMs, signal });
+      throw listingError(error, {
+        server: name,
+        timeoutMs: requestTimeoutMs,
+        signal,
+        ...(connection.lastError ? { lostReason: connection.lastError } : {}),
+      });
     }
   }
 
@@ -387,7 +392,7 @@ export function createMcpProvider(
       const known = specs.slice(0, 20).map((spec) => spec.name);
       return fail(
         'TOOL_NOT_FOUND',
-        `MCP server "${name}" has no tool "${localName}"${known.length ? `; it has: ${known.join(', ')}` : ''}`,
+        `MCP server "${name}" has no tool "${localName.length > 100 ? `${localName.slice(0, 100)}...` : localName}"${known.length ? `; it has: ${known.join(', ')}` : ''}`,
       );
     }
     const compiled = compiledSchemaOf(entry, (message) => {

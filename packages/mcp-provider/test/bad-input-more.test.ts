@@ -235,6 +235,33 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
     }
   });
 
+  it('a tools/list over maxMessageBytes fails the start naming the limit to raise', async () => {
+    const provider = createMcpProvider('oversize', hostile(['--tools=2000'], { maxMessageBytes: 10_000 }), {
+      runDirectory: run.path,
+    });
+    try {
+      await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: expect.stringMatching(/exceeds 10000 bytes.*raise maxMessageBytes/),
+      });
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('a very long unknown tool name is not echoed whole', async () => {
+    const provider = createMcpProvider('longname', hostile([]), { runDirectory: run.path });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute('x'.repeat(100_000), {}, createToolContext());
+      expect(!result.ok && result.error.code).toBe('TOOL_NOT_FOUND');
+      expect(!result.ok && result.error.message.length).toBeLessThan(1_000);
+      expect(!result.ok && result.error.message).toContain('it has: echo, lists, storm');
+    } finally {
+      await provider.close?.();
+    }
+  });
+
   it('a server whose messages never end with a newline fails its start within startupTimeoutMs', async () => {
     const provider = createMcpProvider(
       'unterminated',

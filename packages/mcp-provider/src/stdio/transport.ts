@@ -36,6 +36,8 @@ export class StdioProcessTransport implements Transport {
   private exited: Promise<void> | undefined;
   private closed = false;
   private exitDescription = '';
+  /** Why the transport gave up on the server's output (a message over maxMessageBytes). */
+  private fault = '';
   private reaping: Promise<void> | undefined;
   private closing = false;
   private readonly inbox: JSONRPCMessage[] = [];
@@ -56,7 +58,7 @@ export class StdioProcessTransport implements Transport {
   /** The stderr tail and how the process ended, for error messages. */
   diagnostics(): string {
     const tail = this.stderr.toString();
-    return [this.exitDescription, tail ? `stderr: ${tail}` : ''].filter(Boolean).join('; ');
+    return [this.fault, this.exitDescription, tail ? `stderr: ${tail}` : ''].filter(Boolean).join('; ');
   }
 
   start(): Promise<void> {
@@ -113,6 +115,7 @@ export class StdioProcessTransport implements Transport {
     try {
       lines = this.reader.push(chunk);
     } catch (error) {
+      this.fault = `${(error as Error).message} (raise maxMessageBytes if the server means to send that much)`;
       this.onerror?.(error as Error);
       void this.close();
       return;

@@ -97,7 +97,7 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
  */
 export function listingError(
   error: unknown,
-  context: { server: string; timeoutMs: number; signal?: AbortSignal | undefined },
+  context: { server: string; timeoutMs: number; signal?: AbortSignal | undefined; lostReason?: string },
 ): ToolError {
   if (ToolError.isInstance(error)) return error;
   const where = `MCP server "${context.server}": tools/list`;
@@ -109,9 +109,13 @@ export function listingError(
       { cause: error },
     );
   }
+  const lost =
+    error instanceof McpError && error.code === ErrorCode.ConnectionClosed && context.lostReason
+      ? ` (${context.lostReason})`
+      : '';
   return new ToolError(
     'PROVIDER_UNAVAILABLE',
-    `${where} failed: ${errorMessage(error)}; its tools are offered once it lists them (start again or call refreshTools)`,
+    `${where} failed: ${errorMessage(error)}${lost}; its tools are offered once it lists them (start again or call refreshTools)`,
     { cause: error, retryable: true },
   );
 }
