@@ -14,6 +14,14 @@ describe('LineReader', () => {
     expect(() => reader.push(Buffer.from('x'.repeat(11)))).toThrow(/exceeds 10 bytes/);
     expect(reader.push(Buffer.from('ok\n'))).toEqual(['ok']);
   });
+
+  it('refuses a line over the limit that ends in the chunk that completes it, or in one chunk', () => {
+    const reader = new LineReader(10);
+    expect(reader.push(Buffer.from('x'.repeat(9)))).toEqual([]);
+    expect(() => reader.push(Buffer.from('xxxxx\n'))).toThrow(/exceeds 10 bytes/);
+    expect(() => reader.push(Buffer.from(`${'y'.repeat(20)}\n`))).toThrow(/exceeds 10 bytes/);
+    expect(reader.push(Buffer.from(`${'z'.repeat(10)}\n`))).toEqual(['z'.repeat(10)]);
+  });
 });
 
 describe('TailBuffer', () => {

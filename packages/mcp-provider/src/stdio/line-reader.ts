@@ -15,6 +15,7 @@ export class LineReader {
     let newline = chunk.indexOf(10);
     while (newline >= 0) {
       const piece = chunk.subarray(start, newline);
+      if (this.size + piece.length > this.maxBytes) this.tooLong();
       const line =
         this.chunks.length === 0
           ? piece.toString('utf8')
@@ -28,14 +29,16 @@ export class LineReader {
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
       this.size += rest.length;
-      if (this.size > this.maxBytes) {
-        this.chunks = [];
-        this.size = 0;
-        throw new Error(`a message from the server exceeds ${this.maxBytes} bytes`);
-      }
+      if (this.size > this.maxBytes) this.tooLong();
       this.chunks.push(rest);
     }
     return lines;
+  }
+
+  private tooLong(): never {
+    this.chunks = [];
+    this.size = 0;
+    throw new Error(`a message from the server exceeds ${this.maxBytes} bytes`);
   }
 }
 
