@@ -131,8 +131,12 @@ describe('a start that is cancelled', () => {
         const starting = provider.start?.(controller.signal);
         await waitFor(() => pidsWithTag(tag).length > 0, 10_000);
         controller.abort();
-        await expect(starting).rejects.toThrow(/cancel|abort/i);
+        await expect(starting).rejects.toMatchObject({ code: 'CANCELLED', message: /start was cancelled/ });
         await waitFor(() => pidsWithTag(tag).length === 0, 10_000);
+        expect(pidsWithTag(tag)).toEqual([]);
+        // Cancelled before it begins: CANCELLED at once, and nothing is launched.
+        const early = provider.start?.(AbortSignal.abort());
+        await expect(early).rejects.toMatchObject({ code: 'CANCELLED' });
         expect(pidsWithTag(tag)).toEqual([]);
       } finally {
         await provider.close?.();

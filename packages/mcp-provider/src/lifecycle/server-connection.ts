@@ -83,10 +83,21 @@ export class ServerConnection {
   start(signal?: AbortSignal): Promise<McpSession> {
     if (this.state === 'closed') return Promise.reject(this.unavailable('the provider was closed'));
     if (this.current) return Promise.resolve(this.current);
+    // Cancelled before it began: nothing is launched.
+    if (signal?.aborted) return Promise.reject(this.cancelled());
     if (this.starting) return this.starting;
     if (this.state === 'restarting') return this.waitForRestart(signal);
     if (this.state === 'failed') return Promise.reject(this.unavailable(this.lastError));
-    return this.open('starting', signal);
+    return this.open('starting', signal).catch((error: unknown) => {
+      // The caller's own cancellation is CANCELLED to it (a call that joined this start sees it failed).
+      throw signal?.aborted ? this.cancelled() : error;
+    });
+  }
+
+  private cancelled(): ToolError {
+    return new ToolError('CANCELLED', `MCP server "${this.server}": the start was cancelled by the caller`, {
+      details: { server: this.server },
+    });
   }
 
   private open(state: 'starting' | 'restarting', signal?: AbortSignal): Promise<McpSession> {
