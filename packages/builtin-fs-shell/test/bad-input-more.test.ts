@@ -447,6 +447,21 @@ describe('options that contradict each other', () => {
     expect(await readFile(join(dir, 'e.txt'), 'utf8')).toBe('one two one\n');
   });
 
+  it('edit refuses a key an edit does not have (replaceAll for replace_all) instead of dropping it', async () => {
+    await writeFile(join(dir, 'k.txt'), 'one two one\n');
+    okText(await provider.execute('read', { path: 'k.txt' }, context()));
+    const error = failure(
+      await provider.execute(
+        'edit',
+        { path: 'k.txt', edits: [{ old_string: 'one', new_string: '1', replaceAll: true }] },
+        context(),
+      ),
+    );
+    expect(error.code).toBe('INVALID_ARGUMENTS');
+    expect(error.message).toContain('replaceAll');
+    expect(await readFile(join(dir, 'k.txt'), 'utf8')).toBe('one two one\n');
+  });
+
   it('notebook_edit refuses a cell_id and a cell_index that name different cells', async () => {
     const text = JSON.stringify({
       cells: [

@@ -5,7 +5,8 @@ import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-acce
 import { assertStorableText, decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
 
-const replacement = z.object({
+// Strict: a misspelt key in an edit (`replaceAll`) would otherwise be dropped and the edit run without it.
+const replacement = z.strictObject({
   old_string: z.string().describe('Exact text to find (copied from read output, without line numbers)'),
   new_string: z.string().describe('Text to put in its place'),
   replace_all: z.boolean().optional().describe('Replace every occurrence (default: it must be unique)'),
