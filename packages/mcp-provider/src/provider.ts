@@ -35,6 +35,7 @@ import { openRemoteSession } from './transport/remote.js';
 import { callFailure, isSessionExpired, listingError } from './tools/call-errors.js';
 import { type CatalogEntry, buildCatalog, compiledSchemaOf } from './tools/catalog.js';
 import { toContentBlocks } from './tools/content.js';
+import { listAllTools } from './tools/list-all.js';
 import { RESOURCE_TOOL_NAMES, resourceToolSpecs } from './tools/resource-tools.js';
 
 /** Options of {@link createMcpProvider}. */
@@ -77,8 +78,6 @@ export interface McpProvider extends ToolProvider {
    */
   ping(options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<number>;
 }
-
-const MAX_PAGES = 1000;
 
 function defaultSessionFactory(
   server: string,
@@ -202,49 +201,8 @@ export function createMcpProvider(
     return before !== stableStringify(specs);
   }
 
-  async function listAll(session: McpSession, signal?: AbortSignal): Promise<McpToolDefinition[]> {
-    const all: McpToolDefinition[] = [];
-    const remoteNames = new Set<string>();
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await session.listToolsPage(cursor, {
-        timeoutMs: requestTimeoutMs,
-        ...(signal ? { abort: { signal } } : {}),
-      });
-      for (const message of result.dropped ?? []) emit({ type: 'protocol-error', server: name, message });
-      for (const item of result.items) {
-        // a second definition under the same remote name would be called as the first one
-        if (remoteNames.has(item.name)) {
-          emit({
-            type: 'protocol-error',
-            server: name,
-            message: `tools/list lists "${item.name.slice(0, 100)}" more than once: the first definition is kept (fix the server)`,
-          });
-          continue;
-        }
-        remoteNames.add(item.name);
-        all.push(item);
-      }
-      if (!result.nextCursor) return all;
-      if (seen.has(result.nextCursor)) {
-        emit({
-          type: 'protocol-error',
-          server: name,
-          message: `tools/list repeated cursor ${result.nextCursor}; stopped paging`,
-        });
-        return all;
-      }
-      seen.add(result.nextCursor);
-      cursor = result.nextCursor;
-    }
-    emit({
-      type: 'protocol-error',
-      server: name,
-      message: `tools/list returned more than ${MAX_PAGES} pages; stopped paging`,
-    });
-    return all;
-  }
+  const listAll = (session: McpSession, signal?: AbortSignal): Promise<McpToolDefinition[]> =>
+    listAllTools(session, { server: name, requestTimeoutMs, emit, ...(signal ? { signal } : {}) });
 
   async function refresh(session: McpSession, signal?: AbortSignal): Promise<boolean> {
     let definitions: McpToolDefinition[];

@@ -1,4 +1,5 @@
-import { errorMessage } from '@toolplane/core';
+import { type Middleware, errorMessage } from '@toolplane/core';
+import type { ProviderEntry } from './registry.js';
 
 /**
  * Runs one `close()`: a throw, a rejection or a hang past `limitMs` is reported through `warn`
@@ -25,4 +26,27 @@ export function closeWithin(
     timer.unref();
   });
   return Promise.race([closing, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Closes every provider (marking it closed and dropping its change subscription) and every
+ * middleware at once, each bounded by {@link closeWithin}.
+ */
+export async function closeAll(
+  entries: Iterable<ProviderEntry>,
+  middleware: readonly Middleware[],
+  limitMs: number,
+  warn: (message: string) => void,
+): Promise<void> {
+  const closing: Array<Promise<void>> = [];
+  for (const entry of entries) {
+    entry.unsubscribe?.();
+    const provider = entry.provider;
+    if (entry.state !== 'closed')
+      closing.push(closeWithin(`provider "${provider.namespace}"`, () => provider.close?.(), limitMs, warn));
+    entry.state = 'closed';
+  }
+  for (const one of middleware)
+    closing.push(closeWithin(`middleware "${one.name}"`, () => one.close?.(), limitMs, warn));
+  await Promise.all(closing);
 }

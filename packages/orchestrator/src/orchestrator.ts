@@ -17,28 +17,19 @@ import {
 } from '@toolplane/core';
 import { Accounting, type AccountingRecord, type ToolTotals } from './accounting.js';
 import { createBuiltins } from './builtins.js';
+import { admitCall } from './call-admission.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
-import {
-  callMeta,
-  contextFields,
-  jsonBytes,
-  normalizeArgs,
-  progressReporter,
-  withMeta,
-} from './call-values.js';
+import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import {
-  callOptionsProblem,
   checkMiddleware,
   checkOrchestratorOptions,
   checkProviderOptions,
   checkWarmupConcurrency,
-  shortName,
 } from './check-options.js';
-import { closeWithin } from './close-within.js';
+import { closeAll } from './close-within.js';
 import { composeMiddleware } from './compose.js';
-import { notFound } from './not-found.js';
 import { CallState } from './call-state.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './events.js';
@@ -71,8 +62,6 @@ export type CallOptions = ToolContextInit & {
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
-/** The `accounting().totals` entry of calls to names that are no tool. */
-const UNKNOWN_TOOLS = '(unknown tool)';
 const INTERNAL_NAMESPACE = 'toolplane';
 
 /**
@@ -277,41 +266,18 @@ export class ToolsOrchestrator {
         startedAt,
         fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed'),
       );
-    if (typeof name !== 'string') {
-      return this.early(
-        `(${typeof name})`,
-        callId,
-        sessionId,
-        startedAt,
-        fail(
-          'TOOL_NOT_FOUND',
-          `a tool name must be a string, not ${typeof name}; list the tools to see what exists`,
-        ),
-      );
+    const admitted = admitCall(
+      this.registry,
+      name,
+      args,
+      options,
+      this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    if ('result' in admitted) {
+      const { tool, result, totalsKey } = admitted;
+      return this.early(tool, callId, sessionId, startedAt, result, totalsKey);
     }
-    const route = this.registry.resolve(name);
-    if (!route) {
-      // totals of unknown names share one entry: a model inventing names cannot grow them without end
-      const result = notFound(this.registry, name);
-      return this.early(shortName(name), callId, sessionId, startedAt, result, UNKNOWN_TOOLS);
-    }
-    const parsedArgs = normalizeArgs(args);
-    const bytesIn = typeof parsedArgs === 'string' ? 0 : jsonBytes(parsedArgs);
-    if (typeof parsedArgs === 'string' || typeof bytesIn === 'string') {
-      return this.early(
-        route.name,
-        callId,
-        sessionId,
-        startedAt,
-        fail(
-          'INVALID_ARGUMENTS',
-          `arguments for ${route.name} ${typeof parsedArgs === 'string' ? parsedArgs : bytesIn}`,
-        ),
-      );
-    }
-    const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const problem = callOptionsProblem(route, timeoutMs, options);
-    if (problem) return this.early(route.name, callId, sessionId, startedAt, problem);
+    const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
     const state = new CallState(route, callId, options.priority ?? 0);
     this.inflight.add(state);
     const deadline = startedAt + timeoutMs;
@@ -420,19 +386,12 @@ export class ToolsOrchestrator {
     this.cancel('the orchestrator is closing');
     this.stopWarmup.abort(new ToolError('PROVIDER_UNAVAILABLE', 'the orchestrator is closing'));
     this.timer.clear();
-    const closing: Array<Promise<void>> = [];
-    const limit = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-    const warn = (message: string): void => this.events.emit('warning', { message });
-    for (const entry of this.registry.entries) {
-      entry.unsubscribe?.();
-      const provider = entry.provider;
-      if (entry.state !== 'closed')
-        closing.push(closeWithin(`provider "${provider.namespace}"`, () => provider.close?.(), limit, warn));
-      entry.state = 'closed';
-    }
-    for (const middleware of this.middleware)
-      closing.push(closeWithin(`middleware "${middleware.name}"`, () => middleware.close?.(), limit, warn));
-    await Promise.all(closing);
+    await closeAll(
+      this.registry.entries,
+      this.middleware,
+      this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+      (message) => this.events.emit('warning', { message }),
+    );
     await this.store?.close();
   }
 

@@ -1,20 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolError, createToolContext } from '@toolplane/core';
+import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../src/index.js';
+import { rejection } from './helpers/bad-input.js';
 import { example } from './helpers/examples.js';
-
-async function rejection(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (ToolError.isInstance(error)) return error;
-    throw new Error(`expected a ToolError, got ${String(error)}`);
-  }
-  throw new Error('expected a rejection');
-}
 
 const minimal = (paths: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   openapi: '3.0.3',

@@ -1,0 +1,64 @@
+import { type ToolResult, fail } from '@toolplane/core';
+import { jsonBytes, normalizeArgs } from './call-values.js';
+import { callOptionsProblem, shortName } from './check-options.js';
+import { notFound } from './not-found.js';
+import type { CallOptions } from './orchestrator.js';
+import type { ToolRegistry, ToolRoute } from './registry.js';
+
+/** The `accounting().totals` entry of calls to names that are no tool. */
+const UNKNOWN_TOOLS = '(unknown tool)';
+
+/** A call that may run: its route, arguments, their size and its timeout. */
+export interface AdmittedCall {
+  readonly route: ToolRoute;
+  readonly args: Record<string, unknown>;
+  readonly bytesIn: number;
+  readonly timeoutMs: number;
+}
+
+/** A call refused before it runs: the name to record it under, and the failure. */
+export interface RefusedCall {
+  readonly tool: string;
+  readonly result: ToolResult;
+  /** The totals entry (unknown names share one, so invented names cannot grow them without end). */
+  readonly totalsKey?: string;
+}
+
+/**
+ * Checks what a call names and carries before anything runs: a string name that resolves,
+ * arguments that are an object JSON can carry, and valid call options.
+ */
+export function admitCall(
+  registry: ToolRegistry,
+  name: unknown,
+  args: unknown,
+  options: CallOptions,
+  defaultTimeoutMs: number,
+): AdmittedCall | RefusedCall {
+  if (typeof name !== 'string') {
+    return {
+      tool: `(${typeof name})`,
+      result: fail(
+        'TOOL_NOT_FOUND',
+        `a tool name must be a string, not ${typeof name}; list the tools to see what exists`,
+      ),
+    };
+  }
+  const route = registry.resolve(name);
+  if (!route) return { tool: shortName(name), result: notFound(registry, name), totalsKey: UNKNOWN_TOOLS };
+  const parsedArgs = normalizeArgs(args);
+  const bytesIn = typeof parsedArgs === 'string' ? 0 : jsonBytes(parsedArgs);
+  if (typeof parsedArgs === 'string' || typeof bytesIn === 'string') {
+    return {
+      tool: route.name,
+      result: fail(
+        'INVALID_ARGUMENTS',
+        `arguments for ${route.name} ${typeof parsedArgs === 'string' ? parsedArgs : bytesIn}`,
+      ),
+    };
+  }
+  const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? defaultTimeoutMs;
+  const problem = callOptionsProblem(route, timeoutMs, options);
+  if (problem) return { tool: route.name, result: problem };
+  return { route, args: parsedArgs, bytesIn, timeoutMs };
+}
