@@ -85,7 +85,8 @@ function interpolateEntry(
   for (const key of INTERPOLATED_MAPS) {
     const map = entry[key];
     if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
-    const resolved: Record<string, unknown> = {};
+    // null prototype: a "__proto__" key stays a key here (validateEntry refuses it by name)
+    const resolved: Record<string, unknown> = Object.create(null);
     for (const [name, value] of Object.entries(map)) {
       if (typeof value !== 'string') {
         resolved[name] = value;
@@ -109,8 +110,34 @@ function fieldOf(path: readonly PropertyKey[]): string {
   return field;
 }
 
+/** Fields of a server entry that are objects keyed by names the user or the server chooses. */
+const KEYED_MAPS = ['env', 'headers', 'toolSchemas', 'toolsCacheTtlMs'] as const;
+
+/**
+ * A `"__proto__"` key of a map (JSON text can hold one) cannot be carried: assigning it to a
+ * plain object sets the prototype, and zod's records skip it. Refused by name, never dropped.
+ */
+function prototypeKeyProblems(server: string, entry: RawServerEntry): McpConfigProblem[] {
+  const problems: McpConfigProblem[] = [];
+  for (const field of KEYED_MAPS) {
+    const map = entry[field];
+    if (typeof map === 'object' && map !== null && Object.hasOwn(map, '__proto__')) {
+      problems.push(
+        createProblem(
+          server,
+          `${field}.__proto__`,
+          'is a key "__proto__", which cannot be passed on (a JavaScript object takes it as its prototype): rename or remove it',
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
 function validateEntry(server: string, entry: RawServerEntry): McpServerConfig | McpConfigProblem[] {
   if ('__notAnObject' in entry) return [createProblem(server, undefined, 'must be an object')];
+  const prototypeKeys = prototypeKeyProblems(server, entry);
+  if (prototypeKeys.length > 0) return prototypeKeys;
   if ('disabled' in entry) return [createProblem(server, 'disabled', 'must be true or false')];
   let schema: z.ZodType;
   if (entry.type === 'stdio') schema = stdioServerSchema;
