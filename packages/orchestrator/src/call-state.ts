@@ -27,6 +27,11 @@ export class CallState {
   settleAttempt: ((result: ToolResult) => void) | undefined;
   /** Settles the whole call early (set by `call()`). */
   settleCall: ((result: ToolResult) => void) | undefined;
+  /**
+   * The running tool's own answer to a stop, used instead of the bare failure when it gives one
+   * (the batch tool: the results of its calls that finished). Set only while the tool runs.
+   */
+  answerOnStop: ((reason: ToolError) => ToolResult | undefined) | undefined;
   private controller: AbortController | undefined;
   private stopListeners: Array<(reason: unknown) => void> | undefined;
 
@@ -80,12 +85,25 @@ export class CallState {
     this.stopListeners = undefined;
     // a throwing listener does not keep the others from running, nor crash the process
     if (listeners) for (const listener of listeners) runListener(listener, reason);
-    const failure: ToolResult = {
+    const result: ToolResult = this.answerFor(reason) ?? {
       ok: false,
       error: { code: reason.code, message: reason.message, retryable: reason.retryable },
     };
-    this.settleAttempt?.(failure);
-    this.settleCall?.(failure);
+    this.settleAttempt?.(result);
+    this.settleCall?.(result);
+  }
+
+  /** The tool's answer to the stop, if it has one (one that throws gives none). */
+  private answerFor(reason: ToolError): ToolResult | undefined {
+    const answer = this.answerOnStop;
+    if (!answer) return undefined;
+    this.answerOnStop = undefined;
+    try {
+      return answer(reason);
+    } catch (error) {
+      process.emitWarning(`a tool's answer to a stop threw: ${errorMessage(error)}`, 'ToolplaneWarning');
+      return undefined;
+    }
   }
 }
 

@@ -19,7 +19,7 @@ import { Accounting, type AccountingRecord, type ToolTotals } from './accounting
 import { createBuiltins } from './builtins.js';
 import { admitCall } from './call-admission.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
-import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
+import { NOOP, callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import {
@@ -103,11 +103,7 @@ export class ToolsOrchestrator {
       this.queues.set('default', new NamedQueue('default', { maxConcurrency: options.maxConcurrency }));
     }
     const now = (): number => this.timer.now();
-    // the state rides on the context (copied by spread and extendContext); a context a middleware
-    // built from scratch is found by its call id
-    const stateOf = (ctx: ToolContext): CallState | undefined =>
-      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ??
-      this.inflight.find((state) => state.callId === ctx.callId);
+    const stateOf = (ctx: ToolContext): CallState | undefined => this.stateOf(ctx);
     this.terminal = createProviderStep({
       stateOf,
       queueFor: (name) => this.queueFor(name),
@@ -310,6 +306,7 @@ export class ToolsOrchestrator {
         new ToolError(
           'TIMEOUT',
           `${route.name} did not finish within ${timeoutMs} ms; it was stopped. Try a smaller request or a longer timeout.`,
+          { details: { timeoutMs } },
         ),
       ),
     );
@@ -413,6 +410,17 @@ export class ToolsOrchestrator {
     return composeMiddleware(this.builtins, this.middleware, this.terminal);
   }
 
+  /**
+   * The state of a call in flight: it rides on the context (copied by spread and extendContext);
+   * a context a middleware built from scratch is found by its call id.
+   */
+  private stateOf(ctx: ToolContext): CallState | undefined {
+    return (
+      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ??
+      this.inflight.find((state) => state.callId === ctx.callId)
+    );
+  }
+
   private queueFor(name: string | undefined): NamedQueue | undefined {
     if (name === undefined) return this.queues.get('default');
     let queue = this.queues.get(name);
@@ -456,6 +464,14 @@ export class ToolsOrchestrator {
           describe: (name) => {
             const route = this.registry.resolve(name);
             return route ? { name: route.name, readOnly: isReadOnly(route.spec) } : undefined;
+          },
+          answerOnStop: (ctx, answer) => {
+            const state = this.stateOf(ctx);
+            if (!state) return NOOP;
+            state.answerOnStop = answer;
+            return () => {
+              if (state.answerOnStop === answer) state.answerOnStop = undefined;
+            };
           },
         },
       }),

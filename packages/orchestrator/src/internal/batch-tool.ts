@@ -1,4 +1,12 @@
-import { type Tool, type ToolContext, type ToolResult, contentText, fail, ok } from '@toolplane/core';
+import {
+  type Tool,
+  type ToolContext,
+  type ToolError,
+  type ToolResult,
+  contentText,
+  fail,
+  ok,
+} from '@toolplane/core';
 
 /** What the batch tool needs from the orchestrator. */
 export interface BatchHost {
@@ -6,7 +14,14 @@ export interface BatchHost {
   callFrom(parent: ToolContext, name: string, args: unknown): Promise<ToolResult>;
   /** The public name of a tool and whether it changes nothing; undefined when unknown. */
   describe(name: string): { readonly name: string; readonly readOnly: boolean } | undefined;
+  /**
+   * Gives the running call `ctx` its own answer to a stop (instead of the bare failure; undefined
+   * keeps the failure); returns the remover.
+   */
+  answerOnStop(ctx: ToolContext, answer: (reason: ToolError) => ToolResult | undefined): () => void;
 }
+
+type BatchCall = { tool: string; args?: unknown };
 
 /** Calls per batch at most. */
 export const MAX_BATCH_CALLS = 32;
@@ -48,52 +63,83 @@ export function createBatchTool(host: BatchHost): Tool {
       groups: ['toolplane'],
     },
     async execute(args, ctx) {
-      const calls = args.calls as Array<{ tool: string; args?: unknown }>;
+      const calls = args.calls as BatchCall[];
       if (calls.some((call) => host.describe(call.tool)?.name === 'batch')) {
         return fail('INVALID_ARGUMENTS', 'a batch cannot contain another batch; list the calls directly');
       }
-      const results: ToolResult[] = new Array(calls.length);
-      let index = 0;
-      while (index < calls.length) {
-        if (ctx.signal.aborted) break;
-        const group: number[] = [index];
-        const readOnly = (i: number): boolean =>
-          host.describe((calls[i] as { tool: string }).tool)?.readOnly === true;
-        if (readOnly(index)) {
-          while (index + group.length < calls.length && readOnly(index + group.length)) {
-            group.push(index + group.length);
+      const results: Array<ToolResult | undefined> = new Array(calls.length);
+      // the first call not yet started
+      let next = 0;
+      // at its deadline the batch answers with what finished; a cancelled batch stays CANCELLED
+      const removeAnswer = host.answerOnStop(ctx, (reason) =>
+        reason.code === 'TIMEOUT'
+          ? batchResult(calls, results, (i) => timedOut(reason, i < next))
+          : undefined,
+      );
+      try {
+        while (next < calls.length) {
+          if (ctx.signal.aborted) break;
+          const group: number[] = [next];
+          const readOnly = (i: number): boolean =>
+            host.describe((calls[i] as BatchCall).tool)?.readOnly === true;
+          if (readOnly(next)) {
+            while (next + group.length < calls.length && readOnly(next + group.length)) {
+              group.push(next + group.length);
+            }
           }
+          next += group.length;
+          await Promise.all(
+            group.map(async (i) => {
+              const call = calls[i] as BatchCall;
+              results[i] = await host.callFrom(ctx, call.tool, call.args ?? {});
+            }),
+          );
         }
-        await Promise.all(
-          group.map(async (i) => {
-            const call = calls[i] as { tool: string; args?: unknown };
-            results[i] = await host.callFrom(ctx, call.tool, call.args ?? {});
-          }),
-        );
-        index += group.length;
+      } finally {
+        removeAnswer();
       }
-      for (let i = 0; i < calls.length; i++) {
-        results[i] ??= fail('CANCELLED', 'the batch was cancelled before this call ran');
-      }
-      const structured: Array<{
-        tool: string;
-        ok: boolean;
-        text?: string;
-        error?: { code: string; message: string };
-      }> = results.map((result, i) => {
-        const tool = (calls[i] as { tool: string }).tool;
-        return result.ok
-          ? { tool, ok: true, text: contentText(result.content) }
-          : { tool, ok: false, error: { code: result.error.code, message: result.error.message } };
-      });
-      const text = structured
-        .map((entry, i) =>
-          entry.ok
-            ? `[${i + 1}] ${entry.tool}: ok\n${entry.text ?? ''}`
-            : `[${i + 1}] ${entry.tool}: ${entry.error?.code} ${entry.error?.message}`,
-        )
-        .join('\n\n');
-      return ok(text, { results: structured });
+      return batchResult(calls, results, () =>
+        fail('CANCELLED', 'the batch was cancelled before this call ran'),
+      );
     },
   };
+}
+
+/** The batch's answer: every call's result in order (`missing` stands in for the calls without one). */
+function batchResult(
+  calls: readonly BatchCall[],
+  results: ReadonlyArray<ToolResult | undefined>,
+  missing: (index: number) => ToolResult,
+): ToolResult {
+  const structured: Array<{
+    tool: string;
+    ok: boolean;
+    text?: string;
+    error?: { code: string; message: string };
+  }> = calls.map((call, i) => {
+    const result = results[i] ?? missing(i);
+    return result.ok
+      ? { tool: call.tool, ok: true, text: contentText(result.content) }
+      : { tool: call.tool, ok: false, error: { code: result.error.code, message: result.error.message } };
+  });
+  const text = structured
+    .map((entry, i) =>
+      entry.ok
+        ? `[${i + 1}] ${entry.tool}: ok\n${entry.text ?? ''}`
+        : `[${i + 1}] ${entry.tool}: ${entry.error?.code} ${entry.error?.message}`,
+    )
+    .join('\n\n');
+  return ok(text, { results: structured });
+}
+
+/** The result of a call the batch's deadline cut off: it was running (stopped) or never started. */
+function timedOut(reason: ToolError, started: boolean): ToolResult {
+  const timeoutMs = reason.details?.timeoutMs;
+  const deadline = typeof timeoutMs === 'number' ? `its deadline (${timeoutMs} ms)` : 'its deadline';
+  return fail(
+    'TIMEOUT',
+    started
+      ? `the batch reached ${deadline} before this call finished; it was stopped. The results of the calls that finished are kept; run this one again, alone or with a longer timeoutMs`
+      : `the batch reached ${deadline} before this call started; it did not run. Run it again, alone or with a longer timeoutMs`,
+  );
 }
