@@ -1,6 +1,7 @@
 import type { FindingCategory, SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { parseOptions } from './normalize.js';
+import { checkWrittenFiles } from './written-files.js';
 
 interface Verdict {
   readonly category: FindingCategory;
@@ -70,8 +71,12 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['shred', () => destructive('shred destroys file contents')],
   [
     'dd',
-    (args) =>
-      args.some((arg) => arg.startsWith('if=') || arg.startsWith('of=/dev/')) ? disk('dd if=') : undefined,
+    (args) => {
+      if (args.some((arg) => arg.startsWith('if='))) return disk('dd if=');
+      return args.some((arg) => arg.startsWith('of=/dev/'))
+        ? disk('dd of=/dev/ writes to a device')
+        : undefined;
+    },
   ],
   ['wipefs', () => disk('wipefs erases file-system signatures')],
   ['mkswap', () => disk('mkswap overwrites a device')],
@@ -128,6 +133,7 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
       return;
     }
   }
+  if (checkWrittenFiles(state, command)) return;
   const name = command.name.toLowerCase();
   if (name.startsWith('mkfs') || name === 'mke2fs') {
     report(state, 'deny', 'disk-destruction', `${name} formats a device`, command.text);

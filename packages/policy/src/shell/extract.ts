@@ -14,6 +14,7 @@ import { childrenOf, namedChildrenOf, withShellTree } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
 import { runCommand } from './run-command.js';
 import { type ShellWord, resolveWord } from './words.js';
+import { judgeWrittenFile } from './written-files.js';
 
 /** Node types that only group statements; their children are walked. */
 const CONTAINERS = new Set([
@@ -60,7 +61,6 @@ const WORDS = new Set([
 ]);
 
 const QUIET_OUTPUTS = /^(\/dev\/(null|stdout|stderr|fd\/[0-9]+)|[0-9]+|-)$/;
-const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper\/|md[0-9]|loop)/;
 
 function analyzeSubstitutions(state: AnalysisState, scope: Scope, word: ShellWord): void {
   for (const substitution of word.substitutions) {
@@ -167,10 +167,7 @@ function handleRedirect(state: AnalysisState, scope: Scope, node: Node): void {
   }
   const writes = operator.includes('>');
   if (!writes) return;
-  if (!target.dynamic && BLOCK_DEVICE.test(target.text)) {
-    report(state, 'deny', 'disk-destruction', `writes to the block device ${target.text}`, node.text);
-    return;
-  }
+  if (judgeWrittenFile(state, target, node.text)) return;
   if (operator.includes('&') && !target.dynamic && /^[0-9-]+$/.test(target.text)) return;
   if (target.dynamic) state.writes.push('<computed>');
   else if (!QUIET_OUTPUTS.test(target.text)) state.writes.push(target.text);

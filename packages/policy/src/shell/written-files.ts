@@ -1,0 +1,184 @@
+import type { SimpleCommand } from './analysis.js';
+import { type AnalysisState, notUnderstood, report } from './context.js';
+import type { ShellWord } from './words.js';
+
+/**
+ * Raw disks and partitions: a write to one destroys a file system. Linux (`sda`, `nvme0n1`,
+ * `mmcblk0`, `dm-0`, LVM and RAID nodes, `/dev/block/8:0`) and macOS (`disk2`, `rdisk2`).
+ */
+const BLOCK_DEVICE =
+  /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|mapper\/|md([0-9]|\/)|loop|dm-|nbd|zd|rbd|block\/|pmem|root$)/;
+
+/**
+ * An absolute path as the kernel resolves it lexically: `//dev/./sda` and `/dev/../dev/sda`
+ * are `/dev/sda`. Relative paths are returned as they are (the working directory is unknown).
+ */
+export function normalizePath(path: string): string {
+  if (!path.startsWith('/')) return path;
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/**
+ * Judges one file a command line writes (by a redirect or by a command such as `tee`): a block
+ * device is denied, a device named at run time is asked. Returns whether it was denied.
+ */
+export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
+  const path = normalizePath(target.text);
+  if (target.dynamic) {
+    if (`${path}/`.startsWith('/dev/'))
+      notUnderstood(state, `writes to a device named at run time (${target.text}...)`, text);
+    return false;
+  }
+  if (BLOCK_DEVICE.test(path)) {
+    report(state, 'deny', 'disk-destruction', `writes to the block device ${path}`, text);
+    return true;
+  }
+  return false;
+}
+
+/** How a program names the files it writes. */
+interface WriterSpec {
+  /** Which operands are written: every one (`tee`), or the last of two or more (`cp`). */
+  readonly operands?: 'all' | 'last';
+  /** Short options whose value is a file the program writes (`curl -o`, `sort -o`). */
+  readonly outputShort?: string;
+  /** Long options whose value is a file the program writes; any prefix of three or more letters. */
+  readonly outputLong?: readonly string[];
+  /** Other short options that take a value, so a cluster such as `-sLo` is read right. */
+  readonly shortWithValue?: string;
+  /** Other long options that take a separate value. */
+  readonly longWithValue?: readonly string[];
+  /** `NAME=file` operands that name the output (`dd of=`). */
+  readonly assignment?: string;
+  /** A target-directory option (`cp -t DIR`): the operands are then sources copied into it. */
+  readonly targetShort?: string;
+  readonly targetLong?: string;
+}
+
+const WRITERS: ReadonlyMap<string, WriterSpec> = new Map<string, WriterSpec>([
+  ['tee', { operands: 'all' }],
+  ['sponge', { operands: 'all' }],
+  [
+    'cp',
+    {
+      operands: 'last',
+      shortWithValue: 'S',
+      longWithValue: ['suffix'],
+      targetShort: 't',
+      targetLong: 'target-directory',
+    },
+  ],
+  ['dd', { assignment: 'of=' }],
+  ['dcfldd', { assignment: 'of=' }],
+  [
+    'curl',
+    {
+      outputShort: 'oDc',
+      outputLong: ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'libcurl'],
+      shortWithValue: 'AbCdeEFHKmPQrTtuUwxXyYz',
+    },
+  ],
+  [
+    'wget',
+    {
+      outputShort: 'Ooa',
+      outputLong: ['output-document', 'output-file', 'append-output'],
+      shortWithValue: 'BDeiIlPQtTUwXAR',
+    },
+  ],
+  [
+    'sort',
+    {
+      outputShort: 'o',
+      outputLong: ['output'],
+      shortWithValue: 'ktST',
+      longWithValue: ['key', 'field-separator', 'buffer-size', 'temporary-directory'],
+    },
+  ],
+]);
+
+const longMatches = (names: readonly string[] | undefined, given: string): boolean =>
+  names?.some((name) => name === given || (given.length >= 3 && name.startsWith(given))) ?? false;
+
+const withText = (word: ShellWord, text: string): ShellWord => ({ ...word, text });
+
+/** Where `dir/name` lands for a copy of `source` into the directory `dir`. */
+const into = (dir: ShellWord, source: ShellWord): ShellWord =>
+  withText(
+    { ...dir, dynamic: dir.dynamic || source.dynamic },
+    `${dir.text}/${source.text.slice(source.text.lastIndexOf('/') + 1)}`,
+  );
+
+/**
+ * The files a command writes by its own arguments: `tee FILE...`, `cp SRC... DEST`,
+ * `dd of=FILE`, `curl -o FILE`, `wget -O FILE`, `sort -o FILE`. One linear pass over the words.
+ */
+export function writtenFiles(command: SimpleCommand): ShellWord[] {
+  const spec = WRITERS.get(command.name);
+  if (!spec) return [];
+  const args = command.args;
+  const outputs: ShellWord[] = [];
+  const operands: ShellWord[] = [];
+  let target: ShellWord | undefined;
+  let optionsDone = false;
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index] as ShellWord;
+    const text = word.text;
+    if (spec.assignment && text.startsWith(spec.assignment)) {
+      outputs.push(withText(word, text.slice(spec.assignment.length)));
+      continue;
+    }
+    if (optionsDone || word.dynamic || text === '-' || !text.startsWith('-')) {
+      operands.push(word);
+      continue;
+    }
+    if (text === '--') {
+      optionsDone = true;
+      continue;
+    }
+    if (text.startsWith('--')) {
+      const equals = text.indexOf('=');
+      const name = text.slice(2, equals < 0 ? undefined : equals);
+      const isOutput = longMatches(spec.outputLong, name);
+      const isTarget = spec.targetLong !== undefined && longMatches([spec.targetLong], name);
+      const takesValue = isOutput || isTarget || longMatches(spec.longWithValue, name);
+      const value =
+        equals >= 0 ? withText(word, text.slice(equals + 1)) : takesValue ? args[++index] : undefined;
+      if (value && isOutput) outputs.push(value);
+      if (value && isTarget) target = value;
+      continue;
+    }
+    for (let at = 1; at < text.length; at++) {
+      const letter = text[at] as string;
+      const isOutput = spec.outputShort?.includes(letter) === true;
+      const isTarget = spec.targetShort === letter;
+      if (!isOutput && !isTarget && !spec.shortWithValue?.includes(letter)) continue;
+      const value = at + 1 < text.length ? withText(word, text.slice(at + 1)) : args[++index];
+      if (value && isOutput) outputs.push(value);
+      if (value && isTarget) target = value;
+      break;
+    }
+  }
+  if (target) for (const source of operands) outputs.push(into(target, source));
+  else if (spec.operands === 'all') outputs.push(...operands);
+  else if (spec.operands === 'last' && operands.length >= 2) {
+    const last = operands[operands.length - 1] as ShellWord;
+    // `cp sda /dev` writes /dev/sda.
+    if (!last.dynamic && normalizePath(last.text) === '/dev')
+      for (const source of operands.slice(0, -1)) outputs.push(into(last, source));
+    else outputs.push(last);
+  }
+  return outputs;
+}
+
+/** Judges the files a command writes by its arguments; returns whether one was denied. */
+export function checkWrittenFiles(state: AnalysisState, command: SimpleCommand): boolean {
+  for (const file of writtenFiles(command)) if (judgeWrittenFile(state, file, command.text)) return true;
+  return false;
+}

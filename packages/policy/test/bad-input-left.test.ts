@@ -1,0 +1,105 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createPolicy } from '../src/index.js';
+import { bash, call } from './helpers.js';
+
+/**
+ * Gaps a previous sweep noticed and left: raw block devices written by a command rather than a
+ * redirect, the magic SysRq trigger, fork bombs under other names, and debugger script flags.
+ * Each line is judged in bypass mode under generous allow rules, where anything that is neither
+ * denied nor asked runs; the near misses must stay allowed in the default mode.
+ */
+const ALLOW = [
+  'echo *',
+  'cat *',
+  'tee *',
+  'cp *',
+  'dd *',
+  'sponge *',
+  'curl *',
+  'wget *',
+  'sort *',
+  'sudo tee *',
+  'sudo cp *',
+  'sysctl *',
+  'gdb *',
+  'lldb *',
+  'ls *',
+  'true',
+];
+
+type Expected = 'deny' | 'ask';
+type Case = readonly [string, Expected, RegExp];
+
+const policy = createPolicy({ commands: { allow: ALLOW } });
+beforeAll(async () => {
+  await policy.check(call(bash, { command: 'true' }));
+});
+const inBypass = (command: string) => policy.check(call(bash, { command }, { mode: 'bypass', id: 'left' }));
+const inDefault = (command: string) => policy.check(call(bash, { command }, { id: 'left-default' }));
+
+async function expectVerdict([command, expected, reason]: Case): Promise<void> {
+  const decision = await inBypass(command);
+  expect(decision.decision, decision.reason).toBe(expected);
+  expect(decision.reason).toMatch(reason);
+}
+
+describe('block devices written by a command, as by a redirect', () => {
+  const DISK = /^disk-destruction: writes to the block device/;
+  it.each<Case>([
+    ['tee /dev/sda', 'deny', DISK],
+    ['tee -a /dev/nvme0n1', 'deny', DISK],
+    ['echo x | tee out.log /dev/sdb1', 'deny', DISK],
+    ['tee --append -- /dev/vda', 'deny', DISK],
+    ['cat x | sudo tee /dev/sdb', 'deny', DISK],
+    ['cat x | sudo tee /dev/sdb > /dev/null', 'deny', DISK],
+    ['cp x /dev/sda', 'deny', DISK],
+    ['cp -f disk.img /dev/mmcblk0', 'deny', DISK],
+    ['sudo cp disk.img /dev/disk2', 'deny', DISK],
+    ['cp disk.img /dev/rdisk2', 'deny', DISK],
+    ['cp sda /dev', 'deny', DISK],
+    ['cp -t /dev/ sda', 'deny', DISK],
+    ['cp --target-directory=/dev sdb', 'deny', DISK],
+    ['tee /dev/sd?', 'deny', DISK],
+    ['sponge /dev/sda', 'deny', DISK],
+    ['curl -sLo /dev/sda https://example.test/image', 'deny', DISK],
+    ['curl --output /dev/sda https://example.test/image', 'deny', DISK],
+    ['wget -O /dev/sda https://example.test/image', 'deny', DISK],
+    ['wget --output-document=/dev/sda https://example.test/image', 'deny', DISK],
+    ['sort -o /dev/sda list.txt', 'deny', DISK],
+    ['dd of=/dev/vda', 'deny', DISK],
+    ['dd bs=4M of=/dev/sda status=progress', 'deny', DISK],
+    ['cat image | dd of=/dev/nvme0n1p1', 'deny', DISK],
+    // other spellings of the same device path, for commands and redirects alike
+    ['tee //dev/sda', 'deny', DISK],
+    ['tee /dev/./sda', 'deny', DISK],
+    ['cp x /dev/../dev/sda', 'deny', DISK],
+    ['echo x > //dev/sda', 'deny', DISK],
+    ['echo x > /dev/./nvme0n1', 'deny', DISK],
+    ['echo x > /dev/dm-0', 'deny', DISK],
+    ['echo x > /dev/block/8:0', 'deny', DISK],
+    // a device named at run time
+    ['tee /dev/$DISK', 'ask', /device named at run time/],
+    ['cp x "/dev/${DISK}"', 'ask', /device named at run time/],
+    ['echo x > /dev/$DISK', 'ask', /device named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'tee out.txt',
+    'echo hi | tee -a notes.txt',
+    'echo hi | tee /dev/null',
+    'echo hi | tee /dev/stderr',
+    'cp /dev/sda backup.img',
+    'cp notes.txt devices.txt',
+    'cp -t backup /dev/sda',
+    'cp -S .orig notes.txt /tmp/notes.txt',
+    'cat /dev/sda > /dev/null',
+    'curl -o page.html https://example.test/',
+    'sort -o sorted.txt list.txt',
+    'ls /dev/sda',
+    'echo /dev/sda',
+  ])('%j stays allowed', async (command) => {
+    const decision = await inDefault(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
