@@ -79,9 +79,9 @@ describe('block devices written by a command, as by a redirect', () => {
     ['echo x > /dev/dm-0', 'deny', DISK],
     ['echo x > /dev/block/8:0', 'deny', DISK],
     // a device named at run time
-    ['tee /dev/$DISK', 'ask', /device named at run time/],
-    ['cp x "/dev/${DISK}"', 'ask', /device named at run time/],
-    ['echo x > /dev/$DISK', 'ask', /device named at run time/],
+    ['tee /dev/$DISK', 'ask', /device or kernel file named at run time/],
+    ['cp x "/dev/${DISK}"', 'ask', /device or kernel file named at run time/],
+    ['echo x > /dev/$DISK', 'ask', /device or kernel file named at run time/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([
@@ -98,6 +98,49 @@ describe('block devices written by a command, as by a redirect', () => {
     'sort -o sorted.txt list.txt',
     'ls /dev/sda',
     'echo /dev/sda',
+  ])('%j stays allowed', async (command) => {
+    const decision = await inDefault(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
+
+describe('the magic SysRq trigger', () => {
+  const TRIGGER = /^system-control: writes to \/proc\/sysrq-trigger/;
+  const ENABLE = /magic SysRq key/;
+  it.each<Case>([
+    ['echo b > /proc/sysrq-trigger', 'deny', TRIGGER],
+    ['echo o >/proc/sysrq-trigger', 'deny', TRIGGER],
+    ['echo c | tee /proc/sysrq-trigger', 'deny', TRIGGER],
+    ['echo c | sudo tee /proc/sysrq-trigger', 'deny', TRIGGER],
+    ["sudo sh -c 'echo b > /proc/sysrq-trigger'", 'deny', TRIGGER],
+    ['printf b | dd of=/proc/sysrq-trigger', 'deny', TRIGGER],
+    ['echo b > /proc//sysrq-trigger', 'deny', TRIGGER],
+    ['echo b > /proc/self/../sysrq-trigger', 'deny', TRIGGER],
+    ['echo b >> /proc/sysrq-trigger', 'deny', TRIGGER],
+    ['sysctl kernel.sysrq=1', 'ask', ENABLE],
+    ['sysctl -w kernel.sysrq=1', 'ask', ENABLE],
+    ['sysctl -w kernel/sysrq=176', 'ask', ENABLE],
+    ['sudo sysctl --write kernel.sysrq=1', 'ask', ENABLE],
+    ['echo 1 > /proc/sys/kernel/sysrq', 'ask', ENABLE],
+    ['echo 1 | tee /proc/sys/kernel/sysrq', 'ask', ENABLE],
+    ['echo b > /proc/$TARGET', 'ask', /kernel file named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it('a redirect of the same text into a file of the workspace runs in accept-edits mode', async () => {
+    const decision = await policy.check(
+      call(bash, { command: 'echo b > notes.txt' }, { mode: 'accept-edits' }),
+    );
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+
+  it.each([
+    'echo b | tee notes.txt',
+    'echo b | tee sysrq-trigger.txt',
+    'cat /proc/sysrq-trigger',
+    'cat /proc/sys/kernel/sysrq',
+    'sysctl kernel.sysrq',
+    'sysctl -n kernel.sysrq',
+    'sysctl -a',
   ])('%j stays allowed', async (command) => {
     const decision = await inDefault(command);
     expect(decision.decision, decision.reason).toBe('allow');

@@ -24,21 +24,39 @@ export function normalizePath(path: string): string {
   return `/${parts.join('/')}`;
 }
 
+/** Any write to it makes the kernel act at once: `b` reboots, `c` crashes, `o` powers off. */
+const SYSRQ_TRIGGER = '/proc/sysrq-trigger';
+/** The `kernel.sysrq` setting: which SysRq functions the keyboard may trigger. */
+const SYSRQ_SETTING = '/proc/sys/kernel/sysrq';
+
 /**
  * Judges one file a command line writes (by a redirect or by a command such as `tee`): a block
- * device is denied, a device named at run time is asked. Returns whether it was denied.
+ * device or the SysRq trigger is denied; the SysRq setting, or a device or kernel file named at
+ * run time, is asked. Returns whether it was denied.
  */
 export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
   const path = normalizePath(target.text);
   if (target.dynamic) {
-    if (`${path}/`.startsWith('/dev/'))
-      notUnderstood(state, `writes to a device named at run time (${target.text}...)`, text);
+    if (`${path}/`.startsWith('/dev/') || `${path}/`.startsWith('/proc/'))
+      notUnderstood(state, `writes to a device or kernel file named at run time (${target.text}...)`, text);
     return false;
   }
   if (BLOCK_DEVICE.test(path)) {
     report(state, 'deny', 'disk-destruction', `writes to the block device ${path}`, text);
     return true;
   }
+  if (path === SYSRQ_TRIGGER) {
+    report(
+      state,
+      'deny',
+      'system-control',
+      `writes to ${SYSRQ_TRIGGER}, which reboots, crashes or powers off the machine at once`,
+      text,
+    );
+    return true;
+  }
+  if (path === SYSRQ_SETTING)
+    notUnderstood(state, 'changes the magic SysRq key (kernel.sysrq), which can reboot the machine', text);
   return false;
 }
 
@@ -56,6 +74,8 @@ interface WriterSpec {
   readonly longWithValue?: readonly string[];
   /** `NAME=file` operands that name the output (`dd of=`). */
   readonly assignment?: string;
+  /** `KEY=VALUE` operands write the file KEY names under this directory (`sysctl kernel.sysrq=1`). */
+  readonly settings?: string;
   /** A target-directory option (`cp -t DIR`): the operands are then sources copied into it. */
   readonly targetShort?: string;
   readonly targetLong?: string;
@@ -74,6 +94,7 @@ const WRITERS: ReadonlyMap<string, WriterSpec> = new Map<string, WriterSpec>([
       targetLong: 'target-directory',
     },
   ],
+  ['sysctl', { settings: '/proc/sys', shortWithValue: 'pr', longWithValue: ['load', 'pattern'] }],
   ['dd', { assignment: 'of=' }],
   ['dcfldd', { assignment: 'of=' }],
   [
@@ -117,7 +138,8 @@ const into = (dir: ShellWord, source: ShellWord): ShellWord =>
 
 /**
  * The files a command writes by its own arguments: `tee FILE...`, `cp SRC... DEST`,
- * `dd of=FILE`, `curl -o FILE`, `wget -O FILE`, `sort -o FILE`. One linear pass over the words.
+ * `dd of=FILE`, `curl -o FILE`, `wget -O FILE`, `sort -o FILE`, `sysctl KEY=VALUE` (the file of
+ * KEY under /proc/sys). One linear pass over the words.
  */
 export function writtenFiles(command: SimpleCommand): ShellWord[] {
   const spec = WRITERS.get(command.name);
@@ -165,7 +187,15 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       break;
     }
   }
-  if (target) for (const source of operands) outputs.push(into(target, source));
+  if (spec.settings) {
+    for (const operand of operands) {
+      const equals = operand.text.indexOf('=');
+      if (operand.dynamic || equals < 0) continue;
+      outputs.push(
+        withText(operand, `${spec.settings}/${operand.text.slice(0, equals).replace(/\./g, '/')}`),
+      );
+    }
+  } else if (target) for (const source of operands) outputs.push(into(target, source));
   else if (spec.operands === 'all') outputs.push(...operands);
   else if (spec.operands === 'last' && operands.length >= 2) {
     const last = operands[operands.length - 1] as ShellWord;
