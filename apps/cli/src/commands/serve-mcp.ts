@@ -111,10 +111,10 @@ export async function serveMcp(
         });
         return EXIT_CODES.ok;
       }
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      const { GatewayStdioTransport } = await import('../gateway/stdio-transport.js');
       const { trackPendingRequests } = await import('../gateway/inflight.js');
       const server = createGatewayServer(runtime, { version });
-      const transport = new StdioServerTransport(context.stdin, context.stdout);
+      const transport = new GatewayStdioTransport(context.stdin, context.stdout);
       const ended = new Promise<void>((resolve) => {
         context.stdin.once('end', resolve);
         context.stdin.once('close', resolve);
