@@ -71,3 +71,45 @@ describe('"__proto__" keys of env and headers', () => {
     });
   });
 });
+
+describe('an entry with both "url" and "command"', () => {
+  const both = /both "command" \(stdio\) and "url" \(remote\).*keep one/;
+
+  it('the loader reports it (in every spelling of url) instead of running the command', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          plain: { command: 'node', args: ['server.mjs'], url: 'http://127.0.0.1:1/mcp' },
+          windsurf: { command: 'node', serverUrl: 'http://127.0.0.1:1/mcp' },
+          gemini: { command: 'node', httpUrl: 'http://127.0.0.1:1/mcp' },
+          typed: { type: 'http', command: 'node', url: 'http://127.0.0.1:1/mcp' },
+          fine: { command: 'node' },
+        },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems.map((problem) => problem.server)).toEqual([
+      'plain',
+      'windsurf',
+      'gemini',
+      'typed',
+    ]);
+    for (const problem of loaded.problems) expect(problem.message).toMatch(both);
+  });
+
+  it('createMcpProvider refuses it with CONFIG_INVALID', () => {
+    const url = 'http://127.0.0.1:1/mcp';
+    for (const config of [
+      { command: process.execPath, url },
+      { type: 'stdio', command: process.execPath, url },
+      { type: 'http', command: process.execPath, url },
+      { type: 'websocket', command: process.execPath, url: 'ws://127.0.0.1:1/' },
+    ]) {
+      expect(thrownBy(config), JSON.stringify(config)).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: both,
+      });
+    }
+  });
+});

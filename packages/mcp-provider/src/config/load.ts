@@ -138,6 +138,16 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
   if ('__notAnObject' in entry) return [createProblem(server, undefined, 'must be an object')];
   const prototypeKeys = prototypeKeyProblems(server, entry);
   if (prototypeKeys.length > 0) return prototypeKeys;
+  // Either would be a guess (the command used to win, and the url was dropped unseen).
+  if (entry.command !== undefined && entry.url !== undefined) {
+    return [
+      createProblem(
+        server,
+        undefined,
+        'has both "command" (stdio) and "url" (remote): keep one of them (a server is either run as a process or reached at a URL)',
+      ),
+    ];
+  }
   if ('disabled' in entry) return [createProblem(server, 'disabled', 'must be true or false')];
   let schema: z.ZodType;
   if (entry.type === 'stdio') schema = stdioServerSchema;
