@@ -23,6 +23,8 @@ export interface AnalysisState {
   readonly writes: string[];
   /** Functions defined anywhere in the line. */
   readonly functions: Set<string>;
+  /** Names each function calls, by function (for recursion through several functions). */
+  readonly calls: Map<string, Set<string>>;
   /** Command names found inside each analyzed substitution node, by node id. */
   readonly substitutionNames: Map<number, string[]>;
   /** Syntax nodes being walked right now, outermost included (bounded by {@link MAX_TREE_DEPTH}). */

@@ -12,6 +12,7 @@ import {
 } from './context.js';
 import { childrenOf, namedChildrenOf, withShellTree } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
+import { reportMutualRecursion } from './recursion.js';
 import { runCommand } from './run-command.js';
 import { type ShellWord, resolveWord } from './words.js';
 import { judgeWrittenFile } from './written-files.js';
@@ -401,6 +402,7 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
     findings: [],
     writes: [],
     functions: new Set(),
+    calls: new Map(),
     substitutionNames: new Map(),
     treeDepth: 0,
   };
@@ -411,6 +413,7 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
   // keeps them as separators. Reading the joined text too, and keeping both readings, is safe.
   const joined = source.replace(/\\\r?\n/g, '');
   if (joined !== source) parseBounded(state, ROOT_SCOPE, joined, source);
+  reportMutualRecursion(state, source);
   return {
     source,
     commands: state.commands,

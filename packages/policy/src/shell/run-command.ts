@@ -4,6 +4,7 @@ import { checkDangers } from './dangers.js';
 import { normalizeCommandName, parseOptions } from './normalize.js';
 import { DANGEROUS_VARIABLE, DECODERS, FETCHERS, INTERPRETERS, SHELLS } from './programs.js';
 import { inspectEmbeddedCommands } from './embedded.js';
+import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { type ShellWord, staticWord } from './words.js';
@@ -316,9 +317,7 @@ export function runCommand(
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);
   }
-  if (scope.inFunction !== undefined && name === scope.inFunction) {
-    report(state, 'deny', 'fork-bomb', `function ${name} calls itself`, text);
-  }
+  recordCall(state, scope, name, text);
   inspectInlineScripts(state, scope, command, nested);
   inspectEmbeddedCommands(state, scope, command, nested);
   checkDangers(state, command);
