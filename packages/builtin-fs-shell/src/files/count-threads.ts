@@ -225,6 +225,8 @@ export class CountThreads {
   private onMessage(worker: Worker, message: WorkerMessage): void {
     if (message.type === 'ready') {
       this.started.add(worker);
+      // Idle time counts from when the threads are up: a slow start is not idleness.
+      if (!this.running) this.scheduleIdle();
       return;
     }
     const running = this.running;
@@ -279,7 +281,8 @@ export class CountThreads {
   private scheduleIdle(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (this.running) return;
+      // A thread still starting reschedules this when it is up.
+      if (this.running || this.workers.some((worker) => !this.started.has(worker))) return;
       const workers = this.workers;
       this.workers = [];
       for (const worker of workers) void worker.terminate();

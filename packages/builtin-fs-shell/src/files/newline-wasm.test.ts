@@ -17,8 +17,11 @@ describe('the WebAssembly newline kernel', () => {
       state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
       return state / 2 ** 32;
     };
-    // Lengths around the 16-byte vector width and the 4080-byte run of the counter.
-    const lengths = [0, 1, 15, 16, 17, 31, 33, 4079, 4080, 4081, 8161, 20_000];
+    // Lengths around the 16-byte vector, the 64-byte step, the 4032-byte run of 64-byte steps
+    // and the 4080-byte run of 16-byte ones (density 1 fills every lane to its limit).
+    const lengths = [
+      0, 1, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129, 4031, 4032, 4033, 4079, 4080, 4081, 8064, 8161, 20_000,
+    ];
     for (const density of [0, 0.02, 0.5, 1]) {
       for (const length of lengths) {
         for (const start of [0, 1, 7, 16, 29]) {

@@ -260,6 +260,30 @@ describe('the skip phase on counting threads', () => {
     expect(handedOver).toBeGreaterThan(5);
   });
 
+  it('hands a far line to the threads after the first chunk, and keeps a near one on its own thread', async () => {
+    const first: number[] = [];
+    const record = (into: number[]) => {
+      const index = new LineIndexCache({ minSpacing: 4096 });
+      const own = index.record.bind(index);
+      index.record = (key, version, offset, newlines) => {
+        if (threads.busy && into.length === 0) into.push(offset);
+        own(key, version, offset, newlines);
+      };
+      return index;
+    };
+    const before = handedOver;
+    const far = await slice(file, 190_000, 2, { threads, index: record(first) });
+    expect(far.lines).toEqual(expected.slice(189_999, 190_001));
+    expect(handedOver).toBe(before + 1);
+    // Handed over well before the serial lead: the lines of the first chunk put 190 000 far off.
+    expect(first[0]).toBeLessThan(SERIAL_LEAD_BYTES);
+    // A line the first chunk shows is near (10 000 lines of about 40 bytes) never wakes the threads.
+    const nearLine = 10_000;
+    const near = await slice(file, nearLine, 2, { threads, index: record([]) });
+    expect(near.lines).toEqual(expected.slice(nearLine - 1, nearLine + 1));
+    expect(handedOver).toBe(before + 1);
+  });
+
   it('counts on its own thread, with the same result, while the threads are busy', async () => {
     // A count of /dev/zero that never ends on its own keeps the threads busy until aborted.
     const zeros = await open('/dev/zero');
@@ -299,7 +323,8 @@ describe('the skip phase on counting threads', () => {
     };
     const pending = slice(file, expected.length - 5, 2, { threads, index, signal: controller.signal });
     await expect(pending).rejects.toThrow('reader left');
-    expect(abortedAt).toBeGreaterThan(SERIAL_LEAD_BYTES);
+    // The first checkpoint from the threads: the count had far to go when it was stopped.
+    expect(abortedAt).toBeLessThan(SERIAL_LEAD_BYTES);
     expect(threads.busy).toBe(false);
     index.record = record;
     const after = await slice(file, expected.length - 5, 2, { threads, index });

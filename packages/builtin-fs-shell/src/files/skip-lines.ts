@@ -35,8 +35,9 @@ export type LineStart =
 /**
  * Finds where line `line` starts without looking at the lines before it: counts "\n" bytes
  * from the index's nearest checkpoint on this thread (see {@link countSerially}), offering the
- * index a checkpoint every segment. Past {@link SERIAL_LEAD_BYTES} the counting threads, when
- * given and free, count the rest up to the segment that holds the line. Memory stays the
+ * index a checkpoint every segment. Past {@link SERIAL_LEAD_BYTES}, or as soon as the lines
+ * counted so far put the wanted one that far ahead, the counting threads, when given and free,
+ * count the rest up to the segment that holds the line. Memory stays the
  * scanner's buffer (and one small one per thread).
  */
 export async function findLineStart(search: LineSearch): Promise<LineStart> {
@@ -55,7 +56,9 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
     firstChunk: FIRST_CHUNK,
     onCheckpoint: (offset, newlines) => index.record(key, version, offset, newlines),
     beforeRead: (reach) => {
-      if (handedOver || !threads || reach.offset - start.offset < SERIAL_LEAD_BYTES) return undefined;
+      if (handedOver || !threads) return undefined;
+      if (reach.offset - start.offset < SERIAL_LEAD_BYTES && !farAhead(start, reach, search.line))
+        return undefined;
       if (!threads.ready) {
         // Threads still starting: keep counting here meanwhile, and hand over once they are up.
         if (!warmed) threads.warm();
@@ -85,6 +88,17 @@ export async function countLinesFrom(
 ): Promise<{ readonly newlines: number; readonly lines: number }> {
   const end = await countSerially({ handle, scanner, from: { offset: from, newlines: 0 }, to: size });
   return { newlines: end.newlines, lines: await linesCounted(handle, scanner, end) };
+}
+
+/**
+ * Whether the line is likely at least {@link SERIAL_LEAD_BYTES} past `reach`, judging by the
+ * lines counted since `start` (none counted yet: unknown, so no). Only decides who counts.
+ */
+function farAhead(start: Checkpoint, reach: Checkpoint, line: number): boolean {
+  const lines = reach.newlines - start.newlines;
+  if (lines <= 0) return false;
+  const bytesPerLine = (reach.offset - start.offset) / lines;
+  return (line - 1 - reach.newlines) * bytesPerLine >= SERIAL_LEAD_BYTES;
 }
 
 /** The rest of a scan on the counting threads; undefined when they are busy or failed. */
