@@ -1,11 +1,18 @@
-import { createReadStream } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { parse as parseYaml } from 'yaml';
 import { countOption, timeoutMillis } from '../limits.js';
+import {
+  DEFAULT_FETCH_TIMEOUT_MS,
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  type ReadLimits,
+  fetchDocumentText,
+  readDocumentFile,
+} from './fetch-document.js';
+import { refReaders } from './ref-resolvers.js';
 
 /** Where a document comes from: a file path, an http(s) URL, its text, or the parsed object. */
 export type OpenApiSource =
@@ -16,9 +23,9 @@ export type OpenApiSource =
 
 /** Options for fetching a document from a URL. */
 export interface LoadOptions {
-  /** Longest a fetch may take (default 30 s). */
+  /** Longest the fetch of one document (headers and body) may take (default 30 s). */
   readonly fetchTimeoutMs?: number;
-  /** Largest document accepted (default 64 MiB). */
+  /** Largest document accepted, and largest sum of the documents it refers to (default 64 MiB). */
   readonly maxDocumentBytes?: number;
   readonly dispatcher?: Dispatcher;
   /** Stops a fetch in progress (`CANCELLED`). */
@@ -35,77 +42,6 @@ export interface LoadedDocument {
 
 function invalid(message: string, cause?: unknown): ToolError {
   return new ToolError('CONFIG_INVALID', message, cause === undefined ? {} : { cause });
-}
-
-async function fetchText(url: string, options: LoadOptions): Promise<string> {
-  const maxBytes = options.maxDocumentBytes ?? 64 * 1024 * 1024;
-  let response: Dispatcher.ResponseData;
-  try {
-    response = await request(url, {
-      method: 'GET',
-      headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' },
-      signal: options.signal
-        ? AbortSignal.any([options.signal, AbortSignal.timeout(options.fetchTimeoutMs ?? 30_000)])
-        : AbortSignal.timeout(options.fetchTimeoutMs ?? 30_000),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    });
-  } catch (error) {
-    if (options.signal?.aborted) {
-      throw new ToolError('CANCELLED', `fetching the OpenAPI document ${url} was cancelled`, {
-        cause: error,
-      });
-    }
-    throw new ToolError(
-      'PROVIDER_UNAVAILABLE',
-      `could not fetch the OpenAPI document ${url}: ${errorMessage(error)}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (response.statusCode !== 200) {
-    await response.body.dump().catch(() => undefined);
-    throw new ToolError(
-      'PROVIDER_UNAVAILABLE',
-      `fetching the OpenAPI document ${url} answered HTTP ${response.statusCode}`,
-    );
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += (chunk as Buffer).length;
-    if (total > maxBytes) {
-      response.body.destroy();
-      throw invalid(`the OpenAPI document ${url} is larger than ${maxBytes} bytes; raise maxDocumentBytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Reads a document file, no further than `maxDocumentBytes` (a device or a pipe may never end). */
-async function readTextFile(path: string, options: LoadOptions): Promise<string> {
-  const maxBytes = options.maxDocumentBytes ?? 64 * 1024 * 1024;
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const stream = createReadStream(path);
-  try {
-    for await (const chunk of stream) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) {
-        throw invalid(
-          `the OpenAPI document ${path} is larger than ${maxBytes} bytes; raise maxDocumentBytes`,
-        );
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (ToolError.isInstance(error)) throw error;
-    throw invalid(`cannot read the OpenAPI document ${path}: ${errorMessage(error)}`, error);
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 /** Parses JSON or YAML text; errors say where the text is broken. */
@@ -165,19 +101,29 @@ export async function loadDocument(
   ) {
     throw invalid('the OpenAPI source must be a file path, an http(s) URL, { text } or { document }');
   }
-  if (options.fetchTimeoutMs !== undefined) timeoutMillis(options.fetchTimeoutMs, 'fetchTimeoutMs');
-  if (options.maxDocumentBytes !== undefined) countOption(options.maxDocumentBytes, 'maxDocumentBytes', 1);
+  const limits: ReadLimits = {
+    timeoutMs:
+      options.fetchTimeoutMs === undefined
+        ? DEFAULT_FETCH_TIMEOUT_MS
+        : timeoutMillis(options.fetchTimeoutMs, 'fetchTimeoutMs'),
+    maxBytes:
+      options.maxDocumentBytes === undefined
+        ? DEFAULT_MAX_DOCUMENT_BYTES
+        : countOption(options.maxDocumentBytes, 'maxDocumentBytes', 1),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  };
   if (typeof source === 'string' || source instanceof URL) {
     const text = String(source);
     if (/^https?:\/\//i.test(text)) {
       location = text;
-      parsed = parseDocumentText(await fetchText(text, options), text);
+      parsed = parseDocumentText(await fetchDocumentText(text, limits), text);
     } else {
       if (source instanceof URL && source.protocol !== 'file:') {
         throw invalid(`the OpenAPI document URL ${text} must be http:, https: or file:`);
       }
       location = resolvePath(source instanceof URL ? fileURLToPath(source) : text);
-      parsed = parseDocumentText(await readTextFile(location, options), location);
+      parsed = parseDocumentText(await readDocumentFile(location, limits.maxBytes), location);
     }
   } else if ('text' in source) {
     if (typeof source.text !== 'string') throw invalid('{ text } must hold the document as a string');
@@ -200,15 +146,24 @@ export async function loadDocument(
       location !== undefined && remote
         ? location
         : pathToFileURL(location ?? resolvePath('openapi.json')).href;
+    const readers = refReaders(base, remote, limits);
     try {
       document = (await new $RefParser().bundle(base, structuredClone(document), {
-        resolve: {
-          http: { timeout: options.fetchTimeoutMs ?? 30_000 },
-          // a document from the network must not pull this machine's files into tool schemas
-          ...(remote ? { file: false } : {}),
-        },
+        // every document it refers to is read with the main document's limits; a document
+        // from the network must not pull this machine's files into tool schemas
+        resolve: { http: readers.http, file: readers.file },
       })) as Record<string, unknown>;
     } catch (error) {
+      const failure = readers.failure();
+      if (failure?.code === 'CANCELLED') throw failure;
+      if (failure) {
+        // the code of what went wrong (too large, timed out, unreachable), saying which document
+        throw new ToolError(
+          failure.code,
+          `${where} has an external $ref that cannot be resolved: ${failure.message}`,
+          { cause: failure, ...(failure.details ? { details: failure.details } : {}) },
+        );
+      }
       const hint = remote
         ? ' (a document loaded from a URL may refer to other URLs, never to local files)'
         : '';
