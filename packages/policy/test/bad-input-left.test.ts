@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { createToolContext, ok } from '@toolplane/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPolicy } from '../src/index.js';
+import { createPolicy, policyMiddleware } from '../src/index.js';
 import { bash, call } from './helpers.js';
 
 /**
@@ -181,5 +182,79 @@ describe('fork bombs under other names', () => {
     const strict = createPolicy({ commands: { allow: ['echo *', 'ls *', 'cd *', 'a', 'b', 'true'] } });
     const decision = await strict.check(call(bash, { command }, { mode: 'bypass' }));
     expect(decision.decision, decision.reason).toBe('allow');
+  });
+});
+
+describe('debugger script and attach flags', () => {
+  const RUNS = /gdb runs commands|lldb runs commands/;
+  const ATTACH = /attaches to a running process/;
+  it.each<Case>([
+    ["gdb -ex 'shell rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["gdb -batch -ex '!rm -rf /' ./app", 'deny', /^destructive-file-operation/],
+    ["gdb --batch --eval-command='shell reboot'", 'deny', /^system-control/],
+    ["lldb -o 'platform shell rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["lldb --one-line 'shell rm -rf /' ./app", 'deny', /^destructive-file-operation/],
+    ["lldb -o 'platform shell -t 5 -- rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["gdb -ex 'she rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["gdb-multiarch -ex 'shell rm -rf /'", 'deny', /^destructive-file-operation/],
+    ['gdb -p1234', 'ask', ATTACH],
+    ['gdb -c 1234 ./app', 'ask', ATTACH],
+    ['lldb-18 -p 1234', 'ask', ATTACH],
+    ['gdb -ex \'call system("id")\' -p 1', 'ask', RUNS],
+    ["gdb --batch -ex 'python import os' ./app", 'ask', RUNS],
+    ['gdb -iex "set auto-load safe-path /" ./app', 'ask', RUNS],
+    ['gdb -eval "run" ./app', 'ask', RUNS],
+    ['gdb -x script.gdb ./app', 'ask', RUNS],
+    ['gdb --command=script.gdb ./app', 'ask', RUNS],
+    ['gdb -ix init.gdb ./app', 'ask', RUNS],
+    ['gdb -p 1234', 'ask', ATTACH],
+    ['gdb --pid=1234', 'ask', ATTACH],
+    ['gdb ./app 1234', 'ask', ATTACH],
+    ['sudo gdb -p 1', 'ask', /./],
+    ['lldb -o \'expr (int)system("id")\' -p 1', 'ask', RUNS],
+    ['lldb -s cmds.lldb ./app', 'ask', RUNS],
+    ['lldb --source-before-file cmds.lldb ./app', 'ask', RUNS],
+    ['lldb -p 1234', 'ask', ATTACH],
+    ['lldb --attach-name sshd', 'ask', ATTACH],
+    ['lldb -n sshd -w', 'ask', ATTACH],
+    ['gdb $FLAGS ./app', 'ask', /decided at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'gdb --version',
+    'gdb --help',
+    'gdb -q ./app',
+    'gdb ./app core',
+    'gdb -q -batch -c core ./app',
+    'lldb -c core ./app',
+    'gdb --args ./app -x -p 1',
+    'lldb --version',
+    'lldb ./app',
+    'lldb -- ./app -o x',
+  ])('%j stays allowed', async (command) => {
+    const decision = await inDefault(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+
+  it('through the gate, gdb -ex without an approval channel is APPROVAL_REQUIRED and never runs', async () => {
+    const gate = policyMiddleware(policy);
+    let ran = false;
+    const result = await gate.handle?.(
+      {
+        tool: bash,
+        args: { command: 'gdb -batch -ex \'call system("id")\' -p 1' },
+        ctx: createToolContext({ session: { id: 'gdb' } }),
+      },
+      async () => {
+        ran = true;
+        return ok('ran');
+      },
+    );
+    expect(ran).toBe(false);
+    expect(result?.ok).toBe(false);
+    if (result && !result.ok) {
+      expect(result.error.code).toBe('APPROVAL_REQUIRED');
+      expect(result.error.message).toMatch(/gdb runs commands/);
+    }
   });
 });

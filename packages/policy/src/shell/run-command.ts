@@ -3,6 +3,7 @@ import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood, report } fr
 import { checkDangers } from './dangers.js';
 import { normalizeCommandName, parseOptions } from './normalize.js';
 import { DANGEROUS_VARIABLE, DECODERS, FETCHERS, INTERPRETERS, SHELLS } from './programs.js';
+import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
 import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
@@ -320,6 +321,7 @@ export function runCommand(
   recordCall(state, scope, name, text);
   inspectInlineScripts(state, scope, command, nested);
   inspectEmbeddedCommands(state, scope, command, nested);
+  inspectDebuggers(state, scope, command, nested);
   checkDangers(state, command);
   state.commands.push(command);
 }
