@@ -34,6 +34,7 @@ import { CallState } from './call-state.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './events.js';
 import { createProviderStep } from './execute-provider.js';
+import { filterTools } from './filter-tools.js';
 import { createInternalProvider } from './internal/internal-provider.js';
 import { earlyMeta, recordCall } from './record-call.js';
 import type { cacheMiddleware } from './middleware/cache.js';
@@ -207,24 +208,24 @@ export class ToolsOrchestrator {
   /** Public specs of every tool (narrowed by middleware `filterTools` when a view is given). */
   listTools(view?: Partial<ToolView>): readonly ToolSpec[] {
     if (!view) {
-      this.specsCache ??= this.registry.all().map((route) => route.spec);
+      this.specsCache ??= Object.freeze(this.registry.all().map((route) => route.spec));
       return this.specsCache;
     }
     return this.listRegistered(view).map((tool) => tool.spec);
   }
 
-  /** Registered tools with their provider (narrowed by middleware when a view is given). */
+  /**
+   * Registered tools with their provider (narrowed by middleware when a view is given). Throws
+   * `CONFIG_INVALID` naming a middleware whose `filterTools` throws or answers garbage.
+   */
   listRegistered(view?: Partial<ToolView>): readonly RegisteredTool[] {
-    let tools: readonly RegisteredTool[] = this.registry.all();
+    const tools: readonly RegisteredTool[] = this.registry.all();
     if (!view) return tools;
     const full: ToolView = {
       principal: view.principal ?? {},
       session: view.session ?? { id: 'default', depth: 0 },
     };
-    for (const middleware of [...this.builtins, ...this.middleware]) {
-      if (middleware.filterTools) tools = middleware.filterTools(tools, full);
-    }
-    return tools;
+    return filterTools([...this.builtins, ...this.middleware], tools, full);
   }
 
   /** Whether a name resolves to a tool. */

@@ -97,16 +97,18 @@ export class ToolRegistry {
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
       const { entry, spec } = sources[i] as { entry: ProviderEntry; spec: ToolSpec };
-      const route: ToolRoute = {
+      // frozen, with the list: a filterTools, middleware or caller that changes what it was given
+      // cannot change the registry for everyone else
+      const route: ToolRoute = Object.freeze({
         name,
         localName: spec.name,
-        spec: { ...spec, name },
-        provider: { namespace: entry.provider.namespace, kind: entry.provider.kind },
+        spec: Object.freeze({ ...spec, name }),
+        provider: Object.freeze({ namespace: entry.provider.namespace, kind: entry.provider.kind }),
         entry,
         queue: spec.queue ?? entry.options.queue,
         timeoutMs: spec.timeoutMs ?? entry.options.timeoutMs,
         cacheTtlMs: spec.cacheTtlMs ?? entry.options.cacheTtlMs,
-      };
+      });
       routes.set(name, route);
       list.push(route);
       const lower = name.toLowerCase();
@@ -114,7 +116,7 @@ export class ToolRegistry {
     }
     this.routes = routes;
     this.lowerCase = lowerCase;
-    this.list = list;
+    this.list = Object.freeze(list);
   }
 
   /** Every tool, in registration order. The array is rebuilt only when the map changes. */

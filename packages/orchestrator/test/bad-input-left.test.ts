@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ToolContext, type ToolResult, fail, ok } from '@toolplane/core';
+import {
+  type Middleware,
+  type RegisteredTool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+  fail,
+  ok,
+} from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { echo, testProvider, waitFor } from './helpers.js';
 
@@ -14,6 +22,27 @@ afterEach(async () => {
 function codeOf(result: ToolResult): string {
   return result.ok ? 'OK' : result.error.code;
 }
+
+/** The ToolError a function throws (fails the test when it throws nothing or something else). */
+function thrownBy(run: () => unknown): ToolError {
+  try {
+    run();
+  } catch (error) {
+    if (ToolError.isInstance(error)) return error;
+    throw new Error(`expected a ToolError, got ${String(error)}`);
+  }
+  throw new Error('expected a ToolError, nothing was thrown');
+}
+
+/** A middleware whose only part is its `filterTools`. */
+function filtering(
+  name: string,
+  filterTools: (tools: readonly RegisteredTool[]) => readonly RegisteredTool[],
+): Middleware {
+  return { name, phase: 'gate', filterTools };
+}
+
+const VIEW = { principal: { agentId: 'coder' }, session: { id: 's1', depth: 0 } };
 
 interface BatchEntry {
   readonly tool: string;
@@ -149,5 +178,90 @@ describe('a batch that reaches its deadline keeps the results of the calls that 
     controller.abort();
     expect(codeOf(await pending)).toBe('CANCELLED');
     await waitFor(() => stops.length === 1);
+  });
+});
+
+describe('a filterTools that throws or answers garbage', () => {
+  it('a throw is CONFIG_INVALID naming the middleware (before: the raw error); the orchestrator still serves', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use(
+      filtering('picky', () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'agentId')");
+      }),
+    );
+    orchestrator.register(testProvider('t', { echo }));
+    await orchestrator.warmup();
+    const error = thrownBy(() => orchestrator?.listTools(VIEW));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('middleware "picky" (gate) filterTools threw');
+    expect(error.message).toContain("reading 'agentId'");
+    expect(error.message).toContain('fix or remove that middleware');
+    expect(thrownBy(() => orchestrator?.listRegistered(VIEW)).code).toBe('CONFIG_INVALID');
+    // nothing else broke: the full list, calls, and the same call again
+    expect(orchestrator.listTools().map((tool) => tool.name)).toEqual(['batch', 'tool_output', 't__echo']);
+    expect((await orchestrator.call('t__echo', { a: 1 })).ok).toBe(true);
+    expect(thrownBy(() => orchestrator?.listTools(VIEW)).code).toBe('CONFIG_INVALID');
+  });
+
+  it('a thrown ToolError keeps its code (a filter may refuse a principal with DENIED)', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use(
+      filtering('gatekeeper', () => {
+        throw new ToolError('DENIED', 'agent "coder" may not list tools');
+      }),
+    );
+    await orchestrator.warmup();
+    const error = thrownBy(() => orchestrator?.listTools(VIEW));
+    expect(error.code).toBe('DENIED');
+    expect(error.message).toContain('agent "coder" may not list tools');
+  });
+
+  it.each<[string, unknown, string]>([
+    ['undefined', undefined, 'returned undefined, not an array of tools'],
+    ['a string', 'all', 'returned string, not an array of tools'],
+    ['an array with a number', [42], 'returned an array whose entry 0 is not a registered tool'],
+    ['a promise', Promise.resolve([]), 'returned object, not an array of tools'],
+  ])(
+    'an answer that is %s is CONFIG_INVALID (before: a TypeError or a list with holes)',
+    async (_what, answer, text) => {
+      orchestrator = createOrchestrator();
+      orchestrator.use(filtering('broken', () => answer as readonly RegisteredTool[]));
+      await orchestrator.warmup();
+      const error = thrownBy(() => orchestrator?.listTools(VIEW));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(`middleware "broken" (gate) filterTools ${text}`);
+    },
+  );
+
+  it('a filter that changes the array it is given cannot change the registry', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use(
+      filtering('in-place', (tools) => {
+        (tools as RegisteredTool[]).splice(0, tools.length);
+        return tools;
+      }),
+    );
+    orchestrator.register(testProvider('t', { echo }));
+    await orchestrator.warmup();
+    // the list it is given is frozen: its change throws, which names it
+    const error = thrownBy(() => orchestrator?.listTools(VIEW));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('middleware "in-place" (gate) filterTools threw');
+    // before: the registry's own list was emptied, so every later listing was empty
+    expect(orchestrator.listTools().map((tool) => tool.name)).toEqual(['batch', 'tool_output', 't__echo']);
+    expect(orchestrator.listRegistered().map((tool) => tool.name)).toContain('t__echo');
+  });
+
+  it('a listTools() answer cannot be changed by its receiver for the next one', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.register(testProvider('t', { echo }));
+    await orchestrator.warmup();
+    const first = orchestrator.listTools();
+    try {
+      (first as unknown as unknown[]).length = 0;
+    } catch {
+      // a frozen list refuses the change
+    }
+    expect(orchestrator.listTools().map((tool) => tool.name)).toEqual(['batch', 'tool_output', 't__echo']);
   });
 });

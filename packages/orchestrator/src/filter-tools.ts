@@ -1,0 +1,66 @@
+import {
+  type Middleware,
+  type RegisteredTool,
+  ToolError,
+  type ToolView,
+  errorMessage,
+} from '@toolplane/core';
+
+/**
+ * The tools a view sees: each middleware's `filterTools` in turn, guarded. A filter that throws
+ * (anything but a `ToolError`, which keeps its code: a filter may refuse a principal) or answers
+ * something that is not an array of registered tools is `CONFIG_INVALID` naming it. The list a
+ * filter is given is the registry's own, frozen: one that changes it in place throws too.
+ */
+export function filterTools(
+  middleware: readonly Middleware[],
+  tools: readonly RegisteredTool[],
+  view: ToolView,
+): readonly RegisteredTool[] {
+  let visible = tools;
+  for (const each of middleware) {
+    if (each.filterTools) visible = filteredBy(each, each.filterTools, visible, view);
+  }
+  return visible;
+}
+
+function filteredBy(
+  middleware: Middleware,
+  filter: NonNullable<Middleware['filterTools']>,
+  tools: readonly RegisteredTool[],
+  view: ToolView,
+): readonly RegisteredTool[] {
+  let answer: unknown;
+  try {
+    answer = filter.call(middleware, tools, view);
+  } catch (error) {
+    if (ToolError.isInstance(error)) throw error;
+    throw broken(middleware, `threw: ${errorMessage(error)}`, error);
+  }
+  if (!Array.isArray(answer)) {
+    throw broken(middleware, `returned ${answer === null ? 'null' : typeof answer}, not an array of tools`);
+  }
+  for (let i = 0; i < answer.length; i++) {
+    if (!isRegisteredTool(answer[i])) {
+      throw broken(
+        middleware,
+        `returned an array whose entry ${i} is not a registered tool (an object with a name and a spec)`,
+      );
+    }
+  }
+  return answer as readonly RegisteredTool[];
+}
+
+function isRegisteredTool(value: unknown): value is RegisteredTool {
+  if (typeof value !== 'object' || value === null) return false;
+  const { name, spec } = value as { name?: unknown; spec?: unknown };
+  return typeof name === 'string' && typeof spec === 'object' && spec !== null;
+}
+
+function broken(middleware: Middleware, what: string, cause?: unknown): ToolError {
+  return new ToolError(
+    'CONFIG_INVALID',
+    `middleware "${String(middleware.name)}" (${String(middleware.phase)}) filterTools ${what}; this is a bug in that middleware: fix or remove that middleware (listTools() without a view lists every tool)`,
+    cause === undefined ? undefined : { cause },
+  );
+}
