@@ -137,6 +137,8 @@ export const DEFAULT_LIMITS: ToolLimits = {
   bashMaxTimeoutMs: 600_000,
   bashMaxOutputBytes: 64 * 1024,
   taskMaxOutputBytes: 1024 * 1024,
+  tasksMaxRunningPerSession: 16,
+  tasksMaxRunning: 64,
 };
 
 const FACTORIES: Readonly<Record<BuiltinToolName, (deps: ToolDeps) => Tool>> = {

@@ -36,11 +36,20 @@ function statusOf(result: ExecResult, stopped: boolean): TaskStatus {
 export class TaskManager {
   private readonly sessions = new Map<string, Map<string, BackgroundTask>>();
   private readonly stopping = new Set<string>();
+  private running = 0;
 
   constructor(
     private readonly maxOutputBytes: number,
     private readonly maxFinishedPerSession = 50,
   ) {}
+
+  /** Tasks running now, in one session or (no id) in all. */
+  runningCount(sessionId?: string): number {
+    if (sessionId === undefined) return this.running;
+    let count = 0;
+    for (const task of this.sessions.get(sessionId)?.values() ?? []) if (task.status === 'running') count++;
+    return count;
+  }
 
   start(
     sessionId: string,
@@ -66,11 +75,13 @@ export class TaskManager {
       process,
       finished: process.done.then(
         (result) => {
+          this.running--;
           task.result = result;
           task.status = statusOf(result, this.stopping.has(id));
           task.endedAt = Date.now();
         },
         (error: unknown) => {
+          this.running--;
           task.status = 'failed';
           task.endedAt = Date.now();
           output.push(
@@ -79,6 +90,7 @@ export class TaskManager {
         },
       ),
     };
+    this.running++;
     let tasks = this.sessions.get(sessionId);
     if (!tasks) {
       tasks = new Map();

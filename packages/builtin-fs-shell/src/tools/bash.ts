@@ -52,6 +52,28 @@ export async function resolveCwd(deps: ToolDeps, cwd: string | undefined): Promi
   return target.path;
 }
 
+/** A refusal when starting one more background task would pass a running-task limit. */
+function tooManyTasks(deps: ToolDeps, sessionId: string): ToolResult | undefined {
+  const { tasksMaxRunningPerSession, tasksMaxRunning } = deps.limits;
+  const inSession = deps.tasks.runningCount(sessionId);
+  if (inSession >= tasksMaxRunningPerSession) {
+    return fail(
+      'RATE_LIMITED',
+      `this session already has ${inSession} background tasks running (the limit is ${tasksMaxRunningPerSession}); end one with task_stop or wait for one with task_output, then start this again`,
+      { details: { running: inSession, limit: tasksMaxRunningPerSession } },
+    );
+  }
+  const total = deps.tasks.runningCount();
+  if (total >= tasksMaxRunning) {
+    return fail(
+      'RATE_LIMITED',
+      `${total} background tasks are running across all sessions (the limit is ${tasksMaxRunning}); try again once some have ended, or run the command in the foreground`,
+      { details: { running: total, limit: tasksMaxRunning } },
+    );
+  }
+  return undefined;
+}
+
 /** The `bash` tool. */
 export function createBashTool(deps: ToolDeps): Tool {
   const { bashDefaultTimeoutMs, bashMaxTimeoutMs } = deps.limits;
@@ -93,6 +115,8 @@ export function createBashTool(deps: ToolDeps): Tool {
       const executor = deps.executorFor(ctx);
       const env = { ...deps.commandEnv(), PWD: cwd };
       if (args.run_in_background === true) {
+        const busy = tooManyTasks(deps, ctx.session.id);
+        if (busy) return busy;
         const task = deps.tasks.start(ctx.session.id, executor, {
           command: args.command,
           cwd,

@@ -31,6 +31,10 @@ export interface ToolLimits {
   readonly bashMaxOutputBytes: number;
   /** Output kept per stream of a background task. */
   readonly taskMaxOutputBytes: number;
+  /** Background tasks one session may have running at once. */
+  readonly tasksMaxRunningPerSession: number;
+  /** Background tasks all sessions together may have running at once. */
+  readonly tasksMaxRunning: number;
 }
 
 /** What the tools share: the confinement, session state, the executor choice. */

@@ -166,6 +166,12 @@ describe('notebook_edit, todos and mounts', () => {
         }),
       ),
     ).toMatch(/INVALID_ARGUMENTS: todo id "a" appears twice/);
+    // A misspelt key is refused, and the list stays as it was.
+    const misspelt = await call('todo_write', {
+      todos: [{ content: 'ship', status: 'pending', priorty: 'high' }],
+    });
+    expect(textOf(misspelt)).toMatch(/^INVALID_ARGUMENTS: .*priorty/);
+    expect(okText(await call('todo_read', {}))).toBe('[~] 1. write tests (high)\n[ ] 2. ship');
   });
 
   it('routes mounted paths to their backend, with read-before-write', async () => {

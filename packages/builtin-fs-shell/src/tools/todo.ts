@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { TodoItem } from '../session/todos.js';
 import type { ToolDeps } from './deps.js';
 
-const item = z.object({
+// Strict: a misspelt key (`state` for `status`, `text` for `content`) is refused, not dropped.
+const item = z.strictObject({
   id: z.string().min(1).optional().describe('Stable id (default: position in the list)'),
   content: z.string().min(1).describe('What to do'),
   status: z.enum(['pending', 'in_progress', 'completed']),
