@@ -258,3 +258,53 @@ describe('debugger script and attach flags', () => {
     }
   });
 });
+
+describe('more hostile inputs next to them', () => {
+  const strict = createPolicy({
+    commands: {
+      allow: [...ALLOW, 'valgrind *', 'catchsegv *', 'blkdiscard *', 'tar *', 'install *', 'xxd *'],
+    },
+  });
+  const decide = (command: string, mode: 'bypass' | 'default' = 'bypass') =>
+    strict.check(call(bash, { command }, { mode, id: `more-${mode}` }));
+
+  it.each<Case>([
+    // `<>` opens for reading and writing; the grammar does not know it and leaves an error node
+    ['echo b 1<>/proc/sysrq-trigger', 'deny', /^system-control/],
+    // read by the grammar as `<` then `>/dev/sda`: it opens the device for writing all the same
+    ['echo b <>/dev/sda', 'deny', /^disk-destruction/],
+    ['echo b 1<>notes.txt', 'ask', /does not parse/],
+    // more programs that write the file they are given
+    ['install -m 644 disk.img /dev/sda', 'deny', /^disk-destruction/],
+    ['xxd -r dump.hex /dev/sda', 'deny', /^disk-destruction/],
+    ['tar -cf /dev/sda .', 'deny', /^disk-destruction/],
+    ['tar --create --file=/dev/sda .', 'deny', /^disk-destruction/],
+    ['tar cf /dev/nvme0n1 .', 'deny', /^disk-destruction/],
+    ['blkdiscard /dev/sda', 'deny', /^disk-destruction/],
+    // programs that run the command they are given, as strace and ltrace do
+    ['valgrind rm -rf /', 'deny', /^destructive-file-operation/],
+    ['valgrind --tool=memcheck --leak-check=full rm -rf /', 'deny', /^destructive-file-operation/],
+    ['catchsegv rm -rf /', 'deny', /^destructive-file-operation/],
+    // gdb's pipe command runs its last part in a shell
+    ["gdb -ex 'pipe bt | rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["gdb -ex '| bt | rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["gdb -ex 'pipe -d XX bt XX rm -rf /'", 'deny', /^destructive-file-operation/],
+  ])('%j is %s', async (command, expected, reason) => {
+    const decision = await decide(command);
+    expect(decision.decision, decision.reason).toBe(expected);
+    expect(decision.reason).toMatch(reason);
+  });
+
+  it.each([
+    'tar -xf /dev/sr0',
+    'tar -tf backup.tar',
+    'tar -cf backup.tar src',
+    'xxd /dev/sda',
+    'xxd -r dump.hex out.bin',
+    'install -m 755 tool.sh bin/tool',
+    'valgrind --tool=memcheck ls',
+  ])('%j stays allowed', async (command) => {
+    const decision = await decide(command, 'default');
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+});

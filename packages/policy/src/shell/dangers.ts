@@ -80,6 +80,7 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ],
   ['wipefs', () => disk('wipefs erases file-system signatures')],
   ['mkswap', () => disk('mkswap overwrites a device')],
+  ['blkdiscard', () => disk('blkdiscard discards every block of a device')],
   ['shutdown', () => system('shutdown')],
   ['reboot', () => system('reboot')],
   ['poweroff', () => system('poweroff')],

@@ -17,7 +17,18 @@ interface DebuggerSpec {
   /** Everything after it belongs to the program being debugged (`gdb --args prog -x`). */
   readonly stop: ReadonlySet<string>;
   /** The shell command inside one debugger command (`shell rm x`, `!rm x`, `platform shell rm x`). */
-  readonly shellCommand: RegExp;
+  readonly shellCommand: (command: string) => string | undefined;
+}
+
+/** gdb's `pipe COMMAND | SHELL`, `| COMMAND | SHELL`, `pipe -d DELIM COMMAND DELIM SHELL`. */
+function gdbPipe(command: string): string | undefined {
+  const rest = /^\s*(?:pipe\s|\|)(.*)$/s.exec(command)?.[1];
+  if (rest === undefined) return undefined;
+  const delimited = /^\s*-d\s+(\S+)\s(.*)$/s.exec(rest);
+  const delimiter = delimited ? (delimited[1] as string) : '|';
+  const body = delimited ? (delimited[2] as string) : rest;
+  const at = body.indexOf(delimiter);
+  return at < 0 ? undefined : body.slice(at + delimiter.length);
 }
 
 const entries = (kind: OptionKind, names: readonly string[]) => names.map((name) => [name, kind] as const);
@@ -52,7 +63,7 @@ const GDB: DebuggerSpec = {
   ]),
   pidOperand: 1,
   stop: new Set(['args']),
-  shellCommand: /^\s*(?:!|she(?:l|ll)?\s)\s*(.*)$/s,
+  shellCommand: (command) => /^\s*(?:!|she(?:l|ll)?\s)\s*(.*)$/s.exec(command)?.[1] ?? gdbPipe(command),
 };
 
 const LLDB: DebuggerSpec = {
@@ -66,7 +77,8 @@ const LLDB: DebuggerSpec = {
   ]),
   stop: new Set(),
   // `platform shell [-h SHELL] [-t SECONDS] -- cmd`: options only when the command starts with `-`.
-  shellCommand: /^\s*(?:pl[a-z]*\s+)?sh(?:e|el|ell)?\s+(?:-.*?\s--\s+)?(.*)$/s,
+  shellCommand: (command) =>
+    /^\s*(?:pl[a-z]*\s+)?sh(?:e|el|ell)?\s+(?:-.*?\s--\s+)?(.*)$/s.exec(command)?.[1],
 };
 
 function debuggerOf(name: string): DebuggerSpec | undefined {
@@ -143,7 +155,7 @@ export function inspectDebuggers(
     }
     if (kind === 'commands') {
       asked(`runs commands given in ${word.text.split('=')[0]}, which can run anything`);
-      const shell = spec.shellCommand.exec(value.text)?.[1];
+      const shell = spec.shellCommand(value.text);
       if (shell !== undefined && shell.trim() !== '')
         nested(
           state,

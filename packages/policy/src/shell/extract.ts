@@ -157,9 +157,12 @@ function handleRedirect(state: AnalysisState, scope: Scope, node: Node): void {
     if (body) resolve(state, scope, body);
     return;
   }
+  // The grammar does not know `<>` (open for reading and writing): it leaves an error node there.
+  if (node.isError || node.hasError) notUnderstood(state, 'a redirection does not parse', node.text);
   const destination = node.childForFieldName('destination');
   let operator = '';
-  for (const child of childrenOf(node)) if (child && !child.isNamed) operator += child.text;
+  for (const child of childrenOf(node))
+    if (child && (!child.isNamed || child.isError) && child.id !== destination?.id) operator += child.text;
   if (!destination) return;
   const target = resolve(state, scope, destination);
   if (/\/dev\/(tcp|udp)\//.test(target.text)) {

@@ -86,6 +86,9 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     { shortWithValue: 'abeEIoOpPsSuUX', longWithValue: ['output', 'attach', 'user', 'env', 'string-limit'] },
   ],
   ['ltrace', { shortWithValue: 'aAeDFlnopsuwx', longWithValue: ['output', 'library'] }],
+  // valgrind's options are all `--name=value`; catchsegv takes none.
+  ['valgrind', {}],
+  ['catchsegv', {}],
   ['fakeroot', { shortWithValue: 'lsi', longWithValue: ['lib', 'faked'] }],
   ['firejail', {}],
   ['setpriv', {}],

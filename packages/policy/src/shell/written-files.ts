@@ -62,8 +62,8 @@ export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: 
 
 /** How a program names the files it writes. */
 interface WriterSpec {
-  /** Which operands are written: every one (`tee`), or the last of two or more (`cp`). */
-  readonly operands?: 'all' | 'last';
+  /** Which operands are written: every one (`tee`), the last of two or more (`cp`), the second (`xxd`). */
+  readonly operands?: 'all' | 'last' | 'second';
   /** Short options whose value is a file the program writes (`curl -o`, `sort -o`). */
   readonly outputShort?: string;
   /** Long options whose value is a file the program writes; any prefix of three or more letters. */
@@ -76,6 +76,11 @@ interface WriterSpec {
   readonly assignment?: string;
   /** `KEY=VALUE` operands write the file KEY names under this directory (`sysctl kernel.sysrq=1`). */
   readonly settings?: string;
+  /** Outputs are written only in one of these modes (`tar -c`, `tar --append`); else they are read. */
+  readonly modeShort?: string;
+  readonly modeLong?: readonly string[];
+  /** The first argument may be a cluster of option letters without a dash (`tar cf FILE`). */
+  readonly oldStyle?: boolean;
   /** A target-directory option (`cp -t DIR`): the operands are then sources copied into it. */
   readonly targetShort?: string;
   readonly targetLong?: string;
@@ -95,6 +100,36 @@ const WRITERS: ReadonlyMap<string, WriterSpec> = new Map<string, WriterSpec>([
     },
   ],
   ['sysctl', { settings: '/proc/sys', shortWithValue: 'pr', longWithValue: ['load', 'pattern'] }],
+  [
+    'install',
+    {
+      operands: 'last',
+      shortWithValue: 'gmoS',
+      longWithValue: ['group', 'mode', 'owner', 'suffix', 'strip-program'],
+      targetShort: 't',
+      targetLong: 'target-directory',
+    },
+  ],
+  ['xxd', { operands: 'second', shortWithValue: 'cglsonC' }],
+  [
+    'tar',
+    {
+      outputShort: 'f',
+      outputLong: ['file'],
+      shortWithValue: 'bCFgHIKLNTVX',
+      longWithValue: [
+        'directory',
+        'files-from',
+        'exclude-from',
+        'blocking-factor',
+        'to-command',
+        'use-compress-program',
+      ],
+      modeShort: 'cruA',
+      modeLong: ['create', 'append', 'update', 'catenate', 'concatenate', 'delete'],
+      oldStyle: true,
+    },
+  ],
   ['dd', { assignment: 'of=' }],
   ['dcfldd', { assignment: 'of=' }],
   [
@@ -138,7 +173,8 @@ const into = (dir: ShellWord, source: ShellWord): ShellWord =>
 
 /**
  * The files a command writes by its own arguments: `tee FILE...`, `cp SRC... DEST`,
- * `dd of=FILE`, `curl -o FILE`, `wget -O FILE`, `sort -o FILE`, `sysctl KEY=VALUE` (the file of
+ * `install SRC... DEST`, `xxd IN OUT`, `tar -cf FILE`, `dd of=FILE`, `curl -o FILE`,
+ * `wget -O FILE`, `sort -o FILE`, `sysctl KEY=VALUE` (the file of
  * KEY under /proc/sys). One linear pass over the words.
  */
 export function writtenFiles(command: SimpleCommand): ShellWord[] {
@@ -149,9 +185,12 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
   const operands: ShellWord[] = [];
   let target: ShellWord | undefined;
   let optionsDone = false;
+  let writing = spec.modeShort === undefined && spec.modeLong === undefined;
   for (let index = 0; index < args.length; index++) {
     const word = args[index] as ShellWord;
-    const text = word.text;
+    // `tar cf FILE`: a first word without a dash is a cluster whose values follow in order.
+    const oldStyle = spec.oldStyle === true && index === 0 && !word.dynamic && /^[a-zA-Z]+$/.test(word.text);
+    const text = oldStyle ? `-${word.text}` : word.text;
     if (spec.assignment && text.startsWith(spec.assignment)) {
       outputs.push(withText(word, text.slice(spec.assignment.length)));
       continue;
@@ -167,6 +206,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
     if (text.startsWith('--')) {
       const equals = text.indexOf('=');
       const name = text.slice(2, equals < 0 ? undefined : equals);
+      if (longMatches(spec.modeLong, name)) writing = true;
       const isOutput = longMatches(spec.outputLong, name);
       const isTarget = spec.targetLong !== undefined && longMatches([spec.targetLong], name);
       const takesValue = isOutput || isTarget || longMatches(spec.longWithValue, name);
@@ -176,17 +216,22 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       if (value && isTarget) target = value;
       continue;
     }
+    let next = index;
     for (let at = 1; at < text.length; at++) {
       const letter = text[at] as string;
+      if (spec.modeShort?.includes(letter)) writing = true;
       const isOutput = spec.outputShort?.includes(letter) === true;
       const isTarget = spec.targetShort === letter;
       if (!isOutput && !isTarget && !spec.shortWithValue?.includes(letter)) continue;
-      const value = at + 1 < text.length ? withText(word, text.slice(at + 1)) : args[++index];
+      const attached = !oldStyle && at + 1 < text.length;
+      const value = attached ? withText(word, text.slice(at + 1)) : args[++next];
       if (value && isOutput) outputs.push(value);
       if (value && isTarget) target = value;
-      break;
+      if (attached || !oldStyle) break;
     }
+    index = next;
   }
+  if (!writing) return [];
   if (spec.settings) {
     for (const operand of operands) {
       const equals = operand.text.indexOf('=');
@@ -197,6 +242,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
     }
   } else if (target) for (const source of operands) outputs.push(into(target, source));
   else if (spec.operands === 'all') outputs.push(...operands);
+  else if (spec.operands === 'second' && operands[1]) outputs.push(operands[1]);
   else if (spec.operands === 'last' && operands.length >= 2) {
     const last = operands[operands.length - 1] as ShellWord;
     // `cp sda /dev` writes /dev/sda.
