@@ -5,6 +5,30 @@ import {
   type ToolView,
   errorMessage,
 } from '@toolplane/core';
+import { DEFAULT_SESSION_ID, sessionProblem } from './check-session.js';
+
+/**
+ * A whole view from the partial one `listTools(view)` takes (no principal: an empty one; no
+ * session id: the default session); `INVALID_ARGUMENTS` when it is not a view or its session
+ * cannot be used.
+ */
+export function fullView(view: Partial<ToolView>): ToolView {
+  if (typeof view !== 'object' || view === null) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `listTools(view) needs a view object { principal?, session? } or none; got ${typeof view}`,
+    );
+  }
+  const problem = sessionProblem(view.session, 'listTools(view)');
+  if (problem) throw new ToolError('INVALID_ARGUMENTS', problem);
+  const session = view.session;
+  return {
+    principal: view.principal ?? {},
+    session: session
+      ? { ...session, id: session.id ?? DEFAULT_SESSION_ID, depth: session.depth ?? 0 }
+      : { id: DEFAULT_SESSION_ID, depth: 0 },
+  };
+}
 
 /**
  * The tools a view sees: each middleware's `filterTools` in turn, guarded. A filter that throws

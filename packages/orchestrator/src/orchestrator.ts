@@ -28,13 +28,14 @@ import {
   checkProviderOptions,
   checkWarmupConcurrency,
 } from './check-options.js';
+import { recordedSessionId } from './check-session.js';
 import { closeAll } from './close-within.js';
 import { composeMiddleware } from './compose.js';
 import { CallState } from './call-state.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './events.js';
 import { createProviderStep } from './execute-provider.js';
-import { filterTools } from './filter-tools.js';
+import { filterTools, fullView } from './filter-tools.js';
 import { createInternalProvider } from './internal/internal-provider.js';
 import { earlyMeta, recordCall } from './record-call.js';
 import type { cacheMiddleware } from './middleware/cache.js';
@@ -216,16 +217,13 @@ export class ToolsOrchestrator {
 
   /**
    * Registered tools with their provider (narrowed by middleware when a view is given). Throws
+   * `INVALID_ARGUMENTS` for a view that is not one (a session id that is no session id), and
    * `CONFIG_INVALID` naming a middleware whose `filterTools` throws or answers garbage.
    */
   listRegistered(view?: Partial<ToolView>): readonly RegisteredTool[] {
     const tools: readonly RegisteredTool[] = this.registry.all();
     if (!view) return tools;
-    const full: ToolView = {
-      principal: view.principal ?? {},
-      session: view.session ?? { id: 'default', depth: 0 },
-    };
-    return filterTools([...this.builtins, ...this.middleware], tools, full);
+    return filterTools([...this.builtins, ...this.middleware], tools, fullView(view));
   }
 
   /** Whether a name resolves to a tool. */
@@ -254,7 +252,7 @@ export class ToolsOrchestrator {
     else if (this.warming) await this.warming;
     const startedAt = this.timer.now();
     const callId = options.callId ?? createId('call');
-    const sessionId = options.session?.id ?? 'default';
+    const sessionId = recordedSessionId(options.session);
     if (this.closed)
       return this.early(
         name,

@@ -5,6 +5,7 @@ import * as orchestrator from '../src/index.js';
 it('pins the runtime export list of @toolplane/orchestrator', () => {
   expect(Object.keys(orchestrator).sort()).toEqual([
     'MAX_BATCH_CALLS',
+    'MAX_SESSION_ID_LENGTH',
     'ToolsOrchestrator',
     'createOrchestrator',
   ]);

@@ -1,0 +1,63 @@
+/** The longest session id (or parent session id) a call or a view may carry. */
+export const MAX_SESSION_ID_LENGTH = 256;
+
+/** The session of calls that name none. */
+export const DEFAULT_SESSION_ID = 'default';
+
+/** What a refused call is recorded under when its session id cannot be used. */
+const INVALID_SESSION_ID = '(invalid session id)';
+
+const ID_RULE = `a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters (leave it out for the "${DEFAULT_SESSION_ID}" session)`;
+
+/**
+ * Why a session given to a call or a view cannot be used, or undefined when it can: it is an
+ * object whose `id` and `parentId` (when present) are non-empty strings of bounded length (an
+ * id keys trees, budgets, rate limits and stored outputs: '' or 42 would be a session nobody
+ * meant, a megabyte string a megabyte per key) and whose `depth` is a whole number of 0 or more
+ * (policy limits child agents by it).
+ */
+export function sessionProblem(session: unknown, where: string): string | undefined {
+  if (session === undefined) return undefined;
+  if (typeof session !== 'object' || session === null || Array.isArray(session)) {
+    const got = session === null ? 'null' : Array.isArray(session) ? 'an array' : typeof session;
+    return `session of ${where} must be an object { id, depth?, parentId?, mode? }; got ${got}`;
+  }
+  const { id, depth, parentId } = session as { id?: unknown; depth?: unknown; parentId?: unknown };
+  if (id !== undefined && !isSessionId(id))
+    return `session.id of ${where} must be ${ID_RULE}; got ${kindOf(id)}`;
+  if (depth !== undefined && !(typeof depth === 'number' && Number.isInteger(depth) && depth >= 0)) {
+    return `session.depth of ${where} must be a whole number of 0 or more; got ${shown(depth)}`;
+  }
+  if (parentId !== undefined && !isSessionId(parentId)) {
+    return `session.parentId of ${where} must be ${ID_RULE}; got ${kindOf(parentId)}`;
+  }
+  return undefined;
+}
+
+/** The session id a call is recorded under (before its session was checked). */
+export function recordedSessionId(session: unknown): string {
+  const id: unknown = (session as { id?: unknown } | null | undefined)?.id;
+  if (id === undefined) return DEFAULT_SESSION_ID;
+  return isSessionId(id) ? id : INVALID_SESSION_ID;
+}
+
+function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_SESSION_ID_LENGTH;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `${value.length} characters`;
+  if (typeof value === 'number') return `number ${value}`;
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  try {
+    return (JSON.stringify(value) ?? typeof value).slice(0, 100);
+  } catch {
+    return typeof value;
+  }
+}
