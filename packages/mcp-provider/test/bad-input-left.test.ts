@@ -1,11 +1,13 @@
 // Items a previous bad-input sweep noticed and left, each reproduced through the public API:
 // `__proto__` keys in env/headers, an entry with both url and command, a flood of junk lines
 // from a stdio server, and a start two callers share when one of them cancels.
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpServerConfig, createMcpProvider, createMcpProviders, loadMcpConfig } from '../src/index.js';
-import { tempDirectory } from './helpers.js';
+import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -110,6 +112,71 @@ describe('an entry with both "url" and "command"', () => {
         code: 'CONFIG_INVALID',
         message: both,
       });
+    }
+  });
+});
+
+describe('a start two callers share', () => {
+  /** A provider whose server does not answer initialize until `open()`; its processes carry `tag`. */
+  function gatedProvider() {
+    const tag = uniqueTag();
+    const gate = join(run.path, `gate-${randomUUID()}`);
+    const provider = createMcpProvider('joined', fixtureServer([`--wait-for=${gate}`, `--tag=${tag}`]), {
+      runDirectory: run.path,
+    });
+    return { provider, tag, open: () => writeFileSync(gate, '') };
+  }
+
+  it('goes on for the caller still waiting when the one who began it cancels', async () => {
+    const { provider, tag, open } = gatedProvider();
+    try {
+      const first = new AbortController();
+      const began = provider.start?.(first.signal);
+      const joined = provider.start?.(new AbortController().signal);
+      expect(await waitFor(() => pidsWithTag(tag).length > 0, 20_000)).toBe(true);
+      first.abort();
+      await expect(began).rejects.toMatchObject({ code: 'CANCELLED', message: /start was cancelled/ });
+      open();
+      await expect(joined).resolves.toBeUndefined();
+      expect((await provider.listTools()).length).toBeGreaterThan(0);
+      const echoed = await provider.execute('echo', { message: 'still here' }, createToolContext());
+      expect(echoed.ok && echoed.content[0]).toEqual({ type: 'text', text: 'still here' });
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('is abandoned only when every caller waiting on it has cancelled, leaving no process', async () => {
+    const { provider, tag } = gatedProvider();
+    try {
+      const callers = [new AbortController(), new AbortController()];
+      const starts = callers.map((caller) => provider.start?.(caller.signal));
+      expect(await waitFor(() => pidsWithTag(tag).length > 0, 20_000)).toBe(true);
+      callers[1]?.abort();
+      await expect(starts[1]).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(pidsWithTag(tag).length).toBeGreaterThan(0); // still starting for the other caller
+      callers[0]?.abort();
+      await expect(starts[0]).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('a caller who comes while an abandoned start is torn down gets a new start, not its failure', async () => {
+    const { provider, tag, open } = gatedProvider();
+    try {
+      const caller = new AbortController();
+      const abandoned = provider.start?.(caller.signal);
+      expect(await waitFor(() => pidsWithTag(tag).length > 0, 20_000)).toBe(true);
+      caller.abort();
+      const again = provider.start?.(AbortSignal.timeout(60_000));
+      await expect(abandoned).rejects.toMatchObject({ code: 'CANCELLED' });
+      open();
+      await expect(again).resolves.toBeUndefined();
+      expect((await provider.listTools()).length).toBeGreaterThan(0);
+    } finally {
+      await provider.close?.();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { ToolError, errorMessage } from '@toolplane/core';
+import { ToolError, errorMessage, onAbort } from '@toolplane/core';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
 import type { McpSession, McpSessionFactory } from '../session/session.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
@@ -22,6 +22,21 @@ interface Waiter {
 }
 
 /**
+ * A start in progress and who waits on it. Callers that join it share it; one who cancels gets
+ * `CANCELLED` while it goes on for the others. It is abandoned (its own signal aborted) only
+ * when every caller waiting on it has cancelled, and never when one of them cannot cancel (a
+ * caller without a signal, or a restart).
+ */
+interface PendingStart {
+  readonly promise: Promise<McpSession>;
+  readonly abandon: AbortController;
+  /** Callers with a signal still waiting. */
+  waiting: number;
+  /** Someone waits who cannot cancel: never abandoned. */
+  pinned: boolean;
+}
+
+/**
  * One live connection to one server: starts it with a startup timeout, restarts it with
  * backoff when it dies, marks it failed when it keeps crashing, and probes its health.
  * Shared by every provider that uses the server (see the shared registry).
@@ -31,7 +46,7 @@ export class ServerConnection {
   /** Why the server last went down or failed to start. */
   lastError = '';
   private current: McpSession | undefined;
-  private starting: Promise<McpSession> | undefined;
+  private starting: PendingStart | undefined;
   private waiters: Waiter[] = [];
   private readonly tracker: RestartTracker;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -85,12 +100,57 @@ export class ServerConnection {
     if (this.current) return Promise.resolve(this.current);
     // Cancelled before it began: nothing is launched.
     if (signal?.aborted) return Promise.reject(this.cancelled());
-    if (this.starting) return this.starting;
+    const starting = this.starting;
+    if (starting?.abandon.signal.aborted) {
+      // Everyone who waited cancelled it; once it is torn down this caller gets a start of its own.
+      const again = (): Promise<McpSession> => this.start(signal);
+      return starting.promise.then(again, again);
+    }
+    if (starting) return this.join(starting, signal);
     if (this.state === 'restarting') return this.waitForRestart(signal);
     if (this.state === 'failed') return Promise.reject(this.unavailable(this.lastError));
-    return this.open('starting', signal).catch((error: unknown) => {
-      // The caller's own cancellation is CANCELLED to it (a call that joined this start sees it failed).
-      throw signal?.aborted ? this.cancelled() : error;
+    return this.join(this.open('starting'), signal);
+  }
+
+  /**
+   * Waits on a start for one caller. Its cancel is `CANCELLED` to it at once while others
+   * still wait; the last one to cancel abandons the start and is answered once the start has
+   * been torn down (no process left).
+   */
+  private join(pending: PendingStart, signal?: AbortSignal): Promise<McpSession> {
+    if (!signal) {
+      pending.pinned = true;
+      return pending.promise;
+    }
+    pending.waiting++;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const stopFollowing = onAbort({ signal }, () => {
+        if (settled) return;
+        settled = true;
+        pending.waiting--;
+        if (pending.waiting > 0 || pending.pinned) {
+          reject(this.cancelled());
+          return;
+        }
+        pending.abandon.abort();
+        const answer = (): void => reject(this.cancelled());
+        pending.promise.then(answer, answer);
+      });
+      pending.promise.then(
+        (session) => {
+          if (settled) return;
+          settled = true;
+          stopFollowing();
+          resolve(session);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          stopFollowing();
+          reject(error);
+        },
+      );
     });
   }
 
@@ -100,12 +160,13 @@ export class ServerConnection {
     });
   }
 
-  private open(state: 'starting' | 'restarting', signal?: AbortSignal): Promise<McpSession> {
+  private open(state: 'starting' | 'restarting'): PendingStart {
     this.state = state;
     const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
-    const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+    const abandon = new AbortController();
+    const signal = AbortSignal.any([abandon.signal, this.lifetime.signal]);
     const promise = this.options
-      .openSession({ signal: combined, timeoutMs })
+      .openSession({ signal, timeoutMs })
       .then((session) => this.adopt(session))
       .catch((error: unknown) => {
         this.starting = undefined;
@@ -120,8 +181,10 @@ export class ServerConnection {
         if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
         throw this.unavailable(`failed to start: ${this.lastError}`);
       });
-    this.starting = promise;
-    return promise;
+    // a restart waits for nobody's signal: it is never abandoned
+    const pending: PendingStart = { promise, abandon, waiting: 0, pinned: state === 'restarting' };
+    this.starting = pending;
+    return pending;
   }
 
   private adopt(session: McpSession): McpSession {
@@ -183,7 +246,7 @@ export class ServerConnection {
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (this.state !== 'restarting') return;
-      this.open('restarting').catch(() => {});
+      this.open('restarting').promise.catch(() => {});
     }, next.delayMs);
     this.restartTimer.unref?.();
   }
@@ -268,9 +331,9 @@ export class ServerConnection {
       this.stopHealthProbes();
       void old.close();
     }
-    if (this.starting) return this.starting;
+    if (this.starting) return this.join(this.starting, signal);
     this.emit({ type: 'session-expired', server: this.server });
-    return this.open('starting', signal);
+    return this.join(this.open('starting'), signal);
   }
 
   /** Stops the server without restarting it (a lazy server going idle); `start()` brings it back. */
@@ -278,7 +341,7 @@ export class ServerConnection {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.stopHealthProbes();
-    const session = this.current ?? (await this.starting?.catch(() => undefined));
+    const session = this.current ?? (await this.starting?.promise.catch(() => undefined));
     this.current = undefined;
     this.starting = undefined;
     if (this.state !== 'closed') this.state = 'idle';
@@ -291,7 +354,7 @@ export class ServerConnection {
   /** Stops for good: kills the server, fails waiters. Safe to call twice. */
   async close(): Promise<void> {
     if (this.state === 'closed') return;
-    const starting = this.starting;
+    const starting = this.starting?.promise;
     this.state = 'closed';
     this.lifetime.abort();
     this.lifetime = new AbortController();
