@@ -17,7 +17,8 @@ import { reconcilePathParameters } from './path-parameters.js';
 import { createRefResolver } from './resolver.js';
 import { SchemaConverter } from './schema.js';
 import { type SchemeCredentials, authForRequirements } from './security.js';
-import { type ServerChoice, baseUrl2, baseUrl3 } from './servers.js';
+import { checkServerVariables } from './server-variables.js';
+import { type ServerChoice, baseUrl2, baseUrl3, checkDocumentServer } from './servers.js';
 import { trimText } from './text.js';
 
 type Mutable = Record<string, unknown>;
@@ -136,6 +137,11 @@ export async function importOpenApi(
     : [];
   const documentServers = Array.isArray(document.servers) ? (document.servers as Mutable[]) : [];
   if (version !== '2.0' && !options.baseUrl) checkServerChoice(options.server, documentServers);
+  if (!options.baseUrl) {
+    const allServers = [...documentServers, ...operations.flatMap((operation) => operation.servers ?? [])];
+    checkServerVariables(options.serverVariables, version === '2.0' ? [] : allServers);
+    if (version !== '2.0') checkDocumentServer(documentServers, options);
+  }
   const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
 
   const selected = operations.filter(

@@ -1,8 +1,6 @@
 import { ToolError } from '@toolplane/core';
-import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
-
-/** A server object as documents write it (values are checked, not trusted). */
-type Server = Partial<OpenAPIV3.ServerObject>;
+import type { OpenAPIV2 } from 'openapi-types';
+import { type Server, fillVariables } from './server-variables.js';
 
 /** How the importer picks the base URL. */
 export interface ServerChoice {
@@ -12,32 +10,6 @@ export interface ServerChoice {
   readonly server?: number | string;
   /** Values for server variables (default: each variable's default). */
   readonly serverVariables?: Readonly<Record<string, string>>;
-}
-
-function fillVariables(server: Server, values: Readonly<Record<string, string>>): string {
-  const url = String(server.url ?? '');
-  const variables: Record<string, Partial<OpenAPIV3.ServerVariableObject>> = server.variables ?? {};
-  return url.replace(/\{([^{}]+)\}/g, (_whole, name: string) => {
-    const variable = variables[name];
-    const value = values[name] ?? (variable?.default === undefined ? undefined : String(variable.default));
-    if (value === undefined) {
-      throw new ToolError(
-        'CONFIG_INVALID',
-        `server variable {${name}} of ${url} has no default; pass serverVariables.${name}`,
-      );
-    }
-    if (
-      Array.isArray(variable?.enum) &&
-      values[name] !== undefined &&
-      !variable.enum.map(String).includes(value)
-    ) {
-      throw new ToolError(
-        'CONFIG_INVALID',
-        `server variable ${name}=${JSON.stringify(value)} is not one of ${variable.enum.map((item) => JSON.stringify(item)).join(', ')}`,
-      );
-    }
-    return value;
-  });
 }
 
 function absolute(url: string, location: string | undefined, fallback?: string): string {
@@ -54,6 +26,22 @@ function absolute(url: string, location: string | undefined, fallback?: string):
     'CONFIG_INVALID',
     `the server URL ${JSON.stringify(url)} is relative and the document was not loaded from a URL; pass baseUrl (for example https://api.example.com${url.startsWith('/') ? url : ''})`,
   );
+}
+
+/**
+ * Fills the variables of the document's server that operations without servers of their own
+ * use, so a bad value stops the import (`CONFIG_INVALID` naming it) instead of skipping every
+ * operation one by one.
+ */
+export function checkDocumentServer(documentServers: readonly Server[], choice: ServerChoice): void {
+  if (choice.baseUrl || documentServers.length === 0) return;
+  const server =
+    typeof choice.server === 'number'
+      ? documentServers[choice.server]
+      : typeof choice.server === 'string'
+        ? documentServers.find((item) => item.url === choice.server)
+        : documentServers[0];
+  if (server) fillVariables(server, choice.serverVariables ?? {});
 }
 
 /** Base URL (no trailing slash) of an OpenAPI 3.x operation. */
