@@ -262,7 +262,16 @@ describe('debugger script and attach flags', () => {
 describe('more hostile inputs next to them', () => {
   const strict = createPolicy({
     commands: {
-      allow: [...ALLOW, 'valgrind *', 'catchsegv *', 'blkdiscard *', 'tar *', 'install *', 'xxd *'],
+      allow: [
+        ...ALLOW,
+        'valgrind *',
+        'catchsegv *',
+        'blkdiscard *',
+        'tar *',
+        'install *',
+        'xxd *',
+        'toybox *',
+      ],
     },
   });
   const decide = (command: string, mode: 'bypass' | 'default' = 'bypass') =>
@@ -289,6 +298,14 @@ describe('more hostile inputs next to them', () => {
     ["gdb -ex 'pipe bt | rm -rf /'", 'deny', /^destructive-file-operation/],
     ["gdb -ex '| bt | rm -rf /'", 'deny', /^destructive-file-operation/],
     ["gdb -ex 'pipe -d XX bt XX rm -rf /'", 'deny', /^destructive-file-operation/],
+    // a debugger reads the commands it runs from its standard input when that is not a terminal
+    ["echo 'shell rm -rf /' | gdb -batch", 'ask', /reads commands from its standard input/],
+    ['gdb -q ./app <<< \'call system("id")\'', 'ask', /reads commands from its standard input/],
+    ['gdb ./app < cmds.gdb', 'ask', /reads commands from its standard input/],
+    ['lldb ./app < cmds.lldb', 'ask', /reads commands from its standard input/],
+    // toybox runs its applets as busybox does
+    ['toybox rm -rf /', 'deny', /^destructive-file-operation/],
+    ['toybox cp x /dev/sda', 'deny', /^disk-destruction/],
   ])('%j is %s', async (command, expected, reason) => {
     const decision = await decide(command);
     expect(decision.decision, decision.reason).toBe(expected);
@@ -303,6 +320,8 @@ describe('more hostile inputs next to them', () => {
     'xxd -r dump.hex out.bin',
     'install -m 755 tool.sh bin/tool',
     'valgrind --tool=memcheck ls',
+    'gdb -batch ./app < /dev/null',
+    'toybox ls',
   ])('%j stays allowed', async (command) => {
     const decision = await decide(command, 'default');
     expect(decision.decision, decision.reason).toBe('allow');

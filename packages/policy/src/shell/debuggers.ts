@@ -116,6 +116,7 @@ export function inspectDebuggers(
   const args = command.args;
   const operands: ShellWord[] = [];
   const asked = (reason: string) => notUnderstood(state, `${spec.label} ${reason}`, command.text);
+  if (scope.stdinFrom.length > 0) asked('reads commands from its standard input, which can run anything');
   for (let index = 0; index < args.length; index++) {
     const word = args[index] as ShellWord;
     if (word.dynamic) {

@@ -187,7 +187,10 @@ function handleRedirectedStatement(state: AnalysisState, scope: Scope, node: Nod
     else if (redirect.type === 'file_redirect') {
       let operator = '';
       for (const child of childrenOf(redirect)) if (child && !child.isNamed) operator += child.text;
-      if (operator === '<') bodyScope = { ...bodyScope, stdinFrom: [...bodyScope.stdinFrom, '<file'] };
+      // `< /dev/null` gives no input at all.
+      const from = redirect.childForFieldName('destination')?.text;
+      if (operator === '<' && from !== '/dev/null')
+        bodyScope = { ...bodyScope, stdinFrom: [...bodyScope.stdinFrom, '<file'] };
     }
   }
   const before = state.commands.length;

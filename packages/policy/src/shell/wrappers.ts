@@ -76,8 +76,9 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     },
   ],
   ['watch', { shortWithValue: 'nqd', longWithValue: ['interval'] }],
-  // `busybox rm -rf /` runs the applet rm.
+  // `busybox rm -rf /` runs the applet rm (toybox too).
   ['busybox', {}],
+  ['toybox', {}],
   ['chroot', { longWithValue: ['userspec', 'groups'], positional: 1 }],
   ['unshare', { shortWithValue: 'SGRw', longWithValue: ['setuid', 'setgid', 'root', 'wd'] }],
   ['nsenter', { shortWithValue: 'tSG', longWithValue: ['target', 'setuid', 'setgid'] }],
