@@ -83,6 +83,8 @@ describe('block devices written by a command, as by a redirect', () => {
     ['tee /dev/$DISK', 'ask', /device or kernel file named at run time/],
     ['cp x "/dev/${DISK}"', 'ask', /device or kernel file named at run time/],
     ['echo x > /dev/$DISK', 'ask', /device or kernel file named at run time/],
+    ['tee {/dev/sda,notes.txt}', 'ask', /device or kernel file named at run time/],
+    ['cp x {,/dev/sda}', 'ask', /device or kernel file named at run time/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([

@@ -37,7 +37,8 @@ const SYSRQ_SETTING = '/proc/sys/kernel/sysrq';
 export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
   const path = normalizePath(target.text);
   if (target.dynamic) {
-    if (`${path}/`.startsWith('/dev/') || `${path}/`.startsWith('/proc/'))
+    // The known text of the word: a prefix (`/dev/$DISK`) or brace alternatives (`{/dev/sda,x}`).
+    if (/(^|[{,])\/+(dev|proc)(\/|$)/.test(path) || /(^|[{,])\/+(dev|proc)\//.test(target.text))
       notUnderstood(state, `writes to a device or kernel file named at run time (${target.text}...)`, text);
     return false;
   }
