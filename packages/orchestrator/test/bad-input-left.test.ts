@@ -358,3 +358,36 @@ describe('session ids that are no session id', () => {
     expect(seen).toEqual(['fine']);
   });
 });
+
+describe('next to them: a batch under a concurrency limit', () => {
+  it('maxConcurrency: 1 runs a batch (before: the batch held the only slot its calls waited for, until its deadline)', async () => {
+    orchestrator = createOrchestrator({ maxConcurrency: 1 });
+    let running = 0;
+    let peak = 0;
+    const counted = {
+      spec: { sideEffect: 'none' as const },
+      run: async (args: Record<string, unknown>) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running--;
+        return ok(JSON.stringify(args));
+      },
+    };
+    orchestrator.register(testProvider('t', { counted }));
+    const result = await orchestrator.call(
+      'batch',
+      {
+        calls: [
+          { tool: 't__counted', args: { n: 1 } },
+          { tool: 't__counted', args: { n: 2 } },
+        ],
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(batchEntries(result).map((entry) => entry.text)).toEqual(['{"n":1}', '{"n":2}']);
+    // the calls in it still respect the limit: read-only, yet one at a time
+    expect(peak).toBe(1);
+    expect(orchestrator.stats().queues.default).toMatchObject({ running: 0, waiting: 0 });
+  });
+});

@@ -26,6 +26,9 @@ type BatchCall = { tool: string; args?: unknown };
 /** Calls per batch at most. */
 export const MAX_BATCH_CALLS = 32;
 
+/** The queue of batches (not configured, so unlimited; nothing else runs in it). */
+const BATCH_QUEUE = 'toolplane-batch';
+
 /**
  * The `batch` tool: several calls in one, each through the full pipeline (policy, queues,
  * limits). Consecutive read-only calls run in parallel; a call that changes state runs alone,
@@ -61,6 +64,9 @@ export function createBatchTool(host: BatchHost): Tool {
       },
       sideEffect: 'none',
       groups: ['toolplane'],
+      // its own lane: a batch in the default queue held a slot its calls waited for (a deadlock
+      // under maxConcurrency: 1); the calls in it still take their queues' slots
+      queue: BATCH_QUEUE,
     },
     async execute(args, ctx) {
       const calls = args.calls as BatchCall[];
