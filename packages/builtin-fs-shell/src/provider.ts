@@ -139,6 +139,7 @@ export const DEFAULT_LIMITS: ToolLimits = {
   taskMaxOutputBytes: 1024 * 1024,
   tasksMaxRunningPerSession: 16,
   tasksMaxRunning: 64,
+  executorGraceMs: 5_000,
 };
 
 const FACTORIES: Readonly<Record<BuiltinToolName, (deps: ToolDeps) => Tool>> = {
@@ -182,7 +183,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     return hostExecutor;
   };
   const allowList = options.envAllowList ?? DEFAULT_ENV_ALLOW_LIST;
-  const tasks = new TaskManager(limits.taskMaxOutputBytes);
+  const tasks = new TaskManager(limits.taskMaxOutputBytes, limits.executorGraceMs);
   const sessions = new SessionStore();
   let agent: Agent | undefined;
   const webAgent = (): Agent => {

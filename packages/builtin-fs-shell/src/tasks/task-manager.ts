@@ -1,5 +1,6 @@
 import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
 import { createId } from '@toolplane/core';
+import { endWithin, settlesWithin } from '../executor/end-within.js';
 import { HeadTailBuffer } from '../executor/head-tail-buffer.js';
 
 /** Where a background task is. */
@@ -38,8 +39,13 @@ export class TaskManager {
   private readonly stopping = new Set<string>();
   private running = 0;
 
+  /**
+   * @param graceMs Time an executor gets past a task's timeout or a stop (and again after the
+   *   kill that follows) to report its end; past it the task is given up as failed.
+   */
   constructor(
     private readonly maxOutputBytes: number,
+    private readonly graceMs: number,
     private readonly maxFinishedPerSession = 50,
   ) {}
 
@@ -73,15 +79,17 @@ export class TaskManager {
       status: 'running',
       output,
       process,
-      finished: process.done.then(
+      // The executor enforces the timeout; the watch only ends a task whose executor never says.
+      finished: (request.timeoutMs === undefined
+        ? process.done
+        : endWithin(process, { timeoutMs: request.timeoutMs, graceMs: this.graceMs })
+      ).then(
         (result) => {
-          this.running--;
-          task.result = result;
-          task.status = statusOf(result, this.stopping.has(id));
-          task.endedAt = Date.now();
+          if (result) this.ended(task, result);
+          else this.giveUp(task, 'its timeout');
         },
         (error: unknown) => {
-          this.running--;
+          if (task.status === 'running') this.running--;
           task.status = 'failed';
           task.endedAt = Date.now();
           output.push(
@@ -101,6 +109,34 @@ export class TaskManager {
     return task;
   }
 
+  private ended(task: BackgroundTask, result: ExecResult): void {
+    if (task.status === 'running') this.running--;
+    task.result = result;
+    task.status = statusOf(result, this.stopping.has(task.id));
+    task.endedAt = Date.now();
+  }
+
+  /**
+   * Ends a task whose executor did not report its end past a deadline, nor after a kill: it
+   * stops counting as running (it may still run where the executor put it, which the output
+   * says), and an end reported later is still recorded.
+   */
+  private giveUp(task: BackgroundTask, deadline: string): void {
+    if (task.status !== 'running') return;
+    this.running--;
+    task.status = 'failed';
+    task.endedAt = Date.now();
+    task.output.push(
+      Buffer.from(
+        `\n[the ${task.executorKind} executor did not report the end of this task within ${this.graceMs} ms of ${deadline}, nor after a kill; it may still be running there]\n`,
+      ),
+    );
+    task.process.done.then(
+      (result) => this.ended(task, result),
+      () => undefined,
+    );
+  }
+
   /** Keeps at most `maxFinishedPerSession` ended tasks per session (oldest dropped first). */
   private evictFinished(tasks: Map<string, BackgroundTask>): void {
     const finished = [...tasks.values()].filter((task) => task.status !== 'running');
@@ -117,12 +153,19 @@ export class TaskManager {
     return [...(this.sessions.get(sessionId)?.values() ?? [])];
   }
 
-  /** Kills the task's process tree; resolves when it is gone. */
-  async stop(task: BackgroundTask): Promise<void> {
-    if (task.status !== 'running') return;
+  /**
+   * Kills the task's process tree; resolves when it is gone, or when its executor has not said
+   * so within twice the grace period (the task is then given up as failed). False then.
+   */
+  async stop(task: BackgroundTask): Promise<boolean> {
+    if (task.status !== 'running') return true;
     this.stopping.add(task.id);
-    await task.process.kill();
-    await task.finished;
+    const killed = Promise.resolve()
+      .then(() => task.process.kill())
+      .then(() => task.finished);
+    if (await settlesWithin(killed, 2 * this.graceMs)) return true;
+    this.giveUp(task, 'task_stop');
+    return false;
   }
 
   /** Waits until the task ends, the timeout passes or the signal aborts; true when it ended. */

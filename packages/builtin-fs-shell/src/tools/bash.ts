@@ -9,6 +9,7 @@ import {
   ok,
 } from '@toolplane/core';
 import { z } from 'zod';
+import { endWithin } from '../executor/end-within.js';
 import type { ToolDeps } from './deps.js';
 
 const input = z.object({
@@ -141,7 +142,18 @@ export function createBashTool(deps: ToolDeps): Tool {
         signal: ctx.signal,
         maxOutputBytes: deps.limits.bashMaxOutputBytes,
       });
-      const result = await process.done;
+      const result = await endWithin(process, {
+        timeoutMs,
+        signal: ctx.signal,
+        graceMs: deps.limits.executorGraceMs,
+      });
+      if (!result) {
+        return fail(
+          'EXECUTION_FAILED',
+          `the ${executor.kind} executor did not report the end of the command within ${deps.limits.executorGraceMs} ms of its ${ctx.signal.aborted ? 'cancellation' : `${timeoutMs} ms timeout`}, nor after a kill; it may still be running there: check that executor`,
+          { details: { executor: executor.kind } },
+        );
+      }
       const text = formatExecResult(result);
       const structured = {
         exitCode: result.exitCode,

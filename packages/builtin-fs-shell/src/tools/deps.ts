@@ -35,6 +35,11 @@ export interface ToolLimits {
   readonly tasksMaxRunningPerSession: number;
   /** Background tasks all sessions together may have running at once. */
   readonly tasksMaxRunning: number;
+  /**
+   * Time an executor gets past a command's timeout, an abort or a stop (and again after the kill
+   * that follows) to report the end; past it the call fails `EXECUTION_FAILED`.
+   */
+  readonly executorGraceMs: number;
 }
 
 /** What the tools share: the confinement, session state, the executor choice. */

@@ -82,7 +82,13 @@ export function createTaskStopTool(deps: ToolDeps): Tool {
       const task = deps.tasks.get(ctx.session.id, args.task_id);
       if (!task) return notFound(args.task_id);
       const wasRunning = task.status === 'running';
-      await deps.tasks.stop(task);
+      if (!(await deps.tasks.stop(task))) {
+        return fail(
+          'EXECUTION_FAILED',
+          `the ${task.executorKind} executor did not confirm that task ${task.id} ended; it no longer counts as running here, but may still run there: check that executor`,
+          { details: describeTask(task) },
+        );
+      }
       return ok(
         wasRunning ? `Stopped task ${task.id}` : `${headline(task)} (it was not running)`,
         describeTask(task),
