@@ -273,6 +273,10 @@ describe('more hostile inputs next to them', () => {
         'install *',
         'xxd *',
         'toybox *',
+        'rust-gdb *',
+        'rust-lldb *',
+        'cgdb *',
+        'gdbserver *',
       ],
     },
   });
@@ -305,6 +309,14 @@ describe('more hostile inputs next to them', () => {
     ['gdb -q ./app <<< \'call system("id")\'', 'ask', /reads commands from its standard input/],
     ['gdb ./app < cmds.gdb', 'ask', /reads commands from its standard input/],
     ['lldb ./app < cmds.lldb', 'ask', /reads commands from its standard input/],
+    // gdb and lldb under other names, and gdbserver, which takes commands over the network
+    ["rust-gdb -ex 'shell rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["rust-lldb -o 'shell rm -rf /'", 'deny', /^destructive-file-operation/],
+    ["cgdb -- -ex 'shell rm -rf /'", 'deny', /^destructive-file-operation/],
+    ['cgdb -- -x cmds.gdb ./app', 'ask', /gdb runs commands read from the file/],
+    ['gdbserver :1234 ./app', 'ask', /whoever reaches its port/],
+    ['gdbserver --attach :1234 1', 'ask', /whoever reaches its port/],
+    ["lldb -o'expr 1' ./app", 'ask', /lldb runs commands given in -o,/],
     // toybox runs its applets as busybox does
     ['toybox rm -rf /', 'deny', /^destructive-file-operation/],
     ['toybox cp x /dev/sda', 'deny', /^disk-destruction/],
@@ -324,6 +336,8 @@ describe('more hostile inputs next to them', () => {
     'valgrind --tool=memcheck ls',
     'gdb -batch ./app < /dev/null',
     'toybox ls',
+    'gdbserver --version',
+    'cgdb ./app',
   ])('%j stays allowed', async (command) => {
     const decision = await decide(command, 'default');
     expect(decision.decision, decision.reason).toBe('allow');

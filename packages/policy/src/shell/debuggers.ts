@@ -81,9 +81,10 @@ const LLDB: DebuggerSpec = {
     /^\s*(?:pl[a-z]*\s+)?sh(?:e|el|ell)?\s+(?:-.*?\s--\s+)?(.*)$/s.exec(command)?.[1],
 };
 
+/** gdb and lldb under their usual names; cgdb is a front end that passes gdb its options. */
 function debuggerOf(name: string): DebuggerSpec | undefined {
-  if (/^gdb(-multiarch)?$/.test(name)) return GDB;
-  if (/^lldb(-[0-9]+)?$/.test(name)) return LLDB;
+  if (/^(rust-)?gdb(-multiarch)?$|^cgdb$/.test(name)) return GDB;
+  if (/^(rust-)?lldb(-[0-9]+)?$/.test(name)) return LLDB;
   return undefined;
 }
 
@@ -111,9 +112,19 @@ export function inspectDebuggers(
   command: SimpleCommand,
   nested: NestedAnalyzer,
 ): void {
+  if (command.name === 'gdbserver') {
+    if (!command.args.every((word) => /^--(version|help)$/.test(word.text)))
+      notUnderstood(state, 'gdbserver lets whoever reaches its port run code as this user', command.text);
+    return;
+  }
   const spec = debuggerOf(command.name);
   if (!spec) return;
-  const args = command.args;
+  // `cgdb [--] gdb-options`: the first `--` only separates cgdb's own options.
+  const separator = command.name === 'cgdb' ? command.args.findIndex((word) => word.text === '--') : -1;
+  const args =
+    separator < 0
+      ? command.args
+      : [...command.args.slice(0, separator), ...command.args.slice(separator + 1)];
   const operands: ShellWord[] = [];
   const asked = (reason: string) => notUnderstood(state, `${spec.label} ${reason}`, command.text);
   if (scope.stdinFrom.length > 0) asked('reads commands from its standard input, which can run anything');
@@ -148,6 +159,7 @@ export function inspectDebuggers(
       if (name === 'w' || name === 'wait-for') asked('attaches to a running process');
       continue;
     }
+    const given = equals < 0 && inline !== undefined ? `-${name}` : (word.text.split('=')[0] as string);
     const value = inline !== undefined ? { ...word, text: inline } : args[++index];
     if (value === undefined) continue;
     if (value.dynamic) {
@@ -155,7 +167,7 @@ export function inspectDebuggers(
       continue;
     }
     if (kind === 'commands') {
-      asked(`runs commands given in ${word.text.split('=')[0]}, which can run anything`);
+      asked(`runs commands given in ${given}, which can run anything`);
       const shell = spec.shellCommand(value.text);
       if (shell !== undefined && shell.trim() !== '')
         nested(
