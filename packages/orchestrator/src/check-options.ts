@@ -74,11 +74,13 @@ export function checkMiddleware(middleware: Middleware): void {
       `middleware "${String(middleware.name)}" has unknown phase "${String(middleware.phase)}"; use one of ${MIDDLEWARE_PHASES.join(', ')}`,
     );
   }
-  if (middleware.handle !== undefined && typeof middleware.handle !== 'function') {
-    throw new ToolError(
-      'CONFIG_INVALID',
-      `middleware "${String(middleware.name)}" has a handle that is not a function`,
-    );
+  for (const part of ['handle', 'filterTools', 'onToolsChanged', 'close'] as const) {
+    if (middleware[part] !== undefined && typeof middleware[part] !== 'function') {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `middleware "${String(middleware.name)}" has a ${part} that is not a function; pass a function or leave it out`,
+      );
+    }
   }
 }
 

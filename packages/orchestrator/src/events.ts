@@ -1,4 +1,4 @@
-import type { CallMeta, ProgressUpdate, ToolFailureInfo } from '@toolplane/core';
+import { type CallMeta, type ProgressUpdate, ToolError, type ToolFailureInfo } from '@toolplane/core';
 
 /** Payloads of the orchestrator's events. */
 export interface OrchestratorEvents {
@@ -31,6 +31,15 @@ export interface OrchestratorEvents {
 /** An event name. */
 export type OrchestratorEventName = keyof OrchestratorEvents;
 
+const EVENT_NAMES: readonly OrchestratorEventName[] = [
+  'tool_started',
+  'tool_progress',
+  'tool_finished',
+  'tools_changed',
+  'provider_failed',
+  'warning',
+];
+
 type Listener<E extends OrchestratorEventName> = (payload: OrchestratorEvents[E]) => void;
 
 type AnyListener = (payload: never) => void;
@@ -48,7 +57,20 @@ export class EventHub {
   private readonly failed: AnyListener[] = [];
   private readonly warnings: AnyListener[] = [];
 
+  /** Adds a listener; `CONFIG_INVALID` for an unknown event or a listener that is not a function. */
   on<E extends OrchestratorEventName>(event: E, listener: Listener<E>): () => void {
+    if (!EVENT_NAMES.includes(event)) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `unknown orchestrator event "${String(event).slice(0, 100)}"; use one of ${EVENT_NAMES.join(', ')}`,
+      );
+    }
+    if (typeof listener !== 'function') {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `a listener of "${event}" must be a function; got ${listener === null ? 'null' : typeof listener}`,
+      );
+    }
     const list = this.listOf(event);
     list.push(listener as AnyListener);
     return () => {

@@ -52,6 +52,7 @@ import {
 } from './registry-views.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
+import { tellToolsChanged } from './tools-changed.js';
 import { type WarmupReport, warmupProviders } from './warmup.js';
 
 /** Per-call options: a partial context plus scheduling. */
@@ -145,7 +146,9 @@ export class ToolsOrchestrator {
     checkMiddleware(middleware);
     this.middleware.push(middleware);
     this.dispatch = this.compose();
-    middleware.onToolsChanged?.(this.registry.all());
+    tellToolsChanged([middleware], this.registry.all(), (message) =>
+      this.events.emit('warning', { message }),
+    );
     return this;
   }
 
@@ -435,7 +438,7 @@ export class ToolsOrchestrator {
     this.registry.rebuild();
     this.specsCache = undefined;
     const all = this.registry.all();
-    for (const middleware of this.middleware) middleware.onToolsChanged?.(all);
+    tellToolsChanged(this.middleware, all, (message) => this.events.emit('warning', { message }));
     this.events.emit('tools_changed', { count: all.length });
   }
 

@@ -391,3 +391,63 @@ describe('next to them: a batch under a concurrency limit', () => {
     expect(orchestrator.stats().queues.default).toMatchObject({ running: 0, waiting: 0 });
   });
 });
+
+describe('next to them: middleware hooks of the wrong shape or that throw', () => {
+  it('an onToolsChanged that throws is a warning; use(), calls and list refreshes go on (before: call() threw)', async () => {
+    orchestrator = createOrchestrator();
+    const warnings: string[] = [];
+    orchestrator.on('warning', (warning) => warnings.push(warning.message));
+    let toldOther = 0;
+    orchestrator.use({
+      name: 'fragile',
+      phase: 'gate',
+      onToolsChanged: () => {
+        throw new Error('cannot learn tools');
+      },
+    });
+    orchestrator.use({ name: 'other', phase: 'gate', onToolsChanged: () => void toldOther++ });
+    const provider = testProvider('t', { echo });
+    orchestrator.register(provider);
+    expect(codeOf(await orchestrator.call('t__echo', {}))).toBe('OK');
+    // a list change: before, its rebuild rejected with nobody to catch it
+    provider.changeTools({ echo, more: echo });
+    await waitFor(() => orchestrator?.hasTool('t__more') === true);
+    expect(codeOf(await orchestrator.call('t__more', {}))).toBe('OK');
+    expect(warnings.join('\n')).toContain(
+      'middleware "fragile" (gate) onToolsChanged threw: cannot learn tools',
+    );
+    // use, warmup and the refresh: the other middleware was told every time
+    expect(toldOther).toBe(3);
+  });
+
+  it.each([
+    ['filterTools', { filterTools: true }],
+    ['onToolsChanged', { onToolsChanged: 'yes' }],
+    ['close', { close: 5 }],
+  ])(
+    'use() of a middleware whose %s is not a function is CONFIG_INVALID and changes nothing',
+    async (part, extra) => {
+      orchestrator = createOrchestrator();
+      orchestrator.register(testProvider('t', { echo }));
+      await orchestrator.warmup();
+      const error = thrownBy(() => orchestrator?.use({ name: 'odd', phase: 'gate', ...extra } as never));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(`middleware "odd" has a ${part} that is not a function`);
+      expect(orchestrator.listTools(VIEW).map((tool) => tool.name)).toContain('t__echo');
+      await orchestrator.close();
+      orchestrator = undefined;
+    },
+  );
+
+  it('on() of an unknown event or a listener that is not a function is CONFIG_INVALID', () => {
+    orchestrator = createOrchestrator();
+    const unknown = thrownBy(() => orchestrator?.on('tool_done' as never, () => {}));
+    expect(unknown.code).toBe('CONFIG_INVALID');
+    expect(unknown.message).toContain(
+      'unknown orchestrator event "tool_done"; use one of tool_started, tool_progress, tool_finished',
+    );
+    const notFunction = thrownBy(() => orchestrator?.on('warning', 'log' as never));
+    expect(notFunction.code).toBe('CONFIG_INVALID');
+    expect(notFunction.message).toContain('a listener of "warning" must be a function; got string');
+  });
+});
