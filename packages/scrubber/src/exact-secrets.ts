@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { percentRuns } from './percent-runs.js';
 import { secretVariants } from './secret-variants.js';
 import type { Finding } from './types.js';
 import { type LiteralSearcher, createLiteralSearcher } from './wu-manber.js';
@@ -27,6 +28,7 @@ export function createExactSecrets(minLength: number): ExactSecrets {
   const known = new Set<string>();
   let searcher: LiteralSearcher | undefined;
   let maxLength = 0;
+  let minLiteral = Number.POSITIVE_INFINITY;
   let count = 0;
   return {
     add(value, options) {
@@ -54,6 +56,9 @@ export function createExactSecrets(minLength: number): ExactSecrets {
         literals.push(value);
         kinds.push(kind);
       }
+      // Every byte percent-escaped: three characters a UTF-8 byte (the stream holds that much back).
+      maxLength = Math.max(maxLength, 3 * new TextEncoder().encode(value).length);
+      minLiteral = Math.min(minLiteral, value.length);
       searcher = undefined;
       return true;
     },
@@ -68,7 +73,18 @@ export function createExactSecrets(minLength: number): ExactSecrets {
           end: hit.end,
         });
       });
-      // Base64 wrapped into lines: search the runs joined, map hits back across the line breaks.
+      // Percent-encoded runs (every byte escaped, lower-case escapes): search them decoded.
+      for (const run of percentRuns(text, minLiteral)) {
+        searcher.search(run.text, (hit) => {
+          out.push({
+            kind: kinds[hit.literalIndex] as string,
+            ruleId: 'exact',
+            start: run.starts[hit.start] as number,
+            end: run.ends[hit.end - 1] as number,
+          });
+        });
+      }
+      // Base64 or hex wrapped into lines: search the runs joined, map hits back across the line breaks.
       for (const run of wrappedBase64Runs(text)) {
         searcher.search(run.text, (hit) => {
           out.push({

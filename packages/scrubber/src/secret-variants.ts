@@ -40,13 +40,24 @@ export function base64Cores(secret: string): string[] {
 /** A variant of a secret and how it was encoded. */
 export interface SecretVariant {
   readonly literal: string;
-  readonly encoding: 'raw' | 'json' | 'url' | 'form' | 'base64' | 'base64url';
+  readonly encoding: 'raw' | 'json' | 'url' | 'form' | 'base64' | 'base64url' | 'hex' | 'utf8-bytes';
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += HEX_DIGITS[byte >> 4] + (HEX_DIGITS[byte & 15] as string);
+  return out;
 }
 
 /**
- * The secret as-is, JSON-escaped, URL-encoded (component and form), and its base64/base64url
- * cores at the three byte alignments. Duplicates and variants shorter than `minLength` are
- * dropped (a short base64 core would match random base64 text).
+ * The secret as-is, JSON-escaped, URL-encoded (component and form), its base64/base64url
+ * cores at the three byte alignments, and its UTF-8 bytes in hex (lower and upper case). A
+ * non-ASCII secret also gets its UTF-8 bytes read as Latin-1 (what percent-decoded bytes and
+ * mis-decoded output show). Duplicates and variants shorter than `minLength` are dropped (a
+ * short base64 core would match random base64 text). Percent-encoding beyond
+ * `encodeURIComponent` (every byte escaped, lower-case escapes) is read by decoding, not listed.
  */
 export function secretVariants(secret: string, minLength: number): SecretVariant[] {
   const variants: SecretVariant[] = [];
@@ -57,6 +68,12 @@ export function secretVariants(secret: string, minLength: number): SecretVariant
     variants.push({ literal, encoding });
   };
   add(secret, 'raw');
+  const bytes = encoder.encode(secret);
+  if (bytes.length !== secret.length) {
+    let latin1 = '';
+    for (const byte of bytes) latin1 += String.fromCharCode(byte);
+    add(latin1, 'utf8-bytes');
+  }
   add(JSON.stringify(secret).slice(1, -1), 'json');
   const component = encodeURIComponent(secret);
   add(component, 'url');
@@ -64,6 +81,12 @@ export function secretVariants(secret: string, minLength: number): SecretVariant
   for (const core of base64Cores(secret)) {
     add(core, 'base64');
     add(core.replace(/\+/g, '-').replace(/\//g, '_'), 'base64url');
+  }
+  // Hex only for values of `minLength` and more: the hex of a shorter one is too little to be specific.
+  if (secret.length >= minLength) {
+    const lowerHex = hex(bytes);
+    add(lowerHex, 'hex');
+    add(lowerHex.toUpperCase(), 'hex');
   }
   return variants;
 }

@@ -1,6 +1,6 @@
 // Base64 that a tool wrapped into lines (`base64` and MIME at 76 columns, `openssl base64` and
-// PEM at 64): a held value's encoding may be cut by a line break, so runs of such lines are
-// searched joined.
+// PEM at 64) and hex from `xxd -p` (60 columns): a held value's encoding may be cut by a line
+// break, so runs of such lines are searched joined.
 
 function isBase64Code(code: number): boolean {
   return (
@@ -35,8 +35,13 @@ function join(text: string, lines: readonly [number, number][]): WrappedRun {
   return { text: lines.map(([start, end]) => text.slice(start, end)).join(''), positions };
 }
 
+/** Widths of wrapped lines: `xxd -p` hex, PEM and `openssl base64`, `base64` and MIME. */
+function isWrapWidth(length: number): boolean {
+  return length === 60 || length === 64 || length === 76;
+}
+
 /**
- * Runs of at least two consecutive lines of base64 64 or 76 characters wide (the last line may
+ * Runs of at least two consecutive lines of base64 (or hex) 60, 64 or 76 characters wide (the last line may
  * be shorter or padded), joined without their line breaks. Linear: each line is looked at
  * once, and only lines of a run's width are checked character by character.
  */
@@ -57,14 +62,13 @@ export function wrappedBase64Runs(text: string): WrappedRun[] {
     while (body > start && end - body < 2 && text.charCodeAt(body - 1) === 61) body--;
     const length = end - start;
     // Only lines that could continue or start a run are checked character by character.
-    const base64 =
-      (width > 0 ? length <= width : length === 64 || length === 76) && isBase64Line(text, start, body);
+    const base64 = (width > 0 ? length <= width : isWrapWidth(length)) && isBase64Line(text, start, body);
     if (width > 0 && base64 && length <= width) {
       lines.push([start, body]);
       if (length < width || body < end) close(); // a short or padded line ends the run
     } else {
       close();
-      if ((length === 64 || length === 76) && body === end && base64) {
+      if (isWrapWidth(length) && body === end && base64) {
         lines.push([start, end]);
         width = length;
       }

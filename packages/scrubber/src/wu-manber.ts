@@ -21,12 +21,17 @@ function hash2(text: string, end: number): number {
   return ((text.charCodeAt(end - 1) & 127) << 7) | (text.charCodeAt(end) & 127);
 }
 
+/**
+ * Three characters (7 bits each) mixed by a multiplicative hash into the table: masking each
+ * character to 5 bits would make hex digits collide with most letters (`0`-`9` with `p`-`y`,
+ * `a`-`f` with `A`-`F`), and the hex forms of held values would cut the skips on ordinary text.
+ */
 function hash3(text: string, end: number): number {
-  return (
-    ((text.charCodeAt(end - 2) & 31) << 10) |
-    ((text.charCodeAt(end - 1) & 31) << 5) |
-    (text.charCodeAt(end) & 31)
-  );
+  const packed =
+    ((text.charCodeAt(end - 2) & 127) << 14) |
+    ((text.charCodeAt(end - 1) & 127) << 7) |
+    (text.charCodeAt(end) & 127);
+  return Math.imul(packed, 0x9e3779b1) >>> (32 - TABLE_BITS);
 }
 
 /**
