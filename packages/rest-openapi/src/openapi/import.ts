@@ -18,7 +18,7 @@ import { createRefResolver } from './resolver.js';
 import { SchemaConverter } from './schema.js';
 import { type SchemeCredentials, authForRequirements } from './security.js';
 import { checkServerVariables } from './server-variables.js';
-import { type ServerChoice, baseUrl2, baseUrl3, checkDocumentServer } from './servers.js';
+import { type ServerChoice, baseUrl2, baseUrl3, checkDocumentServer, checkSwaggerBase } from './servers.js';
 import { trimText } from './text.js';
 
 type Mutable = Record<string, unknown>;
@@ -141,6 +141,7 @@ export async function importOpenApi(
     const allServers = [...documentServers, ...operations.flatMap((operation) => operation.servers ?? [])];
     checkServerVariables(options.serverVariables, version === '2.0' ? [] : allServers);
     if (version !== '2.0') checkDocumentServer(documentServers, options);
+    else checkSwaggerBase(document);
   }
   const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
 
@@ -181,6 +182,15 @@ export async function importOpenApi(
       );
     }
     try {
+      // ReadMe-style documents add `#fragment` to paths to tell operations apart
+      const path = operation.path.split('#')[0] as string;
+      if (path.includes('${')) {
+        // a tool reads ${NAME} in its url from the environment: the document's server would get it
+        throw new ToolError(
+          'CONFIG_INVALID',
+          'the path holds ${...}, which a tool would read from the environment; only configuration (baseUrl, credentials, toolDefaults) may use ${VAR}',
+        );
+      }
       const base =
         version === '2.0'
           ? baseUrl2(document, options, location)
@@ -244,8 +254,7 @@ export async function importOpenApi(
         ...options.toolDefaults,
         description: describeOperation(operation, options.maxDescriptionLength ?? 1024),
         method: operation.method,
-        // ReadMe-style documents add `#fragment` to paths to tell operations apart
-        url: `${base}${operation.path.split('#')[0]}`,
+        url: `${base}${path}`,
         parametersSchema,
         ...(Object.keys(bindings).length > 0 ? { parameters: bindings } : {}),
         ...(operation.body ? { body: { argument: bodyName, contentType: operation.body.contentType } } : {}),

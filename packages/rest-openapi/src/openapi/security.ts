@@ -70,6 +70,12 @@ export function authForScheme(
       if (flow && typeof flow.tokenUrl === 'string') tokenUrl = flow.tokenUrl;
     }
     if (given.tokenUrl) tokenUrl = given.tokenUrl;
+    else if (tokenUrl?.includes('${')) {
+      // a tool reads ${NAME} in tokenUrl from the environment: the document's host would get it
+      return {
+        unsupported: `oauth2 whose tokenUrl holds \${...} (pass credentials.${name}.tokenUrl)`,
+      };
+    }
     if (tokenUrl) {
       return {
         type: 'oauth2-client-credentials',

@@ -41,7 +41,7 @@ export function checkDocumentServer(documentServers: readonly Server[], choice: 
       : typeof choice.server === 'string'
         ? documentServers.find((item) => item.url === choice.server)
         : documentServers[0];
-  if (server) fillVariables(server, choice.serverVariables ?? {});
+  if (server) filledServer(server, choice);
 }
 
 /** Base URL (no trailing slash) of an OpenAPI 3.x operation. */
@@ -61,8 +61,49 @@ export function baseUrl3(
   };
   const server = pick(servers);
   const documentServer = servers === documentServers ? undefined : pick(documentServers);
-  const fallback = documentServer ? fillVariables(documentServer, choice.serverVariables ?? {}) : undefined;
-  return absolute(fillVariables(server ?? {}, choice.serverVariables ?? {}), location, fallback);
+  const fallback = documentServer ? filledServer(documentServer, choice) : undefined;
+  return absolute(filledServer(server ?? {}, choice), location, fallback);
+}
+
+/** A server's URL with its variables filled; one with a query or fragment is refused. */
+function filledServer(server: Server, choice: ServerChoice): string {
+  const url = fillVariables(server, choice.serverVariables ?? {});
+  if (/[?#]/.test(url)) {
+    // the tool's path would go after it: https://api.example.com/v1?key=1/pets
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `the server URL ${JSON.stringify(url)} has a query or fragment, after which no path can go; pass baseUrl (without one)`,
+    );
+  }
+  return url;
+}
+
+const SWAGGER_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/;
+
+/**
+ * The `basePath` of a Swagger 2.0 document, starting with `/` (which the specification requires;
+ * without it the path would be glued to the host). Refuses (`CONFIG_INVALID`) a `host` that is
+ * more than `host[:port]` and a `basePath` with a query, a fragment or `${...}`, which a tool
+ * would read from the environment.
+ */
+export function checkSwaggerBase(document: Partial<OpenAPIV2.Document>): string {
+  if (
+    document.host !== undefined &&
+    (typeof document.host !== 'string' || !SWAGGER_HOST.test(document.host))
+  ) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `the document's host ${JSON.stringify(document.host)} must be a plain host[:port] (no scheme, path, user info, query or \${...}); pass baseUrl`,
+    );
+  }
+  const basePath = typeof document.basePath === 'string' ? document.basePath : '';
+  if (/[?#\\]|\$\{/.test(basePath)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `the document's basePath ${JSON.stringify(basePath)} must be a path without a query, fragment, "\\" or \${...}; pass baseUrl`,
+    );
+  }
+  return basePath === '' || basePath.startsWith('/') ? basePath : `/${basePath}`;
 }
 
 /** Base URL of a Swagger 2.0 document (`schemes`, `host`, `basePath`). */
@@ -72,7 +113,7 @@ export function baseUrl2(
   location: string | undefined,
 ): string {
   if (choice.baseUrl) return absolute(choice.baseUrl, location);
-  const basePath = typeof document.basePath === 'string' ? document.basePath : '';
+  const basePath = checkSwaggerBase(document);
   if (typeof document.host !== 'string') return absolute(basePath || '/', location);
   const schemes = Array.isArray(document.schemes) ? document.schemes.map(String) : [];
   const scheme = schemes.includes('https')

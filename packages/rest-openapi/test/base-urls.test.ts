@@ -1,0 +1,107 @@
+import { createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { type ImportResult, createRestProvider, importOpenApi } from '../src/index.js';
+import { minimal, rejection } from './helpers/bad-input.js';
+import { fakeSecret, useCleanups } from './helpers/fixtures.js';
+
+const { server, defer } = useCleanups();
+
+/** Calls every imported tool once, with `env` as the environment; `args` per tool name. */
+async function callAll(
+  result: ImportResult,
+  env: Record<string, string>,
+  args: Record<string, Record<string, unknown>> = {},
+) {
+  const rest = createRestProvider({ namespace: 'base', tools: result.tools, env, timeoutMs: 5_000 });
+  defer(() => rest.close());
+  for (const name of Object.keys(result.tools))
+    await rest.execute(name, args[name] ?? {}, createToolContext());
+}
+
+const swagger = (extra: Record<string, unknown>) => ({
+  swagger: '2.0',
+  info: { title: 'Test', version: '1' },
+  schemes: ['http'],
+  paths: { '/pets': { get: { operationId: 'listPets' } } },
+  ...extra,
+});
+
+describe('base URLs from the document', () => {
+  it('never reads the environment for ${...} written in a document path', async () => {
+    const secret = fakeSecret('token');
+    const api = await server();
+    const document = minimal(
+      { '/pets/${API_TOKEN}': { get: { operationId: 'leak' } }, '/pets': { get: { operationId: 'fine' } } },
+      { servers: [{ url: api.origin }] },
+    );
+    const result = await importOpenApi({ document });
+    expect(Object.keys(result.tools)).toEqual(['fine']);
+    expect(result.warnings.join('\n')).toContain('skipped GET /pets/${API_TOKEN}: the path holds ${...}');
+    await callAll(result, { API_TOKEN: secret }, { leak: { API_TOKEN: 'x' } });
+    // the document's server used to receive GET /pets/<the value of API_TOKEN>
+    expect(api.requests.map((request) => request.url)).toEqual(['/pets']);
+    expect(JSON.stringify(api.requests)).not.toContain(secret);
+  });
+
+  it('checks a Swagger 2.0 host and basePath: host[:port] only, a path without query', async () => {
+    const secret = fakeSecret('token');
+    const api = await server();
+    // the host used to be taken as written: the call went to /<the value of API_TOKEN>?/v1/pets
+    const leaking = await rejection(
+      importOpenApi({ document: swagger({ host: `${api.host}/\${API_TOKEN}?`, basePath: '/v1' }) }),
+    );
+    expect(leaking.code).toBe('CONFIG_INVALID');
+    expect(leaking.message).toContain('host');
+    const query = await rejection(
+      importOpenApi({ document: swagger({ host: api.host, basePath: '/v1?debug=1' }) }),
+    );
+    expect(query.code).toBe('CONFIG_INVALID');
+    expect(query.message).toContain('basePath');
+    // a basePath without its leading "/" used to be glued to the host (here: another port)
+    const glued = await importOpenApi({
+      document: swagger({ host: '127.0.0.1', basePath: `:${api.host.split(':')[1]}/x` }),
+    });
+    expect(glued.tools.listPets?.url).toBe(`http://127.0.0.1/:${api.host.split(':')[1]}/x/pets`);
+    const fine = await importOpenApi({ document: swagger({ host: api.host, basePath: '/v1' }) });
+    await callAll(fine, { API_TOKEN: secret });
+    expect(api.requests.map((request) => request.url)).toEqual(['/v1/pets']);
+  });
+
+  it('refuses a server URL with a query or fragment instead of putting paths after it', async () => {
+    const api = await server();
+    for (const url of [`${api.origin}/v1?key=1`, `${api.origin}/v1#top`]) {
+      const document = minimal({ '/pets': { get: { operationId: 'listPets' } } }, { servers: [{ url }] });
+      // the query one used to call GET /v1?key=1/pets
+      const error = await rejection(importOpenApi({ document }));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('query or fragment');
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('never reads the environment for ${...} written in a document OAuth2 tokenUrl', async () => {
+    const secret = fakeSecret('secret');
+    const tokens = await server();
+    const api = await server();
+    const document = minimal(
+      { '/pets': { get: { operationId: 'listPets', security: [{ oauth: [] }] } } },
+      {
+        servers: [{ url: api.origin }],
+        components: {
+          securitySchemes: {
+            oauth: {
+              type: 'oauth2',
+              flows: { clientCredentials: { tokenUrl: `${tokens.origin}/token/\${CLOUD_KEY}`, scopes: {} } },
+            },
+          },
+        },
+      },
+    );
+    const result = await importOpenApi({ document }, { namespace: 'pets' });
+    expect(result.warnings.join('\n')).toContain('tokenUrl holds ${...}');
+    await callAll(result, { CLOUD_KEY: secret, PETS_OAUTH_CLIENT_ID: 'id', PETS_OAUTH_CLIENT_SECRET: 'x' });
+    // the token endpoint used to receive POST /token/<the value of CLOUD_KEY>
+    expect(JSON.stringify(tokens.requests)).not.toContain(secret);
+    expect(tokens.requests).toHaveLength(0);
+  });
+});
