@@ -124,6 +124,7 @@ describe('the magic SysRq trigger', () => {
     ['sysctl -w kernel.sysrq=1', 'ask', ENABLE],
     ['sysctl -w kernel/sysrq=176', 'ask', ENABLE],
     ['sudo sysctl --write kernel.sysrq=1', 'ask', ENABLE],
+    ["sysctl -w 'kernel.sysrq = 1'", 'ask', ENABLE],
     ['echo 1 > /proc/sys/kernel/sysrq', 'ask', ENABLE],
     ['echo 1 | tee /proc/sys/kernel/sysrq', 'ask', ENABLE],
     ['echo b > /proc/$TARGET', 'ask', /kernel file named at run time/],

@@ -238,7 +238,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       const equals = operand.text.indexOf('=');
       if (operand.dynamic || equals < 0) continue;
       outputs.push(
-        withText(operand, `${spec.settings}/${operand.text.slice(0, equals).replace(/\./g, '/')}`),
+        withText(operand, `${spec.settings}/${operand.text.slice(0, equals).trim().replace(/\./g, '/')}`),
       );
     }
   } else if (target) for (const source of operands) outputs.push(into(target, source));
