@@ -1,7 +1,7 @@
 import { type ToolResult, fail } from '@toolplane/core';
 import { jsonBytes, normalizeArgs } from './call-values.js';
 import { callOptionsProblem, shortName } from './check-options.js';
-import { sessionProblem } from './check-session.js';
+import { principalProblem, sessionProblem } from './check-caller.js';
 import { notFound } from './not-found.js';
 import type { CallOptions } from './orchestrator.js';
 import type { ToolRegistry, ToolRoute } from './registry.js';
@@ -27,7 +27,8 @@ export interface RefusedCall {
 
 /**
  * Checks what a call names and carries before anything runs: a string name that resolves,
- * arguments that are an object JSON can carry, a usable session, and valid call options.
+ * arguments that are an object JSON can carry, a usable session and principal, and valid call
+ * options.
  */
 export function admitCall(
   registry: ToolRegistry,
@@ -58,8 +59,11 @@ export function admitCall(
       ),
     };
   }
-  const badSession = sessionProblem(options.session, `a call to ${route.name}`);
-  if (badSession) return { tool: route.name, result: fail('INVALID_ARGUMENTS', badSession) };
+  if (options.session !== undefined || options.principal !== undefined) {
+    const where = `a call to ${route.name}`;
+    const badCaller = sessionProblem(options.session, where) ?? principalProblem(options.principal, where);
+    if (badCaller) return { tool: route.name, result: fail('INVALID_ARGUMENTS', badCaller) };
+  }
   const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? defaultTimeoutMs;
   const problem = callOptionsProblem(route, timeoutMs, options);
   if (problem) return { tool: route.name, result: problem };

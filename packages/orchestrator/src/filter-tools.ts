@@ -5,12 +5,12 @@ import {
   type ToolView,
   errorMessage,
 } from '@toolplane/core';
-import { DEFAULT_SESSION_ID, sessionProblem } from './check-session.js';
+import { DEFAULT_SESSION_ID, principalProblem, sessionProblem } from './check-caller.js';
 
 /**
  * A whole view from the partial one `listTools(view)` takes (no principal: an empty one; no
  * session id: the default session); `INVALID_ARGUMENTS` when it is not a view or its session
- * cannot be used.
+ * or principal cannot be used.
  */
 export function fullView(view: Partial<ToolView>): ToolView {
   if (typeof view !== 'object' || view === null) {
@@ -19,7 +19,8 @@ export function fullView(view: Partial<ToolView>): ToolView {
       `listTools(view) needs a view object { principal?, session? } or none; got ${typeof view}`,
     );
   }
-  const problem = sessionProblem(view.session, 'listTools(view)');
+  const problem =
+    sessionProblem(view.session, 'listTools(view)') ?? principalProblem(view.principal, 'listTools(view)');
   if (problem) throw new ToolError('INVALID_ARGUMENTS', problem);
   const session = view.session;
   return {

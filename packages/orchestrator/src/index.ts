@@ -1,6 +1,6 @@
 // @toolplane/orchestrator: everything exported here is public API.
 export type { AccountingRecord, ToolTotals } from './accounting.js';
-export { MAX_SESSION_ID_LENGTH } from './check-session.js';
+export { MAX_SESSION_ID_LENGTH } from './check-caller.js';
 export type { TimerHost } from './deadline-timer.js';
 export type { OrchestratorEventName, OrchestratorEvents } from './events.js';
 export type { RetryOptions } from './execute-provider.js';

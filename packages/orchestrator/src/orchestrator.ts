@@ -28,7 +28,7 @@ import {
   checkProviderOptions,
   checkWarmupConcurrency,
 } from './check-options.js';
-import { recordedSessionId } from './check-session.js';
+import { recordedSessionId } from './check-caller.js';
 import { closeAll } from './close-within.js';
 import { composeMiddleware } from './compose.js';
 import { CallState } from './call-state.js';

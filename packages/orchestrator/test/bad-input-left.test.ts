@@ -451,3 +451,78 @@ describe('next to them: middleware hooks of the wrong shape or that throw', () =
     expect(notFunction.message).toContain('a listener of "warning" must be a function; got string');
   });
 });
+
+describe('next to them: what a batch and a caller carry when nothing validates it', () => {
+  it.each<[string, unknown, string]>([
+    ['calls that are a string', { calls: 'x' }, 'calls must be an array of 1 to 32 calls; got string'],
+    ['no calls', {}, 'calls must be an array of 1 to 32 calls; got undefined'],
+    ['a call that is null', { calls: [null] }, 'calls[0] must be an object { tool, args? }; got null'],
+    [
+      'a tool name that is a number',
+      { calls: [{ tool: 5 }] },
+      'calls[0].tool must be a tool name (a string); got number',
+    ],
+    [
+      'args that are a list',
+      { calls: [{ tool: 't__echo', args: [1] }] },
+      'calls[0].args must be an object; got an array',
+    ],
+    [
+      '33 calls',
+      { calls: new Array(33).fill({ tool: 't__echo' }) },
+      'calls must be an array of 1 to 32 calls; got 33',
+    ],
+  ])(
+    'with validation off, a batch with %s is INVALID_ARGUMENTS and runs nothing (before: EXECUTION_FAILED, or 33 calls ran)',
+    async (_what, args, text) => {
+      orchestrator = createOrchestrator({ validation: false });
+      let runs = 0;
+      orchestrator.register(
+        testProvider('t', {
+          echo: {
+            spec: { sideEffect: 'none' },
+            run: () => {
+              runs++;
+              return ok('ran');
+            },
+          },
+        }),
+      );
+      const result = await orchestrator.call('batch', args);
+      expect(codeOf(result)).toBe('INVALID_ARGUMENTS');
+      expect(result.ok ? '' : result.error.message).toContain(text);
+      expect(runs).toBe(0);
+    },
+  );
+
+  it.each<[string, unknown]>([
+    ['a string', 'admin'],
+    ['a number', 7],
+    ['an array', ['admin']],
+  ])(
+    'a principal that is %s is INVALID_ARGUMENTS in call() and listTools(view) (before: accepted)',
+    async (_what, principal) => {
+      orchestrator = createOrchestrator();
+      let runs = 0;
+      orchestrator.register(
+        testProvider('t', {
+          echo: {
+            run: () => {
+              runs++;
+              return ok('ran');
+            },
+          },
+        }),
+      );
+      const result = await orchestrator.call('t__echo', {}, { principal: principal as never });
+      expect(codeOf(result)).toBe('INVALID_ARGUMENTS');
+      expect(result.ok ? '' : result.error.message).toContain(
+        'principal of a call to t__echo must be an object',
+      );
+      expect(runs).toBe(0);
+      const error = thrownBy(() => orchestrator?.listTools({ principal: principal as never }));
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('principal of listTools(view) must be an object');
+    },
+  );
+});

@@ -69,6 +69,9 @@ export function createBatchTool(host: BatchHost): Tool {
       queue: BATCH_QUEUE,
     },
     async execute(args, ctx) {
+      // checked here too: with `validation: false` nothing else checks the arguments
+      const problem = callsProblem(args.calls);
+      if (problem) return fail('INVALID_ARGUMENTS', `${problem}; pass { calls: [{ tool, args? }, ...] }`);
       const calls = args.calls as BatchCall[];
       if (calls.some((call) => host.describe(call.tool)?.name === 'batch')) {
         return fail('INVALID_ARGUMENTS', 'a batch cannot contain another batch; list the calls directly');
@@ -148,4 +151,29 @@ function timedOut(reason: ToolError, started: boolean): ToolResult {
       ? `the batch reached ${deadline} before this call finished; it was stopped. The results of the calls that finished are kept; run this one again, alone or with a longer timeoutMs`
       : `the batch reached ${deadline} before this call started; it did not run. Run it again, alone or with a longer timeoutMs`,
   );
+}
+
+/** Why `calls` is not a list of calls a batch can run, or undefined. */
+function callsProblem(calls: unknown): string | undefined {
+  if (!Array.isArray(calls) || calls.length === 0 || calls.length > MAX_BATCH_CALLS) {
+    const got = Array.isArray(calls) ? String(calls.length) : calls === null ? 'null' : typeof calls;
+    return `calls must be an array of 1 to ${MAX_BATCH_CALLS} calls; got ${got}`;
+  }
+  for (let i = 0; i < calls.length; i++) {
+    const call: unknown = calls[i];
+    if (typeof call !== 'object' || call === null || Array.isArray(call)) {
+      return `calls[${i}] must be an object { tool, args? }; got ${kindOf(call)}`;
+    }
+    const { tool, args } = call as { tool?: unknown; args?: unknown };
+    if (typeof tool !== 'string')
+      return `calls[${i}].tool must be a tool name (a string); got ${kindOf(tool)}`;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      return `calls[${i}].args must be an object; got ${kindOf(args)}`;
+    }
+  }
+  return undefined;
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }

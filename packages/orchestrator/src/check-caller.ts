@@ -34,6 +34,17 @@ export function sessionProblem(session: unknown, where: string): string | undefi
   return undefined;
 }
 
+/**
+ * Why a principal given to a call or a view cannot be used, or undefined when it can: an object
+ * (policy reads who calls from its fields; a string or a number would make every rule miss).
+ */
+export function principalProblem(principal: unknown, where: string): string | undefined {
+  if (principal === undefined) return undefined;
+  if (typeof principal === 'object' && principal !== null && !Array.isArray(principal)) return undefined;
+  const got = principal === null ? 'null' : Array.isArray(principal) ? 'an array' : typeof principal;
+  return `principal of ${where} must be an object such as { agentId: "coder" }, or left out; got ${got}`;
+}
+
 /** The session id a call is recorded under (before its session was checked). */
 export function recordedSessionId(session: unknown): string {
   const id: unknown = (session as { id?: unknown } | null | undefined)?.id;
