@@ -1,6 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
 import { cookie } from './cookies.js';
+import { curlUser } from './curl-user.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
@@ -41,5 +42,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   urlPassword,
   envPair,
   cookie,
+  curlUser,
   assignment,
 ];
