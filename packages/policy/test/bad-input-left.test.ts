@@ -221,6 +221,7 @@ describe('debugger script and attach flags', () => {
     ['lldb --attach-name sshd', 'ask', ATTACH],
     ['lldb -n sshd -w', 'ask', ATTACH],
     ['gdb $FLAGS ./app', 'ask', /decided at run time/],
+    ["gdb $FLAGS -ex 'shell rm -rf /'", 'deny', /^destructive-file-operation/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([

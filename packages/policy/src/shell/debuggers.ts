@@ -128,11 +128,15 @@ export function inspectDebuggers(
   const operands: ShellWord[] = [];
   const asked = (reason: string) => notUnderstood(state, `${spec.label} ${reason}`, command.text);
   if (scope.stdinFrom.length > 0) asked('reads commands from its standard input, which can run anything');
+  let computed = false;
   for (let index = 0; index < args.length; index++) {
     const word = args[index] as ShellWord;
     if (word.dynamic) {
-      asked('arguments decided at run time may run commands or attach to a process');
-      return;
+      // Read on as if it were an operand, so a static `-ex 'shell ...'` after it is still judged.
+      if (!computed) asked('arguments decided at run time may run commands or attach to a process');
+      computed = true;
+      operands.push(word);
+      continue;
     }
     if (word.text === '--') {
       if (spec.label === 'lldb') return; // the program and its arguments follow
