@@ -104,4 +104,25 @@ describe('base URLs from the document', () => {
     expect(JSON.stringify(tokens.requests)).not.toContain(secret);
     expect(tokens.requests).toHaveLength(0);
   });
+
+  it('refuses a document URL with user info, without repeating it or sending anything', async () => {
+    const secret = fakeSecret('password');
+    const api = await server();
+    const document = minimal(
+      { '/pets': { get: { operationId: 'listPets' } } },
+      { servers: [{ url: '/api' }] },
+    );
+    const url = `http://user:${secret}@${api.host}/openapi.json`;
+    for (const source of [url, { document, baseUrl: url }]) {
+      // it used to be fetched without the credentials, and the password put into every tool
+      // url (and so into written tool config files) and into error messages
+      const error = await rejection(importOpenApi(source));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('holds user info, which is not sent');
+      expect(error.message).not.toContain(secret);
+    }
+    const typed = await rejection(importOpenApi({ document, baseUrl: 5 as unknown as string }));
+    expect(typed.message).toContain('{ baseUrl } must be a URL string');
+    expect(api.requests).toHaveLength(0);
+  });
 });

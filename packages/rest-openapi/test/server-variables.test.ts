@@ -118,6 +118,13 @@ describe('server variables', () => {
     expect(typo.code).toBe('CONFIG_INVALID');
     expect(typo.message).toContain('serverVariables.regoin');
     expect(typo.message).toContain('region');
+    // a variable named like an Object.prototype member used to be filled with its source text
+    const inherited = withServer('https://{toString}.api.example.test', {});
+    const noDefault = await rejection(importOpenApi({ document: inherited }));
+    expect(noDefault.code).toBe('CONFIG_INVALID');
+    expect(noDefault.message).toContain(
+      'server variable {toString} of https://{toString}.api.example.test has no default',
+    );
     for (const region of [5, null, ['us']]) {
       const error = await rejection(
         importOpenApi({ document }, { serverVariables: { region } as unknown as Record<string, string> }),

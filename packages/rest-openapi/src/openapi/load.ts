@@ -44,6 +44,30 @@ function invalid(message: string, cause?: unknown): ToolError {
   return new ToolError('CONFIG_INVALID', message, cause === undefined ? {} : { cause });
 }
 
+/**
+ * Checks the URL a document is fetched from or said to come from: a valid http(s) URL without
+ * user info (undici would not send it, and it would end up in tool URLs, config files and
+ * messages); the message never repeats the user info.
+ */
+function checkDocumentUrl(url: unknown, field: string): void {
+  if (url === undefined) return;
+  if (typeof url !== 'string') throw invalid(`${field} must be a URL string, got ${typeof url}`);
+  if (!/^https?:\/\//i.test(url)) return;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw invalid(`${field} ${JSON.stringify(url)} is not a valid URL`, error);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    parsed.username = '';
+    parsed.password = '';
+    throw invalid(
+      `${field} ${parsed.href} holds user info, which is not sent; download the document and pass { text, baseUrl }, or pass a dispatcher that adds authorization`,
+    );
+  }
+}
+
 /** Parses JSON or YAML text; errors say where the text is broken. */
 export function parseDocumentText(text: string, where: string): unknown {
   const trimmed = text.trimStart();
@@ -113,9 +137,13 @@ export async function loadDocument(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   };
+  if (typeof source === 'object' && !(source instanceof URL)) {
+    checkDocumentUrl(source.baseUrl, '{ baseUrl }');
+  }
   if (typeof source === 'string' || source instanceof URL) {
     const text = String(source);
     if (/^https?:\/\//i.test(text)) {
+      checkDocumentUrl(text, 'the OpenAPI document URL');
       location = text;
       parsed = parseDocumentText(await fetchDocumentText(text, limits), text);
     } else {
