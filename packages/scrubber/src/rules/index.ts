@@ -2,6 +2,7 @@ import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
 import { cookie } from './cookies.js';
 import { curlUser } from './curl-user.js';
+import { netrc } from './netrc.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
@@ -43,5 +44,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   envPair,
   cookie,
   curlUser,
+  netrc,
   assignment,
 ];
