@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpServerConfig, createMcpProvider, createMcpProviders, loadMcpConfig } from '../src/index.js';
-import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import {
+  eventLog,
+  fixture,
+  fixtureServer,
+  pidsWithTag,
+  tempDirectory,
+  uniqueTag,
+  waitFor,
+} from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -179,4 +187,52 @@ describe('a start two callers share', () => {
       await provider.close?.();
     }
   });
+});
+
+describe('a stdio server that prints junk lines', () => {
+  const cases = [
+    ['v1', 'after initialize'],
+    ['v2', 'after initialize'],
+    ['v1', 'before the initialize answer'],
+    ['v2', 'before the initialize answer'],
+  ] as const;
+  for (const [client, when] of cases) {
+    it(`client ${client}: a flood of junk ${when} is a few protocol-error events that count every line`, async () => {
+      const junk = 3000;
+      const log = eventLog();
+      const provider = createMcpProvider(
+        'junk',
+        {
+          type: 'stdio',
+          command: process.execPath,
+          args: [
+            fixture('hostile-server.mjs'),
+            `--${when === 'after initialize' ? 'junk' : 'junk-first'}=${junk}`,
+          ],
+          client,
+          healthIntervalMs: 0,
+        },
+        { runDirectory: run.path, onEvent: log.onEvent },
+      );
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        // answered after the junk (one stdout, in order): every junk line has been read by now
+        const echoed = await provider.execute('echo', {}, createToolContext());
+        expect(echoed.ok).toBe(true);
+      } finally {
+        await provider.close?.(); // reports what is still being counted
+      }
+      const reports = log.events.flatMap((event) => (event.type === 'protocol-error' ? [event] : []));
+      const one = reports.filter((event) => event.count === undefined);
+      const summaries = reports.filter((event) => event.count !== undefined);
+      expect(one.length).toBeGreaterThan(0);
+      expect(one.length).toBeLessThanOrEqual(10);
+      expect(one[0]?.message).toContain('junk 0');
+      expect(summaries.length).toBeGreaterThan(0);
+      // every line is accounted for, none twice
+      expect(one.length + summaries.reduce((sum, event) => sum + (event.count ?? 0), 0)).toBe(junk);
+      expect(summaries.at(-1)?.message).toMatch(/more protocol errors.*last: .*junk 2999/);
+      expect(reports.length).toBeLessThan(100);
+    });
+  }
 });

@@ -24,7 +24,16 @@ export type McpProviderEvent =
       readonly tool: string;
       readonly message: string;
     }
-  | { readonly type: 'protocol-error'; readonly server: string; readonly message: string }
+  | {
+      readonly type: 'protocol-error';
+      readonly server: string;
+      readonly message: string;
+      /**
+       * Present on a summary of errors held back in a burst (see `ProtocolErrorReports`): how
+       * many it stands for; `message` then quotes the last of them.
+       */
+      readonly count?: number;
+    }
   | { readonly type: 'tools-changed'; readonly server: string; readonly count: number }
   | { readonly type: 'definition-changed'; readonly server: string; readonly tool: string };
 

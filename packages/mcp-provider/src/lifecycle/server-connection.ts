@@ -3,6 +3,7 @@ import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
 import type { McpSession, McpSessionFactory } from '../session/session.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
 import type { McpEventListener } from './events.js';
+import { ProtocolErrorReports } from './protocol-errors.js';
 
 /** Where a server connection is in its life. */
 export type ConnectionState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'closed';
@@ -54,6 +55,8 @@ export class ServerConnection {
   private readonly openListeners = new Set<(session: McpSession) => void>();
   private readonly changeListeners = new Set<() => void>();
   private lifetime = new AbortController();
+  /** The open session's protocol errors, coalesced. */
+  private protocolErrors: ProtocolErrorReports | undefined;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.tracker = new RestartTracker(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
@@ -200,7 +203,16 @@ export class ServerConnection {
     session.onToolsChanged(() => {
       for (const listener of this.changeListeners) listener();
     });
-    session.onProtocolError((message) => this.emit({ type: 'protocol-error', server: this.server, message }));
+    const reports = new ProtocolErrorReports((message, count) =>
+      this.emit({
+        type: 'protocol-error',
+        server: this.server,
+        message,
+        ...(count === undefined ? {} : { count }),
+      }),
+    );
+    this.protocolErrors = reports;
+    session.onProtocolError((message) => reports.add(message));
     this.emit({
       type: 'server-started',
       server: this.server,
@@ -221,6 +233,7 @@ export class ServerConnection {
     if (this.current !== session) return;
     this.current = undefined;
     this.stopHealthProbes();
+    this.endProtocolErrors();
     this.lastError = reason;
     this.emit({ type: 'server-exited', server: this.server, reason });
     this.scheduleRestart(reason);
@@ -318,6 +331,12 @@ export class ServerConnection {
     this.healthTimer.unref?.();
   }
 
+  /** The session ends: what its protocol errors held back is reported now. */
+  private endProtocolErrors(): void {
+    this.protocolErrors?.flush();
+    this.protocolErrors = undefined;
+  }
+
   private stopHealthProbes(): void {
     if (this.healthTimer) clearInterval(this.healthTimer);
     this.healthTimer = undefined;
@@ -329,6 +348,7 @@ export class ServerConnection {
     if (old) {
       this.current = undefined;
       this.stopHealthProbes();
+      this.endProtocolErrors();
       void old.close();
     }
     if (this.starting) return this.join(this.starting, signal);
@@ -347,6 +367,7 @@ export class ServerConnection {
     if (this.state !== 'closed') this.state = 'idle';
     if (session) {
       await session.close();
+      this.endProtocolErrors();
       this.emit({ type: 'server-stopped', server: this.server, reason });
     }
   }
@@ -367,6 +388,7 @@ export class ServerConnection {
     this.starting = undefined;
     if (session) {
       await session.close();
+      this.endProtocolErrors();
       this.emit({ type: 'server-stopped', server: this.server, reason: 'closed' });
     }
   }

@@ -4,6 +4,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { errorMessage } from '@toolplane/core';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
+import { ErrorRelay } from './error-relay.js';
 import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
@@ -81,7 +82,7 @@ export async function openSdkSession(
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   const closeListeners: Array<(reason: string) => void> = [];
   const changeListeners: Array<() => void> = [];
-  const errorListeners: Array<(message: string) => void> = [];
+  const errors = new ErrorRelay();
   let closedByUs = false;
   let closeReported = false;
   let lastError = '';
@@ -114,12 +115,9 @@ export async function openSdkSession(
         probing = false;
       });
   };
-  // Errors seen while initializing are replayed to the first listener (nobody listens yet).
-  const earlyErrors: string[] = [];
   client.onerror = (error) => {
     lastError = errorMessage(error);
-    if (errorListeners.length === 0 && earlyErrors.length < 20) earlyErrors.push(lastError);
-    for (const listener of errorListeners) listener(lastError);
+    errors.emit(lastError);
     probeAfterError();
   };
   const outputs = new OutputChecks();
@@ -183,8 +181,7 @@ export async function openSdkSession(
       changeListeners.push(listener);
     },
     onProtocolError(listener) {
-      errorListeners.push(listener);
-      for (const message of earlyErrors.splice(0)) listener(message);
+      errors.listen(listener);
     },
     diagnostics() {
       return handle.diagnostics() || lastError;

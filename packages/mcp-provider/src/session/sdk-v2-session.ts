@@ -11,6 +11,7 @@ import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
+import { ErrorRelay } from './error-relay.js';
 import { OutputChecks } from './output-checks.js';
 import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
@@ -89,14 +90,14 @@ export async function openV2Session(
     },
   });
   const closeListeners: Array<(reason: string) => void> = [];
-  const errorListeners: Array<(message: string) => void> = [];
+  const errors = new ErrorRelay();
   let lastError = '';
   let closedByUs = false;
   let closeReported = false;
   const diagnostics = (): string => handle.diagnostics() || lastError;
   client.onerror = (error: Error) => {
     lastError = errorMessage(error);
-    for (const listener of errorListeners) listener(lastError);
+    errors.emit(lastError);
   };
   client.onclose = () => {
     if (closedByUs || closeReported) return;
@@ -150,7 +151,7 @@ export async function openV2Session(
       changeListeners.push(listener);
     },
     onProtocolError(listener) {
-      errorListeners.push(listener);
+      errors.listen(listener);
     },
     diagnostics,
   };
