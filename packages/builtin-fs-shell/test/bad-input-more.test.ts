@@ -283,14 +283,40 @@ describe('grep patterns neither engine can take', () => {
 });
 
 describe('grep of one huge file', () => {
-  it('refuses a file too large to read whole with INVALID_ARGUMENTS that says what to use', async () => {
-    // Sparse: 2.2 GB long, no disk blocks. Read whole it would be over Node's 2 GiB buffer limit.
+  // Sparse: 2.2 GB long, 160 KB of text (past the first 64 KiB block) and a hole (NUL bytes) after. Read whole it
+  // would be over Node's 2 GiB buffer limit.
+  const writeHuge = async (): Promise<void> => {
     const handle = await open(join(dir, 'huge.log'), 'w');
+    await handle.write(
+      Array.from({ length: 20_000 }, (_, i) => (i === 4321 ? 'ERROR disk full' : `ok ${i}`)).join('\n'),
+    );
     await handle.truncate(2200 * 1024 * 1024);
     await handle.close();
-    const error = failure(await provider.execute('grep', { pattern: 'ERROR', path: 'huge.log' }, context()));
-    expect(error.code).toBe('INVALID_ARGUMENTS');
-    expect(error.message).toContain('use bash with rg or grep');
+  };
+
+  it('without ripgrep, refuses a file too large to read whole with INVALID_ARGUMENTS that says what to use', async () => {
+    await writeHuge();
+    const nodeOnly = createBuiltinProvider({ workspace: dir, grep: { ripgrep: false } });
+    try {
+      const error = failure(
+        await nodeOnly.execute('grep', { pattern: 'ERROR', path: 'huge.log' }, context()),
+      );
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('install ripgrep (rg) on the host, search it with bash');
+    } finally {
+      await nodeOnly.close?.();
+    }
+  });
+
+  it.skipIf(!ripgrep)('with ripgrep, searches it, streamed', async () => {
+    await writeHuge();
+    const result = await provider.execute(
+      'grep',
+      { pattern: 'ERROR', path: 'huge.log', output_mode: 'content' },
+      context(),
+    );
+    expect(okText(result)).toBe('huge.log\n4322:ERROR disk full\n\n(1 matching line in 1 file)');
+    expect(result.ok && result.structured).toMatchObject({ engine: 'ripgrep' });
   });
 });
 

@@ -44,16 +44,23 @@ function matchingLines(text: string, pattern: SearchPattern, firstOnly: boolean)
   return found;
 }
 
-function searchable(data: Buffer): string {
+/** The text a search looks at, and whether a NUL byte cut it (a binary file). */
+function searchable(data: Buffer): { readonly text: string; readonly binary: boolean } {
   const nul = data.indexOf(0);
-  if (nul === -1) return data.toString('utf8');
+  if (nul === -1) return { text: data.toString('utf8'), binary: false };
   const usable = Math.floor(nul / BINARY_BLOCK) * BINARY_BLOCK;
-  if (usable === 0) return '';
+  if (usable === 0) return { text: '', binary: true };
   const cut = data.lastIndexOf(10, usable - 1);
-  return cut === -1 ? '' : data.subarray(0, cut + 1).toString('utf8');
+  return { text: cut === -1 ? '' : data.subarray(0, cut + 1).toString('utf8'), binary: true };
 }
 
-function hitsOf(path: string, text: string, request: SearchRequest): FileHits | undefined {
+function hitsOf(
+  path: string,
+  { text, binary }: ReturnType<typeof searchable>,
+  request: SearchRequest,
+): FileHits | undefined {
+  // ripgrep's count mode leaves out a binary file, even one with matches before its NUL.
+  if (binary && request.mode === 'count') return undefined;
   const matches = matchingLines(text, request.pattern, request.mode === 'files_with_matches');
   if (matches.length === 0) return undefined;
   if (request.mode !== 'content') return { path, lines: [], count: matches.length };

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { basename, dirname } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import { type FileHits, type SearchOutcome, byPath } from './results.js';
 import type { SearchRequest } from './search-request.js';
@@ -9,17 +10,14 @@ import type { SearchRequest } from './search-request.js';
  * `.ignore`, `.rgignore`, global excludes, parent directories or user config).
  */
 export function ripgrepArguments(request: SearchRequest): string[] {
+  if (request.rootIsFile) return [...fileArguments(request), ...modeArguments(request), '--', '.'];
   const args = [
-    '--no-config',
-    '--hidden',
-    '--no-messages',
-    '--color=never',
+    ...COMMON_ARGUMENTS,
     '--no-ignore-dot',
     '--no-ignore-exclude',
     '--no-ignore-global',
     '--no-ignore-parent',
     '--no-require-git',
-    '--null',
   ];
   if (!request.respectGitignore) args.push('--no-ignore');
   for (const directory of request.skipDirectories) args.push('--glob', `!${directory}`);
@@ -28,6 +26,36 @@ export function ripgrepArguments(request: SearchRequest): string[] {
     for (const glob of request.typeGlobs) args.push('--type-add', `toolplane:${glob}`);
     args.push('--type', 'toolplane');
   }
+  args.push(...modeArguments(request), '--', '.');
+  return args;
+}
+
+const COMMON_ARGUMENTS = ['--no-config', '--hidden', '--no-messages', '--color=never', '--null'];
+
+/**
+ * A single file, searched as the Node engine does: whatever its name, hidden or ignored, with
+ * no glob or type filter, and cut at a NUL the way a walk cuts one. Named on the command line,
+ * ripgrep would treat a NUL differently, so it walks the file's directory one level deep with
+ * a glob that only the file's own name matches.
+ */
+function fileArguments(request: SearchRequest): string[] {
+  return [
+    ...COMMON_ARGUMENTS,
+    '--no-ignore',
+    '--max-depth',
+    '1',
+    '--glob',
+    escapeGlob(basename(request.root)),
+  ];
+}
+
+/** A file name as a glob that matches only itself. */
+export function escapeGlob(name: string): string {
+  return name.replace(/[\\*?[\]{}!]/g, (character) => `\\${character}`);
+}
+
+function modeArguments(request: SearchRequest): string[] {
+  const args: string[] = [];
   if (request.pattern.ignoreCase) args.push('--ignore-case');
   if (request.mode === 'files_with_matches') args.push('--files-with-matches');
   else if (request.mode === 'count') args.push('--count', '--with-filename');
@@ -36,7 +64,7 @@ export function ripgrepArguments(request: SearchRequest): string[] {
     if (request.before > 0) args.push('--before-context', String(request.before));
     if (request.after > 0) args.push('--after-context', String(request.after));
   }
-  args.push('--regexp', request.pattern.source, '--', '.');
+  args.push('--regexp', request.pattern.source);
   return args;
 }
 
@@ -83,7 +111,7 @@ export function parseRipgrepOutput(output: string, request: SearchRequest): File
 export function searchWithRipgrep(binary: string, request: SearchRequest): Promise<SearchOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ripgrepArguments(request), {
-      cwd: request.root,
+      cwd: request.rootIsFile ? dirname(request.root) : request.root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     });

@@ -31,6 +31,18 @@ const FILES: Record<string, string | Buffer> = {
     '\n',
   ),
   'long.txt': `${'x'.repeat(600)}TODO_VALUE\n`,
+  'odd/we[ir]d*{x,y}?.txt': 'TODO_VALUE odd name\n',
+  'odd/we[ir]d-twin.txt': 'TODO_VALUE twin\n',
+  'odd/!bang.txt': 'TODO_VALUE bang\n',
+  // NUL bytes after the first 64 KiB block: the text before the block holding one is searched.
+  'late-binary.log': Buffer.concat([
+    Buffer.from(
+      Array.from({ length: 3000 }, (_, i) => (i % 1000 === 7 ? 'TODO_VALUE late' : `row ${i}`)).join('\n'),
+    ),
+    Buffer.alloc(70 * 1024, 'x'),
+    Buffer.from([0, 0]),
+    Buffer.from('\nTODO_VALUE after the NUL\n'),
+  ]),
 };
 
 let dir: string;
@@ -68,6 +80,20 @@ const CASES: Array<[string, Record<string, unknown>]> = [
   ['gitignore off', { pattern: 'TODO_VALUE', respect_gitignore: false }],
   ['sub-directory', { pattern: 'TODO_VALUE', path: 'src', output_mode: 'content' }],
   ['single file', { pattern: 'TODO', path: 'src/b.ts', output_mode: 'content' }],
+  [
+    'single file, globs and type do not apply',
+    { pattern: 'TODO', path: 'src/b.ts', glob: '*.md', type: 'js' },
+  ],
+  ['single hidden file', { pattern: 'TODO', path: '.hidden/h.ts', output_mode: 'content' }],
+  ['single ignored file', { pattern: 'TODO', path: 'notes.tmp', output_mode: 'count' }],
+  ['single file in node_modules', { pattern: 'TODO', path: 'node_modules/pkg/index.ts' }],
+  [
+    'single file with glob characters',
+    { pattern: 'TODO', path: 'odd/we[ir]d*{x,y}?.txt', output_mode: 'content' },
+  ],
+  ['single file starting with !', { pattern: 'TODO', path: 'odd/!bang.txt', output_mode: 'content' }],
+  ['single binary file', { pattern: 'TODO', path: 'bin/blob.dat', output_mode: 'content' }],
+  ['single file with a late NUL', { pattern: 'TODO', path: 'late-binary.log', output_mode: 'content' }],
   ['head limit', { pattern: 'TODO_VALUE', output_mode: 'content', head_limit: 3 }],
   ['anchors', { pattern: '^const \\w+ = \\d;$', output_mode: 'content' }],
   ['CRLF line end', { pattern: 'here$', output_mode: 'content' }],
@@ -86,9 +112,7 @@ describe('grep', () => {
     async (_name, args) => {
       const viaRipgrep = await withRipgrep.execute('grep', args, context());
       const viaNode = await withNode.execute('grep', args, context());
-      expect(viaRipgrep.ok && (viaRipgrep.structured as { engine: string }).engine).toBe(
-        args.path === 'src/b.ts' || args.path === 'long.txt' ? 'node' : 'ripgrep',
-      );
+      expect(viaRipgrep.ok && (viaRipgrep.structured as { engine: string }).engine).toBe('ripgrep');
       expect(okText(viaNode)).toBe(okText(viaRipgrep));
     },
   );
@@ -99,10 +123,14 @@ describe('grep', () => {
     expect(files).toEqual([
       '.hidden/h.ts',
       'docs/readme.md',
+      'late-binary.log',
       'lib/win.js',
       'lib/x.js',
       'long.txt',
       'many.txt',
+      'odd/!bang.txt',
+      'odd/we[ir]d*{x,y}?.txt',
+      'odd/we[ir]d-twin.txt',
       'src/a.ts',
       'src/b.ts',
       'src/deep/c.tsx',
@@ -115,6 +143,41 @@ describe('grep', () => {
     expect(all).toContain('sub/drop.log');
     expect(all).not.toContain('node_modules');
     expect(all).not.toContain('.git/');
+  });
+
+  it.each([
+    ['the Node engine', () => withNode],
+    ['ripgrep', () => withRipgrep],
+  ] as const)('%s searches a named file whatever its name, place or late NUL', async (engine, tools) => {
+    if (engine === 'ripgrep' && !ripgrep) return;
+    const lines = async (path: string) =>
+      okText(
+        await tools().execute('grep', { pattern: 'TODO_VALUE', path, output_mode: 'content' }, context()),
+      )
+        .split('\n\n')[0]
+        ?.split('\n');
+    // A name full of glob characters matches only itself, not its twin.
+    expect(await lines('odd/we[ir]d*{x,y}?.txt')).toEqual([
+      'odd/we[ir]d*{x,y}?.txt',
+      '1:TODO_VALUE odd name',
+    ]);
+    expect(await lines('odd/!bang.txt')).toEqual(['odd/!bang.txt', '1:TODO_VALUE bang']);
+    // Hidden, gitignored or under node_modules: named, it is searched.
+    expect(await lines('.hidden/h.ts')).toEqual(['.hidden/h.ts', '1:TODO_VALUE hidden']);
+    expect(await lines('notes.tmp')).toEqual(['notes.tmp', '1:TODO_VALUE tmp']);
+    expect(await lines('node_modules/pkg/index.ts')).toEqual([
+      'node_modules/pkg/index.ts',
+      '1:TODO_VALUE in node_modules',
+    ]);
+    // The lines before the 64 KiB block holding a NUL, none after it.
+    expect(await lines('late-binary.log')).toEqual([
+      'late-binary.log',
+      '8:TODO_VALUE late',
+      '--',
+      '1008:TODO_VALUE late',
+      '--',
+      '2008:TODO_VALUE late',
+    ]);
   });
 
   it('formats content with line numbers, context markers and group separators', async () => {

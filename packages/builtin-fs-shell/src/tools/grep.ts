@@ -57,13 +57,21 @@ export interface GrepRunOptions {
   readonly ripgrep?: string | false;
 }
 
-/** Largest file grep searches when `path` names a file (it is read whole, in memory). */
+/**
+ * Largest file the Node engine searches when `path` names a file (it reads it whole, in
+ * memory); ripgrep streams files of any size.
+ */
 export const MAX_SINGLE_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The ripgrep binary a search uses, or undefined for the Node engine. */
+function ripgrepOf(options: GrepRunOptions): string | undefined {
+  return options.ripgrep === false ? undefined : (options.ripgrep ?? findRipgrep());
+}
 
 /** Runs a search with ripgrep when available, else with the Node engine. */
 export async function runSearch(request: SearchRequest, options: GrepRunOptions): Promise<SearchOutcome> {
-  const binary = options.ripgrep === false ? undefined : (options.ripgrep ?? findRipgrep());
-  if (binary && !request.rootIsFile) return searchWithRipgrep(binary, request);
+  const binary = ripgrepOf(options);
+  if (binary) return searchWithRipgrep(binary, request);
   return searchWithNode(request);
 }
 
@@ -88,10 +96,10 @@ export function createGrepTool(deps: ToolDeps): Tool {
           `${target.display} is a special file (pipe, socket or device), not a file or directory to search`,
         );
       const rootIsFile = info.isFile();
-      if (rootIsFile && info.size > MAX_SINGLE_FILE_BYTES) {
+      if (rootIsFile && info.size > MAX_SINGLE_FILE_BYTES && !ripgrepOf(deps.grep)) {
         throw new ToolError(
           'INVALID_ARGUMENTS',
-          `${target.display} is ${formatBytes(info.size)}; grep reads a single file whole, up to ${formatBytes(MAX_SINGLE_FILE_BYTES)}: use bash with rg or grep for it, or read it by offset and limit`,
+          `${target.display} is ${formatBytes(info.size)}; without ripgrep, grep reads a single file whole, up to ${formatBytes(MAX_SINGLE_FILE_BYTES)}: install ripgrep (rg) on the host, search it with bash and grep, or read it by offset and limit`,
           { details: { size: info.size } },
         );
       }
