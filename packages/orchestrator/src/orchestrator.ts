@@ -22,12 +22,7 @@ import { CALL_STATE, createCallContext } from './call-context.js';
 import { NOOP, callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
-import {
-  checkMiddleware,
-  checkOrchestratorOptions,
-  checkProviderOptions,
-  checkWarmupConcurrency,
-} from './check-options.js';
+import { checkMiddleware, checkOrchestratorOptions } from './check-options.js';
 import { recordedSessionId } from './check-caller.js';
 import { closeAll } from './close-within.js';
 import { composeMiddleware } from './compose.js';
@@ -35,25 +30,21 @@ import { CallState } from './call-state.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './events.js';
 import { createProviderStep } from './execute-provider.js';
-import { filterTools, fullView } from './filter-tools.js';
 import { createInternalProvider } from './internal/internal-provider.js';
 import { earlyMeta, recordCall } from './record-call.js';
 import type { cacheMiddleware } from './middleware/cache.js';
 import type { contextBudgetMiddleware } from './middleware/context-budget.js';
 import type { OrchestratorOptions } from './options.js';
 import type { OutputStore } from './output-store.js';
-import { NamedQueue, type OrchestratorStats, queueStats } from './queue.js';
-import { type ProviderEntry, type ProviderOptions, ToolRegistry } from './registry.js';
-import {
-  type ProviderState,
-  combinedInstructions,
-  providerStates,
-  refreshProvider,
-} from './registry-views.js';
+import type { OrchestratorStats } from './queue.js';
+import { QueueSet } from './queue-set.js';
+import type { ProviderOptions } from './registry.js';
+import { type ProviderState, combinedInstructions, providerStates } from './registry-views.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
+import { ToolCatalog } from './tool-catalog.js';
 import { tellToolsChanged } from './tools-changed.js';
-import { type WarmupReport, warmupProviders } from './warmup.js';
+import type { WarmupReport } from './warmup.js';
 
 /** Per-call options: a partial context plus scheduling. */
 export type CallOptions = ToolContextInit & {
@@ -72,10 +63,9 @@ const INTERNAL_NAMESPACE = 'toolplane';
  */
 export class ToolsOrchestrator {
   private readonly options: OrchestratorOptions;
-  private readonly registry = new ToolRegistry();
   private readonly events = new EventHub();
   private readonly timer: DeadlineTimer;
-  private readonly queues = new Map<string, NamedQueue>();
+  private readonly queues: QueueSet;
   private readonly inflight = new IndexedList<CallState>();
   private readonly middleware: Middleware[] = [];
   private readonly builtins: readonly Middleware[];
@@ -85,31 +75,22 @@ export class ToolsOrchestrator {
   private readonly terminal: NextMiddleware;
   private readonly budget: ReturnType<typeof contextBudgetMiddleware> | undefined;
   private readonly cache: ReturnType<typeof cacheMiddleware> | undefined;
+  private readonly catalog: ToolCatalog;
   private dispatch: NextMiddleware;
   private raceDeadline = false;
-  private pending = false;
-  private warming: Promise<void> | undefined;
   private closed = false;
-  private specsCache: readonly ToolSpec[] | undefined;
-  private refreshing = new Map<string, Promise<void>>();
-  private readonly stopWarmup = new AbortController();
 
   constructor(options: OrchestratorOptions = {}) {
     checkOrchestratorOptions(options);
     this.options = options;
     this.timer = new DeadlineTimer(options.timers);
     this.accountingBook = new Accounting(options.accountingCapacity);
-    for (const [name, queueOptions] of Object.entries(options.queues ?? {})) {
-      this.queues.set(name, new NamedQueue(name, queueOptions));
-    }
-    if (!this.queues.has('default') && options.maxConcurrency !== undefined) {
-      this.queues.set('default', new NamedQueue('default', { maxConcurrency: options.maxConcurrency }));
-    }
+    this.queues = new QueueSet(options);
     const now = (): number => this.timer.now();
     const stateOf = (ctx: ToolContext): CallState | undefined => this.stateOf(ctx);
     this.terminal = createProviderStep({
       stateOf,
-      queueFor: (name) => this.queueFor(name),
+      queueFor: (name) => this.queues.queueFor(name),
       now,
       retry: {
         maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 2),
@@ -126,18 +107,20 @@ export class ToolsOrchestrator {
     this.cache = builtins.cache;
     this.budget = builtins.budget;
     this.store = builtins.store;
+    this.catalog = new ToolCatalog({
+      options,
+      events: this.events,
+      builtins: this.builtins,
+      middleware: this.middleware,
+      closed: () => this.closed,
+    });
     this.dispatch = this.compose();
     if (options.internalTools !== false) this.registerInternalTools(builtins.maxBytes);
   }
 
   /** Adds a provider; it starts on the next `warmup()` (or the first call). */
   register(provider: ToolProvider, options: ProviderOptions = {}): this {
-    if (this.closed)
-      throw new ToolError('PROVIDER_UNAVAILABLE', 'the orchestrator is closed; create a new one');
-    checkProviderOptions(String(provider?.namespace), options);
-    const entry: ProviderEntry = { provider, options, state: 'pending', specs: [] };
-    this.registry.add(entry);
-    this.pending = true;
+    this.catalog.register(provider, options);
     return this;
   }
 
@@ -146,7 +129,7 @@ export class ToolsOrchestrator {
     checkMiddleware(middleware);
     this.middleware.push(middleware);
     this.dispatch = this.compose();
-    tellToolsChanged([middleware], this.registry.all(), (message) =>
+    tellToolsChanged([middleware], this.catalog.registry.all(), (message) =>
       this.events.emit('warning', { message }),
     );
     return this;
@@ -154,7 +137,7 @@ export class ToolsOrchestrator {
 
   /** Another name for a tool (for renamed tools, or names a model keeps using). */
   alias(alias: string, target: string): this {
-    this.registry.alias(alias, target);
+    this.catalog.registry.alias(alias, target);
     return this;
   }
 
@@ -171,51 +154,12 @@ export class ToolsOrchestrator {
    * (and its tools are absent) while the others serve.
    */
   async warmup(options: { concurrency?: number; signal?: AbortSignal } = {}): Promise<WarmupReport[]> {
-    checkWarmupConcurrency(options.concurrency);
-    this.pending = false;
-    const previous = this.warming;
-    const run = (async () => {
-      await previous;
-      return this.startPending(options);
-    })();
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.warming = settled;
-    void settled.then(() => {
-      if (this.warming === settled) this.warming = undefined;
-    });
-    return run;
-  }
-
-  private async startPending(options: {
-    concurrency?: number;
-    signal?: AbortSignal;
-  }): Promise<WarmupReport[]> {
-    const pendingEntries = this.registry.entries.filter((entry) => entry.state === 'pending');
-    const reports = await warmupProviders(pendingEntries, {
-      concurrency: options.concurrency ?? this.options.warmupConcurrency ?? 4,
-      startTimeoutMs: this.options.startTimeoutMs ?? 120_000,
-      // close() stops the starts in progress, so a call waiting on them is not held
-      signal: options.signal
-        ? AbortSignal.any([options.signal, this.stopWarmup.signal])
-        : this.stopWarmup.signal,
-      onFailed: (provider, error) => this.events.emit('provider_failed', { provider, error }),
-      onChanged: (entry) => this.scheduleRefresh(entry),
-      onWarning: (provider, message) => this.events.emit('warning', { provider, message }),
-    });
-    this.rebuild();
-    return reports;
+    return this.catalog.warmup(options);
   }
 
   /** Public specs of every tool (narrowed by middleware `filterTools` when a view is given). */
   listTools(view?: Partial<ToolView>): readonly ToolSpec[] {
-    if (!view) {
-      this.specsCache ??= Object.freeze(this.registry.all().map((route) => route.spec));
-      return this.specsCache;
-    }
-    return this.listRegistered(view).map((tool) => tool.spec);
+    return this.catalog.listTools(view);
   }
 
   /**
@@ -224,24 +168,22 @@ export class ToolsOrchestrator {
    * `CONFIG_INVALID` naming a middleware whose `filterTools` throws or answers garbage.
    */
   listRegistered(view?: Partial<ToolView>): readonly RegisteredTool[] {
-    const tools: readonly RegisteredTool[] = this.registry.all();
-    if (!view) return tools;
-    return filterTools([...this.builtins, ...this.middleware], tools, fullView(view));
+    return this.catalog.listRegistered(view);
   }
 
   /** Whether a name resolves to a tool. */
   hasTool(name: string): boolean {
-    return this.registry.resolve(name) !== undefined;
+    return this.catalog.registry.resolve(name) !== undefined;
   }
 
   /** The combined instructions of every ready provider and tool, for the system prompt. */
   instructions(): string {
-    return combinedInstructions(this.registry);
+    return combinedInstructions(this.catalog.registry);
   }
 
   /** Providers and their state. */
   providers(): ProviderState[] {
-    return providerStates(this.registry);
+    return providerStates(this.catalog.registry);
   }
 
   /**
@@ -251,8 +193,8 @@ export class ToolsOrchestrator {
    * const result = await orchestrator.call('math__add', { a: 1, b: 2 }, { session: { id: 's1' } });
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    if (this.pending) await this.warmup();
-    else if (this.warming) await this.warming;
+    const ready = this.catalog.whenReady();
+    if (ready) await ready;
     const startedAt = this.timer.now();
     const callId = options.callId ?? createId('call');
     const sessionId = recordedSessionId(options.session);
@@ -265,7 +207,7 @@ export class ToolsOrchestrator {
         fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed'),
       );
     const admitted = admitCall(
-      this.registry,
+      this.catalog.registry,
       name,
       args,
       options,
@@ -364,14 +306,14 @@ export class ToolsOrchestrator {
 
   /** Calls in flight and waiting per queue. */
   stats(): OrchestratorStats {
-    return { inflight: this.inflight.size, queues: queueStats(this.queues) };
+    return { inflight: this.inflight.size, queues: this.queues.stats() };
   }
 
   /** Cancels every call waiting or running; each returns `CANCELLED`. */
   cancel(reason = 'cancelled by orchestrator.cancel()'): void {
     const error = new ToolError('CANCELLED', reason);
     for (const state of this.inflight.snapshot()) state.stop(error);
-    for (const queue of this.queues.values()) queue.cancelWaiting();
+    this.queues.cancelWaiting();
   }
 
   /**
@@ -383,10 +325,10 @@ export class ToolsOrchestrator {
     if (this.closed) return;
     this.closed = true;
     this.cancel('the orchestrator is closing');
-    this.stopWarmup.abort(new ToolError('PROVIDER_UNAVAILABLE', 'the orchestrator is closing'));
+    this.catalog.stopStarts();
     this.timer.clear();
     await closeAll(
-      this.registry.entries,
+      this.catalog.registry.entries,
       this.middleware,
       this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
       (message) => this.events.emit('warning', { message }),
@@ -423,38 +365,6 @@ export class ToolsOrchestrator {
     );
   }
 
-  private queueFor(name: string | undefined): NamedQueue | undefined {
-    if (name === undefined) return this.queues.get('default');
-    let queue = this.queues.get(name);
-    if (!queue) {
-      // a queue named by a tool but not configured: its own lane, unlimited, so it never blocks others
-      queue = new NamedQueue(name);
-      this.queues.set(name, queue);
-    }
-    return queue;
-  }
-
-  private rebuild(): void {
-    this.registry.rebuild();
-    this.specsCache = undefined;
-    const all = this.registry.all();
-    tellToolsChanged(this.middleware, all, (message) => this.events.emit('warning', { message }));
-    this.events.emit('tools_changed', { count: all.length });
-  }
-
-  private scheduleRefresh(entry: ProviderEntry): void {
-    const namespace = entry.provider.namespace;
-    if (this.refreshing.has(namespace) || this.closed) return;
-    const run = refreshProvider(entry, (message) =>
-      this.events.emit('warning', { provider: namespace, message }),
-    )
-      .finally(() => this.refreshing.delete(namespace))
-      .then(() => {
-        if (!this.closed) this.rebuild();
-      });
-    this.refreshing.set(namespace, run);
-  }
-
   private registerInternalTools(maxBytes: number): void {
     this.register(
       createInternalProvider({
@@ -464,7 +374,7 @@ export class ToolsOrchestrator {
         batch: {
           callFrom: (parent, name, args) => this.callFrom(parent, name, args),
           describe: (name) => {
-            const route = this.registry.resolve(name);
+            const route = this.catalog.registry.resolve(name);
             return route ? { name: route.name, readOnly: isReadOnly(route.spec) } : undefined;
           },
           answerOnStop: (ctx, answer) => {
