@@ -125,4 +125,41 @@ describe('base URLs from the document', () => {
     expect(typed.message).toContain('{ baseUrl } must be a URL string');
     expect(api.requests).toHaveLength(0);
   });
+
+  it('does not send an operation with servers of its own to them when the chosen server is not among them', async () => {
+    const production = await server();
+    const staging = await server();
+    const document = minimal(
+      {
+        '/pets': { get: { operationId: 'listPets' } },
+        '/uploads': { post: { operationId: 'upload', servers: [{ url: `${production.origin}/files` }] } },
+        '/both': {
+          get: {
+            operationId: 'both',
+            servers: [{ url: `${production.origin}/both` }, { url: `${staging.origin}/both` }],
+          },
+        },
+      },
+      { servers: [{ url: production.origin }, { url: staging.origin }] },
+    );
+    for (const server of [staging.origin, 1]) {
+      const result = await importOpenApi({ document }, { server });
+      // the upload used to go to production, the server the operator had not chosen
+      expect(Object.keys(result.tools).sort()).toEqual(['both', 'listPets']);
+      expect(result.warnings.join('\n')).toContain(
+        `skipped POST /uploads: it has servers of its own (${production.origin}/files) and the chosen server ${JSON.stringify(server)} is not among them`,
+      );
+      await callAll(result, {});
+    }
+    expect(production.requests).toHaveLength(0);
+    expect(staging.requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual([
+      'GET /both/both',
+      'GET /both/both',
+      'GET /pets',
+      'GET /pets',
+    ]);
+    // without a choice, an operation's own first server is used, as the specification says
+    const first = await importOpenApi({ document });
+    expect(first.tools.upload?.url).toBe(`${production.origin}/files/uploads`);
+  });
 });

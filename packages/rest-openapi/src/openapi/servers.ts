@@ -59,10 +59,38 @@ export function baseUrl3(
     if (typeof choice.server === 'string') return list.find((item) => item.url === choice.server) ?? list[0];
     return list[0];
   };
-  const server = pick(servers);
+  const server = servers === documentServers ? pick(servers) : ownServer(servers, choice);
   const documentServer = servers === documentServers ? undefined : pick(documentServers);
   const fallback = documentServer ? filledServer(documentServer, choice) : undefined;
   return absolute(filledServer(server ?? {}, choice), location, fallback);
+}
+
+/**
+ * The server of an operation (or path) with servers of its own. Without a `server` choice, its
+ * first. With one: the one at that index, or the one with that URL or under it
+ * (`https://staging.example.com/files` for `https://staging.example.com`); a relative first
+ * server follows the chosen one. Otherwise `CONFIG_INVALID`: its calls would go to a server the
+ * operator did not choose (an upload to production while staging was chosen).
+ */
+function ownServer(list: readonly Server[], choice: ServerChoice): Server | undefined {
+  if (choice.server === undefined) return list[0];
+  const chosen = choice.server;
+  const found =
+    typeof chosen === 'number'
+      ? list[chosen]
+      : list.find((item) => {
+          const url = typeof item.url === 'string' ? item.url.replace(/\/+$/, '') : undefined;
+          const base = chosen.replace(/\/+$/, '');
+          return url !== undefined && (url === base || url.startsWith(`${base}/`));
+        });
+  if (found) return found;
+  const first = list[0];
+  if (typeof first?.url === 'string' && !/^([a-z][a-z0-9+.-]*:|\{[^{}]+\}:)?\/\//i.test(first.url))
+    return first;
+  throw new ToolError(
+    'CONFIG_INVALID',
+    `it has servers of its own (${list.map((item) => String(item.url)).join(', ')}) and the chosen server ${JSON.stringify(chosen)} is not among them; pass baseUrl, or exclude the operation`,
+  );
 }
 
 /** A server's URL with its variables filled; one with a query or fragment is refused. */
