@@ -121,6 +121,13 @@ describe('base URLs from the document', () => {
       expect(error.message).toContain('holds user info, which is not sent');
       expect(error.message).not.toContain(secret);
     }
+    // the baseUrl option too: it used to be written into every tool url
+    const option = await rejection(
+      importOpenApi({ document }, { baseUrl: `https://user:${secret}@api.example.test` }),
+    );
+    expect(option.code).toBe('CONFIG_INVALID');
+    expect(option.message).toContain('baseUrl must not hold user info');
+    expect(option.message).not.toContain(secret);
     const typed = await rejection(importOpenApi({ document, baseUrl: 5 as unknown as string }));
     expect(typed.message).toContain('{ baseUrl } must be a URL string');
     expect(api.requests).toHaveLength(0);

@@ -58,6 +58,13 @@ export function checkImportOptions(options: ImportOptions): void {
       `baseUrl must be a URL without a query or fragment (credentials belong in credentials), got ${JSON.stringify(options.baseUrl)}`,
     );
   }
+  if (typeof options.baseUrl === 'string' && /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(options.baseUrl)) {
+    // it would be written into every tool url (and tool config file); not repeated here
+    throw new ToolError(
+      'CONFIG_INVALID',
+      'baseUrl must not hold user info (user:password@); credentials belong in credentials',
+    );
+  }
   if (
     options.server !== undefined &&
     typeof options.server !== 'string' &&
