@@ -1,7 +1,7 @@
 import { type ToolResult, fail } from '@toolplane/core';
 import { jsonBytes, normalizeArgs } from './call-values.js';
 import { callOptionsProblem, shortName } from './check-options.js';
-import { principalProblem, sessionProblem } from './check-caller.js';
+import { callIdProblem, principalProblem, sessionProblem } from './check-caller.js';
 import { notFound } from './not-found.js';
 import type { CallOptions } from './orchestrator.js';
 import type { ToolRegistry, ToolRoute } from './registry.js';
@@ -34,7 +34,7 @@ export function admitCall(
   registry: ToolRegistry,
   name: unknown,
   args: unknown,
-  options: CallOptions,
+  given: unknown,
   defaultTimeoutMs: number,
 ): AdmittedCall | RefusedCall {
   if (typeof name !== 'string') {
@@ -48,6 +48,16 @@ export function admitCall(
   }
   const route = registry.resolve(name);
   if (!route) return { tool: shortName(name), result: notFound(registry, name), totalsKey: UNKNOWN_TOOLS };
+  if (typeof given !== 'object' || given === null) {
+    return {
+      tool: route.name,
+      result: fail(
+        'CONFIG_INVALID',
+        `the options of a call must be an object { session?, principal?, timeoutMs?, signal?, ... } or left out; got ${given === null ? 'null' : typeof given}`,
+      ),
+    };
+  }
+  const options = given as CallOptions;
   const parsedArgs = normalizeArgs(args);
   const bytesIn = typeof parsedArgs === 'string' ? 0 : jsonBytes(parsedArgs);
   if (typeof parsedArgs === 'string' || typeof bytesIn === 'string') {
@@ -59,9 +69,12 @@ export function admitCall(
       ),
     };
   }
-  if (options.session !== undefined || options.principal !== undefined) {
+  if (options.session !== undefined || options.principal !== undefined || options.callId !== undefined) {
     const where = `a call to ${route.name}`;
-    const badCaller = sessionProblem(options.session, where) ?? principalProblem(options.principal, where);
+    const badCaller =
+      sessionProblem(options.session, where) ??
+      principalProblem(options.principal, where) ??
+      callIdProblem(options.callId, where);
     if (badCaller) return { tool: route.name, result: fail('INVALID_ARGUMENTS', badCaller) };
   }
   const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? defaultTimeoutMs;

@@ -45,6 +45,17 @@ export function principalProblem(principal: unknown, where: string): string | un
   return `principal of ${where} must be an object such as { agentId: "coder" }, or left out; got ${got}`;
 }
 
+/** Whether a call id can be used as given (a non-empty string of bounded length). */
+export function isCallId(value: unknown): value is string {
+  return isSessionId(value);
+}
+
+/** Why a call's own `callId` cannot be used, or undefined when it can (or is left out). */
+export function callIdProblem(callId: unknown, where: string): string | undefined {
+  if (callId === undefined || isCallId(callId)) return undefined;
+  return `callId of ${where} must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters (leave it out for a generated one); got ${kindOf(callId)}`;
+}
+
 /** The session id a call is recorded under (before its session was checked). */
 export function recordedSessionId(session: unknown): string {
   const id: unknown = (session as { id?: unknown } | null | undefined)?.id;

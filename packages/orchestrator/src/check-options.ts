@@ -95,9 +95,9 @@ export function shortName(name: string): string {
 }
 
 /**
- * Why a call's deadline or signal cannot be used, as its failure: a deadline that is not a
- * positive number (NaN or a string would mean none at all; one check covers every source), a
- * signal that is not an AbortSignal.
+ * Why a call's deadline, priority or signal cannot be used, as its failure: a deadline that is
+ * not a positive number (NaN or a string would mean none at all; one check covers every source),
+ * a priority that is not a finite number, a signal that is not an AbortSignal.
  */
 export function callOptionsProblem(
   route: ToolRoute,
@@ -105,6 +105,15 @@ export function callOptionsProblem(
   options: CallOptions,
 ): ToolResult | undefined {
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) return badTimeout(route, timeoutMs, options);
+  const priority: unknown = options.priority;
+  if (priority !== undefined && !(typeof priority === 'number' && Number.isFinite(priority))) {
+    const shown =
+      typeof priority === 'number' ? String(priority) : (JSON.stringify(priority) ?? typeof priority);
+    return fail(
+      'CONFIG_INVALID',
+      `priority of a call to ${route.name} must be a finite number (higher runs first, default 0); got ${shown.slice(0, 100)}`,
+    );
+  }
   const signal: unknown = options.signal;
   if (signal !== undefined && typeof (signal as AbortSignal | null)?.addEventListener !== 'function') {
     return fail(

@@ -23,7 +23,7 @@ import { NOOP, callMeta, contextFields, progressReporter, withMeta } from './cal
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { checkMiddleware, checkOrchestratorOptions } from './check-options.js';
-import { recordedSessionId } from './check-caller.js';
+import { isCallId, recordedSessionId } from './check-caller.js';
 import { closeAll } from './close-within.js';
 import { composeMiddleware } from './compose.js';
 import { CallState } from './call-state.js';
@@ -196,8 +196,10 @@ export class ToolsOrchestrator {
     const ready = this.catalog.whenReady();
     if (ready) await ready;
     const startedAt = this.timer.now();
-    const callId = options.callId ?? createId('call');
-    const sessionId = recordedSessionId(options.session);
+    // options that are not an object (or a callId that is not one) fail in admitCall below
+    const given: CallOptions = typeof options === 'object' && options !== null ? options : {};
+    const callId = isCallId(given.callId) ? given.callId : createId('call');
+    const sessionId = recordedSessionId(given.session);
     if (this.closed)
       return this.early(
         name,

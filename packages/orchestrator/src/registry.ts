@@ -69,12 +69,14 @@ export class ToolRegistry {
         `a provider with namespace "${namespace}" is already registered${namespace === 'toolplane' ? " (the orchestrator's own tools use it)" : ''}; give each provider its own namespace`,
       );
     }
+    const aliases = Object.entries(entry.options.aliases ?? {});
+    for (const [alias, target] of aliases) checkAlias(alias, target);
     this.entries.push(entry);
-    for (const [alias, target] of Object.entries(entry.options.aliases ?? {}))
-      this.aliases.set(alias, target);
+    for (const [alias, target] of aliases) this.aliases.set(alias, target);
   }
 
   alias(alias: string, target: string): void {
+    checkAlias(alias, target);
     this.aliases.set(alias, target);
   }
 
@@ -170,6 +172,17 @@ export class ToolRegistry {
     scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
     return scored.slice(0, limit).map((s) => s.name);
   }
+}
+
+/** Throws `CONFIG_INVALID` unless an alias and its target are both non-empty strings. */
+function checkAlias(alias: unknown, target: unknown): void {
+  if (typeof alias === 'string' && alias !== '' && typeof target === 'string' && target !== '') return;
+  const shown = (value: unknown): string =>
+    typeof value === 'string' ? JSON.stringify(value.slice(0, 100)) : typeof value;
+  throw new ToolError(
+    'CONFIG_INVALID',
+    `an alias and its target must be non-empty strings (a name models may use -> a public tool name); got ${shown(alias)} -> ${shown(target)}`,
+  );
 }
 
 /** Edits at most between a misspelled name and a suggestion. */

@@ -526,3 +526,87 @@ describe('next to them: what a batch and a caller carry when nothing validates i
     },
   );
 });
+
+describe('next to them: call options and aliases of the wrong shape', () => {
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['a string', 'fast'],
+  ])(
+    'call options that are %s fail the call with CONFIG_INVALID (before: call() threw a TypeError)',
+    async (_what, options) => {
+      orchestrator = createOrchestrator();
+      orchestrator.register(testProvider('t', { echo }));
+      const result = await orchestrator.call('t__echo', {}, options as never);
+      expect(codeOf(result)).toBe('CONFIG_INVALID');
+      expect(result.ok ? '' : result.error.message).toContain('the options of a call must be an object');
+    },
+  );
+
+  it.each<[string, unknown, string, string]>([
+    [
+      'an empty callId',
+      { callId: '' },
+      'INVALID_ARGUMENTS',
+      'callId of a call to t__echo must be a non-empty string of at most 256 characters',
+    ],
+    [
+      'a numeric callId',
+      { callId: 7 },
+      'INVALID_ARGUMENTS',
+      'callId of a call to t__echo must be a non-empty string',
+    ],
+    ['a huge callId', { callId: 'c'.repeat(10_000) }, 'INVALID_ARGUMENTS', 'got 10000 characters'],
+    [
+      'a NaN priority',
+      { priority: Number.NaN },
+      'CONFIG_INVALID',
+      'priority of a call to t__echo must be a finite number (higher runs first, default 0); got NaN',
+    ],
+    [
+      'a string priority',
+      { priority: 'high' },
+      'CONFIG_INVALID',
+      'must be a finite number (higher runs first, default 0); got "high"',
+    ],
+  ])('%s is refused and runs nothing (before: accepted)', async (_what, options, code, text) => {
+    orchestrator = createOrchestrator();
+    let runs = 0;
+    orchestrator.register(
+      testProvider('t', {
+        echo: {
+          run: () => {
+            runs++;
+            return ok('ran');
+          },
+        },
+      }),
+    );
+    const result = await orchestrator.call('t__echo', {}, options as never);
+    expect(codeOf(result)).toBe(code);
+    expect(result.ok ? '' : result.error.message).toContain(text);
+    expect(runs).toBe(0);
+  });
+
+  it.each<[string, unknown, unknown]>([
+    ['an empty alias', '', 't__echo'],
+    ['a numeric alias', 42, 't__echo'],
+    ['a numeric target', 'e', 42],
+  ])('%s is CONFIG_INVALID (before: an empty tool name called t__echo)', async (_what, alias, target) => {
+    orchestrator = createOrchestrator();
+    orchestrator.register(testProvider('t', { echo }));
+    const error = thrownBy(() => orchestrator?.alias(alias as string, target as string));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('an alias and its target must be non-empty strings');
+    expect(codeOf(await orchestrator.call('', {}))).toBe('TOOL_NOT_FOUND');
+  });
+
+  it('register() aliases of the wrong shape are CONFIG_INVALID too', () => {
+    orchestrator = createOrchestrator();
+    const error = thrownBy(() =>
+      orchestrator?.register(testProvider('t', { echo }), { aliases: { '': 't__echo' } }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('an alias and its target must be non-empty strings');
+    expect(orchestrator.providers()).toEqual([expect.objectContaining({ namespace: 'toolplane' })]);
+  });
+});
