@@ -1,9 +1,10 @@
-import { ToolError, errorMessage, onAbort } from '@toolplane/core';
+import { ToolError, errorMessage } from '@toolplane/core';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
 import type { McpSession, McpSessionFactory } from '../session/session.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
 import type { McpEventListener } from './events.js';
 import { ProtocolErrorReports } from './protocol-errors.js';
+import { SharedStart } from './shared-start.js';
 
 /** Where a server connection is in its life. */
 export type ConnectionState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'closed';
@@ -23,21 +24,6 @@ interface Waiter {
 }
 
 /**
- * A start in progress and who waits on it. Callers that join it share it; one who cancels gets
- * `CANCELLED` while it goes on for the others. It is abandoned (its own signal aborted) only
- * when every caller waiting on it has cancelled, and never when one of them cannot cancel (a
- * caller without a signal, or a restart).
- */
-interface PendingStart {
-  readonly promise: Promise<McpSession>;
-  readonly abandon: AbortController;
-  /** Callers with a signal still waiting. */
-  waiting: number;
-  /** Someone waits who cannot cancel: never abandoned. */
-  pinned: boolean;
-}
-
-/**
  * One live connection to one server: starts it with a startup timeout, restarts it with
  * backoff when it dies, marks it failed when it keeps crashing, and probes its health.
  * Shared by every provider that uses the server (see the shared registry).
@@ -47,7 +33,7 @@ export class ServerConnection {
   /** Why the server last went down or failed to start. */
   lastError = '';
   private current: McpSession | undefined;
-  private starting: PendingStart | undefined;
+  private starting: SharedStart | undefined;
   private waiters: Waiter[] = [];
   private readonly tracker: RestartTracker;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -104,57 +90,15 @@ export class ServerConnection {
     // Cancelled before it began: nothing is launched.
     if (signal?.aborted) return Promise.reject(this.cancelled());
     const starting = this.starting;
-    if (starting?.abandon.signal.aborted) {
+    if (starting?.abandoned) {
       // Everyone who waited cancelled it; once it is torn down this caller gets a start of its own.
       const again = (): Promise<McpSession> => this.start(signal);
       return starting.promise.then(again, again);
     }
-    if (starting) return this.join(starting, signal);
+    if (starting) return starting.join(signal, () => this.cancelled());
     if (this.state === 'restarting') return this.waitForRestart(signal);
     if (this.state === 'failed') return Promise.reject(this.unavailable(this.lastError));
-    return this.join(this.open('starting'), signal);
-  }
-
-  /**
-   * Waits on a start for one caller. Its cancel is `CANCELLED` to it at once while others
-   * still wait; the last one to cancel abandons the start and is answered once the start has
-   * been torn down (no process left).
-   */
-  private join(pending: PendingStart, signal?: AbortSignal): Promise<McpSession> {
-    if (!signal) {
-      pending.pinned = true;
-      return pending.promise;
-    }
-    pending.waiting++;
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const stopFollowing = onAbort({ signal }, () => {
-        if (settled) return;
-        settled = true;
-        pending.waiting--;
-        if (pending.waiting > 0 || pending.pinned) {
-          reject(this.cancelled());
-          return;
-        }
-        pending.abandon.abort();
-        const answer = (): void => reject(this.cancelled());
-        pending.promise.then(answer, answer);
-      });
-      pending.promise.then(
-        (session) => {
-          if (settled) return;
-          settled = true;
-          stopFollowing();
-          resolve(session);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          stopFollowing();
-          reject(error);
-        },
-      );
-    });
+    return this.open('starting').join(signal, () => this.cancelled());
   }
 
   private cancelled(): ToolError {
@@ -163,29 +107,29 @@ export class ServerConnection {
     });
   }
 
-  private open(state: 'starting' | 'restarting'): PendingStart {
+  private open(state: 'starting' | 'restarting'): SharedStart {
     this.state = state;
     const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
-    const abandon = new AbortController();
-    const signal = AbortSignal.any([abandon.signal, this.lifetime.signal]);
-    const promise = this.options
-      .openSession({ signal, timeoutMs })
-      .then((session) => this.adopt(session))
-      .catch((error: unknown) => {
-        this.starting = undefined;
-        this.lastError = ToolError.isInstance(error) ? error.message : errorMessage(error);
-        if ((this.state as ConnectionState) === 'closed') throw this.unavailable('the provider was closed');
-        if (state === 'restarting') {
-          this.scheduleRestart(`restart failed: ${this.lastError}`);
-        } else {
-          this.state = 'idle';
-          this.rejectWaiters(this.unavailable(`failed to start: ${this.lastError}`));
-        }
-        if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
-        throw this.unavailable(`failed to start: ${this.lastError}`);
-      });
+    const lifetime = this.lifetime.signal;
+    const run = (abandoned: AbortSignal): Promise<McpSession> =>
+      this.options
+        .openSession({ signal: AbortSignal.any([abandoned, lifetime]), timeoutMs })
+        .then((session) => this.adopt(session))
+        .catch((error: unknown) => {
+          this.starting = undefined;
+          this.lastError = ToolError.isInstance(error) ? error.message : errorMessage(error);
+          if ((this.state as ConnectionState) === 'closed') throw this.unavailable('the provider was closed');
+          if (state === 'restarting') {
+            this.scheduleRestart(`restart failed: ${this.lastError}`);
+          } else {
+            this.state = 'idle';
+            this.rejectWaiters(this.unavailable(`failed to start: ${this.lastError}`));
+          }
+          if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
+          throw this.unavailable(`failed to start: ${this.lastError}`);
+        });
     // a restart waits for nobody's signal: it is never abandoned
-    const pending: PendingStart = { promise, abandon, waiting: 0, pinned: state === 'restarting' };
+    const pending = new SharedStart(run, state === 'restarting');
     this.starting = pending;
     return pending;
   }
@@ -351,9 +295,9 @@ export class ServerConnection {
       this.endProtocolErrors();
       void old.close();
     }
-    if (this.starting) return this.join(this.starting, signal);
+    if (this.starting) return this.starting.join(signal, () => this.cancelled());
     this.emit({ type: 'session-expired', server: this.server });
-    return this.join(this.open('starting'), signal);
+    return this.open('starting').join(signal, () => this.cancelled());
   }
 
   /** Stops the server without restarting it (a lazy server going idle); `start()` brings it back. */
