@@ -84,9 +84,18 @@ export function checkMiddleware(middleware: Middleware): void {
   }
 }
 
-/** Checks `warmup({ concurrency })`. */
-export function checkWarmupConcurrency(concurrency: unknown): void {
-  number('warmup concurrency', concurrency, 'atLeastOne');
+/** Checks `warmup({ concurrency, signal })` (before anything changes: a bad one starts nothing and leaves nothing behind). */
+export function checkWarmupOptions(options: { concurrency?: unknown; signal?: unknown }): void {
+  if (typeof options !== 'object' || options === null)
+    throw new ToolError('CONFIG_INVALID', 'warmup options must be an object { concurrency?, signal? }');
+  number('warmup concurrency', options.concurrency, 'atLeastOne');
+  const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `the warmup signal must be an AbortSignal; got ${signal === null ? 'null' : typeof signal}`,
+    );
+  }
 }
 
 /** A name as long as a model may send cut for messages and accounting. */

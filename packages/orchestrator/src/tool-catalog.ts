@@ -6,7 +6,7 @@ import {
   type ToolView,
   ToolError,
 } from '@toolplane/core';
-import { checkProviderOptions, checkWarmupConcurrency } from './check-options.js';
+import { checkProviderOptions, checkWarmupOptions } from './check-options.js';
 import type { EventHub } from './events.js';
 import { filterTools, fullView } from './filter-tools.js';
 import type { OrchestratorOptions } from './options.js';
@@ -57,7 +57,7 @@ export class ToolCatalog {
 
   /** Starts every pending provider, `concurrency` at a time (after any warmup in progress). */
   warmup(options: { concurrency?: number; signal?: AbortSignal }): Promise<WarmupReport[]> {
-    checkWarmupConcurrency(options.concurrency);
+    checkWarmupOptions(options);
     this.pending = false;
     const previous = this.warming;
     const run = (async () => {

@@ -610,3 +610,16 @@ describe('next to them: call options and aliases of the wrong shape', () => {
     expect(orchestrator.providers()).toEqual([expect.objectContaining({ namespace: 'toolplane' })]);
   });
 });
+
+describe('next to them: warmup options', () => {
+  it('a warmup signal that is not an AbortSignal is CONFIG_INVALID and leaves the providers to the next warmup (before: a TypeError, and they never started)', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.register(testProvider('t', { echo }));
+    await expect(orchestrator.warmup({ signal: 'stop' as never })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('the warmup signal must be an AbortSignal; got string'),
+    });
+    // before: the provider stayed pending and nothing started it, so its tool did not exist
+    expect(codeOf(await orchestrator.call('t__echo', {}))).toBe('OK');
+  });
+});
