@@ -1,6 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, startCli, tempDir, waitFor } from './helpers.js';
+import { exited, runCli, startCli, tempDir, waitFor } from './helpers.js';
 
 let dir: { path: string; cleanup(): Promise<void> };
 const started: ChildProcess[] = [];
@@ -121,5 +124,134 @@ describe('serve mcp --stdio and lines that are not JSON-RPC messages', () => {
     expect(gateway.answers.some((answer) => answer.id === 'huge')).toBe(false);
     stdin.end();
     expect(await exited(gateway.child, 30_000)).toBe(0);
+  });
+});
+
+describe('serve mcp --stdio whose client closed stdout', () => {
+  it('stops serving and exits instead of running requests whose answers cannot be written', async () => {
+    const gateway = startGateway();
+    expect(await waitFor(() => gateway.stderr().includes('serving'), 60_000)).toBe(true);
+    gateway.child.stdout?.destroy();
+    const stdin = gateway.child.stdin as NodeJS.WritableStream;
+    stdin.write(`${INITIALIZE}\n`);
+    // stdin stays open: only the broken stdout can end the session
+    expect(await exited(gateway.child, 30_000)).toBe(0);
+    expect(gateway.stderr()).not.toMatch(/EPIPE|at .+:\d+:\d+/);
+  });
+});
+
+describe('huge or endless files', () => {
+  it('refuses an --args file over 16 MiB, a device that never ends included, without reading it all', async () => {
+    const sparse = join(dir.path, 'huge-args.json');
+    await writeFile(sparse, '');
+    await truncate(sparse, 1024 * 1024 * 1024);
+    for (const file of ['/dev/zero', sparse]) {
+      const { code, stderr } = await runCli(['tools', 'call', 'read', '--args', `@${file}`], {
+        cwd: dir.path,
+      });
+      expect(code, file).toBe(2);
+      expect(stderr, file).toContain(
+        `toolplane: error: INVALID_ARGUMENTS: arguments file ${file} is larger than 16 MiB`,
+      );
+      expect(stderr, file).toContain('hint: pass a smaller JSON object');
+      expect(stderr, file).not.toContain('Invalid string length');
+    }
+  });
+
+  it('refuses a config file over 64 MiB before reading it', async () => {
+    const sparse = join(dir.path, 'huge.config.json');
+    await writeFile(sparse, '');
+    await truncate(sparse, 1024 * 1024 * 1024);
+    for (const command of [
+      ['tools', 'list'],
+      ['config', 'validate'],
+    ]) {
+      const { code, stdout, stderr } = await runCli(['--config', 'huge.config.json', ...command], {
+        cwd: dir.path,
+      });
+      expect(code, command.join(' ')).toBe(2);
+      expect(stderr, command.join(' ')).toMatch(
+        /toolplane: error: CONFIG_INVALID: config .*huge\.config\.json is 1024 MiB; a config file may be at most 64 MiB/,
+      );
+      expect(`${stdout}${stderr}`).not.toContain('Invalid string length');
+    }
+  });
+
+  it('says a YAML config nested deeper than the stack is nested too deeply, in words', async () => {
+    const documents = {
+      'deep-flow.yaml': `policy: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`,
+      'deep-block.yaml': `policy:\n${Array.from({ length: 3_000 }, (_, index) => `${' '.repeat(index + 1)}a:`).join('\n')}\n`,
+    };
+    for (const [name, text] of Object.entries(documents)) {
+      await writeFile(join(dir.path, name), text);
+      const { code, stderr } = await runCli(['--config', name, 'tools', 'list'], { cwd: dir.path });
+      expect(code, name).toBe(2);
+      expect(stderr, name).toContain('the document is nested too deeply to read');
+      expect(stderr, name).not.toContain('Maximum call stack');
+    }
+  });
+});
+
+describe('config paths that are not files', () => {
+  it('says a symbolic link loop or a dangling link is one, instead of "does not exist"', async () => {
+    await symlink('loop-b.json', join(dir.path, 'loop-a.json'));
+    await symlink('loop-a.json', join(dir.path, 'loop-b.json'));
+    await symlink('nowhere.json', join(dir.path, 'dangling.json'));
+    const cases = [
+      ['loop-a.json', 'is a symbolic link that loops'],
+      ['dangling.json', 'is a symbolic link to nowhere.json, which does not exist'],
+    ] as const;
+    for (const [file, problem] of cases) {
+      const { code, stderr } = await runCli(['--config', file, 'tools', 'list'], { cwd: dir.path });
+      expect(code, file).toBe(2);
+      expect(stderr, file).toContain(`toolplane: error: CONFIG_INVALID: config file ${file} ${problem}`);
+    }
+  });
+
+  it('asks for a file name when --config is empty, instead of calling the directory a config', async () => {
+    const { code, stderr } = await runCli(['--config', '', 'tools', 'list'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toContain('toolplane: error: INVALID_ARGUMENTS: --config needs a file name');
+  });
+});
+
+describe('a signal while the providers start', () => {
+  it('ends the command with 128 + the signal, without running it on a closing runtime', async () => {
+    const sub = join(dir.path, 'slow-start');
+    await mkdir(sub, { recursive: true });
+    const marker = join(sub, 'started');
+    // an MCP server that starts and never answers initialize
+    const server = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); process.stdin.resume(); setInterval(() => {}, 1000);`;
+    await writeFile(
+      join(sub, 'toolplane.config.json'),
+      JSON.stringify({ mcpServers: { slow: { command: process.execPath, args: ['-e', server] } } }),
+    );
+    const cases = [
+      [['serve', 'mcp', '--stdio'], 'SIGTERM', 143],
+      [['tools', 'list'], 'SIGINT', 130],
+      [['doctor'], 'SIGINT', 130],
+    ] as const;
+    for (const [args, signal, code] of cases) {
+      await rm(marker, { force: true });
+      const child = startCli(args, { cwd: sub });
+      started.push(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      // a client that sent initialize and waits, stdin open
+      child.stdin?.write(`${INITIALIZE}\n`);
+      expect(await waitFor(() => existsSync(marker), 60_000)).toBe(true);
+      child.kill(signal);
+      expect(await exited(child, 30_000), args.join(' ')).toBe(code);
+      expect(stdout, args.join(' ')).toBe('');
+      expect(stderr, args.join(' ')).not.toContain('the orchestrator is clos');
+      expect(stderr, args.join(' ')).not.toContain('serving');
+      expect(stderr, args.join(' ')).not.toContain('FAILED');
+    }
   });
 });

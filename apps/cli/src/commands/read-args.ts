@@ -1,20 +1,46 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { usageError } from '../output/cli-error.js';
+import { CliError, usageError } from '../output/cli-error.js';
 
-const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+/** The most arguments read from stdin or an `@file`. */
+const MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
 
-async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
+/** Reads a stream to its end, or fails with `tooLarge` as soon as it passes the limit. */
+async function readBounded(stream: AsyncIterable<unknown>, tooLarge: () => Error): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stdin) {
+  for await (const chunk of stream) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_STDIN_BYTES)
-      throw usageError('arguments on stdin exceed 16 MiB', 'pass a smaller JSON object');
+    if (size > MAX_ARGUMENT_BYTES) throw tooLarge();
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
+  return readBounded(stdin, () =>
+    usageError('arguments on stdin exceed 16 MiB', 'pass a smaller JSON object'),
+  );
+}
+
+/**
+ * Reads an `--args @file`. A pipe (`--args @<(command)`) is read as it comes; the size of a
+ * regular file is checked before it is read, and a device that never ends (`/dev/zero`) stops at
+ * the limit.
+ */
+async function readArgumentsFile(file: string, shown: string): Promise<string> {
+  const tooLarge = (): Error =>
+    usageError(`arguments file ${shown} is larger than 16 MiB`, 'pass a smaller JSON object');
+  const info = await stat(file);
+  if (info.isFile() && info.size > MAX_ARGUMENT_BYTES) throw tooLarge();
+  const stream = createReadStream(file);
+  try {
+    return await readBounded(stream, tooLarge);
+  } finally {
+    stream.destroy();
+  }
 }
 
 function parseObject(text: string, where: string): Record<string, unknown> {
@@ -55,8 +81,9 @@ export async function readCallArguments(
     const file = resolve(context.cwd, argsOption.slice(1));
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readArgumentsFile(file, argsOption.slice(1));
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw usageError(
         `cannot read arguments file ${argsOption.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
         'check the path after @',

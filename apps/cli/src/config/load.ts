@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { z } from 'zod';
-import { CliError, configError } from '../output/cli-error.js';
+import { CliError, configError, usageError } from '../output/cli-error.js';
 import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
 
@@ -12,6 +12,12 @@ export const CONFIG_FILE_NAMES: readonly string[] = [
   'toolplane.config.yaml',
   'toolplane.config.yml',
 ];
+
+/**
+ * The largest config file read. Generous: a client's file given as it is (Claude Code's
+ * `~/.claude.json` also keeps its project history) can reach tens of megabytes.
+ */
+export const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
 
 /** Keys of MCP client config files (Claude Desktop/Cursor/Claude Code, VS Code, Zed). */
 const MCP_FILE_KEYS = ['mcpServers', 'servers', 'context_servers'] as const;
@@ -52,13 +58,32 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** Why a path that does not resolve to anything is missing: a link to nowhere or a link loop is named. */
+function whyMissing(file: string): string {
+  let target: string;
+  try {
+    target = readlinkSync(file);
+  } catch {
+    return 'does not exist';
+  }
+  try {
+    statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'is a symbolic link that loops';
+  }
+  return `is a symbolic link to ${target}, which does not exist`;
+}
+
 /** Finds the config file: `--config` when given, else the first of {@link CONFIG_FILE_NAMES} in `cwd`. */
 export function findConfigFile(cwd: string, explicit?: string): string | undefined {
   if (explicit !== undefined) {
+    // resolve('') is the directory itself, which would then be called "a directory"
+    if (explicit === '')
+      throw usageError('--config needs a file name', 'for example --config toolplane.config.yaml');
     const file = resolve(cwd, explicit);
     if (!existsSync(file))
       throw configError(
-        `config file ${explicit} does not exist`,
+        `config file ${explicit} ${whyMissing(file)}`,
         'check the path given to --config, or run without it to use ./toolplane.config.json',
       );
     return file;
@@ -160,6 +185,12 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       throw configError(
         `config ${file} is ${info.isDirectory() ? 'a directory' : 'not a regular file'}`,
         'give --config the path of a .json, .yaml or .yml file',
+      );
+    // checked before reading: a file of gigabytes would fill memory before failing to parse
+    if (info.size > MAX_CONFIG_BYTES)
+      throw configError(
+        `config ${file} is ${Math.ceil(info.size / (1024 * 1024))} MiB; a config file may be at most ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`,
+        'give --config the config file itself (a few kilobytes of JSON or YAML)',
       );
     text = await readFile(file, 'utf8');
   } catch (error) {

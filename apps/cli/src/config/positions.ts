@@ -114,7 +114,10 @@ export function parseYamlText(text: string): ParsedText {
     return { line, column: col };
   };
   const syntaxErrors = document.errors.map((error) => ({
-    message: `YAML syntax: ${error.message.split('\n')[0]}`,
+    // the parser reports running out of stack as a syntax error of its own
+    message: /Maximum call stack size exceeded/.test(error.message)
+      ? `YAML: ${tooComplex(new RangeError(error.message))}`
+      : `YAML syntax: ${error.message.split('\n')[0]}`,
     position: at(error.pos[0]),
   }));
   let data: unknown;

@@ -50,7 +50,8 @@ function whyNotMessage(value: unknown): string {
  * 2.0 says (`-32700` parse error, `-32600` invalid request; `id` null unless the request's own
  * id can be read) and the transport keeps serving. A line over `maxMessageBytes` is refused
  * when it crosses the limit and the rest of it is skipped unread, so memory stays bounded.
- * Blank lines are not messages and are skipped.
+ * Blank lines are not messages and are skipped. When stdout fails or closes (the client closed
+ * its end), the transport closes: requests nobody can get answers to are not run.
  */
 export class GatewayStdioTransport implements Transport {
   onclose?: () => void;
@@ -98,6 +99,11 @@ export class GatewayStdioTransport implements Transport {
 
   private readonly onInputError = (error: Error): void => {
     this.onerror?.(error);
+  };
+
+  /** The client closed its end of stdout: no answer can reach it, so stop reading requests. */
+  private readonly onOutputGone = (): void => {
+    void this.close();
   };
 
   private readLine(): void {
@@ -160,6 +166,8 @@ export class GatewayStdioTransport implements Transport {
     this.started = true;
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
+    this.output.on('error', this.onOutputGone);
+    this.output.on('close', this.onOutputGone);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -171,6 +179,8 @@ export class GatewayStdioTransport implements Transport {
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
+    this.output.off('error', this.onOutputGone);
+    this.output.off('close', this.onOutputGone);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.pieces = [];
     this.pendingBytes = 0;

@@ -13,8 +13,19 @@ export async function withRuntime<T>(
   options: AssembleOptions & { readonly warmup?: boolean },
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
-  const runtime = await assembleRuntime(loaded, options);
+  const assembled = await assembleRuntime(loaded, options);
   let stopping = false;
+  // A signal during the start stops the warmup, and its providers "did not start": the command
+  // must not go on with that (serve, print a partial list, report the providers as failed).
+  // Its warmup never settles instead; the signal's handler closes the runtime and exits.
+  const runtime: Runtime = {
+    ...assembled,
+    async warmup() {
+      const reports = await assembled.warmup();
+      if (stopping) await new Promise<never>(() => {});
+      return reports;
+    },
+  };
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
