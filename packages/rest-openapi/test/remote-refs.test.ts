@@ -132,4 +132,26 @@ describe('documents an OpenAPI document refers to', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain('/dev/zero is larger than 65536 bytes; raise maxDocumentBytes');
   });
+
+  it('parses a referenced YAML document with the same alias limit as the main document', async () => {
+    // 300 bytes of YAML whose aliases expand ten-fold per level: 10^9 strings when copied out
+    let laughs = 'l0: &l0 ["x","x","x","x","x","x","x","x","x","x"]\n';
+    for (let level = 1; level <= 9; level++)
+      laughs += `l${level}: &l${level} [${Array(10)
+        .fill(`*l${level - 1}`)
+        .join(',')}]\n`;
+    laughs += 'type: string\n';
+    const api = await server((request, response) => {
+      if (request.url === '/openapi.json') return sendJson(response, 200, referring('./laughs.yaml'));
+      response.writeHead(200, { 'content-type': 'application/yaml' });
+      response.end(laughs);
+    });
+    // it used to be parsed with every alias kept: the tool schema grew ten-fold per level
+    // (46 MB of JSON at six levels) until the process ran out of memory
+    const error = await rejection(importOpenApi(`${api.origin}/openapi.json`));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(`${api.origin}/laughs.yaml`);
+    expect(error.message).toMatch(/alias/i);
+    expect(error.message).not.toContain('never to local files');
+  });
 });

@@ -180,6 +180,20 @@ export async function loadDocument(
         // every document it refers to is read with the main document's limits; a document
         // from the network must not pull this machine's files into tool schemas
         resolve: { http: readers.http, file: readers.file },
+        // and parsed like it: json-schema-ref-parser's YAML parser keeps every alias, so a few
+        // hundred bytes could expand into a schema of gigabytes
+        parse: {
+          yaml: {
+            order: 200,
+            allowEmpty: true,
+            canParse: ['.yaml', '.yml', '.json'],
+            parse: (file: { url: string; data: unknown }) =>
+              parseDocumentText(
+                Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data),
+                file.url,
+              ),
+          },
+        },
       })) as Record<string, unknown>;
     } catch (error) {
       const failure = readers.failure();
@@ -192,9 +206,11 @@ export async function loadDocument(
           { cause: failure, ...(failure.details ? { details: failure.details } : {}) },
         );
       }
-      const hint = remote
-        ? ' (a document loaded from a URL may refer to other URLs, never to local files)'
-        : '';
+      // a file reference from a network document finds no reader (files are off for it)
+      const hint =
+        remote && /Unable to resolve|Could not find resolver/.test(errorMessage(error))
+          ? ' (a document loaded from a URL may refer to other URLs, never to local files)'
+          : '';
       throw invalid(
         `${where} has an external $ref that cannot be resolved: ${errorMessage(error)}${hint}`,
         error,
