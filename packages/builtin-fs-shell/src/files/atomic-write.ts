@@ -5,19 +5,35 @@ import { basename, dirname, join } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import type { Workspace } from '../workspace/workspace.js';
 
+/** The version of a file a write replaces: `absent` when the caller found no file there. */
+export type ExpectedVersion = { readonly size: number; readonly mtimeMs: number } | 'absent';
+
+/** Options of {@link atomicWrite}. */
+export interface AtomicWriteOptions {
+  readonly signal?: AbortSignal;
+  /**
+   * What the caller saw at the destination when it decided to write: checked again just
+   * before the rename, so a change another process made meanwhile is not overwritten.
+   */
+  readonly unchangedSince?: ExpectedVersion;
+}
+
 /**
  * Writes a file atomically: the data goes to a new temp file in the same directory (opened
  * with O_EXCL | O_NOFOLLOW and checked to be inside the workspace), then `rename` replaces the
  * destination entry. `rename` never follows a symlink planted at the destination, and readers
- * see either the old or the new content. An existing file keeps its mode.
+ * see either the old or the new content. An existing file keeps its mode. With
+ * `unchangedSince`, a destination that changed since the caller looked is left as it is
+ * (`DENIED`); the window left is the instant between that last check and the rename.
  */
 export async function atomicWrite(
   workspace: Workspace,
   path: string,
   data: Uint8Array,
   display: string,
-  signal?: AbortSignal,
+  options: AtomicWriteOptions = {},
 ): Promise<void> {
+  const { signal, unchangedSince } = options;
   const directory = dirname(path);
   await mkdir(directory, { recursive: true });
   const realDirectory = await realpath(directory);
@@ -50,6 +66,7 @@ export async function atomicWrite(
     await handle.writeFile(data, signal ? { signal } : {});
     if (mode !== undefined) await handle.chmod(mode);
     await handle.close();
+    if (unchangedSince !== undefined) await assertUnchanged(destination, unchangedSince, display);
     await rename(temp, destination);
     renamed = true;
   } finally {
@@ -58,4 +75,25 @@ export async function atomicWrite(
       await unlink(actualTemp).catch(() => {});
     }
   }
+}
+
+/** Throws `DENIED` when the file at `destination` is no longer the version the caller saw. */
+async function assertUnchanged(
+  destination: string,
+  expected: ExpectedVersion,
+  display: string,
+): Promise<void> {
+  const now = await stat(destination).catch(() => undefined);
+  if (expected === 'absent') {
+    if (now === undefined) return;
+    throw new ToolError(
+      'DENIED',
+      `${display} was created by another process while this call was writing it; nothing was written: call read on it, then retry`,
+    );
+  }
+  if (now !== undefined && now.size === expected.size && now.mtimeMs === expected.mtimeMs) return;
+  throw new ToolError(
+    'DENIED',
+    `${display} was ${now === undefined ? 'removed' : 'changed'} on disk by another process while this call was writing it; nothing was written: call read on it again, then retry`,
+  );
 }

@@ -84,16 +84,23 @@ export async function readWhole(
   }
 }
 
-/** Writes a whole file to disk (atomically) or a mount. */
+/**
+ * Writes a whole file to disk (atomically) or a mount. `before` is what the caller saw there
+ * (undefined: no file): on disk, a change another process made since is not overwritten.
+ */
 export async function writeWhole(
   workspace: Workspace,
   target: ResolvedTarget,
   data: Uint8Array,
+  before: FileStat | undefined,
   signal?: AbortSignal,
 ): Promise<void> {
   if (target.kind === 'mount') {
     await target.mount.fileSystem.writeFile(target.innerPath, data, signal);
     return;
   }
-  await atomicWrite(workspace, target.path, data, target.display, signal);
+  await atomicWrite(workspace, target.path, data, target.display, {
+    ...(signal ? { signal } : {}),
+    unchangedSince: before ? { size: before.size, mtimeMs: before.mtimeMs } : 'absent',
+  });
 }

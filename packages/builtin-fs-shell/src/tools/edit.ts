@@ -135,7 +135,7 @@ export function createEditTool(deps: ToolDeps): Tool {
             `${target.display} is Latin-1 encoded and the new text has characters Latin-1 cannot hold; use only those characters`,
           );
         }
-        await writeWhole(deps.workspace, target, encodeText(text, decoded.encoding), ctx.signal);
+        await writeWhole(deps.workspace, target, encodeText(text, decoded.encoding), before, ctx.signal);
         const after = await statTarget(target);
         if (after) session.reads.remember(key, after);
         return ok(

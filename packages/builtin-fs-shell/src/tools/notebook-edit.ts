@@ -180,6 +180,7 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
           deps.workspace,
           target,
           Buffer.from(`${JSON.stringify(notebook, null, indent)}\n`, 'utf8'),
+          before,
           ctx.signal,
         );
         const after = await statTarget(target);

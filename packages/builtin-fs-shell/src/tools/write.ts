@@ -45,7 +45,7 @@ export function createWriteTool(deps: ToolDeps): Tool {
         }
         session.reads.assertFresh(key, target.display, before);
         const data = Buffer.from(args.content, 'utf8');
-        await writeWhole(deps.workspace, target, data, ctx.signal);
+        await writeWhole(deps.workspace, target, data, before, ctx.signal);
         const after = await statTarget(target);
         if (after) session.reads.remember(key, after);
         const verb = before ? 'Overwrote' : 'Created';
