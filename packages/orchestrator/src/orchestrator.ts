@@ -338,7 +338,10 @@ export class ToolsOrchestrator {
     await this.store?.close();
   }
 
-  /** Runs a call on behalf of a running tool (batch, child sessions): same session, principal and signal. */
+  /**
+   * Runs a call on behalf of a running tool (batch, child sessions): same session, principal and
+   * signal; its deadline is its own (tool, provider or global timeout) cut to what the parent has left.
+   */
   callFrom(parent: ToolContext, name: string, args: unknown): Promise<ToolResult> {
     return this.call(name, args, {
       principal: parent.principal,
@@ -346,8 +349,17 @@ export class ToolsOrchestrator {
       trace: { ...parent.trace, parentId: parent.callId },
       services: parent.services,
       signal: parent.signal,
-      ...(parent.deadline ? { timeoutMs: Math.max(1, parent.deadline - this.timer.now()) } : {}),
+      ...(parent.deadline ? { timeoutMs: this.childTimeout(name, parent.deadline) } : {}),
     });
+  }
+
+  /** The lesser of a call's own timeout and the time its parent has left (at least 1 ms). */
+  private childTimeout(name: string, parentDeadline: number): number {
+    const left = Math.max(1, parentDeadline - this.timer.now());
+    const route = typeof name === 'string' ? this.catalog.registry.resolve(name) : undefined;
+    const own: unknown = route?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // tool and provider timeouts were checked when listed and registered; this guard is cheap
+    return typeof own === 'number' && own > 0 ? Math.min(own, left) : left;
   }
 
   private compose(): NextMiddleware {

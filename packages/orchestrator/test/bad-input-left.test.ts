@@ -623,3 +623,26 @@ describe('next to them: warmup options', () => {
     expect(codeOf(await orchestrator.call('t__echo', {}))).toBe('OK');
   });
 });
+
+describe("next to them: a batch and its calls' own deadlines", () => {
+  it("a call's own shorter timeout still holds inside a batch (before: the batch's remaining time replaced it)", async () => {
+    orchestrator = createOrchestrator();
+    const stops: string[] = [];
+    orchestrator.register(
+      testProvider('t', {
+        quick: { spec: { sideEffect: 'none' }, run: () => ok('quick answer') },
+        capped: { ...hung('none', stops), spec: { sideEffect: 'none', timeoutMs: 100 } },
+      }),
+    );
+    const result = await orchestrator.call(
+      'batch',
+      { calls: [{ tool: 't__quick' }, { tool: 't__capped' }] },
+      { timeoutMs: 20_000 },
+    );
+    const entries = batchEntries(result);
+    expect(entries[0]).toMatchObject({ ok: true, text: 'quick answer' });
+    expect(entries[1]).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(entries[1]?.error?.message).toContain('t__capped did not finish within 100 ms');
+    expect(stops).toEqual(['TIMEOUT']);
+  });
+});
