@@ -46,6 +46,13 @@ export function splitToolUrl(url: string, tool: string): SplitUrl {
     );
   }
   const pathTemplate = match[3] ? match[3] : '/';
+  if (pathTemplate.split('/').some((segment) => segment === '.' || segment === '..')) {
+    // servers collapse them: a configuration error, not one of the model's arguments
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `tool "${tool}": the url path ${JSON.stringify(pathTemplate)} has a "." or ".." segment, which servers collapse; write the path it means`,
+    );
+  }
   return {
     origin: parsed.origin,
     host: parsed.host,

@@ -169,4 +169,49 @@ describe('base URLs from the document', () => {
     const first = await importOpenApi({ document });
     expect(first.tools.upload?.url).toBe(`${production.origin}/files/uploads`);
   });
+
+  it('refuses "." and ".." segments and broken hosts in a url as configuration errors, not arguments', async () => {
+    const api = await server();
+    const document = minimal(
+      {
+        '/v1/../admin': { get: { operationId: 'dots' } },
+        '/pets': { get: { operationId: 'listPets' } },
+      },
+      { servers: [{ url: api.origin }] },
+    );
+    const result = await importOpenApi({ document });
+    // it used to be imported, and every call failed with INVALID_ARGUMENTS blaming an argument
+    expect(Object.keys(result.tools)).toEqual(['listPets']);
+    expect(result.warnings.join('\n')).toContain('skipped GET /v1/../admin');
+    expect(result.warnings.join('\n')).toContain('has a "." or ".." segment');
+    const broken = minimal(
+      { '/pets': { get: { operationId: 'listPets' } } },
+      { servers: [{ url: 'https://exa mple.test' }] },
+    );
+    // an invalid host used to be imported too, failing on every call
+    const none = await importOpenApi({ document: broken });
+    expect(none.tools).toEqual({});
+    expect(none.warnings.join('\n')).toContain('url host "exa mple.test" is not valid');
+
+    const rest = createRestProvider({
+      namespace: 'hand',
+      tools: {
+        dots: {
+          description: 'd',
+          method: 'GET',
+          url: `${api.origin}/v1/../admin`,
+          parametersSchema: { type: 'object' },
+        },
+      },
+      env: {},
+    });
+    defer(() => rest.close());
+    const call = await rest.execute('dots', {}, createToolContext());
+    expect(call.ok).toBe(false);
+    if (!call.ok) {
+      expect(call.error.code).toBe('CONFIG_INVALID');
+      expect(call.error.message).toContain('has a "." or ".." segment');
+    }
+    expect(api.requests).toHaveLength(0);
+  });
 });

@@ -8,6 +8,7 @@ import {
 import type { RestParameterBinding, RestToolConfig } from '../config.js';
 import { setOwn } from '../records.js';
 import { checkToolConfig } from '../tool-spec.js';
+import { splitToolUrl } from '../url-template.js';
 import { checkImportOptions, checkServerChoice } from './check-options.js';
 import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
@@ -267,6 +268,8 @@ export async function importOpenApi(
       // what the provider would refuse (a schema nesting too deeply, a header name that is no
       // HTTP token) is skipped here, with the reason, so the other operations still serve
       checkToolConfig(name, tool);
+      // the url is final unless it waits for ${VAR} (baseUrl): check it as a call would
+      if (!tool.url.includes('${')) splitToolUrl(tool.url, name);
       setOwn(tools, name, tool);
     } catch (error) {
       problem(operation.label, errorMessage(error));
