@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} placeholders in plain strings are what these tests feed the loader
 // Items a previous bad-input sweep noticed and left, each reproduced through the public API:
 // `__proto__` keys in env/headers, an entry with both url and command, a flood of junk lines
 // from a stdio server, and a start two callers share when one of them cancels.
@@ -6,7 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type McpServerConfig, createMcpProvider, createMcpProviders, loadMcpConfig } from '../src/index.js';
+import {
+  type McpServerConfig,
+  createMcpProvider,
+  createMcpProviders,
+  interpolate,
+  loadMcpConfig,
+} from '../src/index.js';
 import {
   eventLog,
   fixture,
@@ -235,4 +242,70 @@ describe('a stdio server that prints junk lines', () => {
       expect(reports.length).toBeLessThan(100);
     });
   }
+});
+
+describe('tools named after Object.prototype members', () => {
+  it('keep their own schema and cache settings when toolSchemas and toolsCacheTtlMs are set', async () => {
+    const log = eventLog();
+    const provider = createMcpProvider(
+      'names',
+      {
+        type: 'stdio',
+        command: process.execPath,
+        args: [fixture('hostile-server.mjs'), '--proto-names'],
+        healthIntervalMs: 0,
+        toolSchemas: { echo: { type: 'object', properties: {} } },
+        toolsCacheTtlMs: { echo: 1_000 },
+      },
+      { runDirectory: run.path, onEvent: log.onEvent },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const specs = await provider.listTools();
+      for (const name of ['constructor', 'toString', '__proto__']) {
+        const spec = specs.find((candidate) => candidate.meta?.remoteName === name);
+        expect(spec?.inputSchema, name).toEqual({
+          type: 'object',
+          properties: { n: { type: 'integer' } },
+          required: ['n'],
+        });
+        expect(spec?.cacheTtlMs, name).toBeUndefined();
+        const refused = await provider.execute(spec?.name ?? name, { n: 'one' }, createToolContext());
+        expect(!refused.ok && refused.error.code, name).toBe('INVALID_ARGUMENTS');
+        const called = await provider.execute(spec?.name ?? name, { n: 1 }, createToolContext());
+        expect(called.ok && called.content[0], name).toEqual({ type: 'text', text: `called ${name}` });
+      }
+      expect(log.events.filter((event) => event.type === 'schema-invalid')).toEqual([]);
+    } finally {
+      await provider.close?.();
+    }
+  });
+});
+
+describe('placeholders named after Object.prototype members', () => {
+  it('have no value unless the environment or the inputs really hold them', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        servers: {
+          names: {
+            command: 'node',
+            args: ['${constructor}', '${input:toString}', '${env:__proto__}', '${hasOwnProperty:-fallback}'],
+          },
+        },
+        inputs: [],
+      },
+      { env: process.env },
+    );
+    expect(loaded.servers).toEqual({});
+    expect(loaded.problems.map((problem) => problem.field)).toEqual(['args[0]', 'args[1]', 'args[2]']);
+    expect(interpolate('${hasOwnProperty:-fallback}', { env: process.env })).toEqual({
+      ok: true,
+      value: 'fallback',
+    });
+    // an own value still counts, even under such a name
+    expect(interpolate('${constructor}', { env: { constructor: 'set' } })).toEqual({
+      ok: true,
+      value: 'set',
+    });
+  });
 });

@@ -14,17 +14,30 @@ export type InterpolationOutcome =
 
 const PLACEHOLDER = /\$\{([^}]*)\}/g;
 
+/**
+ * A string the map holds under `name` itself: `${constructor}` must not find `Object.prototype`'s
+ * function (nor `${__proto__}` the prototype) and put its text in a command line.
+ */
+function own(
+  map: Readonly<Record<string, string | undefined>> | undefined,
+  name: string,
+): string | undefined {
+  if (map === undefined || !Object.hasOwn(map, name)) return undefined;
+  const value = map[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 function resolveOne(expression: string, context: InterpolationContext): string | undefined {
   if (expression === 'workspaceFolder') return context.workspaceFolder;
   if (expression === 'userHome') return context.userHome;
-  if (expression.startsWith('env:')) return context.env[expression.slice(4)];
-  if (expression.startsWith('input:')) return context.inputs?.[expression.slice(6)];
+  if (expression.startsWith('env:')) return own(context.env, expression.slice(4));
+  if (expression.startsWith('input:')) return own(context.inputs, expression.slice(6));
   const fallbackAt = expression.indexOf(':-');
   if (fallbackAt > 0) {
-    const value = context.env[expression.slice(0, fallbackAt)];
+    const value = own(context.env, expression.slice(0, fallbackAt));
     return value === undefined || value === '' ? expression.slice(fallbackAt + 2) : value;
   }
-  return context.env[expression];
+  return own(context.env, expression);
 }
 
 /**

@@ -56,6 +56,11 @@ function isSchemaObject(value: unknown): value is Readonly<Record<string, unknow
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `map[key]` when the map has that key itself (not from `Object.prototype`). */
+function ownValue<T>(map: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
 /**
  * Turns a server's tool definitions into local specs: allow/deny filtering on remote names,
  * schema overrides, names sanitized to what LLM APIs accept (collisions suffixed `_2`, `_3`),
@@ -75,13 +80,14 @@ export function buildCatalog(
   );
   return kept.map((definition, index) => {
     const hash = definitionHash(definition);
-    const override = config.toolSchemas?.[definition.name];
+    // own keys only: a tool may be called "constructor" or "toString"
+    const override = ownValue(config.toolSchemas, definition.name);
     const inputSchema =
       override ?? (isSchemaObject(definition.inputSchema) ? definition.inputSchema : { type: 'object' });
     const annotations = annotationsOf(definition);
     const known = options.knownHashes?.get(definition.name);
     const changed = options.knownHashes !== undefined && known !== hash;
-    const cacheTtlMs = config.toolsCacheTtlMs?.[definition.name] ?? config.cacheTtlMs;
+    const cacheTtlMs = ownValue(config.toolsCacheTtlMs, definition.name) ?? config.cacheTtlMs;
     const spec: ToolSpec = {
       name: names[index] as string,
       description: definition.description ?? definition.title ?? definition.name,
