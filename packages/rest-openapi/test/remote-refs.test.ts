@@ -154,4 +154,21 @@ describe('documents an OpenAPI document refers to', () => {
     expect(error.message).toMatch(/alias/i);
     expect(error.message).not.toContain('never to local files');
   });
+
+  it('gives up on a chain of slow referenced documents after fetchTimeoutMs together', async () => {
+    // each answers well within the limit, one after the other: 0 -> 1 -> ... -> 7
+    const api = await server((request, response) => {
+      if (request.url === '/openapi.json') return sendJson(response, 200, referring('./chain0.json'));
+      const step = Number(/chain(\d+)/.exec(request.url)?.[1] ?? 0);
+      const next = step < 7 ? { $ref: `./chain${step + 1}.json` } : { type: 'string' };
+      setTimeout(() => sendJson(response, 200, next), 250);
+    });
+    // it used to take the timeout once per document: a long enough chain never ended
+    const error = await rejection(importOpenApi(`${api.origin}/openapi.json`, { fetchTimeoutMs: 1_000 }));
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toContain(
+      `the documents ${api.origin}/openapi.json refers to took longer than 1000 ms together`,
+    );
+    expect(error.message).toContain('raise fetchTimeoutMs');
+  });
 });

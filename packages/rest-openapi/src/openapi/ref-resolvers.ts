@@ -74,7 +74,7 @@ async function publicAgent(url: URL, document: string): Promise<Agent> {
 /**
  * Readers for json-schema-ref-parser that put the main document's limits on every document it
  * refers to: each at most `maxBytes` and `timeoutMs`, all of them together at most `maxBytes`
- * more, and stopped by `signal`. References to the main document's own origin go out like it
+ * and `timeoutMs` more, and stopped by `signal`. References to the main document's own origin go out like it
  * (through `dispatcher`); other URLs only to public addresses. Files are read only for a
  * document that did not come from the network.
  */
@@ -82,9 +82,22 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
   let failure: ToolError | undefined;
   let total = 0;
   const origin = remote ? new URL(documentUrl).origin : undefined;
+  // one deadline for them all: a chain of documents each just within the timeout never ends
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const fetchLimits: ReadLimits = {
+    ...limits,
+    signal: limits.signal ? AbortSignal.any([limits.signal, deadline]) : deadline,
+  };
   const counted = async (where: string, read: () => Promise<string>): Promise<string> => {
     try {
-      const text = await read();
+      const text = await read().catch((error: unknown) => {
+        if (!deadline.aborted || limits.signal?.aborted) throw error;
+        throw new ToolError(
+          'TIMEOUT',
+          `the documents ${documentUrl} refers to took longer than ${limits.timeoutMs} ms together (the last one asked for was ${where}); raise fetchTimeoutMs`,
+          { cause: error, details: { document: where, timeoutMs: limits.timeoutMs } },
+        );
+      });
       total += Buffer.byteLength(text);
       if (total > limits.maxBytes) {
         throw new ToolError(
@@ -106,10 +119,10 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
       read: (file) =>
         counted(file.url, async () => {
           const url = new URL(file.url);
-          if (url.origin === origin) return fetchDocumentText(url.href, limits);
+          if (url.origin === origin) return fetchDocumentText(url.href, fetchLimits);
           const agent = await publicAgent(url, documentUrl);
           try {
-            return await fetchDocumentText(url.href, { ...limits, dispatcher: agent });
+            return await fetchDocumentText(url.href, { ...fetchLimits, dispatcher: agent });
           } finally {
             await agent.destroy().catch(() => undefined);
           }
