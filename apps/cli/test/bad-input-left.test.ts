@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startCli, tempDir, waitFor } from './helpers.js';
 
@@ -253,5 +254,47 @@ describe('a signal while the providers start', () => {
       expect(stderr, args.join(' ')).not.toContain('serving');
       expect(stderr, args.join(' ')).not.toContain('FAILED');
     }
+  });
+});
+
+describe('openapi import --out through a symbolic link', () => {
+  const petstore = fileURLToPath(
+    new URL('../node_modules/@readme/oas-examples/3.0/json/petstore.json', import.meta.url),
+  );
+
+  it('writes the file the link points to and keeps the link', async () => {
+    const sub = join(dir.path, 'out-links');
+    await mkdir(join(sub, 'real'), { recursive: true });
+    // two hops, the last one dangling (its target does not exist yet)
+    await symlink('real/store.tools.yaml', join(sub, 'middle.yaml'));
+    await symlink('middle.yaml', join(sub, 'store.yaml'));
+    const { code, stderr } = await runCli(
+      ['openapi', 'import', petstore, '--tag', 'store', '--namespace', 'store', '--out', 'store.yaml'],
+      { cwd: sub },
+    );
+    expect(stderr).not.toContain('error');
+    expect(code).toBe(0);
+    expect((await lstat(join(sub, 'store.yaml'))).isSymbolicLink()).toBe(true);
+    expect((await lstat(join(sub, 'middle.yaml'))).isSymbolicLink()).toBe(true);
+    const written = await readFile(join(sub, 'real', 'store.tools.yaml'), 'utf8');
+    expect(written).toMatch(/^ {2}getInventory:/m);
+  });
+
+  it('says a link into a missing directory, or a link loop, cannot be written', async () => {
+    const sub = join(dir.path, 'out-bad-links');
+    await mkdir(sub, { recursive: true });
+    await symlink('missing/x.json', join(sub, 'nowhere.json'));
+    await symlink('loop-b.json', join(sub, 'loop-a.json'));
+    await symlink('loop-a.json', join(sub, 'loop-b.json'));
+    const cases = [
+      ['nowhere.json', 'its directory does not exist'],
+      ['loop-a.json', 'it is a symbolic link that loops'],
+    ] as const;
+    for (const [out, problem] of cases) {
+      const { code, stderr } = await runCli(['openapi', 'import', petstore, '--out', out], { cwd: sub });
+      expect(code, out).toBe(2);
+      expect(stderr, out).toContain(`toolplane: error: INVALID_ARGUMENTS: cannot write ${out}: ${problem}`);
+    }
+    expect((await lstat(join(sub, 'nowhere.json'))).isSymbolicLink()).toBe(true);
   });
 });

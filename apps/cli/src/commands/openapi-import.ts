@@ -1,4 +1,5 @@
-import { basename, relative, resolve } from 'node:path';
+import { readlink } from 'node:fs/promises';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { ToolError, sanitizeToolName } from '@toolplane/core';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES, usageError } from '../output/cli-error.js';
@@ -13,6 +14,31 @@ function defaultNamespace(source: string): string {
     .replace(/[^A-Za-z0-9_-]+/g, '_')
     .replace(/^_+|_+$/g, '');
   return sanitizeToolName(stem.toLowerCase() || 'api').slice(0, 32);
+}
+
+/** Symbolic links followed at most, as the kernel does before it says ELOOP. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The path `--out` names after its symbolic links: the file is written there, so a link (a
+ * managed dotfile, say) keeps pointing at the new file instead of being replaced by it. A link
+ * whose target does not exist yet is followed too; a link that loops is refused.
+ */
+async function followLinks(path: string, shown: string): Promise<string> {
+  let current = path;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+    let target: string;
+    try {
+      target = await readlink(current);
+    } catch {
+      return current; // not a link (or nothing there yet): the path itself
+    }
+    current = resolve(dirname(current), target);
+  }
+  throw usageError(
+    `cannot write ${shown}: it is a symbolic link that loops`,
+    'give --out a file path in an existing, writable directory',
+  );
 }
 
 /** `toolplane openapi import <source>`: an OpenAPI document as a REST tool config file. */
@@ -56,8 +82,11 @@ export async function openapiImport(
       },
     );
   const out = options.out === undefined ? undefined : resolve(context.cwd, options.out);
-  if (out)
-    await writeToolConfig(out, imported.tools).catch((error: unknown) => {
+  if (out && options.out !== undefined)
+    await writeToolConfig(await followLinks(out, options.out), imported.tools, {
+      // the name given picks the format, also when a link points at another extension
+      format: /\.ya?ml$/i.test(options.out) ? 'yaml' : 'json',
+    }).catch((error: unknown) => {
       // a file-system failure (the importer's ToolError carries it as its cause) is about --out
       const cause = ToolError.isInstance(error) ? error.cause : error;
       const code = (cause as NodeJS.ErrnoException | undefined)?.code;
