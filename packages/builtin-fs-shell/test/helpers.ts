@@ -65,3 +65,9 @@ export function newlinesBefore(data: Uint8Array, end = data.length): number {
   for (let at = data.indexOf(10); at !== -1 && at < end; at = data.indexOf(10, at + 1)) count++;
   return count;
 }
+
+/** Asserts a failure and returns its error. */
+export function failure(result: ToolResult): { code: string; message: string } {
+  if (result.ok) throw new Error(`expected a failure, got: ${textOf(result)}`);
+  return result.error;
+}

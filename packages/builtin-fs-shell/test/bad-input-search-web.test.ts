@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findRipgrep } from '../src/grep/find-ripgrep.js';
+import { type BuiltinProvider, type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
+import { context, failure, inCI, makeTempDir, okText } from './helpers.js';
+
+// Bad input to grep, glob and web_fetch: patterns, huge files, links outside, hostile pages.
+
+const ripgrep = findRipgrep();
+if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let provider: BuiltinProvider;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+  provider = createBuiltinProvider({ workspace: dir });
+});
+
+afterEach(async () => {
+  await provider.close?.();
+  await cleanup();
+});
+
+describe('grep patterns neither engine can take', () => {
+  const engines: Array<[string, BuiltinProviderOptions['grep']]> = [['node', { ripgrep: false }]];
+  if (ripgrep) engines.push(['ripgrep', { ripgrep }]);
+
+  it.each(engines)(
+    '%s: refuses a null byte, a line break and a huge pattern with INVALID_ARGUMENTS',
+    async (_, grep) => {
+      await mkdir(join(dir, 'src'));
+      await writeFile(join(dir, 'src', 'a.txt'), 'a\0b\nhello\nworld\n');
+      const engine = createBuiltinProvider({ workspace: dir, grep });
+      try {
+        for (const [pattern, expected] of [
+          ['a\0b', 'null byte'],
+          ['hello\nworld', 'line break'],
+          ['a'.repeat(200_000), 'over the 10000 limit'],
+        ] as const) {
+          const error = failure(await engine.execute('grep', { pattern, output_mode: 'content' }, context()));
+          expect(error.code).toBe('INVALID_ARGUMENTS');
+          expect(error.message).toContain(expected);
+        }
+      } finally {
+        await engine.close?.();
+      }
+    },
+  );
+});
+
+describe('grep of one huge file', () => {
+  // Sparse: 2.2 GB long, 160 KB of text (past the first 64 KiB block) and a hole (NUL bytes) after. Read whole it
+  // would be over Node's 2 GiB buffer limit.
+  const writeHuge = async (): Promise<void> => {
+    const handle = await open(join(dir, 'huge.log'), 'w');
+    await handle.write(
+      Array.from({ length: 20_000 }, (_, i) => (i === 4321 ? 'ERROR disk full' : `ok ${i}`)).join('\n'),
+    );
+    await handle.truncate(2200 * 1024 * 1024);
+    await handle.close();
+  };
+
+  it('without ripgrep, refuses a file too large to read whole with INVALID_ARGUMENTS that says what to use', async () => {
+    await writeHuge();
+    const nodeOnly = createBuiltinProvider({ workspace: dir, grep: { ripgrep: false } });
+    try {
+      const error = failure(
+        await nodeOnly.execute('grep', { pattern: 'ERROR', path: 'huge.log' }, context()),
+      );
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('install ripgrep (rg) on the host, search it with bash');
+    } finally {
+      await nodeOnly.close?.();
+    }
+  });
+
+  it.skipIf(!ripgrep)('with ripgrep, searches it, streamed', async () => {
+    await writeHuge();
+    const result = await provider.execute(
+      'grep',
+      { pattern: 'ERROR', path: 'huge.log', output_mode: 'content' },
+      context(),
+    );
+    expect(okText(result)).toBe('huge.log\n4322:ERROR disk full\n\n(1 matching line in 1 file)');
+    expect(result.ok && result.structured).toMatchObject({ engine: 'ripgrep' });
+  });
+});
+
+describe('search tools and what lies outside', () => {
+  it('glob lists nothing under a symbolic link to a directory outside, even when the pattern names it', async () => {
+    const { dir: outside, cleanup: removeOutside } = await makeTempDir('tp-outside-');
+    try {
+      await writeFile(join(outside, 'secret-name.txt'), 'x');
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'inside.txt'), 'x');
+      await symlink(outside, join(dir, 'sub', 'out'));
+      await symlink(outside, join(dir, 'a+b'));
+      for (const pattern of ['sub/out/*', 'sub/out/secret-name.txt', 'sub/./out/*', 'a+b/*', 'sub/*/*.txt']) {
+        const result = await provider.execute('glob', { pattern, sort: 'name' }, context());
+        const text = okText(result);
+        expect(result.ok && result.structured, pattern).toMatchObject({ paths: [] });
+        if (pattern !== 'sub/*/*.txt')
+          expect(text, pattern).toContain(
+            '(1 match under symbolic links that lead outside the workspace were left out)',
+          );
+      }
+      expect(okText(await provider.execute('glob', { pattern: 'sub/*.txt' }, context()))).toContain(
+        'sub/inside.txt',
+      );
+    } finally {
+      await removeOutside();
+    }
+  });
+
+  it.each([
+    ['node', false],
+    ['ripgrep', ripgrep ?? false],
+  ] as const)('%s: grep refuses a pipe or device as its path with INVALID_ARGUMENTS', async (_, rg) => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const engine = createBuiltinProvider({ workspace: dir, grep: { ripgrep: rg } });
+    try {
+      const error = failure(await engine.execute('grep', { pattern: 'x', path: 'pipe' }, context()));
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toContain('pipe is a special file');
+    } finally {
+      await engine.close?.();
+    }
+  });
+});
+
+describe('web pages a converter chokes on', () => {
+  it('answers HTML nested too deeply to convert with a message that names format "html"', async () => {
+    const page = `<html><body>${'<div>'.repeat(200_000)}deep${'</div>'.repeat(200_000)}</body></html>`;
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    });
+    // The conversions hold this process for seconds under load: the server (in it too) must
+    // not end the idle keep-alive connection meanwhile, while the next request is on its way.
+    server.keepAliveTimeout = 120_000;
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const web = createBuiltinProvider({ workspace: dir, webFetch: { allowPrivate: true } });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      for (const format of ['markdown', 'text']) {
+        const error = failure(await web.execute('web_fetch', { url, format }, context()));
+        expect(error.code).toBe('EXECUTION_FAILED');
+        expect(error.message).toContain('nested too deeply');
+        expect(error.message).toContain('format "html"');
+      }
+      const raw = okText(await web.execute('web_fetch', { url, format: 'html' }, context()));
+      expect(raw).toContain('<body><div><div>');
+    } finally {
+      await web.close?.();
+      await new Promise((done) => server.close(done));
+    }
+  });
+});
