@@ -309,3 +309,31 @@ describe('placeholders named after Object.prototype members', () => {
     });
   });
 });
+
+describe('a caller waiting for a restart', () => {
+  it("who cancels gets CANCELLED, not the signal's bare reason", async () => {
+    const provider = createMcpProvider('restarting', fixtureServer(['--die-after-list']), {
+      runDirectory: run.path,
+      // the restart waits a minute: the callers below wait for it
+      restartPolicy: { backoffMs: [60_000], maxRestarts: 5, crashWindowMs: 60_000, healthyResetMs: 600_000 },
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect(await waitFor(() => provider.status().state === 'restarting', 20_000)).toBe(true);
+      const refresh = new AbortController();
+      const refreshing = provider.refreshTools(refresh.signal);
+      const ping = new AbortController();
+      const pinging = provider.ping({ signal: ping.signal });
+      refresh.abort();
+      ping.abort(new Error('the user left'));
+      for (const waiting of [refreshing, pinging]) {
+        await expect(waiting).rejects.toMatchObject({
+          code: 'CANCELLED',
+          message: /cancelled by the caller/,
+        });
+      }
+    } finally {
+      await provider.close?.();
+    }
+  });
+});

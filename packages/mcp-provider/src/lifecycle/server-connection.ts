@@ -217,7 +217,7 @@ export class ServerConnection {
       }, timeoutMs);
       const onAbort = (): void => {
         settle();
-        reject(signal?.reason ?? new Error('aborted'));
+        reject(this.cancelled());
       };
       const settle = (): void => {
         clearTimeout(timer);
