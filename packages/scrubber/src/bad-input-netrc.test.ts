@@ -116,6 +116,22 @@ describe('netrc lines in command text', () => {
     }
   });
 
+  it("redacts a netrc file carried in a JSON string (a read tool's structured result)", () => {
+    const [first, second] = passwords as [string, string];
+    const content = `machine api.example.com\n\tlogin deploy\n\tpassword ${first}\r\ndefault login anonymous password ${second}\n`;
+    const scrubbed = scrubber.scrubValue({ path: '/home/ci/.netrc', content, size: content.length });
+    expect(scrubbed).toEqual({
+      path: '/home/ci/.netrc',
+      content: content.replace(first, '[REDACTED:password]').replace(second, '[REDACTED:password]'),
+      size: content.length,
+    });
+    // The JSON text itself, as a log line would hold it.
+    const line = JSON.stringify({ netrc: `machine h login u password ${first}` });
+    expect(JSON.parse(scrubber.scrubText(line))).toEqual({
+      netrc: 'machine h login u password [REDACTED:password]',
+    });
+  });
+
   it('leaves the word password in prose, placeholders and machines without a password alone', () => {
     for (const text of [
       'Enter the default password for this machine, then log in.',

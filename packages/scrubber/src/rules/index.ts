@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
 import { cookie } from './cookies.js';
-import { curlUser } from './curl-user.js';
+import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
@@ -43,7 +43,7 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   urlPassword,
   envPair,
   cookie,
-  curlUser,
+  curlCredentials,
   netrc,
   assignment,
 ];

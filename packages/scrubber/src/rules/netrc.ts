@@ -21,15 +21,39 @@ const NETRC_KEYWORDS: ReadonlySet<string> = new Set([
   'macdef',
 ]);
 
-/** The whitespace-separated token that ends before `end` (spaces and line breaks skipped), within `[limit, end)`. */
+function isEscapedSpace(code: number): boolean {
+  return code === 110 || code === 114 || code === 116; // n r t of \n \r \t
+}
+
+/**
+ * Length of the separator that ends at `end`: whitespace, or a JSON-escaped `\n`, `\r`, `\t`
+ * (a netrc file inside a JSON string, as a tool's structured result carries it); 0 for none.
+ */
+function separatorBefore(text: string, end: number): number {
+  const code = text.charCodeAt(end - 1);
+  if (isWhitespace(code)) return 1;
+  return isEscapedSpace(code) && text.charCodeAt(end - 2) === 92 ? 2 : 0;
+}
+
+/** Length of the separator that starts at `start` (see {@link separatorBefore}). */
+function separatorAt(text: string, start: number): number {
+  const code = text.charCodeAt(start);
+  if (isWhitespace(code)) return 1;
+  return code === 92 && isEscapedSpace(text.charCodeAt(start + 1)) ? 2 : 0;
+}
+
+/** The token that ends before `end` (separators skipped), within `[limit, end)`. */
 function previousToken(text: string, end: number, limit: number): { start: number; end: number } | undefined {
   let cursor = end;
-  while (cursor > limit && isWhitespace(text.charCodeAt(cursor - 1))) cursor--;
+  for (let size = separatorBefore(text, cursor); size > 0 && cursor - size >= limit; ) {
+    cursor -= size;
+    size = separatorBefore(text, cursor);
+  }
   const tokenEnd = cursor;
-  while (cursor > limit && !isWhitespace(text.charCodeAt(cursor - 1))) cursor--;
+  // A quote ends a token too: `echo "machine ...`, `{"content":"machine ...`.
+  while (cursor > limit && separatorBefore(text, cursor) === 0 && !isQuote(text.charCodeAt(cursor - 1)))
+    cursor--;
   if (cursor === tokenEnd || (cursor === limit && limit > 0)) return undefined;
-  // An opening quote is not part of the token: `echo "machine ...`.
-  if (isQuote(text.charCodeAt(cursor)) && cursor + 1 < tokenEnd) cursor++;
   return { start: cursor, end: tokenEnd };
 }
 
@@ -43,6 +67,7 @@ function beginsEntry(text: string, start: number, limit: number): boolean {
   while (cursor > limit && isBlank(text.charCodeAt(cursor - 1))) cursor--;
   const previous = cursor > 0 ? text.charCodeAt(cursor - 1) : 10;
   if (previous === 10 || previous === 13 || previous === 34 || previous === 39) return true;
+  if (separatorBefore(text, cursor) === 2 && previous !== 116) return true; // after a JSON-escaped line break
   const value = previousToken(text, start, limit);
   const keyword = value && previousToken(text, value.start, limit);
   return keyword !== undefined && NETRC_KEYWORDS.has(text.slice(keyword.start, keyword.end));
@@ -50,11 +75,14 @@ function beginsEntry(text: string, start: number, limit: number): boolean {
 
 /** The password value of a netrc entry, at the keyword `password` (`machine h login u password p`). */
 function matchNetrc(text: string, index: number): RuleMatch | undefined {
-  if (index > 0 && !isWhitespace(text.charCodeAt(index - 1)) && !isQuote(text.charCodeAt(index - 1)))
+  if (index > 0 && separatorBefore(text, index) === 0 && !isQuote(text.charCodeAt(index - 1)))
     return undefined;
   let start = index + 8;
-  if (!isWhitespace(text.charCodeAt(start))) return undefined;
-  for (let steps = 0; steps < 8 && isWhitespace(text.charCodeAt(start)); steps++) start++;
+  if (separatorAt(text, start) === 0) return undefined;
+  for (let steps = 0, size = separatorAt(text, start); steps < 8 && size > 0; steps++) {
+    start += size;
+    size = separatorAt(text, start);
+  }
   let end = start;
   if (text.charCodeAt(start) === 34) {
     // A quoted value (curl, Python): up to the closing quote on the same line.
@@ -66,8 +94,9 @@ function matchNetrc(text: string, index: number): RuleMatch | undefined {
     }
     if (text.charCodeAt(end) !== 34) return undefined;
   } else {
-    while (end < text.length && end - start <= MAX_VALUE && !isWhitespace(text.charCodeAt(end))) {
-      if (isQuote(text.charCodeAt(end))) break;
+    while (end < text.length && end - start <= MAX_VALUE && separatorAt(text, end) === 0) {
+      const code = text.charCodeAt(end);
+      if (isQuote(code) || (code === 92 && text.charCodeAt(end + 1) === 34)) break; // `\"` ends a JSON string
       end++;
     }
   }

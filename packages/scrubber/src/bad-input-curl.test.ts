@@ -43,7 +43,12 @@ describe('curl -u in real command traces', () => {
           'bash',
           [
             '-xc',
-            'curl -sS -o /dev/null -u "$CURL_USER:$CURL_PASS" "$CURL_URL"; curl -sS -o /dev/null --user "$CURL_USER:$CURL_PASS" "$CURL_URL"',
+            [
+              'curl -sS -o /dev/null -u "$CURL_USER:$CURL_PASS" "$CURL_URL"',
+              'curl -o /dev/null --user "$CURL_USER:$CURL_PASS" "$CURL_URL"',
+              'curl -o /dev/null -sSu "$CURL_USER:$CURL_PASS" "$CURL_URL"',
+              'curl -o /dev/null -sS --oauth2-bearer "$CURL_PASS" "$CURL_URL"',
+            ].join('; '),
           ],
           {
             env: {
@@ -60,11 +65,17 @@ describe('curl -u in real command traces', () => {
         return;
       }
       const basic = `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
-      expect(authorizations.slice(-2)).toEqual([basic, basic]); // the server really got these credentials
+      // The server really got these credentials.
+      expect(authorizations.slice(-4)).toEqual([basic, basic, basic, `Bearer ${secret}`]);
       expect(stderr).toContain(secret);
       const { text, findings } = scrubber.scrub(stderr);
       expect(text).not.toContain(secret);
-      expect(findings.map((finding) => finding.kind)).toEqual(['password', 'password']);
+      expect(findings.map((finding) => finding.kind)).toEqual([
+        'password',
+        'password',
+        'password',
+        'authorization',
+      ]);
       expect(text).toContain(`${user}:[REDACTED:password]`);
     }
   });
@@ -99,9 +110,22 @@ describe('curl -u forms', () => {
         `curl -sS \\\n  -H 'Accept: application/json' \\\n  -u ${user}:# \\\n  https://api.example.com/v1\n`,
       ],
       [`['curl', '-u', '${user}:${password}', 'https://a']`, `['curl', '-u', '${user}:#', 'https://a']`],
+      // Short options in a cluster: curl takes what follows u (or the next argument) as the value.
+      [`curl -sSu ${user}:${password} https://a`, `curl -sSu ${user}:# https://a`],
+      [`curl -vu${user}:${password} https://a`, `curl -vu${user}:# https://a`],
+      [
+        `curl -sSUproxy:${password} -x http://p:3128 https://a`,
+        'curl -sSUproxy:# -x http://p:3128 https://a',
+      ],
+      [`curl -s --oauth2-bearer ${password} https://a`, 'curl -s --oauth2-bearer # https://a'],
+      [
+        `curl --cert client.pem --pass '${password}' https://a`,
+        "curl --cert client.pem --pass '#' https://a",
+      ],
     ];
     for (const [text, expected] of cases) {
-      expect(scrubber.scrubText(text), text).toBe(expected.replace('#', '[REDACTED:password]'));
+      const kind = text.includes('oauth2') ? 'authorization' : 'password';
+      expect(scrubber.scrubText(text), text).toBe(expected.replace('#', `[REDACTED:${kind}]`));
     }
     const json = JSON.stringify({ cmd: `curl -u ${user}:${password} https://a`, exit: 0 });
     expect(JSON.parse(scrubber.scrubText(json))).toEqual({
@@ -144,6 +168,10 @@ describe('curl -u forms', () => {
       'docker run --rm -u 1000:1000 alpine id',
       'docker exec -u www-data:www-data web php artisan migrate',
       'git push -u origin main:main',
+      'curl --oauth2-bearer "$ACCESS_TOKEN" https://a',
+      'curl -sSL https://example.com/install.sh | sh -s -- -u admin:hunter22',
+      'curl --passive-ftp ftp://a',
+      'curl -fsSL -o get-docker.sh https://get.docker.com',
       'Authenticate with the -u flag: give the user name and the password separated by a colon.',
     ]) {
       expect(scrubber.scrub(text).findings, text).toEqual([]);

@@ -3,8 +3,8 @@ import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { isBlank, isQuote, isWhitespace } from './characters.js';
 
-// `curl -u user:password` in command text and logs. The rule looks back from the option for the
-// curl command it belongs to, at most LOOKBACK characters: a stream keeps 256 characters of
+// Credentials given to curl on its command line (`-u user:password`, `--oauth2-bearer`, `--pass`)
+// in command text and logs. The rule looks back from the option for the curl command it belongs to, at most LOOKBACK characters: a stream keeps 256 characters of
 // emitted text as context, so a stream finds what a one-shot scan finds.
 
 const LOOKBACK = 240;
@@ -48,18 +48,63 @@ function inCurlCommand(text: string, index: number): boolean {
   return true;
 }
 
-/** Length of the curl option at `index` (`-u`, `-U`, `--user`, `--proxy-user`). */
-function optionLength(text: string, index: number): number {
-  if (text.charCodeAt(index + 1) !== 45) return 2;
-  return text.startsWith('--user', index) ? 6 : 12;
+/** A curl option whose value is a credential. */
+interface CredentialOption {
+  /** Where the option's name ends. */
+  readonly end: number;
+  readonly kind: string;
+  /** The value is `user:password` and only the password is secret. */
+  readonly userPassword: boolean;
+  /** The value may follow without a space (short options: `-uuser:pass`). */
+  readonly attached: boolean;
 }
 
-/** The password of `curl -u user:password` (also `-uuser:pass`, `--user`, `-U`, `--proxy-user`), quoted or not. */
-function matchCurlUser(text: string, index: number): RuleMatch | undefined {
+const LONG_OPTIONS: readonly (readonly [name: string, kind: string, userPassword: boolean])[] = [
+  ['--user', 'password', true],
+  ['--proxy-user', 'password', true],
+  ['--oauth2-bearer', 'authorization', false],
+  ['--pass', 'password', false],
+  ['--proxy-pass', 'password', false],
+];
+
+function isLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+}
+
+/**
+ * The credential option at `index`: one of {@link LONG_OPTIONS}, or a cluster of short options
+ * that reaches `u` or `U` (`-u`, `-U`, `-sSu`, `-vuuser:pass`: curl takes the rest of the
+ * cluster, or the next argument, as the value).
+ */
+function optionAt(text: string, index: number): CredentialOption | undefined {
+  if (text.charCodeAt(index + 1) === 45) {
+    for (const [name, kind, userPassword] of LONG_OPTIONS) {
+      const end = index + name.length;
+      if (text.startsWith(name, index) && !isWordCode(text.charCodeAt(end)))
+        return { end, kind, userPassword, attached: false };
+    }
+    return undefined;
+  }
+  for (let cursor = index + 1; cursor < index + 16; cursor++) {
+    const code = text.charCodeAt(cursor);
+    if (code === 117 || code === 85)
+      return { end: cursor + 1, kind: 'password', userPassword: true, attached: true };
+    if (!isLetter(code)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The secret of a curl credential option: the password of `-u user:password` (also `-uuser:pass`,
+ * `-sSu`, `--user`, `-U`, `--proxy-user`), the token of `--oauth2-bearer`, the passphrase of
+ * `--pass`/`--proxy-pass`; quoted or not.
+ */
+function matchCurlCredentials(text: string, index: number): RuleMatch | undefined {
   const before = index > 0 ? text.charCodeAt(index - 1) : 32;
   if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91)) return undefined;
-  const long = text.charCodeAt(index + 1) === 45;
-  let cursor = index + optionLength(text, index);
+  const option = optionAt(text, index);
+  if (option === undefined) return undefined;
+  let cursor = option.end;
   // After the option: spaces, or the quotes and comma of an argument list (`'-u', 'user:pass'`).
   let quote = 0;
   let escapedQuote = false;
@@ -72,16 +117,19 @@ function matchCurlUser(text: string, index: number): RuleMatch | undefined {
     } else if (!(code === 92 && isQuote(text.charCodeAt(cursor + 1)))) break;
     cursor++;
   }
-  if (long && cursor === index + optionLength(text, index)) return undefined; // `--user-agent`, `--username`
-  // The user name, up to the first colon.
+  if (!option.attached && cursor === option.end) return undefined; // a long option's value is the next argument (`--user=` is no curl syntax)
   const userStart = cursor;
-  while (cursor < text.length && cursor - userStart <= MAX_USER) {
-    const code = text.charCodeAt(cursor);
-    if (code === 58 || isWhitespace(code) || isQuote(code) || code === 92) break;
+  if (option.userPassword) {
+    // The user name, up to the first colon.
+    while (cursor < text.length && cursor - userStart <= MAX_USER) {
+      const code = text.charCodeAt(cursor);
+      if (code === 58 || isWhitespace(code) || isQuote(code) || code === 92) break;
+      cursor++;
+    }
+    if (text.charCodeAt(cursor) !== 58) return undefined; // no password: curl asks for it
     cursor++;
   }
-  if (text.charCodeAt(cursor) !== 58) return undefined; // no password: curl asks for it
-  const start = cursor + 1;
+  const start = cursor;
   let end = start;
   while (end < text.length && end - start <= MAX_VALUE) {
     const code = text.charCodeAt(end);
@@ -92,21 +140,25 @@ function matchCurlUser(text: string, index: number): RuleMatch | undefined {
     end++;
   }
   if (quote !== 0 && text.charCodeAt(end) !== quote && text.charCodeAt(end) !== 92) return undefined;
-  if (end === start || end - start > MAX_VALUE) return undefined;
+  // A whole-value credential (a token, a passphrase) of fewer than 4 characters is a word.
+  if (end === start || end - start < (option.userPassword ? 1 : 4) || end - start > MAX_VALUE)
+    return undefined;
   const value = text.slice(start, end);
-  if (isPlaceholder(value) || isPlaceholder(text.slice(userStart, cursor))) return undefined;
+  if (isPlaceholder(value) || (option.userPassword && isPlaceholder(text.slice(userStart, start - 1))))
+    return undefined;
   if (!inCurlCommand(text, index)) return undefined;
-  return { start, end, kind: 'password' };
+  return { start, end, kind: option.kind };
 }
 
-/** `curl -u user:password` in command text and logs. */
-export const curlUser: SecretRule = {
-  id: 'curl_user',
+/** Credentials given to curl on the command line, in command text and logs. */
+export const curlCredentials: SecretRule = {
+  id: 'curl_credentials',
   description:
-    'Passwords given to curl on the command line: -u/--user user:password (also -uuser:pass) and -U/--proxy-user',
-  anchors: ['-u', '-U', '--user', '--proxy-user'],
-  match: matchCurlUser,
-  maxLength: 12 + 8 + MAX_USER + MAX_VALUE + 2,
+    'Credentials given to curl on the command line: the password of -u/--user user:password (also -uuser:pass, -sSu) and -U/--proxy-user, --oauth2-bearer tokens, --pass/--proxy-pass passphrases',
+  // Every `-`: short options come in clusters (`-sSu`), so no longer literal marks them.
+  anchors: ['-'],
+  match: matchCurlCredentials,
+  maxLength: 16 + 8 + MAX_USER + MAX_VALUE + 2,
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
     const user = fake.chars('abcdefghijklmnopqrstuvwxyz', 8);
@@ -124,6 +176,8 @@ export const curlUser: SecretRule = {
         kind: 'password',
       },
       { text: `["curl", "-u", "${user}:${password}", "https://a"]`, secret: password, kind: 'password' },
+      { text: `curl -sSu ${user}:${password} https://a`, secret: password, kind: 'password' },
+      { text: `curl --oauth2-bearer ${password} https://a`, secret: password, kind: 'authorization' },
     ];
   },
   negatives: () => [
@@ -133,5 +187,7 @@ export const curlUser: SecretRule = {
     'docker run --rm -u 1000:1000 alpine id',
     'git push -u origin main:main',
     "curl --user-agent 'Mozilla/5.0 (X11; Linux x86_64)' https://a",
+    'curl --oauth2-bearer "$TOKEN" https://a',
+    'curl -sSL -o out.tar.gz https://example.com/a-u:b',
   ],
 };
