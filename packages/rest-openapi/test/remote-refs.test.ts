@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../src/index.js';
 import { minimal, rejection } from './helpers/bad-input.js';
-import { useCleanups } from './helpers/fixtures.js';
+import { fakeSecret, useCleanups } from './helpers/fixtures.js';
 import { sendJson } from './helpers/loopback.js';
 
 const { server, defer } = useCleanups();
@@ -170,5 +170,30 @@ describe('documents an OpenAPI document refers to', () => {
       `the documents ${api.origin}/openapi.json refers to took longer than 1000 ms together`,
     );
     expect(error.message).toContain('raise fetchTimeoutMs');
+  });
+
+  it('never shows the query of a document URL (it may hold a key) in messages', async () => {
+    const key = fakeSecret('key');
+    const api = await server((request, response) => {
+      if (request.url.startsWith('/broken.json')) return void response.end('{"openapi": "3.0.3", "paths": {');
+      if (request.url.startsWith('/down.json')) return sendJson(response, 503, {});
+      if (request.url.startsWith('/big.json')) return sendJson(response, 200, { x: 'y'.repeat(2_000) });
+      return sendJson(response, 200, referring('./big.json'));
+    });
+    for (const [path, code] of [
+      ['/broken.json', 'CONFIG_INVALID'],
+      ['/down.json', 'PROVIDER_UNAVAILABLE'],
+      ['/big.json', 'CONFIG_INVALID'],
+      ['/referring.json', 'CONFIG_INVALID'],
+    ] as const) {
+      // the whole URL, key included, used to be part of every message
+      const error = await rejection(
+        importOpenApi(`${api.origin}${path}?key=${key}`, { maxDocumentBytes: 1_000 }),
+      );
+      expect(error.code).toBe(code);
+      expect(error.message).toContain(`${api.origin}${path}?…`);
+      expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(key);
+    }
+    expect(api.requests.filter((request) => request.url.includes(key)).length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -18,6 +18,14 @@ export interface ReadLimits {
   readonly dispatcher?: Dispatcher;
 }
 
+/**
+ * A document URL as messages show it: without its query, which may hold a key
+ * (`/openapi.json?key=...`), as call failures never show a query either.
+ */
+export function shownUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? url.replace(/\?[^#]*/, '?…') : url;
+}
+
 function tooLarge(where: string, maxBytes: number): ToolError {
   return new ToolError(
     'CONFIG_INVALID',
@@ -31,12 +39,13 @@ function tooLarge(where: string, maxBytes: number): ToolError {
  * (headers and body together). Redirects are not followed. Failures: `CANCELLED` (the signal),
  * `TIMEOUT`, `CONFIG_INVALID` (too large), `PROVIDER_UNAVAILABLE` (anything else).
  */
-export async function fetchDocumentText(url: string, limits: ReadLimits): Promise<string> {
+export async function fetchDocumentText(target: string, limits: ReadLimits): Promise<string> {
+  const url = shownUrl(target);
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
   let response: Dispatcher.ResponseData | undefined;
   try {
-    response = await request(url, {
+    response = await request(target, {
       method: 'GET',
       headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' },
       signal,

@@ -11,6 +11,7 @@ import {
   type ReadLimits,
   fetchDocumentText,
   readDocumentFile,
+  shownUrl,
 } from './fetch-document.js';
 import { refReaders } from './ref-resolvers.js';
 
@@ -63,7 +64,7 @@ function checkDocumentUrl(url: unknown, field: string): void {
     parsed.username = '';
     parsed.password = '';
     throw invalid(
-      `${field} ${parsed.href} holds user info, which is not sent; download the document and pass { text, baseUrl }, or pass a dispatcher that adds authorization`,
+      `${field} ${shownUrl(parsed.href)} holds user info, which is not sent; download the document and pass { text, baseUrl }, or pass a dispatcher that adds authorization`,
     );
   }
 }
@@ -145,7 +146,7 @@ export async function loadDocument(
     if (/^https?:\/\//i.test(text)) {
       checkDocumentUrl(text, 'the OpenAPI document URL');
       location = text;
-      parsed = parseDocumentText(await fetchDocumentText(text, limits), text);
+      parsed = parseDocumentText(await fetchDocumentText(text, limits), shownUrl(text));
     } else {
       if (source instanceof URL && source.protocol !== 'file:') {
         throw invalid(`the OpenAPI document URL ${text} must be http:, https: or file:`);
@@ -162,7 +163,7 @@ export async function loadDocument(
     // the importer never mutates; external refs are bundled into a copy below
     parsed = source.document;
   }
-  const where = location ?? 'the OpenAPI document';
+  const where = location === undefined ? 'the OpenAPI document' : shownUrl(location);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalid(`${where} must be a JSON or YAML object`);
   }

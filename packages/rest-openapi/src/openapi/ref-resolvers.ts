@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { Agent } from 'undici';
-import { type ReadLimits, fetchDocumentText, readDocumentFile } from './fetch-document.js';
+import { type ReadLimits, fetchDocumentText, readDocumentFile, shownUrl } from './fetch-document.js';
 
 /** A resolver plugin of json-schema-ref-parser (`resolve.http`, `resolve.file`). */
 interface Resolver {
@@ -82,6 +82,7 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
   let failure: ToolError | undefined;
   let total = 0;
   const origin = remote ? new URL(documentUrl).origin : undefined;
+  const shown = shownUrl(documentUrl);
   // one deadline for them all: a chain of documents each just within the timeout never ends
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const fetchLimits: ReadLimits = {
@@ -94,7 +95,7 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
         if (!deadline.aborted || limits.signal?.aborted) throw error;
         throw new ToolError(
           'TIMEOUT',
-          `the documents ${documentUrl} refers to took longer than ${limits.timeoutMs} ms together (the last one asked for was ${where}); raise fetchTimeoutMs`,
+          `the documents ${shown} refers to took longer than ${limits.timeoutMs} ms together (the last one asked for was ${where}); raise fetchTimeoutMs`,
           { cause: error, details: { document: where, timeoutMs: limits.timeoutMs } },
         );
       });
@@ -102,7 +103,7 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
       if (total > limits.maxBytes) {
         throw new ToolError(
           'CONFIG_INVALID',
-          `the documents ${documentUrl} refers to are larger than ${limits.maxBytes} bytes together (the last one read was ${where}); raise maxDocumentBytes`,
+          `the documents ${shown} refers to are larger than ${limits.maxBytes} bytes together (the last one read was ${where}); raise maxDocumentBytes`,
           { details: { document: where, maxBytes: limits.maxBytes } },
         );
       }
@@ -120,7 +121,7 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
         counted(file.url, async () => {
           const url = new URL(file.url);
           if (url.origin === origin) return fetchDocumentText(url.href, fetchLimits);
-          const agent = await publicAgent(url, documentUrl);
+          const agent = await publicAgent(url, shown);
           try {
             return await fetchDocumentText(url.href, { ...fetchLimits, dispatcher: agent });
           } finally {
