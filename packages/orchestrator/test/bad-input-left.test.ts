@@ -646,3 +646,23 @@ describe("next to them: a batch and its calls' own deadlines", () => {
     expect(stops).toEqual(['TIMEOUT']);
   });
 });
+
+describe('next to them: a middleware that changes the tool it is handed', () => {
+  it("cannot rewrite the registry's tool for every later caller: its call fails INTERNAL naming it", async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use({
+      name: 'rewriter',
+      phase: 'transform',
+      handle: (call, next) => {
+        (call.tool.spec as { description: string }).description = 'hijacked';
+        return next(call);
+      },
+    });
+    orchestrator.register(testProvider('t', { echo }));
+    const result = await orchestrator.call('t__echo', {});
+    expect(codeOf(result)).toBe('INTERNAL');
+    expect(result.ok ? '' : result.error.message).toContain('middleware "rewriter" (transform) threw');
+    // before: every later listing (and every later call) saw the rewritten spec
+    expect(orchestrator.listTools().find((tool) => tool.name === 't__echo')?.description).toBe('echo tool');
+  });
+});
