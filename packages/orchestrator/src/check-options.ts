@@ -54,10 +54,38 @@ export function checkOrchestratorOptions(options: OrchestratorOptions): void {
   }
 }
 
-/** Checks the numbers given at `register()`. */
+/** Checks the options given at `register()`: an object, positive numbers, a queue name, an aliases map. */
 export function checkProviderOptions(namespace: string, options: ProviderOptions): void {
-  number(`register("${namespace}").timeoutMs`, options.timeoutMs, 'positive');
-  number(`register("${namespace}").cacheTtlMs`, options.cacheTtlMs, 'nonNegative');
+  const where = `register("${namespace.slice(0, 100)}")`;
+  if (!isPlainObject(options)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `${where} options must be an object { timeoutMs?, queue?, cacheTtlMs?, aliases? } or left out; got ${kindOf(options)}`,
+    );
+  }
+  number(`${where}.timeoutMs`, options.timeoutMs, 'positive');
+  number(`${where}.cacheTtlMs`, options.cacheTtlMs, 'nonNegative');
+  const queue: unknown = options.queue;
+  if (queue !== undefined && (typeof queue !== 'string' || queue === '')) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `${where}.queue must be a non-empty string naming a queue; got ${queue === '' ? 'an empty string' : kindOf(queue)}`,
+    );
+  }
+  if (options.aliases !== undefined && !isPlainObject(options.aliases)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `${where}.aliases must be an object { alias: "public tool name" }; got ${kindOf(options.aliases)}`,
+    );
+  }
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
 /** Checks what `use()` was given. */

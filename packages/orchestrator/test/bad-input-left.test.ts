@@ -666,3 +666,36 @@ describe('next to them: a middleware that changes the tool it is handed', () => 
     expect(orchestrator.listTools().find((tool) => tool.name === 't__echo')?.description).toBe('echo tool');
   });
 });
+
+describe('next to them: register() options of the wrong shape', () => {
+  it.each<[string, unknown, string]>([
+    [
+      'null',
+      null,
+      'register("t") options must be an object { timeoutMs?, queue?, cacheTtlMs?, aliases? } or left out; got null',
+    ],
+    ['a string', 'fast', 'register("t") options must be an object'],
+    [
+      'aliases that are a string',
+      { aliases: 'e' },
+      'register("t").aliases must be an object { alias: "public tool name" }; got string',
+    ],
+    [
+      'a queue that is a number',
+      { queue: 7 },
+      'register("t").queue must be a non-empty string naming a queue; got number',
+    ],
+  ])(
+    '%s is CONFIG_INVALID and registers nothing (before: a TypeError, or accepted)',
+    async (_what, options, text) => {
+      orchestrator = createOrchestrator();
+      const error = thrownBy(() => orchestrator?.register(testProvider('t', { echo }), options as never));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(text);
+      expect(orchestrator.providers().map((provider) => provider.namespace)).toEqual(['toolplane']);
+      // the namespace is still free
+      orchestrator.register(testProvider('t', { echo }));
+      expect(codeOf(await orchestrator.call('t__echo', {}))).toBe('OK');
+    },
+  );
+});
