@@ -125,7 +125,7 @@ describe('an entry with both "url" and "command"', () => {
     ]) {
       expect(thrownBy(config), JSON.stringify(config)).toMatchObject({
         code: 'CONFIG_INVALID',
-        message: both,
+        message: expect.stringMatching(both),
       });
     }
   });
@@ -150,7 +150,10 @@ describe('a start two callers share', () => {
       const joined = provider.start?.(new AbortController().signal);
       expect(await waitFor(() => pidsWithTag(tag).length > 0, 20_000)).toBe(true);
       first.abort();
-      await expect(began).rejects.toMatchObject({ code: 'CANCELLED', message: /start was cancelled/ });
+      await expect(began).rejects.toMatchObject({
+        code: 'CANCELLED',
+        message: expect.stringMatching(/start was cancelled/),
+      });
       open();
       await expect(joined).resolves.toBeUndefined();
       expect((await provider.listTools()).length).toBeGreaterThan(0);
@@ -329,11 +332,52 @@ describe('a caller waiting for a restart', () => {
       for (const waiting of [refreshing, pinging]) {
         await expect(waiting).rejects.toMatchObject({
           code: 'CANCELLED',
-          message: /cancelled by the caller/,
+          message: expect.stringMatching(/cancelled by the caller/),
         });
       }
     } finally {
       await provider.close?.();
     }
+  });
+});
+
+describe('names and values a process or an HTTP request cannot carry', () => {
+  it('createMcpProvider refuses them with CONFIG_INVALID naming the field, without echoing the value', () => {
+    const stdio = (extra: Record<string, unknown>) => ({
+      type: 'stdio',
+      command: process.execPath,
+      ...extra,
+    });
+    const remote = (headers: Record<string, string>) => ({ url: 'http://127.0.0.1:1/mcp', headers });
+    const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
+      [stdio({ env: { 'A=B': 'x' } }), /env\.A=B .*"="/],
+      [stdio({ env: { '': 'x' } }), /env\. .*empty/],
+      [stdio({ env: { A: 'secret-1\0' } }), /env\.A .*NUL/],
+      [stdio({ args: ['a\0b'] }), /args\[0\] .*NUL/],
+      [stdio({ command: `${process.execPath}\0` }), /command .*NUL/],
+      [stdio({ cwd: '/tmp\0' }), /cwd .*NUL/],
+      [remote({ 'Bad Name': 'x' }), /headers\.Bad Name .*header name/],
+      [remote({ 'X-A': 'secret-2\r\nInjected: 1' }), /headers\.X-A .*line break/],
+      [{ url: 'http://127.0.0.1:1/mcp', bearerToken: 'secret-3\n' }, /bearerToken .*line break/],
+    ];
+    for (const [config, message] of cases) {
+      const thrown = thrownBy(config);
+      expect(thrown, JSON.stringify(config)).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+      });
+      expect((thrown as Error).message).not.toMatch(/secret-/);
+    }
+  });
+
+  it('the loader reports a header that interpolates to a line break as a problem of that server', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: { api: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } },
+      },
+      { env: { TOKEN: 'abc\r\nX-Injected: 1' } },
+    );
+    expect(loaded.servers).toEqual({});
+    expect(loaded.problems.map((problem) => problem.field)).toEqual(['headers.Authorization']);
   });
 });

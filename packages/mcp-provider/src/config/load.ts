@@ -134,6 +134,12 @@ function prototypeKeyProblems(server: string, entry: RawServerEntry): McpConfigP
   return problems;
 }
 
+/** An issue's message; for a bad key of a record, what is wrong with the key (zod says only "Invalid key"). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_key') return issue.issues[0]?.message ?? issue.message;
+  return issue.message;
+}
+
 function validateEntry(server: string, entry: RawServerEntry): McpServerConfig | McpConfigProblem[] {
   if ('__notAnObject' in entry) return [createProblem(server, undefined, 'must be an object')];
   const prototypeKeys = prototypeKeyProblems(server, entry);
@@ -171,7 +177,7 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
   const parsed = schema.safeParse(entry);
   if (parsed.success) return parsed.data as McpServerConfig;
   return parsed.error.issues.map((issue) =>
-    createProblem(server, fieldOf(issue.path) || undefined, issue.message),
+    createProblem(server, fieldOf(issue.path) || undefined, issueMessage(issue)),
   );
 }
 

@@ -1,8 +1,32 @@
 import { z } from 'zod';
 
 const durationMs = z.number().int().nonnegative();
-const stringMap = z.record(z.string(), z.string());
 const patterns = z.array(z.string().min(1));
+
+// What a process (command line, environment) and an HTTP request can carry. The messages
+// never quote the value: it may be a secret.
+const NUL = '\u0000';
+/** A string a process can be given: no NUL (spawn refuses it, at start time). */
+const processString = z.string().refine((value) => !value.includes(NUL), {
+  error: 'contains a NUL character, which a process cannot be given: remove it',
+});
+const environmentName = z
+  .string()
+  .min(1, { error: 'is an empty variable name: name the variable' })
+  .refine((name) => !name.includes('='), {
+    error: 'has "=" in a variable name, which would set another variable: rename it',
+  })
+  .refine((name) => !name.includes(NUL), { error: 'has a NUL character in a variable name: rename it' });
+const environment = z.record(environmentName, processString);
+/** RFC 9110 token: the characters a header name may have. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const headerName = z.string().regex(HEADER_NAME, {
+  error: "is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only): rename it",
+});
+const headerValue = z.string().refine((value) => !/[\r\n\u0000]/.test(value), {
+  error: 'has a line break or NUL character in its value, which a request cannot carry: remove it',
+});
+const headerMap = z.record(headerName, headerValue);
 
 const common = {
   enabled: z.boolean().optional(),
@@ -28,12 +52,15 @@ const common = {
 export const stdioServerSchema = z.object({
   ...common,
   type: z.literal('stdio'),
-  command: z.string({ error: 'is missing: set the executable to run (for example "npx")' }).min(1, {
-    error: 'is empty: set the executable to run (for example "npx")',
-  }),
-  args: z.array(z.string()).optional(),
-  cwd: z.string().min(1).optional(),
-  env: stringMap.optional(),
+  command: z
+    .string({ error: 'is missing: set the executable to run (for example "npx")' })
+    .min(1, {
+      error: 'is empty: set the executable to run (for example "npx")',
+    })
+    .pipe(processString),
+  args: z.array(processString).optional(),
+  cwd: z.string().min(1).pipe(processString).optional(),
+  env: environment.optional(),
   inheritEnv: z.boolean().optional(),
   stderrTailBytes: durationMs.positive().optional(),
   maxMessageBytes: durationMs.positive().optional(),
@@ -57,8 +84,8 @@ export const remoteServerSchema = z.object({
   ...common,
   type: z.enum(['http', 'sse']).optional(),
   url: urlWithProtocols(['http:', 'https:']),
-  headers: stringMap.optional(),
-  bearerToken: z.string().min(1).optional(),
+  headers: headerMap.optional(),
+  bearerToken: z.string().min(1).pipe(headerValue).optional(),
 });
 
 /** Validates a WebSocket server entry. */
@@ -66,6 +93,6 @@ export const websocketServerSchema = z.object({
   ...common,
   type: z.literal('websocket'),
   url: urlWithProtocols(['ws:', 'wss:']),
-  headers: stringMap.optional(),
-  bearerToken: z.string().min(1).optional(),
+  headers: headerMap.optional(),
+  bearerToken: z.string().min(1).pipe(headerValue).optional(),
 });
