@@ -62,6 +62,11 @@ describe('base URLs from the document', () => {
       document: swagger({ host: '127.0.0.1', basePath: `:${api.host.split(':')[1]}/x` }),
     });
     expect(glued.tools.listPets?.url).toBe(`http://127.0.0.1/:${api.host.split(':')[1]}/x/pets`);
+    // a path after the host, which the specification does not allow, still means what it says
+    const withPath = await importOpenApi({
+      document: swagger({ host: 'api.example.test/v2', basePath: '/beta' }),
+    });
+    expect(withPath.tools.listPets?.url).toBe('http://api.example.test/v2/beta/pets');
     const fine = await importOpenApi({ document: swagger({ host: api.host, basePath: '/v1' }) });
     await callAll(fine, { API_TOKEN: secret });
     expect(api.requests.map((request) => request.url)).toEqual(['/v1/pets']);

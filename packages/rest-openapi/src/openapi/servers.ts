@@ -106,7 +106,8 @@ function filledServer(server: Server, choice: ServerChoice): string {
   return url;
 }
 
-const SWAGGER_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/;
+// host[:port], and the path some documents add to it although the specification says not to
+const SWAGGER_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?(?:\/[A-Za-z0-9._~/-]*)?$/;
 
 /**
  * The `basePath` of a Swagger 2.0 document, starting with `/` (which the specification requires;
@@ -121,7 +122,7 @@ export function checkSwaggerBase(document: Partial<OpenAPIV2.Document>): string 
   ) {
     throw new ToolError(
       'CONFIG_INVALID',
-      `the document's host ${JSON.stringify(document.host)} must be a plain host[:port] (no scheme, path, user info, query or \${...}); pass baseUrl`,
+      `the document's host ${JSON.stringify(document.host)} must be a plain host[:port] (no scheme, user info, query or \${...}); pass baseUrl`,
     );
   }
   const basePath = typeof document.basePath === 'string' ? document.basePath : '';
