@@ -699,3 +699,22 @@ describe('next to them: register() options of the wrong shape', () => {
     },
   );
 });
+
+describe('next to them: what a batch echoes back', () => {
+  it('a megabyte tool name in a batch is cut in its answer (before: echoed whole, up to 32 times)', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.register(testProvider('t', { echo }));
+    const huge = 'q'.repeat(1_000_000);
+    const result = await orchestrator.call('batch', {
+      calls: [{ tool: huge }, { tool: huge }, { tool: 't__echo' }],
+    });
+    const entries = batchEntries(result);
+    expect(entries.map((entry) => entry.error?.code ?? 'OK')).toEqual([
+      'TOOL_NOT_FOUND',
+      'TOOL_NOT_FOUND',
+      'OK',
+    ]);
+    expect(entries[0]?.tool).toBe(`${'q'.repeat(200)}...`);
+    expect(result.ok ? JSON.stringify(result.structured).length : 0).toBeLessThan(5_000);
+  });
+});

@@ -7,6 +7,7 @@ import {
   fail,
   ok,
 } from '@toolplane/core';
+import { shortName } from '../check-options.js';
 
 /** What the batch tool needs from the orchestrator. */
 export interface BatchHost {
@@ -127,9 +128,11 @@ function batchResult(
     error?: { code: string; message: string };
   }> = calls.map((call, i) => {
     const result = results[i] ?? missing(i);
+    // the name as the model sent it, cut: a megabyte name is not echoed back 32 times
+    const tool = shortName(call.tool);
     return result.ok
-      ? { tool: call.tool, ok: true, text: contentText(result.content) }
-      : { tool: call.tool, ok: false, error: { code: result.error.code, message: result.error.message } };
+      ? { tool, ok: true, text: contentText(result.content) }
+      : { tool, ok: false, error: { code: result.error.code, message: result.error.message } };
   });
   const text = structured
     .map((entry, i) =>
