@@ -6,6 +6,7 @@ import {
   errorMessage,
 } from '@toolplane/core';
 import { DEFAULT_SESSION_ID, principalProblem, sessionProblem } from './check-caller.js';
+import { shortName } from './check-options.js';
 
 /**
  * A whole view from the partial one `listTools(view)` takes (no principal: an empty one; no
@@ -41,10 +42,11 @@ export function filterTools(
   middleware: readonly Middleware[],
   tools: readonly RegisteredTool[],
   view: ToolView,
+  isRegistered: (name: string) => boolean,
 ): readonly RegisteredTool[] {
   let visible = tools;
   for (const each of middleware) {
-    if (each.filterTools) visible = filteredBy(each, each.filterTools, visible, view);
+    if (each.filterTools) visible = filteredBy(each, each.filterTools, visible, view, isRegistered);
   }
   return visible;
 }
@@ -54,6 +56,7 @@ function filteredBy(
   filter: NonNullable<Middleware['filterTools']>,
   tools: readonly RegisteredTool[],
   view: ToolView,
+  isRegistered: (name: string) => boolean,
 ): readonly RegisteredTool[] {
   let answer: unknown;
   try {
@@ -66,10 +69,18 @@ function filteredBy(
     throw broken(middleware, `returned ${answer === null ? 'null' : typeof answer}, not an array of tools`);
   }
   for (let i = 0; i < answer.length; i++) {
-    if (!isRegisteredTool(answer[i])) {
+    const entry: unknown = answer[i];
+    if (!isRegisteredTool(entry)) {
       throw broken(
         middleware,
         `returned an array whose entry ${i} is not a registered tool (an object with a name and a spec)`,
+      );
+    }
+    // a copy (say with a shorter description) is fine; a tool nobody registered cannot be called
+    if (!isRegistered(entry.name)) {
+      throw broken(
+        middleware,
+        `returned ${JSON.stringify(shortName(entry.name))}, which is no registered tool (a filter narrows the list; it cannot add to it)`,
       );
     }
   }

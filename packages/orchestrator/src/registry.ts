@@ -126,6 +126,11 @@ export class ToolRegistry {
     return this.list;
   }
 
+  /** Whether `name` is a public tool name, exactly (no forgiving forms). */
+  has(name: string): boolean {
+    return this.routes.has(name);
+  }
+
   get size(): number {
     return this.routes.size;
   }

@@ -97,7 +97,9 @@ export class ToolCatalog {
   listRegistered(view: Partial<ToolView> | undefined): readonly RegisteredTool[] {
     const tools: readonly RegisteredTool[] = this.registry.all();
     if (!view) return tools;
-    return filterTools([...this.deps.builtins, ...this.deps.middleware], tools, fullView(view));
+    return filterTools([...this.deps.builtins, ...this.deps.middleware], tools, fullView(view), (name) =>
+      this.registry.has(name),
+    );
   }
 
   /** Stops the starts in progress (when closing: a call waiting on them is not held). */

@@ -233,6 +233,40 @@ describe('a filterTools that throws or answers garbage', () => {
     },
   );
 
+  it('a filter that adds a tool nobody registered is CONFIG_INVALID (before: listed, and TOOL_NOT_FOUND when called)', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use(
+      filtering('inventor', (tools) => [
+        ...tools,
+        {
+          name: 'ghost',
+          localName: 'ghost',
+          spec: { name: 'ghost', description: 'x', inputSchema: { type: 'object' } },
+          provider: { namespace: 'none', kind: 'local' },
+        },
+      ]),
+    );
+    orchestrator.register(testProvider('t', { echo }));
+    await orchestrator.warmup();
+    const error = thrownBy(() => orchestrator?.listTools(VIEW));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(
+      'middleware "inventor" (gate) filterTools returned "ghost", which is no registered tool',
+    );
+  });
+
+  it('a filter may hand back copies of registered tools (same names), say with shorter descriptions', async () => {
+    orchestrator = createOrchestrator();
+    orchestrator.use(
+      filtering('terse', (tools) =>
+        tools.map((tool) => ({ ...tool, spec: { ...tool.spec, description: 'short' } })),
+      ),
+    );
+    orchestrator.register(testProvider('t', { echo }));
+    await orchestrator.warmup();
+    expect(orchestrator.listTools(VIEW).find((tool) => tool.name === 't__echo')?.description).toBe('short');
+  });
+
   it('a filter that changes the array it is given cannot change the registry', async () => {
     orchestrator = createOrchestrator();
     orchestrator.use(
