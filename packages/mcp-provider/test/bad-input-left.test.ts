@@ -381,3 +381,31 @@ describe('names and values a process or an HTTP request cannot carry', () => {
     expect(loaded.problems.map((problem) => problem.field)).toEqual(['headers.Authorization']);
   });
 });
+
+describe('a tools/list full of bad definitions', () => {
+  it('is a few protocol-error events that count every definition left out', async () => {
+    const bad = 2000;
+    const log = eventLog();
+    const provider = createMcpProvider(
+      'badmany',
+      {
+        type: 'stdio',
+        command: process.execPath,
+        args: [fixture('hostile-server.mjs'), `--bad-many=${bad}`],
+        healthIntervalMs: 0,
+      },
+      { runDirectory: run.path, onEvent: log.onEvent },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect((await provider.listTools()).map((spec) => spec.name)).toEqual(['echo', 'lists', 'storm']);
+      await provider.refreshTools(AbortSignal.timeout(30_000)); // a second listing, reported again
+    } finally {
+      await provider.close?.();
+    }
+    const reports = log.events.flatMap((event) => (event.type === 'protocol-error' ? [event] : []));
+    expect(reports.length).toBeLessThan(50);
+    expect(reports[0]?.message).toContain('"bad_0"');
+    expect(reports.reduce((sum, event) => sum + (event.count ?? 1), 0)).toBe(2 * bad);
+  });
+});

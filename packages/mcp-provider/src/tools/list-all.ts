@@ -1,4 +1,5 @@
 import type { McpProviderEvent } from '../lifecycle/events.js';
+import { ProtocolErrorReports } from '../lifecycle/protocol-errors.js';
 import type { McpSession, McpToolDefinition } from '../session/session.js';
 
 /** Pages of `tools/list` followed at most. */
@@ -15,14 +16,30 @@ export interface ListAllOptions {
 /**
  * Every tool a server lists, page by page (bounded at {@link MAX_PAGES}; a repeated cursor
  * stops it). Entries the session dropped and later definitions of a remote name already listed
- * are reported as `protocol-error` events and left out.
+ * are reported as `protocol-error` events and left out, coalesced as a session's protocol errors
+ * are (a list of thousands of bad definitions is a few events that count them all).
  */
 export async function listAllTools(
   session: McpSession,
   options: ListAllOptions,
 ): Promise<McpToolDefinition[]> {
-  const { server, emit, signal } = options;
-  const problem = (message: string): void => emit({ type: 'protocol-error', server, message });
+  const { server, emit } = options;
+  const reports = new ProtocolErrorReports((message, count) =>
+    emit({ type: 'protocol-error', server, message, ...(count === undefined ? {} : { count }) }),
+  );
+  try {
+    return await listPages(session, options, (message) => reports.add(message));
+  } finally {
+    reports.flush();
+  }
+}
+
+async function listPages(
+  session: McpSession,
+  options: ListAllOptions,
+  problem: (message: string) => void,
+): Promise<McpToolDefinition[]> {
+  const { signal } = options;
   const all: McpToolDefinition[] = [];
   const remoteNames = new Set<string>();
   const seen = new Set<string>();
@@ -46,7 +63,7 @@ export async function listAllTools(
     }
     if (!result.nextCursor) return all;
     if (seen.has(result.nextCursor)) {
-      problem(`tools/list repeated cursor ${result.nextCursor}; stopped paging`);
+      problem(`tools/list repeated cursor ${result.nextCursor.slice(0, 100)}; stopped paging`);
       return all;
     }
     seen.add(result.nextCursor);
