@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -296,5 +296,49 @@ describe('openapi import --out through a symbolic link', () => {
       expect(stderr, out).toContain(`toolplane: error: INVALID_ARGUMENTS: cannot write ${out}: ${problem}`);
     }
     expect((await lstat(join(sub, 'nowhere.json'))).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('serve mcp --stdio with a client that does not read its answers', () => {
+  it('stops reading requests while stdout is full instead of buffering answers without limit', async () => {
+    const child = startCli(['serve', 'mcp', '--stdio'], { cwd: dir.path });
+    started.push(child);
+    child.stdout?.pause();
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const stdin = child.stdin as NodeJS.WritableStream & { writableLength: number };
+    stdin.on('error', () => {});
+    stdin.write(`${INITIALIZE}\n`);
+    expect(await waitFor(() => stderr.includes('serving'), 60_000)).toBe(true);
+    const rssKiB = (): number =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+    const before = rssKiB();
+    // 200 MiB of pings (each answer about as long as its request), none of the answers read
+    const pad = 'x'.repeat(4096);
+    const pings = 50_000;
+    for (let block = 0; block < pings / 1000; block++) {
+      let lines = '';
+      for (let index = 0; index < 1000; index++) lines += `${ping(`p${block * 1000 + index}-${pad}`)}\n`;
+      stdin.write(lines);
+    }
+    // the gateway reads what fits while stdout has room, then holds; without that it takes
+    // every request and keeps every answer in memory
+    expect(await waitFor(() => stdin.writableLength === 0, 15_000)).toBe(false);
+    expect(rssKiB() - before).toBeLessThan(150 * 1024);
+    // once the client reads, every request is answered
+    let answered = 0;
+    let pending = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      answered += lines.filter((line) => line.includes('"result"')).length;
+    });
+    child.stdout?.resume();
+    expect(await waitFor(() => answered === pings + 1, 120_000)).toBe(true);
+    stdin.end();
+    expect(await exited(child, 30_000)).toBe(0);
   });
 });

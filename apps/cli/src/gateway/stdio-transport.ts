@@ -51,7 +51,8 @@ function whyNotMessage(value: unknown): string {
  * id can be read) and the transport keeps serving. A line over `maxMessageBytes` is refused
  * when it crosses the limit and the rest of it is skipped unread, so memory stays bounded.
  * Blank lines are not messages and are skipped. When stdout fails or closes (the client closed
- * its end), the transport closes: requests nobody can get answers to are not run.
+ * its end), the transport closes: requests nobody can get answers to are not run. While stdout
+ * is full (a client that does not read its answers), requests are not read either.
  */
 export class GatewayStdioTransport implements Transport {
   onclose?: () => void;
@@ -64,6 +65,8 @@ export class GatewayStdioTransport implements Transport {
   /** Skipping the rest of a line that was already refused as too long. */
   private skipping = false;
   private started = false;
+  /** Reading paused until stdout drains. */
+  private held = false;
   private closed = false;
 
   constructor(
@@ -157,9 +160,28 @@ export class GatewayStdioTransport implements Transport {
         reject(new Error('the stdio transport is closed'));
         return;
       }
-      this.output.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+      const flushed = this.output.write(`${JSON.stringify(message)}\n`, (error) =>
+        error ? reject(error) : resolve(),
+      );
+      if (!flushed) this.holdInput();
     });
   }
+
+  /**
+   * stdout is full (the client is not reading its answers): stop reading requests until it
+   * drains, so answers nobody reads do not pile up in memory without limit.
+   */
+  private holdInput(): void {
+    if (this.held) return;
+    this.held = true;
+    this.input.pause();
+    this.output.once('drain', this.onOutputDrained);
+  }
+
+  private readonly onOutputDrained = (): void => {
+    this.held = false;
+    if (!this.closed) this.input.resume();
+  };
 
   async start(): Promise<void> {
     if (this.started) throw new Error('the stdio transport is already started');
@@ -181,6 +203,7 @@ export class GatewayStdioTransport implements Transport {
     this.input.off('error', this.onInputError);
     this.output.off('error', this.onOutputGone);
     this.output.off('close', this.onOutputGone);
+    this.output.off('drain', this.onOutputDrained);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.pieces = [];
     this.pendingBytes = 0;
