@@ -409,3 +409,31 @@ describe('a tools/list full of bad definitions', () => {
     expect(reports.reduce((sum, event) => sum + (event.count ?? 1), 0)).toBe(2 * bad);
   });
 });
+
+describe('one huge message that no schema accepts', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: is reported without quoting all of it`, async () => {
+      const log = eventLog();
+      const provider = createMcpProvider(
+        'hugejunk',
+        {
+          type: 'stdio',
+          command: process.execPath,
+          args: [fixture('hostile-server.mjs'), '--huge-junk=5000000'],
+          client,
+          healthIntervalMs: 0,
+        },
+        { runDirectory: run.path, onEvent: log.onEvent },
+      );
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        expect((await provider.execute('echo', {}, createToolContext())).ok).toBe(true);
+      } finally {
+        await provider.close?.();
+      }
+      const reports = log.events.flatMap((event) => (event.type === 'protocol-error' ? [event.message] : []));
+      expect(reports.length).toBeGreaterThan(0);
+      for (const message of reports) expect(message.length).toBeLessThan(2_000);
+    });
+  }
+});

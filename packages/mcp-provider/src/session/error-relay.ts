@@ -1,3 +1,13 @@
+/** Characters of a client error message kept (the SDKs quote a whole refused message in it). */
+const MESSAGE_CHARS = 1_000;
+
+/** A client error message cut to {@link MESSAGE_CHARS}, saying how long it was. */
+export function clipErrorMessage(message: string): string {
+  return message.length > MESSAGE_CHARS
+    ? `${message.slice(0, MESSAGE_CHARS)}... (${message.length} characters)`
+    : message;
+}
+
 /** Messages kept whole for a listener that has not come yet; the rest are only counted. */
 const KEPT_EARLY = 20;
 

@@ -4,7 +4,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { errorMessage } from '@toolplane/core';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
-import { ErrorRelay } from './error-relay.js';
+import { ErrorRelay, clipErrorMessage } from './error-relay.js';
 import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
@@ -116,7 +116,7 @@ export async function openSdkSession(
       });
   };
   client.onerror = (error) => {
-    lastError = errorMessage(error);
+    lastError = clipErrorMessage(errorMessage(error));
     errors.emit(lastError);
     probeAfterError();
   };

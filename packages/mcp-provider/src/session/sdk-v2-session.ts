@@ -11,7 +11,7 @@ import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
-import { ErrorRelay } from './error-relay.js';
+import { ErrorRelay, clipErrorMessage } from './error-relay.js';
 import { OutputChecks } from './output-checks.js';
 import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
@@ -96,7 +96,7 @@ export async function openV2Session(
   let closeReported = false;
   const diagnostics = (): string => handle.diagnostics() || lastError;
   client.onerror = (error: Error) => {
-    lastError = errorMessage(error);
+    lastError = clipErrorMessage(errorMessage(error));
     errors.emit(lastError);
   };
   client.onclose = () => {
