@@ -342,3 +342,43 @@ describe('serve mcp --stdio with a client that does not read its answers', () =>
     expect(await exited(child, 30_000)).toBe(0);
   });
 });
+
+describe('serve mcp --http and clients that never end their sessions', () => {
+  it('keeps at most 100 sessions: the least recently used is closed and answers 404', async () => {
+    const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
+    started.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 60_000)).toBe(true);
+    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stderr)?.[0] as string;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const post = async (body: string, sessionId?: string): Promise<Response> => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
+        },
+        body,
+      });
+      await response.text();
+      return response;
+    };
+    const ids: string[] = [];
+    for (let index = 0; index < 102; index++) {
+      const response = await post(INITIALIZE);
+      expect(response.status).toBe(200);
+      ids.push(response.headers.get('mcp-session-id') as string);
+      // the second session stays in use, so it is not the least recently used one
+      if (index === 50) expect((await post(ping('keep'), ids[1])).status).toBe(200);
+    }
+    expect((await post(ping('first'), ids[0])).status).toBe(404);
+    expect((await post(ping('third'), ids[2])).status).toBe(404);
+    expect((await post(ping('second'), ids[1])).status).toBe(200);
+    expect((await post(ping('newest'), ids[101])).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited(child, 30_000)).toBe(143);
+  });
+});

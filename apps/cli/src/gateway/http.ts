@@ -6,6 +6,13 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Sessions kept at once. Clients that go away without ending their session (an editor that
+ * restarts) would otherwise keep a server each forever; past the limit the least recently used
+ * session is closed, and its client, if it comes back, gets 404 and starts a new one (as the
+ * streamable HTTP transport says it must).
+ */
+export const MAX_HTTP_SESSIONS = 100;
 
 /** A running streamable-HTTP endpoint. */
 export interface HttpGateway {
@@ -52,7 +59,12 @@ export async function startHttpGateway(options: {
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = typeof sessionHeader === 'string' ? sessionHeader : undefined;
     const existing = sessionId ? sessions.get(sessionId) : undefined;
-    if (existing) return existing.transport.handleRequest(req, res);
+    if (existing) {
+      // most recently used last: the first entry is the one to close when there are too many
+      sessions.delete(sessionId as string);
+      sessions.set(sessionId as string, existing);
+      return existing.transport.handleRequest(req, res);
+    }
     if (sessionId) return jsonRpcError(res, 404, 'unknown session: start a new one with initialize');
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: send initialize first');
     const text = await readBody(req);
@@ -71,6 +83,11 @@ export async function startHttpGateway(options: {
       allowedHosts,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server });
+        for (const [oldId, oldest] of sessions) {
+          if (sessions.size <= MAX_HTTP_SESSIONS) break;
+          sessions.delete(oldId);
+          void oldest.transport.close().catch(() => {});
+        }
       },
     });
     transport.onclose = () => {
