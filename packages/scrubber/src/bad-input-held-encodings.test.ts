@@ -158,3 +158,54 @@ describe('hex-encoded held values', () => {
     }
   });
 });
+
+describe('hex dumps with a text column', () => {
+  it('redacts a value in real `xxd` and `hexdump -C` output, hex and text column, wherever the lines break', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scrubber-dump-'));
+    try {
+      for (let lead = 0; lead < 40; lead += 5) {
+        const file = join(dir, `env-${lead}`);
+        await writeFile(file, `${'#'.repeat(lead)}\nAPI_KEY=${held}\nREGION=eu-west-1\n`);
+        for (const [command, args] of [
+          ['xxd', [file]],
+          ['xxd', ['-u', file]],
+          ['hexdump', ['-C', file]],
+        ] as const) {
+          const output = await tool(command, [...args]);
+          if (output === undefined) return;
+          const out = scrubber.scrubText(output.stdout);
+          expect(out, `${command} lead ${lead}`).toContain('[REDACTED:secret]');
+          // Neither the bytes (hex digits, groups and spaces removed) nor the text column hold the value.
+          const digits = out
+            .split('\n')
+            .map((line) => line.slice(10, 58).replace(/[^0-9a-fA-F]/g, ''))
+            .join('')
+            .toLowerCase();
+          expect(digits).not.toContain(hex(held).slice(8, 32));
+          for (let i = 0; i + 6 <= held.length; i++) expect(out).not.toContain(held.slice(i, i + 6));
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads 4 MB of dump-like lines once, and leaves them alone', () => {
+    const lines = ['00000000: 0: 0  0: \n', '00000010  0  0: 41 42\n', `0000002${'0: 4142 '.repeat(40)}\n`];
+    const text = lines.join('').repeat(Math.ceil(4_000_000 / lines.join('').length));
+    expect(scrubber.scrubText(text)).toBe(text);
+  });
+
+  it('leaves dumps of other bytes alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scrubber-dump-'));
+    try {
+      const file = join(dir, 'random.bin');
+      await writeFile(file, Buffer.from(fake.base64(20_000), 'base64'));
+      const output = await tool('xxd', [file]);
+      if (output === undefined) return;
+      expect(scrubber.scrubText(output.stdout)).toBe(output.stdout);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { hexDumpRuns } from './hex-dumps.js';
 import { percentRuns } from './percent-runs.js';
 import { secretVariants } from './secret-variants.js';
 import type { Finding } from './types.js';
@@ -92,6 +93,18 @@ export function createExactSecrets(minLength: number): ExactSecrets {
             ruleId: 'exact',
             start: run.positions[hit.start] as number,
             end: (run.positions[hit.end - 1] as number) + 1,
+          });
+        });
+      }
+      // Hex dumps (`xxd`, `hexdump -C`): the bytes read back; a hit runs to the end of the line
+      // of its last byte, so the text column, which shows the value too, goes with it.
+      for (const run of hexDumpRuns(text)) {
+        searcher.search(run.text, (hit) => {
+          out.push({
+            kind: kinds[hit.literalIndex] as string,
+            ruleId: 'exact',
+            start: run.positions[hit.start] as number,
+            end: run.lineEnds[hit.end - 1] as number,
           });
         });
       }
