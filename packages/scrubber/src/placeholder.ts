@@ -1,7 +1,6 @@
 // Heuristics that tell a real credential from a placeholder, a template or a word.
 
 const PLACEHOLDER_WORDS = [
-  'xxxx',
   'example',
   'sample',
   'dummy',
@@ -65,8 +64,20 @@ export function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower)) return true;
   for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  if (hasXRun(value)) return true;
   if (lower.startsWith('$') || lower.startsWith('[redacted')) return true;
   return distinctCharacters(value, 4) < 4 && value.length > 3;
+}
+
+/**
+ * Whether `value` holds a run of one case of `x` as placeholders do (`sk-xxxx`,
+ * `AKIAXXXXXXXXXXXXXXXX`): four in a short value, eight in one of 24 characters or more. A
+ * random key has `XxXx` or even `xxxx` somewhere now and then (an 88-character base64 key about
+ * once in 12 000 for any case); it must not be taken for a placeholder and left in the clear.
+ */
+function hasXRun(value: string): boolean {
+  const run = value.length >= 24 ? 'xxxxxxxx' : 'xxxx';
+  return value.includes(run) || value.includes(run.toUpperCase());
 }
 
 /** Number of distinct characters in `value`, counting up to `stopAt`. */
