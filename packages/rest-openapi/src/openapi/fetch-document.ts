@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { type Dispatcher, request } from 'undici';
 
@@ -94,11 +95,39 @@ export async function fetchDocumentText(target: string, limits: ReadLimits): Pro
   }
 }
 
-/** Reads a document file, no further than `maxBytes` (a device or a pipe may never end). */
-export async function readDocumentFile(path: string, maxBytes: number): Promise<string> {
+/**
+ * Reads a document file, no further than `maxBytes` (a device or a pipe may never end) and
+ * for no longer than `timeoutMs` (a FIFO nobody writes to blocks even its opening): past it,
+ * `TIMEOUT`, and a FIFO still being opened is released so no thread stays blocked on it.
+ */
+export async function readDocumentFile(path: string, limits: ReadLimits): Promise<string> {
+  const { maxBytes, timeoutMs, signal } = limits;
   const chunks: Buffer[] = [];
   let total = 0;
   const stream = createReadStream(path);
+  let stopped: ToolError | undefined;
+  let released: Promise<void> | undefined;
+  const stop = (error: ToolError): void => {
+    if (stopped) return;
+    stopped = error;
+    stream.destroy(error);
+    released = releaseFifo(path);
+  };
+  const timer = setTimeout(
+    () =>
+      stop(
+        new ToolError(
+          'TIMEOUT',
+          `the OpenAPI document ${path} was not read within ${timeoutMs} ms (a pipe or FIFO nobody writes to?); pass a regular file or raise fetchTimeoutMs`,
+          { details: { document: path, timeoutMs } },
+        ),
+      ),
+    timeoutMs,
+  );
+  const onAbort = (): void =>
+    stop(new ToolError('CANCELLED', `the read of the OpenAPI document ${path} was cancelled`));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for await (const chunk of stream) {
       total += (chunk as Buffer).length;
@@ -106,6 +135,7 @@ export async function readDocumentFile(path: string, maxBytes: number): Promise<
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
+    if (stopped) throw stopped;
     if (ToolError.isInstance(error)) throw error;
     throw new ToolError(
       'CONFIG_INVALID',
@@ -113,7 +143,28 @@ export async function readDocumentFile(path: string, maxBytes: number): Promise<
       { cause: error, details: { document: path } },
     );
   } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
     stream.destroy();
+    // Settled only once the FIFO is released: a next read of it must not meet our writer.
+    await released;
   }
+  if (stopped) throw stopped;
   return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/**
+ * Ends the wait of an `open` of a FIFO for reading that no writer will ever end: opening it
+ * for writing, without blocking, completes that open (whose stream, destroyed, then closes
+ * it), and closing the writer at once gives the reader an end of file. Anything but a FIFO
+ * is left alone.
+ */
+async function releaseFifo(path: string): Promise<void> {
+  try {
+    if (!(await stat(path)).isFIFO()) return;
+    const writer = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    await writer.close();
+  } catch {
+    // No reader waiting (ENXIO), or the FIFO is gone: nothing is blocked on it.
+  }
 }

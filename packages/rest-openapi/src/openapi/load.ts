@@ -152,7 +152,7 @@ export async function loadDocument(
         throw invalid(`the OpenAPI document URL ${text} must be http:, https: or file:`);
       }
       location = resolvePath(source instanceof URL ? fileURLToPath(source) : text);
-      parsed = parseDocumentText(await readDocumentFile(location, limits.maxBytes), location);
+      parsed = parseDocumentText(await readDocumentFile(location, limits), location);
     }
   } else if ('text' in source) {
     if (typeof source.text !== 'string') throw invalid('{ text } must hold the document as a string');

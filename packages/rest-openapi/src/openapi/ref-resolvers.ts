@@ -138,7 +138,7 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
             counted(file.url, () =>
               readDocumentFile(
                 /^file:/i.test(file.url) ? fileURLToPath(file.url) : decodeURI(file.url),
-                limits.maxBytes,
+                limits,
               ),
             ),
         },
