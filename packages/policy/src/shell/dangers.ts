@@ -81,6 +81,27 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['wipefs', () => disk('wipefs erases file-system signatures')],
   ['mkswap', () => disk('mkswap overwrites a device')],
   ['blkdiscard', () => disk('blkdiscard discards every block of a device')],
+  ['sgdisk', (args) => partitionWrite('sgdisk', args, SGDISK_WRITES)],
+  ['sfdisk', (args) => sfdiskWrite(args)],
+  ['parted', (args) => partedWrite(args)],
+  [
+    'nvme',
+    (args) => {
+      const verb = parseOptions(args).operands[0];
+      return verb === 'format' || verb === 'sanitize' ? disk(`nvme ${verb} erases a drive`) : undefined;
+    },
+  ],
+  [
+    'hdparm',
+    (args) => {
+      const erase = args.find((arg) =>
+        /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector)(=|$)/.test(
+          arg,
+        ),
+      );
+      return erase ? disk(`hdparm ${erase.split('=')[0]} destroys data on a drive`) : undefined;
+    },
+  ],
   ['shutdown', () => system('shutdown')],
   ['reboot', () => system('reboot')],
   ['poweroff', () => system('poweroff')],
@@ -105,6 +126,100 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
         : undefined,
   ],
 ]);
+
+/**
+ * sgdisk options that rewrite or destroy a partition table (printing, `-p`/`-i`/`-v`, and
+ * saving a backup file, `-b`, only read): zap, clear, delete, new, type, sort, load a backup,
+ * new GUIDs, move the second header, MBR/GPT conversions, names, order, replicate.
+ */
+const SGDISK_WRITES = {
+  short: new Set(['Z', 'z', 'o', 'd', 'n', 't', 's', 'l', 'G', 'e', 'N', 'g', 'm', 'c', 'r', 'R']),
+  long: new Set([
+    'zap-all',
+    'zap',
+    'clear',
+    'delete',
+    'new',
+    'typecode',
+    'sort',
+    'load-backup',
+    'randomize-guids',
+    'move-second-header',
+    'largest-new',
+    'mbrtogpt',
+    'gpttombr',
+    'hybrid',
+    'change-name',
+    'transpose',
+    'replicate',
+  ]),
+};
+
+function partitionWrite(
+  name: string,
+  args: readonly string[],
+  writes: { readonly short: ReadonlySet<string>; readonly long: ReadonlySet<string> },
+): Verdict | undefined {
+  const options = parseOptions(args);
+  // --pretend: every change stays in memory.
+  if (options.short.has('P') || options.long.has('pretend')) return undefined;
+  const short = [...options.short].find((letter) => writes.short.has(letter));
+  const long = [...options.long].find((option) => writes.long.has(option));
+  if (short === undefined && long === undefined) return undefined;
+  return disk(`${name} ${long !== undefined ? `--${long}` : `-${short}`} rewrites a partition table`);
+}
+
+const SFDISK_READS = {
+  short: ['l', 'd', 's', 'V', 'J', 'r', 'h', 'v', 'F'],
+  long: [
+    'list',
+    'dump',
+    'show-size',
+    'verify',
+    'json',
+    'help',
+    'version',
+    'list-free',
+    'list-types',
+    'show-geometry',
+    'no-act',
+  ],
+};
+
+/** sfdisk writes the table it reads from its input unless it only lists, dumps or verifies. */
+function sfdiskWrite(args: readonly string[]): Verdict | undefined {
+  const options = parseOptions(args);
+  if (options.long.has('delete')) return disk('sfdisk --delete removes partitions');
+  if (
+    SFDISK_READS.short.some((letter) => options.short.has(letter)) ||
+    SFDISK_READS.long.some((option) => options.long.has(option))
+  )
+    return undefined;
+  return options.operands.some((operand) => operand.startsWith('/dev/'))
+    ? disk('sfdisk writes the partition table it reads from its input')
+    : undefined;
+}
+
+/** parted commands that change a disk; `print` and friends only read. */
+const PARTED_WRITES = new Set([
+  'mklabel',
+  'mktable',
+  'mkpart',
+  'mkpartfs',
+  'rm',
+  'resizepart',
+  'rescue',
+  'mkfs',
+  'move',
+  'cp',
+]);
+
+function partedWrite(args: readonly string[]): Verdict | undefined {
+  const command = parseOptions(args)
+    .operands.slice(1)
+    .find((word) => PARTED_WRITES.has(word.toLowerCase()));
+  return command === undefined ? undefined : disk(`parted ${command} changes a disk`);
+}
 
 function netcatExec(args: readonly string[]): Verdict | undefined {
   const options = parseOptions(args);
