@@ -1,8 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
-import { createToolContext, ok } from '@toolplane/core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createPolicy, policyMiddleware } from '../src/index.js';
-import { bash, call } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createPolicy } from '../src/index.js';
+import { bash, call, expectGateRefuses, shellPolicy } from './helpers.js';
 
 /**
  * Gaps a previous sweep noticed and left: raw block devices written by a command rather than a
@@ -32,12 +31,7 @@ const ALLOW = [
 type Expected = 'deny' | 'ask';
 type Case = readonly [string, Expected, RegExp];
 
-const policy = createPolicy({ commands: { allow: ALLOW } });
-beforeAll(async () => {
-  await policy.check(call(bash, { command: 'true' }));
-});
-const inBypass = (command: string) => policy.check(call(bash, { command }, { mode: 'bypass', id: 'left' }));
-const inDefault = (command: string) => policy.check(call(bash, { command }, { id: 'left-default' }));
+const { policy, inBypass, inDefault } = shellPolicy(ALLOW, 'left');
 
 async function expectVerdict([command, expected, reason]: Case): Promise<void> {
   const decision = await inBypass(command);
@@ -241,25 +235,7 @@ describe('debugger script and attach flags', () => {
   });
 
   it('through the gate, gdb -ex without an approval channel is APPROVAL_REQUIRED and never runs', async () => {
-    const gate = policyMiddleware(policy);
-    let ran = false;
-    const result = await gate.handle?.(
-      {
-        tool: bash,
-        args: { command: 'gdb -batch -ex \'call system("id")\' -p 1' },
-        ctx: createToolContext({ session: { id: 'gdb' } }),
-      },
-      async () => {
-        ran = true;
-        return ok('ran');
-      },
-    );
-    expect(ran).toBe(false);
-    expect(result?.ok).toBe(false);
-    if (result && !result.ok) {
-      expect(result.error.code).toBe('APPROVAL_REQUIRED');
-      expect(result.error.message).toMatch(/gdb runs commands/);
-    }
+    await expectGateRefuses(policy, 'gdb -batch -ex \'call system("id")\' -p 1', 'gdb', /gdb runs commands/);
   });
 });
 

@@ -1,19 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createPolicy } from '../src/index.js';
-import { bash, call } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { shellPolicy } from './helpers.js';
 
 /**
  * Tools that rewrite partition tables or erase whole drives: denied even in bypass mode under
  * allow rules that name them, while the same tools reading (printing a table, identifying a
  * drive, pretending) stay allowed.
  */
-const policy = createPolicy({
-  commands: { allow: ['sgdisk *', 'sfdisk *', 'parted *', 'nvme *', 'hdparm *', 'sudo sgdisk *'] },
-});
-beforeAll(async () => {
-  await policy.check(call(bash, { command: 'true' }));
-});
-const inBypass = (command: string) => policy.check(call(bash, { command }, { mode: 'bypass', id: 'disks' }));
+const { inBypass } = shellPolicy(
+  ['sgdisk *', 'sfdisk *', 'parted *', 'nvme *', 'hdparm *', 'sudo sgdisk *'],
+  'disks',
+);
 
 describe('partition-table and drive-erase tools', () => {
   it.each([

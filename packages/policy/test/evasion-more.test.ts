@@ -1,8 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
-import { createToolContext, ok } from '@toolplane/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPolicy, policyMiddleware } from '../src/index.js';
-import { bash, call } from './helpers.js';
+import { createPolicy } from '../src/index.js';
+import { bash, call, expectGateRefuses } from './helpers.js';
 
 /**
  * More command lines a hostile model would try, beyond test/smuggling.test.ts: option
@@ -195,24 +194,6 @@ describe('command lines built to exhaust the analysis', () => {
   }, 60_000);
 
   it('through the gate, deep nesting without an approval channel is APPROVAL_REQUIRED', async () => {
-    const gate = policyMiddleware(policy);
-    let ran = false;
-    const result = await gate.handle?.(
-      {
-        tool: bash,
-        args: { command: `${'('.repeat(20000)}true${')'.repeat(20000)}` },
-        ctx: createToolContext({ session: { id: 'deep' } }),
-      },
-      async () => {
-        ran = true;
-        return ok('ran');
-      },
-    );
-    expect(ran).toBe(false);
-    expect(result?.ok).toBe(false);
-    if (result && !result.ok) {
-      expect(result.error.code).toBe('APPROVAL_REQUIRED');
-      expect(result.error.message).toMatch(/nests deeper/);
-    }
+    await expectGateRefuses(policy, `${'('.repeat(20000)}true${')'.repeat(20000)}`, 'deep', /nests deeper/);
   });
 });

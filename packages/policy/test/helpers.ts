@@ -5,7 +5,10 @@ import {
   type ToolSpec,
   type ToolView,
   createToolContext,
+  ok,
 } from '@toolplane/core';
+import { beforeAll, expect } from 'vitest';
+import { type Policy, createPolicy, policyMiddleware } from '../src/index.js';
 
 /** A registered tool for tests: public name, provider and spec fields. */
 export function tool(
@@ -58,3 +61,47 @@ export const bash: RegisteredTool = tool('bash', {
   groups: ['runtime'],
   commandArgument: 'command',
 });
+
+/**
+ * A policy under command allow rules, warmed up before the tests of the file (the first check
+ * loads the shell parser), with shortcuts that judge one shell line in bypass mode and in the
+ * default mode, in sessions named after `id`.
+ */
+export function shellPolicy(allow: string[], id: string) {
+  const policy = createPolicy({ commands: { allow } });
+  beforeAll(async () => {
+    await policy.check(call(bash, { command: 'true' }));
+  });
+  return {
+    policy,
+    inBypass: (command: string) => policy.check(call(bash, { command }, { mode: 'bypass', id })),
+    inDefault: (command: string) => policy.check(call(bash, { command }, { id: `${id}-default` })),
+  };
+}
+
+/**
+ * Sends one shell line through the policy gate with no approval channel and expects it to fail
+ * APPROVAL_REQUIRED with a message matching `message`, the tool never running.
+ */
+export async function expectGateRefuses(
+  policy: Policy,
+  command: string,
+  sessionId: string,
+  message: RegExp,
+): Promise<void> {
+  const gate = policyMiddleware(policy);
+  let ran = false;
+  const result = await gate.handle?.(
+    { tool: bash, args: { command }, ctx: createToolContext({ session: { id: sessionId } }) },
+    async () => {
+      ran = true;
+      return ok('ran');
+    },
+  );
+  expect(ran).toBe(false);
+  expect(result?.ok).toBe(false);
+  if (result && !result.ok) {
+    expect(result.error.code).toBe('APPROVAL_REQUIRED');
+    expect(result.error.message).toMatch(message);
+  }
+}

@@ -81,9 +81,9 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['wipefs', () => disk('wipefs erases file-system signatures')],
   ['mkswap', () => disk('mkswap overwrites a device')],
   ['blkdiscard', () => disk('blkdiscard discards every block of a device')],
-  ['sgdisk', (args) => partitionWrite('sgdisk', args, SGDISK_WRITES)],
-  ['sfdisk', (args) => sfdiskWrite(args)],
-  ['parted', (args) => partedWrite(args)],
+  ['sgdisk', sgdiskWrite],
+  ['sfdisk', sfdiskWrite],
+  ['parted', partedWrite],
   [
     'nvme',
     (args) => {
@@ -155,18 +155,14 @@ const SGDISK_WRITES = {
   ]),
 };
 
-function partitionWrite(
-  name: string,
-  args: readonly string[],
-  writes: { readonly short: ReadonlySet<string>; readonly long: ReadonlySet<string> },
-): Verdict | undefined {
+/** sgdisk rewrites a partition table unless `--pretend` keeps every change in memory. */
+function sgdiskWrite(args: readonly string[]): Verdict | undefined {
   const options = parseOptions(args);
-  // --pretend: every change stays in memory.
   if (options.short.has('P') || options.long.has('pretend')) return undefined;
-  const short = [...options.short].find((letter) => writes.short.has(letter));
-  const long = [...options.long].find((option) => writes.long.has(option));
-  if (short === undefined && long === undefined) return undefined;
-  return disk(`${name} ${long !== undefined ? `--${long}` : `-${short}`} rewrites a partition table`);
+  const long = [...options.long].find((option) => SGDISK_WRITES.long.has(option));
+  const short = [...options.short].find((letter) => SGDISK_WRITES.short.has(letter));
+  if (long === undefined && short === undefined) return undefined;
+  return disk(`sgdisk ${long !== undefined ? `--${long}` : `-${short}`} rewrites a partition table`);
 }
 
 const SFDISK_READS = {
