@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackServer, startLoopbackServer } from '../test/loopback-server.js';
 import { createScrubber } from './scrubber.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
 
@@ -16,19 +15,18 @@ const password = `${fake.chars(ALPHABETS.alnum, 14)}7`;
 const scrubber = createScrubber();
 
 describe('curl -u in real command traces', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port = 0;
   const authorizations: string[] = [];
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    server = await startLoopbackServer((request, response) => {
       authorizations.push(request.headers.authorization ?? '');
       response.end('ok');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('redacts the password in what `bash -x` prints for a curl command that really authenticated', async () => {

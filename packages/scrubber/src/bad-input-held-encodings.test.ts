@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackServer, startLoopbackServer } from '../test/loopback-server.js';
 import { createScrubber } from './scrubber.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
 
@@ -42,19 +41,18 @@ async function tool(file: string, args: string[]): Promise<{ stdout: string; std
 }
 
 describe('percent-encoded held values', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port = 0;
   const received: string[] = [];
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    server = await startLoopbackServer((request, response) => {
       received.push(request.url ?? '');
       response.end('ok');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('redacts a value curl escaped with --data-urlencode, in its real `-v` request line', async () => {

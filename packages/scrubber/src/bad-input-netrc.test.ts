@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackServer, startLoopbackServer } from '../test/loopback-server.js';
 import { createScrubber } from './scrubber.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
 
@@ -19,21 +18,20 @@ const scrubber = createScrubber();
 const leaks = (text: string): boolean => passwords.some((secret) => text.includes(secret));
 
 describe('a real .netrc file', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port = 0;
   let dir = '';
   const authorizations: string[] = [];
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'scrubber-netrc-'));
-    server = createServer((request, response) => {
+    server = await startLoopbackServer((request, response) => {
       authorizations.push(request.headers.authorization ?? '');
       response.end('ok');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await rm(dir, { recursive: true, force: true });
   });
 

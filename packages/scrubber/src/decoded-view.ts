@@ -1,3 +1,5 @@
+import { hexDigit } from './hex-digit.js';
+
 // A second reading of text as a terminal or a JSON/URL decoder would show it: terminal colour
 // codes and invisible characters removed, escapes decoded, look-alike letters folded to ASCII.
 
@@ -128,17 +130,11 @@ const LOOK_ALIKES: ReadonlyMap<number, number> = new Map(
   ].map(([from, to]) => [(from as string).charCodeAt(0), (to as string).charCodeAt(0)]),
 );
 
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
-}
-
 /** The value of `digits` hex digits at `at`, or -1. */
 function hexAt(text: string, at: number, digits: number): number {
   let value = 0;
   for (let i = 0; i < digits; i++) {
-    const digit = hexValue(text.charCodeAt(at + i));
+    const digit = hexDigit(text.charCodeAt(at + i));
     if (digit < 0) return -1;
     value = value * 16 + digit;
   }
@@ -175,7 +171,7 @@ function htmlEntity(text: string, index: number): { code: number; length: number
   let cursor = index + (hex ? 3 : 2);
   let code = 0;
   for (let digits = 0; digits < 4; digits++, cursor++) {
-    const digit = hex ? hexValue(text.charCodeAt(cursor)) : text.charCodeAt(cursor) - 48;
+    const digit = hex ? hexDigit(text.charCodeAt(cursor)) : text.charCodeAt(cursor) - 48;
     if (digit < 0 || digit > (hex ? 15 : 9)) break;
     code = code * (hex ? 16 : 10) + digit;
   }

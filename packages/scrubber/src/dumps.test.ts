@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackServer, startLoopbackServer } from '../test/loopback-server.js';
 import { createScrubber } from './scrubber.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
 
@@ -18,18 +17,17 @@ const scrubber = createScrubber();
 const leaks = (text: string): boolean => [session, bearer, password].some((secret) => text.includes(secret));
 
 describe('HTTP header dumps', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port = 0;
   beforeAll(async () => {
-    server = createServer((_request, response) => {
+    server = await startLoopbackServer((_request, response) => {
       response.setHeader('Set-Cookie', `sessionid=${session}; Path=/; HttpOnly`);
       response.end('ok');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('redacts Cookie, Set-Cookie and Authorization in real `curl -v` output', async () => {

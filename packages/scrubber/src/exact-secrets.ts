@@ -66,48 +66,49 @@ export function createExactSecrets(minLength: number): ExactSecrets {
     scan(text, out) {
       if (literals.length === 0) return;
       searcher ??= createLiteralSearcher(literals);
-      searcher.search(text, (hit) => {
-        out.push({
-          kind: kinds[hit.literalIndex] as string,
-          ruleId: 'exact',
-          start: hit.start,
-          end: hit.end,
+      const active = searcher;
+      /** Searches `decoded` and reports each hit at the original span of its first and last character. */
+      const searchMapped = (
+        decoded: string,
+        startOf: (first: number) => number,
+        endOf: (last: number) => number,
+      ): void => {
+        active.search(decoded, (hit) => {
+          out.push({
+            kind: kinds[hit.literalIndex] as string,
+            ruleId: 'exact',
+            start: startOf(hit.start),
+            end: endOf(hit.end - 1),
+          });
         });
-      });
+      };
+      searchMapped(
+        text,
+        (first) => first,
+        (last) => last + 1,
+      );
       // Percent-encoded runs (every byte escaped, lower-case escapes): search them decoded.
-      for (const run of percentRuns(text, minLiteral)) {
-        searcher.search(run.text, (hit) => {
-          out.push({
-            kind: kinds[hit.literalIndex] as string,
-            ruleId: 'exact',
-            start: run.starts[hit.start] as number,
-            end: run.ends[hit.end - 1] as number,
-          });
-        });
-      }
+      for (const run of percentRuns(text, minLiteral))
+        searchMapped(
+          run.text,
+          (first) => run.starts[first] as number,
+          (last) => run.ends[last] as number,
+        );
       // Base64 or hex wrapped into lines: search the runs joined, map hits back across the line breaks.
-      for (const run of wrappedBase64Runs(text)) {
-        searcher.search(run.text, (hit) => {
-          out.push({
-            kind: kinds[hit.literalIndex] as string,
-            ruleId: 'exact',
-            start: run.positions[hit.start] as number,
-            end: (run.positions[hit.end - 1] as number) + 1,
-          });
-        });
-      }
+      for (const run of wrappedBase64Runs(text))
+        searchMapped(
+          run.text,
+          (first) => run.positions[first] as number,
+          (last) => (run.positions[last] as number) + 1,
+        );
       // Hex dumps (`xxd`, `hexdump -C`): the bytes read back; a hit runs to the end of the line
       // of its last byte, so the text column, which shows the value too, goes with it.
-      for (const run of hexDumpRuns(text)) {
-        searcher.search(run.text, (hit) => {
-          out.push({
-            kind: kinds[hit.literalIndex] as string,
-            ruleId: 'exact',
-            start: run.positions[hit.start] as number,
-            end: run.lineEnds[hit.end - 1] as number,
-          });
-        });
-      }
+      for (const run of hexDumpRuns(text))
+        searchMapped(
+          run.text,
+          (first) => run.positions[first] as number,
+          (last) => run.lineEnds[last] as number,
+        );
     },
     get maxLength() {
       return maxLength;

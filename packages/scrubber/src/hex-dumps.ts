@@ -1,3 +1,5 @@
+import { hexDigit } from './hex-digit.js';
+
 // Hex dumps with an offset column and a text column (`xxd`, `hexdump -C`): a held value's bytes
 // are split into groups and lines there, and its text column shows it in 16-byte pieces, so
 // the bytes of consecutive dump lines are read back and searched as one text.
@@ -9,12 +11,6 @@ export interface HexDumpRun {
   readonly positions: Int32Array;
   /** `lineEnds[i]`: the end of the dump line that holds byte `i` (its text column included). */
   readonly lineEnds: Int32Array;
-}
-
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { hexDigit } from './hex-digit.js';
+
 // Percent-encoded text decoded for the exact-value search: an encoder that escapes every byte
 // (`%61%62...`), lower-case escapes (`%2f`), or RFC 3986 encoders (curl, Python's quote) that
 // escape more than `encodeURIComponent` would otherwise hide a held value from its variants.
@@ -9,12 +11,6 @@ export interface PercentRun {
   readonly starts: Int32Array;
   /** `ends[i]`: one past the last original character of decoded character `i`. */
   readonly ends: Int32Array;
-}
-
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
 /** The byte of the escape `%XX` at `index`, or -1. */

@@ -1,6 +1,7 @@
 import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
+import { isNameCode, isQuote } from './characters.js';
 import { credentialKind, hasCredentialTail, keyWords } from './key-names.js';
 
 const MAX_KEY = 64;
@@ -11,21 +12,6 @@ const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
 const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
 const EXTENSION = /^[A-Za-z0-9]{1,8}$/;
-
-function isKeyCode(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 45 ||
-    code === 46
-  );
-}
-
-function isQuote(code: number): boolean {
-  return code === 34 || code === 39 || code === 96;
-}
 
 // An unquoted value runs until whitespace, a quote, or punctuation that closes an expression
 // (`,;)]}<>([\`, and `&` in a URL query); a sticky regex finds its end at native speed.
@@ -91,7 +77,7 @@ export function matchAssignment(text: string, separator: number): RuleMatch | un
   }
   if (!hasCredentialTail(text, keyEnd)) return undefined;
   let keyStart = keyEnd;
-  while (keyStart > 0 && keyEnd - keyStart < MAX_KEY && isKeyCode(text.charCodeAt(keyStart - 1))) keyStart--;
+  while (keyStart > 0 && keyEnd - keyStart < MAX_KEY && isNameCode(text.charCodeAt(keyStart - 1))) keyStart--;
   if (text.startsWith('//', keyStart - 2)) return undefined; // URL userinfo: the url_password rule's
   const key = text.slice(keyStart, keyEnd);
   const kind = credentialKind(key);

@@ -1,7 +1,7 @@
 import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
-import { isBlank, isQuote, isWhitespace } from './characters.js';
+import { isBlank, isNameCode, isQuote, isWhitespace } from './characters.js';
 
 // Credentials given to curl on its command line (`-u user:password`, `--oauth2-bearer`, `--pass`)
 // in command text and logs. The rule looks back from the option for the curl command it belongs to, at most LOOKBACK characters: a stream keeps 256 characters of
@@ -10,17 +10,6 @@ import { isBlank, isQuote, isWhitespace } from './characters.js';
 const LOOKBACK = 240;
 const MAX_USER = 128;
 const MAX_VALUE = 512;
-
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 45 ||
-    code === 46
-  );
-}
 
 /**
  * Whether the option at `index` belongs to a curl command: the word `curl` (also `/usr/bin/curl`,
@@ -34,7 +23,7 @@ function inCurlCommand(text: string, index: number): boolean {
   while (at !== -1) {
     const previous = at > 0 ? before.charCodeAt(at - 1) : from > 0 ? text.charCodeAt(from - 1) : 32;
     const next = before.charCodeAt(at + 4);
-    if (!isWordCode(previous) && (isWhitespace(next) || isQuote(next) || next === 46)) break;
+    if (!isNameCode(previous) && (isWhitespace(next) || isQuote(next) || next === 46)) break;
     at = at === 0 ? -1 : before.lastIndexOf('curl', at - 1);
   }
   if (at === -1) return false;
@@ -80,7 +69,7 @@ function optionAt(text: string, index: number): CredentialOption | undefined {
   if (text.charCodeAt(index + 1) === 45) {
     for (const [name, kind, userPassword] of LONG_OPTIONS) {
       const end = index + name.length;
-      if (text.startsWith(name, index) && !isWordCode(text.charCodeAt(end)))
+      if (text.startsWith(name, index) && !isNameCode(text.charCodeAt(end)))
         return { end, kind, userPassword, attached: false };
     }
     return undefined;
