@@ -3,6 +3,7 @@ import { ToolError, fail } from '@toolplane/core';
 
 // Helpers of the bad-input tests of the items the first sweep left.
 
+/** The error code of a result, or OK. */
 export function codeOf(result: ToolResult): string {
   return result.ok ? 'OK' : result.error.code;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Middleware, type ToolResult, ToolError, fail, ok } from '@toolplane/core';
 import { type OrchestratorOptions, type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
+import { codeOf, thrownBy } from './bad-input-helpers.js';
 import { delay, echo, testProvider } from './helpers.js';
 
 let orchestrator: ToolsOrchestrator | undefined;
@@ -13,23 +14,8 @@ afterEach(async () => {
   orchestrator = undefined;
 });
 
-function codeOf(result: ToolResult): string {
-  return result.ok ? 'OK' : result.error.code;
-}
-
 function messageOf(result: ToolResult): string {
   return result.ok ? '' : result.error.message;
-}
-
-/** The ToolError a function throws (fails the test when it throws nothing or something else). */
-function thrownBy(run: () => unknown): ToolError {
-  try {
-    run();
-  } catch (error) {
-    if (ToolError.isInstance(error)) return error;
-    throw new Error(`expected a ToolError, got ${String(error)}`);
-  }
-  throw new Error('expected a ToolError, nothing was thrown');
 }
 
 /** A tool that counts its runs. */
