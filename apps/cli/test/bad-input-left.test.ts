@@ -4,7 +4,7 @@ import { lstat, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, runCli, startCli, tempDir, waitFor } from './helpers.js';
+import { exited, gatewayUrl, runCli, startCli, tempDir, waitFor } from './helpers.js';
 
 let dir: { path: string; cleanup(): Promise<void> };
 const started: ChildProcess[] = [];
@@ -347,12 +347,7 @@ describe('serve mcp --http and clients that never end their sessions', () => {
   it('keeps at most 100 sessions: the least recently used is closed and answers 404', async () => {
     const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
     started.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 60_000)).toBe(true);
-    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stderr)?.[0] as string;
+    const url = await gatewayUrl(child, 60_000);
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const post = async (body: string, sessionId?: string): Promise<Response> => {
       const response = await fetch(url, {

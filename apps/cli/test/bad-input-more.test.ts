@@ -4,7 +4,7 @@ import { type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, exited, runCli, startCli, tempDir, waitFor } from './helpers.js';
+import { BIN, baseEnv, exited, finished, gatewayUrl, runCli, startCli, tempDir } from './helpers.js';
 
 // A user mistake ends with one `toolplane: error: CODE: message` line: no stack trace.
 const STACK_LINE = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
@@ -195,18 +195,7 @@ describe('closed output', () => {
       env: baseEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', resolve);
-    });
+    const { code, stdout, stderr } = await finished(child);
     expect(stdout).toBe('{\n');
     expect(stderr).not.toContain('EPIPE');
     expect(stderr).not.toMatch(STACK_LINE);
@@ -239,12 +228,7 @@ describe('serve mcp --http', () => {
   it('answers a body that is not JSON with a JSON-RPC parse error, and keeps serving', async () => {
     const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
     try {
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 60_000)).toBe(true);
-      const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stderr)?.[0] as string;
+      const url = await gatewayUrl(child, 60_000);
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       for (const body of ['garbage{', '', Buffer.from([0xff, 0xfe, 0x7b])]) {
         const response = await fetch(url, { method: 'POST', headers, body });

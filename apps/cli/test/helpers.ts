@@ -27,27 +27,33 @@ export function runCli(
   args: readonly string[],
   options: { cwd: string; input?: string; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<RunOutcome> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: baseEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const outcome = finished(child, options.timeoutMs);
+  child.stdin.end(options.input ?? '');
+  return outcome;
+}
+
+/** Collects what `child` prints until it closes (killed after `timeoutMs`). */
+export function finished(child: ChildProcess, timeoutMs = 60_000): Promise<RunOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env: baseEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
   });
 }
 
@@ -61,6 +67,23 @@ export function startCli(
     env: baseEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+}
+
+/** The URL a `serve mcp --http` gateway prints on stderr. */
+export const GATEWAY_URL: RegExp = /http:\/\/127\.0\.0\.1:\d+\/mcp/;
+
+/** Reads `child`'s stderr until the gateway prints its URL; throws if it has not within `timeoutMs`. */
+export async function gatewayUrl(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = (await waitFor(() => GATEWAY_URL.test(stderr), timeoutMs))
+    ? GATEWAY_URL.exec(stderr)?.[0]
+    : undefined;
+  if (url === undefined)
+    throw new Error(`the gateway printed no URL within ${timeoutMs} ms; stderr: ${stderr}`);
+  return url;
 }
 
 /** Resolves when the process exits (or after `timeoutMs`, with `undefined`). */

@@ -11,6 +11,7 @@ import {
   fakeToken,
   fixturePids,
   fixtureServer,
+  gatewayUrl,
   isAlive,
   startCli,
   tempDir,
@@ -151,12 +152,7 @@ describe('serve mcp', () => {
   it('serves streamable HTTP on 127.0.0.1 and stops its servers on SIGTERM', async () => {
     const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
     started.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 30_000)).toBe(true);
-    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stderr)?.[0] as string;
+    const url = await gatewayUrl(child, 30_000);
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     await exercise(client);
