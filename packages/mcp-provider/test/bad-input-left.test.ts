@@ -16,8 +16,8 @@ import {
 } from '../src/index.js';
 import {
   eventLog,
-  fixture,
   fixtureServer,
+  hostileServer,
   pidsWithTag,
   tempDirectory,
   uniqueTag,
@@ -212,16 +212,7 @@ describe('a stdio server that prints junk lines', () => {
       const log = eventLog();
       const provider = createMcpProvider(
         'junk',
-        {
-          type: 'stdio',
-          command: process.execPath,
-          args: [
-            fixture('hostile-server.mjs'),
-            `--${when === 'after initialize' ? 'junk' : 'junk-first'}=${junk}`,
-          ],
-          client,
-          healthIntervalMs: 0,
-        },
+        hostileServer([`--${when === 'after initialize' ? 'junk' : 'junk-first'}=${junk}`], { client }),
         { runDirectory: run.path, onEvent: log.onEvent },
       );
       try {
@@ -252,14 +243,10 @@ describe('tools named after Object.prototype members', () => {
     const log = eventLog();
     const provider = createMcpProvider(
       'names',
-      {
-        type: 'stdio',
-        command: process.execPath,
-        args: [fixture('hostile-server.mjs'), '--proto-names'],
-        healthIntervalMs: 0,
+      hostileServer(['--proto-names'], {
         toolSchemas: { echo: { type: 'object', properties: {} } },
         toolsCacheTtlMs: { echo: 1_000 },
-      },
+      }),
       { runDirectory: run.path, onEvent: log.onEvent },
     );
     try {
@@ -386,16 +373,10 @@ describe('a tools/list full of bad definitions', () => {
   it('is a few protocol-error events that count every definition left out', async () => {
     const bad = 2000;
     const log = eventLog();
-    const provider = createMcpProvider(
-      'badmany',
-      {
-        type: 'stdio',
-        command: process.execPath,
-        args: [fixture('hostile-server.mjs'), `--bad-many=${bad}`],
-        healthIntervalMs: 0,
-      },
-      { runDirectory: run.path, onEvent: log.onEvent },
-    );
+    const provider = createMcpProvider('badmany', hostileServer([`--bad-many=${bad}`]), {
+      runDirectory: run.path,
+      onEvent: log.onEvent,
+    });
     try {
       await provider.start?.(AbortSignal.timeout(30_000));
       expect((await provider.listTools()).map((spec) => spec.name)).toEqual(['echo', 'lists', 'storm']);
@@ -414,17 +395,10 @@ describe('one huge message that no schema accepts', () => {
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: is reported without quoting all of it`, async () => {
       const log = eventLog();
-      const provider = createMcpProvider(
-        'hugejunk',
-        {
-          type: 'stdio',
-          command: process.execPath,
-          args: [fixture('hostile-server.mjs'), '--huge-junk=5000000'],
-          client,
-          healthIntervalMs: 0,
-        },
-        { runDirectory: run.path, onEvent: log.onEvent },
-      );
+      const provider = createMcpProvider('hugejunk', hostileServer(['--huge-junk=5000000'], { client }), {
+        runDirectory: run.path,
+        onEvent: log.onEvent,
+      });
       try {
         await provider.start?.(AbortSignal.timeout(30_000));
         expect((await provider.execute('echo', {}, createToolContext())).ok).toBe(true);

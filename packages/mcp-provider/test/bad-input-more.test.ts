@@ -11,7 +11,7 @@ import {
   createMcpProviders,
   loadMcpConfig,
 } from '../src/index.js';
-import { eventLog, fixture, tempDirectory } from './helpers.js';
+import { eventLog, fixture, hostileServer, tempDirectory } from './helpers.js';
 import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
 
 const run = tempDirectory();
@@ -138,19 +138,10 @@ describe('output schemas of a paged tools/list on every path', () => {
 });
 
 describe('a hostile server (hand-written JSON-RPC)', () => {
-  const hostile = (flags: string[], extra: Partial<McpServerConfig> = {}): McpServerConfig =>
-    ({
-      type: 'stdio',
-      command: process.execPath,
-      args: [fixture('hostile-server.mjs'), ...flags],
-      healthIntervalMs: 0,
-      ...extra,
-    }) as McpServerConfig;
-
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: keeps the good tools of a list with bad entries and duplicates, and says why`, async () => {
       const log = eventLog();
-      const provider = createMcpProvider('hostile', hostile(['--bad-tools'], { client }), {
+      const provider = createMcpProvider('hostile', hostileServer(['--bad-tools'], { client }), {
         runDirectory: run.path,
         onEvent: log.onEvent,
       });
@@ -177,7 +168,7 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
 
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: a tools/list answered with a JSON-RPC error fails start and refreshTools with PROVIDER_UNAVAILABLE`, async () => {
-      const provider = createMcpProvider('listerr', hostile(['--list-error'], { client }), {
+      const provider = createMcpProvider('listerr', hostileServer(['--list-error'], { client }), {
         runDirectory: run.path,
       });
       try {
@@ -196,7 +187,7 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
   }
 
   it('a storm of list_changed notifications does not make one listing each', async () => {
-    const provider = createMcpProvider('storm', hostile(['--storm=500']), { runDirectory: run.path });
+    const provider = createMcpProvider('storm', hostileServer(['--storm=500']), { runDirectory: run.path });
     try {
       await provider.start?.(AbortSignal.timeout(30_000));
       const lists = async (): Promise<number> => {
@@ -221,7 +212,7 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
 
   it('lists and calls among 5000 tools, and serves after a flood of 30 000 notifications and junk', async () => {
     const log = eventLog();
-    const provider = createMcpProvider('bulk', hostile(['--tools=5000', '--flood=30000']), {
+    const provider = createMcpProvider('bulk', hostileServer(['--tools=5000', '--flood=30000']), {
       runDirectory: run.path,
       onEvent: log.onEvent,
     });
@@ -239,9 +230,13 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
   });
 
   it('a tools/list over maxMessageBytes fails the start naming the limit to raise', async () => {
-    const provider = createMcpProvider('oversize', hostile(['--tools=2000'], { maxMessageBytes: 10_000 }), {
-      runDirectory: run.path,
-    });
+    const provider = createMcpProvider(
+      'oversize',
+      hostileServer(['--tools=2000'], { maxMessageBytes: 10_000 }),
+      {
+        runDirectory: run.path,
+      },
+    );
     try {
       await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
         code: 'PROVIDER_UNAVAILABLE',
@@ -253,7 +248,7 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
   });
 
   it('a very long unknown tool name is not echoed whole', async () => {
-    const provider = createMcpProvider('longname', hostile([]), { runDirectory: run.path });
+    const provider = createMcpProvider('longname', hostileServer([]), { runDirectory: run.path });
     try {
       await provider.start?.(AbortSignal.timeout(30_000));
       const result = await provider.execute('x'.repeat(100_000), {}, createToolContext());
@@ -268,7 +263,7 @@ describe('a hostile server (hand-written JSON-RPC)', () => {
   it('a server whose messages never end with a newline fails its start within startupTimeoutMs', async () => {
     const provider = createMcpProvider(
       'unterminated',
-      hostile(['--no-newline'], { startupTimeoutMs: 2_000 }),
+      hostileServer(['--no-newline'], { startupTimeoutMs: 2_000 }),
       {
         runDirectory: run.path,
       },

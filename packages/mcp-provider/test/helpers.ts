@@ -48,10 +48,26 @@ export function fixtureServer(
   flags: string[] = [],
   extra: Partial<McpStdioServerConfig> = {},
 ): McpStdioServerConfig {
+  return stdioFixture('server.mjs', flags, extra);
+}
+
+/** A stdio config that runs the hand-written hostile server (fixtures/hostile-server.mjs) with flags. */
+export function hostileServer(
+  flags: string[] = [],
+  extra: Partial<McpStdioServerConfig> = {},
+): McpStdioServerConfig {
+  return stdioFixture('hostile-server.mjs', flags, extra);
+}
+
+function stdioFixture(
+  file: string,
+  flags: string[],
+  extra: Partial<McpStdioServerConfig>,
+): McpStdioServerConfig {
   return {
     type: 'stdio',
     command: process.execPath,
-    args: [fixture('server.mjs'), ...flags],
+    args: [fixture(file), ...flags],
     healthIntervalMs: 0,
     ...extra,
   };

@@ -1,3 +1,5 @@
+import type { McpEventListener } from './events.js';
+
 /** Protocol errors of a burst reported one by one, with their message. */
 export const PROTOCOL_ERRORS_ONE_BY_ONE = 10;
 /** How often the errors held back in a burst are reported as one count. */
@@ -67,4 +69,11 @@ export class ProtocolErrorReports {
     this.last = '';
     this.report(`${count} more protocol errors, not reported one by one (last: ${last})`, count);
   }
+}
+
+/** {@link ProtocolErrorReports} that report as `protocol-error` events of `server`. */
+export function protocolErrorEvents(server: string, emit: McpEventListener): ProtocolErrorReports {
+  return new ProtocolErrorReports((message, count) =>
+    emit({ type: 'protocol-error', server, message, ...(count === undefined ? {} : { count }) }),
+  );
 }

@@ -3,7 +3,7 @@ import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
 import type { McpSession, McpSessionFactory } from '../session/session.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
 import type { McpEventListener } from './events.js';
-import { ProtocolErrorReports } from './protocol-errors.js';
+import { type ProtocolErrorReports, protocolErrorEvents } from './protocol-errors.js';
 import { SharedStart } from './shared-start.js';
 
 /** Where a server connection is in its life. */
@@ -147,14 +147,7 @@ export class ServerConnection {
     session.onToolsChanged(() => {
       for (const listener of this.changeListeners) listener();
     });
-    const reports = new ProtocolErrorReports((message, count) =>
-      this.emit({
-        type: 'protocol-error',
-        server: this.server,
-        message,
-        ...(count === undefined ? {} : { count }),
-      }),
-    );
+    const reports = protocolErrorEvents(this.server, this.emit);
     this.protocolErrors = reports;
     session.onProtocolError((message) => reports.add(message));
     this.emit({

@@ -45,6 +45,13 @@ export class OutputChecks {
       { details: { issues: checked.issues } },
     );
   }
+
+  /** `outcome` when it passes {@link check}; throws the `INVALID_RESULT` error otherwise. */
+  checked(tool: string, outcome: McpCallOutcome): McpCallOutcome {
+    const problem = this.check(tool, outcome);
+    if (problem) throw problem;
+    return outcome;
+  }
 }
 
 /** The compiled schema (compiled on first use), or null when it does not compile. */

@@ -164,10 +164,7 @@ export async function openSdkSession(
         client.callTool({ name, arguments: args }, undefined, sdk),
       );
       // the SDK checks only the tools of the last page it listed: check every tool here
-      const outcome = toCallOutcome(result);
-      const problem = outputs.check(name, outcome);
-      if (problem) throw problem;
-      return outcome;
+      return outputs.checked(name, toCallOutcome(result));
     },
     async close() {
       closedByUs = true;

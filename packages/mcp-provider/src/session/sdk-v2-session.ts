@@ -134,10 +134,7 @@ export async function openV2Session(
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
       const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
       // checked here for every listed page, whatever the client keeps
-      const outcome = toCallOutcome(result);
-      const problem = outputs.check(name, outcome);
-      if (problem) throw problem;
-      return outcome;
+      return outputs.checked(name, toCallOutcome(result));
     },
     async close() {
       closedByUs = true;

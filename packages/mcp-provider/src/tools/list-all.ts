@@ -1,5 +1,5 @@
 import type { McpProviderEvent } from '../lifecycle/events.js';
-import { ProtocolErrorReports } from '../lifecycle/protocol-errors.js';
+import { protocolErrorEvents } from '../lifecycle/protocol-errors.js';
 import type { McpSession, McpToolDefinition } from '../session/session.js';
 
 /** Pages of `tools/list` followed at most. */
@@ -23,10 +23,7 @@ export async function listAllTools(
   session: McpSession,
   options: ListAllOptions,
 ): Promise<McpToolDefinition[]> {
-  const { server, emit } = options;
-  const reports = new ProtocolErrorReports((message, count) =>
-    emit({ type: 'protocol-error', server, message, ...(count === undefined ? {} : { count }) }),
-  );
+  const reports = protocolErrorEvents(options.server, options.emit);
   try {
     return await listPages(session, options, (message) => reports.add(message));
   } finally {
