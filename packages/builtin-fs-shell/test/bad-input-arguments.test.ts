@@ -2,29 +2,17 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@toolplane/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BuiltinProvider, type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
-import { context, failure, makeTempDir, okText } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
+import { useWorkspace, context, failure, okText } from './helpers.js';
 
 // Arguments a tool does not have or that contradict each other, and bad provider options.
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await makeTempDir());
-  provider = createBuiltinProvider({ workspace: dir });
-});
-
-afterEach(async () => {
-  await provider.close?.();
-  await cleanup();
-});
+const ws = useWorkspace();
 
 describe('arguments a tool does not have', () => {
   it('are refused with the names the tool takes, instead of running without them', async () => {
-    await writeFile(join(dir, 'lines.txt'), 'one\ntwo\nthree\n');
+    await writeFile(join(ws.dir, 'lines.txt'), 'one\ntwo\nthree\n');
     const cases = [
       [
         'read',
@@ -40,22 +28,22 @@ describe('arguments a tool does not have', () => {
       ['process', { verbose: true }, 'process has no argument "verbose"; it takes no arguments'],
     ] as const;
     for (const [tool, args, message] of cases) {
-      const error = failure(await provider.execute(tool, args, context()));
+      const error = failure(await ws.provider.execute(tool, args, context()));
       expect(error.code, tool).toBe('INVALID_ARGUMENTS');
       expect(error.message).toContain(message);
     }
-    expect(existsSync(join(dir, 'ran.txt'))).toBe(false);
-    okText(await provider.execute('read', { path: 'lines.txt', offset: 3 }, context()));
+    expect(existsSync(join(ws.dir, 'ran.txt'))).toBe(false);
+    okText(await ws.provider.execute('read', { path: 'lines.txt', offset: 3 }, context()));
   });
 });
 
 describe('options that contradict each other', () => {
   it('edit refuses new_string or replace_all beside edits instead of ignoring them', async () => {
-    await writeFile(join(dir, 'e.txt'), 'one two one\n');
-    okText(await provider.execute('read', { path: 'e.txt' }, context()));
+    await writeFile(join(ws.dir, 'e.txt'), 'one two one\n');
+    okText(await ws.provider.execute('read', { path: 'e.txt' }, context()));
     for (const extra of [{ new_string: 'ZZZ' }, { replace_all: true }]) {
       const error = failure(
-        await provider.execute(
+        await ws.provider.execute(
           'edit',
           { path: 'e.txt', ...extra, edits: [{ old_string: 'one', new_string: '1' }] },
           context(),
@@ -64,14 +52,14 @@ describe('options that contradict each other', () => {
       expect(error.code).toBe('INVALID_ARGUMENTS');
       expect(error.message).toContain('inside each edit');
     }
-    expect(await readFile(join(dir, 'e.txt'), 'utf8')).toBe('one two one\n');
+    expect(await readFile(join(ws.dir, 'e.txt'), 'utf8')).toBe('one two one\n');
   });
 
   it('edit refuses a key an edit does not have (replaceAll for replace_all) instead of dropping it', async () => {
-    await writeFile(join(dir, 'k.txt'), 'one two one\n');
-    okText(await provider.execute('read', { path: 'k.txt' }, context()));
+    await writeFile(join(ws.dir, 'k.txt'), 'one two one\n');
+    okText(await ws.provider.execute('read', { path: 'k.txt' }, context()));
     const error = failure(
-      await provider.execute(
+      await ws.provider.execute(
         'edit',
         { path: 'k.txt', edits: [{ old_string: 'one', new_string: '1', replaceAll: true }] },
         context(),
@@ -79,7 +67,7 @@ describe('options that contradict each other', () => {
     );
     expect(error.code).toBe('INVALID_ARGUMENTS');
     expect(error.message).toContain('replaceAll');
-    expect(await readFile(join(dir, 'k.txt'), 'utf8')).toBe('one two one\n');
+    expect(await readFile(join(ws.dir, 'k.txt'), 'utf8')).toBe('one two one\n');
   });
 
   it('notebook_edit refuses a cell_id and a cell_index that name different cells', async () => {
@@ -91,10 +79,10 @@ describe('options that contradict each other', () => {
       nbformat: 4,
       nbformat_minor: 5,
     });
-    await writeFile(join(dir, 'n.ipynb'), text);
-    okText(await provider.execute('read', { path: 'n.ipynb' }, context()));
+    await writeFile(join(ws.dir, 'n.ipynb'), text);
+    okText(await ws.provider.execute('read', { path: 'n.ipynb' }, context()));
     const error = failure(
-      await provider.execute(
+      await ws.provider.execute(
         'notebook_edit',
         { path: 'n.ipynb', cell_id: 'aa', cell_index: 1, new_source: 'Z' },
         context(),
@@ -102,9 +90,9 @@ describe('options that contradict each other', () => {
     );
     expect(error.code).toBe('INVALID_ARGUMENTS');
     expect(error.message).toContain('cell_id "aa" is cell 0 but cell_index is 1');
-    expect(await readFile(join(dir, 'n.ipynb'), 'utf8')).toBe(text);
+    expect(await readFile(join(ws.dir, 'n.ipynb'), 'utf8')).toBe(text);
     okText(
-      await provider.execute(
+      await ws.provider.execute(
         'notebook_edit',
         { path: 'n.ipynb', cell_id: 'bb', cell_index: 1, new_source: 'Z' },
         context(),
@@ -116,7 +104,7 @@ describe('options that contradict each other', () => {
 describe('provider options', () => {
   const configError = (options: Partial<BuiltinProviderOptions>): string => {
     try {
-      const made = createBuiltinProvider({ workspace: dir, ...options } as BuiltinProviderOptions);
+      const made = createBuiltinProvider({ workspace: ws.dir, ...options } as BuiltinProviderOptions);
       void made.close?.();
     } catch (error) {
       if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') return error.message;
@@ -126,10 +114,10 @@ describe('provider options', () => {
   };
 
   it('refuses options that would fail every call or silently do something else, with CONFIG_INVALID', async () => {
-    await writeFile(join(dir, 'file.txt'), 'x');
+    await writeFile(join(ws.dir, 'file.txt'), 'x');
     const memory = { kind: 'memory', readFile: async () => new Uint8Array() } as never;
     expect(configError({ tools: ['read', 'nope' as never] })).toContain('unknown tool "nope"');
-    expect(configError({ workspace: join(dir, 'file.txt') })).toContain('is a file; pass a directory');
+    expect(configError({ workspace: join(ws.dir, 'file.txt') })).toContain('is a file; pass a directory');
     expect(configError({ workspace: 42 as never })).toContain('must be an absolute path');
     expect(configError({ limits: { readDefaultLines: Number.NaN } })).toContain('limits.readDefaultLines');
     expect(configError({ limits: { readMaxBytes: -1 } })).toContain('limits.readMaxBytes');

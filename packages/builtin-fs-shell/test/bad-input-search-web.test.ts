@@ -3,29 +3,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findRipgrep } from '../src/grep/find-ripgrep.js';
-import { type BuiltinProvider, type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
-import { context, failure, inCI, makeTempDir, okText } from './helpers.js';
+import { type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
+import { useWorkspace, context, failure, inCI, makeTempDir, okText } from './helpers.js';
 
 // Bad input to grep, glob and web_fetch: patterns, huge files, links outside, hostile pages.
 
 const ripgrep = findRipgrep();
 if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await makeTempDir());
-  provider = createBuiltinProvider({ workspace: dir });
-});
-
-afterEach(async () => {
-  await provider.close?.();
-  await cleanup();
-});
+const ws = useWorkspace();
 
 describe('grep patterns neither engine can take', () => {
   const engines: Array<[string, BuiltinProviderOptions['grep']]> = [['node', { ripgrep: false }]];
@@ -34,9 +22,9 @@ describe('grep patterns neither engine can take', () => {
   it.each(engines)(
     '%s: refuses a null byte, a line break and a huge pattern with INVALID_ARGUMENTS',
     async (_, grep) => {
-      await mkdir(join(dir, 'src'));
-      await writeFile(join(dir, 'src', 'a.txt'), 'a\0b\nhello\nworld\n');
-      const engine = createBuiltinProvider({ workspace: dir, grep });
+      await mkdir(join(ws.dir, 'src'));
+      await writeFile(join(ws.dir, 'src', 'a.txt'), 'a\0b\nhello\nworld\n');
+      const engine = createBuiltinProvider({ workspace: ws.dir, grep });
       try {
         for (const [pattern, expected] of [
           ['a\0b', 'null byte'],
@@ -58,7 +46,7 @@ describe('grep of one huge file', () => {
   // Sparse: 2.2 GB long, 160 KB of text (past the first 64 KiB block) and a hole (NUL bytes) after. Read whole it
   // would be over Node's 2 GiB buffer limit.
   const writeHuge = async (): Promise<void> => {
-    const handle = await open(join(dir, 'huge.log'), 'w');
+    const handle = await open(join(ws.dir, 'huge.log'), 'w');
     await handle.write(
       Array.from({ length: 20_000 }, (_, i) => (i === 4321 ? 'ERROR disk full' : `ok ${i}`)).join('\n'),
     );
@@ -68,7 +56,7 @@ describe('grep of one huge file', () => {
 
   it('without ripgrep, refuses a file too large to read whole with INVALID_ARGUMENTS that says what to use', async () => {
     await writeHuge();
-    const nodeOnly = createBuiltinProvider({ workspace: dir, grep: { ripgrep: false } });
+    const nodeOnly = createBuiltinProvider({ workspace: ws.dir, grep: { ripgrep: false } });
     try {
       const error = failure(
         await nodeOnly.execute('grep', { pattern: 'ERROR', path: 'huge.log' }, context()),
@@ -82,7 +70,7 @@ describe('grep of one huge file', () => {
 
   it.skipIf(!ripgrep)('with ripgrep, searches it, streamed', async () => {
     await writeHuge();
-    const result = await provider.execute(
+    const result = await ws.provider.execute(
       'grep',
       { pattern: 'ERROR', path: 'huge.log', output_mode: 'content' },
       context(),
@@ -97,12 +85,12 @@ describe('search tools and what lies outside', () => {
     const { dir: outside, cleanup: removeOutside } = await makeTempDir('tp-outside-');
     try {
       await writeFile(join(outside, 'secret-name.txt'), 'x');
-      await mkdir(join(dir, 'sub'));
-      await writeFile(join(dir, 'sub', 'inside.txt'), 'x');
-      await symlink(outside, join(dir, 'sub', 'out'));
-      await symlink(outside, join(dir, 'a+b'));
+      await mkdir(join(ws.dir, 'sub'));
+      await writeFile(join(ws.dir, 'sub', 'inside.txt'), 'x');
+      await symlink(outside, join(ws.dir, 'sub', 'out'));
+      await symlink(outside, join(ws.dir, 'a+b'));
       for (const pattern of ['sub/out/*', 'sub/out/secret-name.txt', 'sub/./out/*', 'a+b/*', 'sub/*/*.txt']) {
-        const result = await provider.execute('glob', { pattern, sort: 'name' }, context());
+        const result = await ws.provider.execute('glob', { pattern, sort: 'name' }, context());
         const text = okText(result);
         expect(result.ok && result.structured, pattern).toMatchObject({ paths: [] });
         if (pattern !== 'sub/*/*.txt')
@@ -110,7 +98,7 @@ describe('search tools and what lies outside', () => {
             '(1 match under symbolic links that lead outside the workspace were left out)',
           );
       }
-      expect(okText(await provider.execute('glob', { pattern: 'sub/*.txt' }, context()))).toContain(
+      expect(okText(await ws.provider.execute('glob', { pattern: 'sub/*.txt' }, context()))).toContain(
         'sub/inside.txt',
       );
     } finally {
@@ -122,8 +110,8 @@ describe('search tools and what lies outside', () => {
     ['node', false],
     ['ripgrep', ripgrep ?? false],
   ] as const)('%s: grep refuses a pipe or device as its path with INVALID_ARGUMENTS', async (_, rg) => {
-    execFileSync('mkfifo', [join(dir, 'pipe')]);
-    const engine = createBuiltinProvider({ workspace: dir, grep: { ripgrep: rg } });
+    execFileSync('mkfifo', [join(ws.dir, 'pipe')]);
+    const engine = createBuiltinProvider({ workspace: ws.dir, grep: { ripgrep: rg } });
     try {
       const error = failure(await engine.execute('grep', { pattern: 'x', path: 'pipe' }, context()));
       expect(error.code).toBe('INVALID_ARGUMENTS');
@@ -144,7 +132,7 @@ describe('web pages a converter chokes on', () => {
     // not end the idle keep-alive connection meanwhile, while the next request is on its way.
     server.keepAliveTimeout = 120_000;
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const web = createBuiltinProvider({ workspace: dir, webFetch: { allowPrivate: true } });
+    const web = createBuiltinProvider({ workspace: ws.dir, webFetch: { allowPrivate: true } });
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       for (const format of ['markdown', 'text']) {

@@ -8,6 +8,8 @@ import {
   contentText,
   createToolContext,
 } from '@toolplane/core';
+import { afterEach, beforeEach } from 'vitest';
+import { type BuiltinProvider, createBuiltinProvider } from '../src/index.js';
 
 /** A fresh temp directory (real path) and its removal. */
 export async function makeTempDir(
@@ -15,6 +17,35 @@ export async function makeTempDir(
 ): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temp workspace and a provider on it with the default options, made before each test of
+ * the calling file and closed and removed after it.
+ */
+export function useWorkspace(): { readonly dir: string; readonly provider: BuiltinProvider } {
+  let current: { dir: string; cleanup: () => Promise<void>; provider: BuiltinProvider } | undefined;
+  beforeEach(async () => {
+    const { dir, cleanup } = await makeTempDir();
+    current = { dir, cleanup, provider: createBuiltinProvider({ workspace: dir }) };
+  });
+  afterEach(async () => {
+    await current?.provider.close?.();
+    await current?.cleanup();
+    current = undefined;
+  });
+  const now = () => {
+    if (!current) throw new Error('useWorkspace: used outside a test');
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get provider() {
+      return now().provider;
+    },
+  };
 }
 
 /** A tool context for session `sessionId`. */

@@ -37,7 +37,6 @@ function statusOf(result: ExecResult, stopped: boolean): TaskStatus {
 export class TaskManager {
   private readonly sessions = new Map<string, Map<string, BackgroundTask>>();
   private readonly stopping = new Set<string>();
-  private running = 0;
 
   /**
    * @param graceMs Time an executor gets past a task's timeout or a stop (and again after the
@@ -51,9 +50,10 @@ export class TaskManager {
 
   /** Tasks running now, in one session or (no id) in all. */
   runningCount(sessionId?: string): number {
-    if (sessionId === undefined) return this.running;
+    const sessions = sessionId === undefined ? [...this.sessions.values()] : [this.sessions.get(sessionId)];
     let count = 0;
-    for (const task of this.sessions.get(sessionId)?.values() ?? []) if (task.status === 'running') count++;
+    for (const tasks of sessions)
+      for (const task of tasks?.values() ?? []) if (task.status === 'running') count++;
     return count;
   }
 
@@ -89,7 +89,6 @@ export class TaskManager {
           else this.giveUp(task, 'its timeout');
         },
         (error: unknown) => {
-          if (task.status === 'running') this.running--;
           task.status = 'failed';
           task.endedAt = Date.now();
           output.push(
@@ -98,7 +97,6 @@ export class TaskManager {
         },
       ),
     };
-    this.running++;
     let tasks = this.sessions.get(sessionId);
     if (!tasks) {
       tasks = new Map();
@@ -110,7 +108,6 @@ export class TaskManager {
   }
 
   private ended(task: BackgroundTask, result: ExecResult): void {
-    if (task.status === 'running') this.running--;
     task.result = result;
     task.status = statusOf(result, this.stopping.has(task.id));
     task.endedAt = Date.now();
@@ -123,7 +120,6 @@ export class TaskManager {
    */
   private giveUp(task: BackgroundTask, deadline: string): void {
     if (task.status !== 'running') return;
-    this.running--;
     task.status = 'failed';
     task.endedAt = Date.now();
     task.output.push(

@@ -61,14 +61,7 @@ export async function fetchDocumentText(target: string, limits: ReadLimits): Pro
     }
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.maxBytes) throw tooLarge(url, limits.maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of response.body) {
-      total += (chunk as Buffer).length;
-      if (total > limits.maxBytes) throw tooLarge(url, limits.maxBytes);
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return await readCapped(response.body, limits.maxBytes, url);
   } catch (error) {
     // the body is not read to its end: close the connection instead of draining it (undici
     // reports the destruction as an error event, which nothing else listens to any more)
@@ -95,15 +88,26 @@ export async function fetchDocumentText(target: string, limits: ReadLimits): Pro
   }
 }
 
+/** The text of a body, no further than `maxBytes` (`CONFIG_INVALID` past it). */
+async function readCapped(body: AsyncIterable<unknown>, maxBytes: number, where: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) throw tooLarge(where, maxBytes);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
 /**
  * Reads a document file, no further than `maxBytes` (a device or a pipe may never end) and
  * for no longer than `timeoutMs` (a FIFO nobody writes to blocks even its opening): past it,
- * `TIMEOUT`, and a FIFO still being opened is released so no thread stays blocked on it.
+ * `TIMEOUT`, and a FIFO still being opened is released so no thread stays blocked on it. (A
+ * read stream's own `signal` does not end an `open` that is still waiting: hence the timer.)
  */
 export async function readDocumentFile(path: string, limits: ReadLimits): Promise<string> {
-  const { maxBytes, timeoutMs, signal } = limits;
-  const chunks: Buffer[] = [];
-  let total = 0;
+  const { timeoutMs, signal } = limits;
   const stream = createReadStream(path);
   let stopped: ToolError | undefined;
   let released: Promise<void> | undefined;
@@ -129,11 +133,9 @@ export async function readDocumentFile(path: string, limits: ReadLimits): Promis
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of stream) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) throw tooLarge(path, maxBytes);
-      chunks.push(chunk as Buffer);
-    }
+    const text = await readCapped(stream, limits.maxBytes, path);
+    if (stopped) throw stopped;
+    return text;
   } catch (error) {
     if (stopped) throw stopped;
     if (ToolError.isInstance(error)) throw error;
@@ -149,8 +151,6 @@ export async function readDocumentFile(path: string, limits: ReadLimits): Promis
     // Settled only once the FIFO is released: a next read of it must not meet our writer.
     await released;
   }
-  if (stopped) throw stopped;
-  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 /**
