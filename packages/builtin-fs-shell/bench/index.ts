@@ -14,6 +14,7 @@ import { compilePattern } from '../src/grep/pattern.js';
 import { ripgrepArguments } from '../src/grep/ripgrep.js';
 import type { SearchRequest } from '../src/grep/search-request.js';
 import { benchLargeRead } from './read-large.js';
+import { benchNewlineCount } from './newline-count.js';
 import { generateTree } from './tree.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20_000);
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'tp-bench-'));
   const ctx = createToolContext({ session: { id: 'bench' } });
   try {
+    // The counting kernel alone, from cache (allocates two 256 KiB buffers).
+    benchNewlineCount(RUNS);
     // read: slices of a ~1 GiB file. Run first so peak memory is this part's own.
     await benchLargeRead(root, ctx, LARGE_BYTES, RUNS);
     await rm(join(root, 'large.txt'));
