@@ -3,6 +3,7 @@ import { ToolError, errorMessage } from '@toolplane/core';
 import type { z } from 'zod';
 import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
 import { type InterpolationContext, interpolate } from './interpolate.js';
+import { otherKindProblems } from './kinds.js';
 import { type McpConfigProblem, createProblem } from './problems.js';
 import { remoteServerSchema, stdioServerSchema, websocketServerSchema } from './schema.js';
 import { stripJsonComments } from './jsonc.js';
@@ -174,6 +175,8 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
       ),
     ];
   }
+  const otherKind = otherKindProblems(server, entry);
+  if (otherKind.length > 0) return otherKind;
   const parsed = schema.safeParse(entry);
   if (parsed.success) return parsed.data as McpServerConfig;
   return parsed.error.issues.map((issue) =>
