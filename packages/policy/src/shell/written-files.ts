@@ -24,6 +24,12 @@ export function normalizePath(path: string): string {
   return `/${parts.join('/')}`;
 }
 
+/**
+ * Physical memory, kernel virtual memory and I/O ports: a write changes the running kernel or
+ * the hardware under it (a crash, silent corruption, a hung bus).
+ */
+const KERNEL_MEMORY = /^\/dev\/(mem|kmem|port)$/;
+
 /** Any write to it makes the kernel act at once: `b` reboots, `c` crashes, `o` powers off. */
 const SYSRQ_TRIGGER = '/proc/sysrq-trigger';
 /** The `kernel.sysrq` setting: which SysRq functions the keyboard may trigger. */
@@ -44,6 +50,16 @@ export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: 
   }
   if (BLOCK_DEVICE.test(path)) {
     report(state, 'deny', 'disk-destruction', `writes to the block device ${path}`, text);
+    return true;
+  }
+  if (KERNEL_MEMORY.test(path)) {
+    report(
+      state,
+      'deny',
+      'system-control',
+      `writes to ${path}, the machine's memory or I/O ports, which corrupts or crashes the running kernel`,
+      text,
+    );
     return true;
   }
   if (path === SYSRQ_TRIGGER) {
