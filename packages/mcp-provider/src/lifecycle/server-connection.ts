@@ -3,7 +3,9 @@ import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
 import type { McpSession, McpSessionFactory } from '../session/session.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
 import type { McpEventListener } from './events.js';
+import { startHealthProbes } from './health-probes.js';
 import { type ProtocolErrorReports, protocolErrorEvents } from './protocol-errors.js';
+import { RestartWaiters } from './restart-waiters.js';
 import { SharedStart } from './shared-start.js';
 
 /** Where a server connection is in its life. */
@@ -18,11 +20,6 @@ export interface ServerConnectionOptions {
   readonly restartPolicy?: RestartPolicy;
 }
 
-interface Waiter {
-  resolve(session: McpSession): void;
-  reject(error: unknown): void;
-}
-
 /**
  * One live connection to one server: starts it with a startup timeout, restarts it with
  * backoff when it dies, marks it failed when it keeps crashing, and probes its health.
@@ -34,10 +31,10 @@ export class ServerConnection {
   lastError = '';
   private current: McpSession | undefined;
   private starting: SharedStart | undefined;
-  private waiters: Waiter[] = [];
+  private readonly waiters = new RestartWaiters();
   private readonly tracker: RestartTracker;
   private restartTimer: NodeJS.Timeout | undefined;
-  private healthTimer: NodeJS.Timeout | undefined;
+  private stopHealth: (() => void) | undefined;
   private readonly openListeners = new Set<(session: McpSession) => void>();
   private readonly changeListeners = new Set<() => void>();
   private lifetime = new AbortController();
@@ -123,7 +120,7 @@ export class ServerConnection {
             this.scheduleRestart(`restart failed: ${this.lastError}`);
           } else {
             this.state = 'idle';
-            this.rejectWaiters(this.unavailable(`failed to start: ${this.lastError}`));
+            this.waiters.rejectAll(this.unavailable(`failed to start: ${this.lastError}`));
           }
           if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
           throw this.unavailable(`failed to start: ${this.lastError}`);
@@ -158,10 +155,17 @@ export class ServerConnection {
       ...(session.pid === undefined ? {} : { pid: session.pid }),
     });
     for (const listener of this.openListeners) listener(session);
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const waiter of waiters) waiter.resolve(session);
-    this.startHealthProbes(session);
+    this.waiters.resolveAll(session);
+    this.stopHealth = startHealthProbes(
+      session,
+      this.options.config,
+      () => this.current === session,
+      (reason) => {
+        this.emit({ type: 'health-failed', server: this.server, reason });
+        this.lost(session, reason);
+        void session.close();
+      },
+    );
     return session;
   }
 
@@ -183,7 +187,7 @@ export class ServerConnection {
       this.state = 'failed';
       this.lastError = `it crashed ${this.tracker.restarts + 1} times within a minute and was given up; last: ${reason}`;
       this.emit({ type: 'server-failed', server: this.server, reason: this.lastError });
-      this.rejectWaiters(this.unavailable(this.lastError));
+      this.waiters.rejectAll(this.unavailable(this.lastError));
       return;
     }
     this.state = 'restarting';
@@ -202,70 +206,12 @@ export class ServerConnection {
   }
 
   private waitForRestart(signal?: AbortSignal): Promise<McpSession> {
-    return new Promise((resolve, reject) => {
-      const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
-      const timer = setTimeout(() => {
-        settle();
-        reject(this.unavailable(`it is restarting after: ${this.lastError}`));
-      }, timeoutMs);
-      const onAbort = (): void => {
-        settle();
-        reject(this.cancelled());
-      };
-      const settle = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.waiters = this.waiters.filter((entry) => entry !== waiter);
-      };
-      const waiter: Waiter = {
-        resolve: (session) => {
-          settle();
-          resolve(session);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      };
-      if (signal?.aborted) {
-        onAbort();
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
-    });
-  }
-
-  private rejectWaiters(error: unknown): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const waiter of waiters) waiter.reject(error);
-  }
-
-  private startHealthProbes(session: McpSession): void {
-    const probe = this.options.config.healthProbe ?? 'ping';
-    const interval = this.options.config.healthIntervalMs ?? MCP_DEFAULTS.healthIntervalMs;
-    if (probe === 'none' || interval <= 0) return;
-    const timeoutMs = Math.min(this.options.config.requestTimeoutMs ?? MCP_DEFAULTS.requestTimeoutMs, 30_000);
-    let running = false;
-    this.healthTimer = setInterval(() => {
-      if (running || this.current !== session) return;
-      running = true;
-      const request =
-        probe === 'listTools' ? session.listToolsPage(undefined, { timeoutMs }) : session.ping({ timeoutMs });
-      request
-        .catch((error: unknown) => {
-          if (this.current !== session) return;
-          const reason = `health probe (${probe}) failed: ${errorMessage(error)}`;
-          this.emit({ type: 'health-failed', server: this.server, reason });
-          this.lost(session, reason);
-          void session.close();
-        })
-        .finally(() => {
-          running = false;
-        });
-    }, interval);
-    this.healthTimer.unref?.();
+    return this.waiters.wait(
+      signal,
+      this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs,
+      () => this.unavailable(`it is restarting after: ${this.lastError}`),
+      () => this.cancelled(),
+    );
   }
 
   /** The session ends: what its protocol errors held back is reported now. */
@@ -275,8 +221,8 @@ export class ServerConnection {
   }
 
   private stopHealthProbes(): void {
-    if (this.healthTimer) clearInterval(this.healthTimer);
-    this.healthTimer = undefined;
+    this.stopHealth?.();
+    this.stopHealth = undefined;
   }
 
   /** Replaces the session with a new one (an expired remote session); not counted as a crash. */
@@ -319,7 +265,7 @@ export class ServerConnection {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.stopHealthProbes();
-    this.rejectWaiters(this.unavailable('the provider was closed'));
+    this.waiters.rejectAll(this.unavailable('the provider was closed'));
     const session = this.current ?? (await starting?.catch(() => undefined));
     this.current = undefined;
     this.starting = undefined;
