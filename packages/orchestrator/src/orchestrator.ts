@@ -11,7 +11,6 @@ import {
   type ToolSpec,
   type ToolView,
   ToolError,
-  createId,
   fail,
   isReadOnly,
 } from '@toolplane/core';
@@ -19,11 +18,12 @@ import { Accounting, type AccountingRecord, type ToolTotals } from './accounting
 import { createBuiltins } from './builtins.js';
 import { admitCall } from './call-admission.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
+import { CallIds, takenIdMessage } from './call-ids.js';
 import { NOOP, callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
 import { IndexedList } from './indexed-list.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { checkMiddleware, checkOrchestratorOptions } from './check-options.js';
-import { isCallId, recordedSessionId } from './check-caller.js';
+import { recordedSessionId } from './check-caller.js';
 import { closeAll } from './close-within.js';
 import { composeMiddleware } from './compose.js';
 import { CallState } from './call-state.js';
@@ -67,6 +67,9 @@ export class ToolsOrchestrator {
   private readonly timer: DeadlineTimer;
   private readonly queues: QueueSet;
   private readonly inflight = new IndexedList<CallState>();
+  private readonly callIds = new CallIds(
+    (callId) => this.inflight.find((state) => state.callId === callId) !== undefined,
+  );
   private readonly middleware: Middleware[] = [];
   private readonly builtins: readonly Middleware[];
   private readonly accountingBook: Accounting;
@@ -198,7 +201,8 @@ export class ToolsOrchestrator {
     const startedAt = this.timer.now();
     // options that are not an object (or a callId that is not one) fail in admitCall below
     const given: CallOptions = typeof options === 'object' && options !== null ? options : {};
-    const callId = isCallId(given.callId) ? given.callId : createId('call');
+    const picked = this.callIds.pick(given.callId);
+    const callId = picked.callId;
     const sessionId = recordedSessionId(given.session);
     if (this.closed)
       return this.early(
@@ -220,8 +224,13 @@ export class ToolsOrchestrator {
       return this.early(tool, callId, sessionId, startedAt, result, totalsKey);
     }
     const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
+    if (picked.taken !== undefined) {
+      const refusal = fail('INVALID_ARGUMENTS', takenIdMessage(picked.taken, route.name));
+      return this.early(route.name, callId, sessionId, startedAt, refusal);
+    }
     const state = new CallState(route, callId, options.priority ?? 0);
     this.inflight.add(state);
+    this.callIds.hold(callId, picked.chosen);
     const deadline = startedAt + timeoutMs;
     const op =
       this.options.operationTree === false
@@ -271,6 +280,7 @@ export class ToolsOrchestrator {
     this.timer.remove(deadlineEntry);
     unfollow?.();
     this.inflight.delete(state);
+    this.callIds.release(callId, picked.chosen);
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, bytesIn, result);
     const final: ToolResult = withMeta(result, meta);
