@@ -1,7 +1,8 @@
 import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
-import { isBlank, isNameCode, isQuote, isWhitespace } from './characters.js';
+import { argumentAfter, argumentEnd } from './arguments.js';
+import { isNameCode, isQuote, isWhitespace } from './characters.js';
 
 // Credentials given to curl on its command line (`-u user:password`, `--oauth2-bearer`, `--pass`)
 // in command text and logs. The rule looks back from the option for the curl command it belongs to, at most LOOKBACK characters: a stream keeps 256 characters of
@@ -93,19 +94,8 @@ function matchCurlCredentials(text: string, index: number): RuleMatch | undefine
   if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91)) return undefined;
   const option = optionAt(text, index);
   if (option === undefined) return undefined;
-  let cursor = option.end;
-  // After the option: spaces, or the quotes and comma of an argument list (`'-u', 'user:pass'`).
-  let quote = 0;
-  let escapedQuote = false;
-  for (let steps = 0; steps < 8 && cursor < text.length; steps++) {
-    const code = text.charCodeAt(cursor);
-    if (isBlank(code) || code === 44) quote = 0;
-    else if (isQuote(code)) {
-      quote = code;
-      escapedQuote = text.charCodeAt(cursor - 1) === 92;
-    } else if (!(code === 92 && isQuote(text.charCodeAt(cursor + 1)))) break;
-    cursor++;
-  }
+  const argument = argumentAfter(text, option.end);
+  let cursor = argument.start;
   if (!option.attached && cursor === option.end) return undefined; // a long option's value is the next argument (`--user=` is no curl syntax)
   const userStart = cursor;
   if (option.userPassword) {
@@ -119,19 +109,9 @@ function matchCurlCredentials(text: string, index: number): RuleMatch | undefine
     cursor++;
   }
   const start = cursor;
-  let end = start;
-  while (end < text.length && end - start <= MAX_VALUE) {
-    const code = text.charCodeAt(end);
-    if (code === 10 || code === 13) break;
-    if (quote === 0 ? isWhitespace(code) || isQuote(code) : code === quote) break;
-    if (code === 92 && (quote === 0 || escapedQuote) && isQuote(text.charCodeAt(end + 1))) break; // `\"` ends a JSON-escaped argument
-    if (code === 92 && quote === 34) end++; // an escaped character inside double quotes
-    end++;
-  }
-  if (quote !== 0 && text.charCodeAt(end) !== quote && text.charCodeAt(end) !== 92) return undefined;
+  const end = argumentEnd(text, start, argument, MAX_VALUE);
   // A whole-value credential (a token, a passphrase) of fewer than 4 characters is a word.
-  if (end === start || end - start < (option.userPassword ? 1 : 4) || end - start > MAX_VALUE)
-    return undefined;
+  if (end === undefined || end - start < (option.userPassword ? 1 : 4)) return undefined;
   const value = text.slice(start, end);
   if (isPlaceholder(value) || (option.userPassword && isPlaceholder(text.slice(userStart, start - 1))))
     return undefined;

@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
+import { commandCredentials } from './command-credentials.js';
 import { cookie } from './cookies.js';
 import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
@@ -44,6 +45,7 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   envPair,
   cookie,
   curlCredentials,
+  commandCredentials,
   netrc,
   assignment,
 ];

@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createScrubber } from './scrubber.js';
+import { ALPHABETS, createFakeSource } from './testing/fake.js';
+
+// Passwords given on the command line of other tools than curl (`mysql -pSECRET`, HTTPie's
+// `-a user:pass`, `smbclient -U user%pass`...), in command text and in what `bash -x` prints.
+
+const run = promisify(execFile);
+const fake = createFakeSource();
+const user = `svc-${fake.chars('abcdefghijklmnopqrstuvwxyz', 6)}`;
+const password = `${fake.chars(ALPHABETS.alnum, 14)}7`;
+const scrubber = createScrubber();
+const marker = '[REDACTED:password]';
+
+/**
+ * What `bash -x` prints for `commands`, run with each command name defined as a shell function
+ * that does nothing (the trace is bash's own; the tools need not be installed), and `$SECRET`
+ * set to `secret`.
+ */
+async function trace(names: readonly string[], commands: readonly string[], secret: string) {
+  const script = `${names.map((name) => `${name}() { :; }`).join('; ')}; set -x; ${commands.join('; ')}`;
+  try {
+    const { stderr } = await run('bash', ['-c', script], {
+      env: { ...process.env, SECRET: secret, SECRET_USER: user },
+    });
+    return stderr;
+  } catch (error) {
+    if (process.env.CI === 'true') throw error;
+    console.warn(`skipped: bash is not available (${String(error)})`);
+    return undefined;
+  }
+}
+
+/** Secrets to trace: one plain, and one that makes bash quote the word in its trace. */
+const tracedSecrets = [password, `${fake.chars(ALPHABETS.alnum, 10)}!$${fake.chars(ALPHABETS.alnum, 4)}`];
+
+/** Asserts that every case scrubs to its expected text, `#` standing for the marker. */
+function expectForms(cases: readonly (readonly [string, string])[]): void {
+  for (const [text, expected] of cases)
+    expect(scrubber.scrubText(text), text).toBe(expected.replace('#', marker));
+}
+
+/** Asserts that no case is touched. */
+function expectLeftAlone(texts: readonly string[]): void {
+  for (const text of texts) expect(scrubber.scrub(text).findings, text).toEqual([]);
+}
+
+describe('mysql -pSECRET', () => {
+  it('redacts the password in what `bash -x` prints for mysql, mysqldump and mariadb', async () => {
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        ['mysql', 'mysqldump', 'mariadb', 'mysqladmin'],
+        [
+          'mysql -u root -p"$SECRET" -e "select 1"',
+          'mysqldump -u root -p"$SECRET" appdb',
+          'mariadb -h db.internal -uroot -p"$SECRET"',
+          'mysql --password="$SECRET" appdb',
+          'mysqladmin -uroot "-p$SECRET" status',
+        ],
+        secret,
+      );
+      if (stderr === undefined) return;
+      expect(stderr).toContain(secret);
+      const { text, findings } = scrubber.scrub(stderr);
+      expect(text).not.toContain(secret);
+      expect(findings.map((finding) => finding.kind)).toEqual(Array(5).fill('password'));
+      expect(text).toMatch(/\+ mysql -u root '?-p\[REDACTED:password\]'? -e 'select 1'\n/);
+    }
+  });
+
+  it('redacts -p glued to its value, quoted or not, in JSON and argument lists', () => {
+    expectForms([
+      [`mysql -p${password} -u root`, 'mysql -p# -u root'],
+      [`mysqldump -u root -p${password} db > db.sql`, 'mysqldump -u root -p# db > db.sql'],
+      [
+        `mysql -h 127.0.0.1 -P 3306 -uroot -p'${password}' app`,
+        "mysql -h 127.0.0.1 -P 3306 -uroot -p'#' app",
+      ],
+      [`mysql -uroot -p"${password}"`, 'mysql -uroot -p"#"'],
+      [
+        `docker exec -it db mysql -uroot -p${password} -e 'show databases'`,
+        "docker exec -it db mysql -uroot -p# -e 'show databases'",
+      ],
+      [`/usr/bin/mysql -p${password}`, '/usr/bin/mysql -p#'],
+      [`mysql.exe -u root -p${password}`, 'mysql.exe -u root -p#'],
+      [`mysql \\\n  -u root \\\n  -p${password} \\\n  app`, 'mysql \\\n  -u root \\\n  -p# \\\n  app'],
+      [`mysql --password=${password}`, 'mysql --password=#'],
+    ]);
+    const json = JSON.stringify({ cmd: `mysqldump -u root -p${password} app`, exit: 0 });
+    expect(JSON.parse(scrubber.scrubText(json))).toEqual({
+      cmd: `mysqldump -u root -p${marker} app`,
+      exit: 0,
+    });
+    const argv = JSON.stringify(['mysql', '-u', 'root', `-p${password}`, 'app']);
+    expect(JSON.parse(scrubber.scrubText(argv))).toEqual(['mysql', '-u', 'root', `-p${marker}`, 'app']);
+  });
+
+  it('leaves a bare -p (mysql asks), ports, placeholders and -p of other commands alone', () => {
+    expectLeftAlone([
+      'mysql -u root -p mydb',
+      'mysql -u root -p',
+      'mysqldump -u root -p --all-databases > all.sql',
+      'mysql -h db -P 3306 -u root -p app',
+      'mysql -u root -p"$MYSQL_ROOT_PASSWORD"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder is the sample
+      'mysql -u root -p${MYSQL_PASSWORD}',
+      'mysql --password-file=/run/secrets/mysql',
+      'docker run -d --name mysql -p 3306:3306 mysql:8',
+      'docker run -d --name mysql -p3306:3306 mysql:8',
+      'mkdir -p /var/lib/mysql',
+      'ssh -p 2222 deploy@db.internal mysql',
+      'python -m http.server -p 8080',
+      'Run mysql with -p to be asked for the password.',
+    ]);
+  });
+
+  it('gives the one-shot output in a stream', () => {
+    const text = `${'x'.repeat(200)}\n$ docker exec db \\\n  mysqldump -u root \\\n  -p${password} app\n${'y'.repeat(300)}\n`;
+    const oneShot = scrubber.scrubText(text);
+    expect(oneShot).not.toContain(password);
+    for (const size of [1, 7, 64, 301]) {
+      const stream = scrubber.createStreamScrubber();
+      let out = '';
+      for (let index = 0; index < text.length; index += size)
+        out += stream.write(text.slice(index, index + size));
+      expect(out + stream.flush()).toBe(oneShot);
+    }
+  });
+});

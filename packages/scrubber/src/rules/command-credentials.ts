@@ -1,0 +1,162 @@
+import { ALPHABETS } from '../alphabets.js';
+import { isPlaceholder } from '../placeholder.js';
+import type { RuleMatch, SecretRule } from '../types.js';
+import { type ArgumentStart, argumentAfter, argumentEnd } from './arguments.js';
+import { isBlank, isQuote, isWhitespace } from './characters.js';
+import { type KnownCommand, commandBefore } from './command-words.js';
+
+// Passwords given on the command line of other tools than curl (curl has its own rule):
+// `mysql -pSECRET`, in command text and logs. Each option belongs to the command it is given to,
+// found by the nearest known command name before it (see command-words.ts).
+
+const MAX_USER = 128;
+const MAX_VALUE = 256;
+
+/** What an option's value holds. */
+type Shape =
+  /** The whole value is the password. */
+  'whole';
+
+/** An option of a known command whose value is a credential. */
+interface CredentialOption {
+  /** The option with its dashes: `-p`, `--password`. */
+  readonly name: string;
+  readonly shape: Shape;
+  /** The value may be glued to a one-letter option (`-pSECRET`). */
+  readonly attached?: boolean;
+  /** The value may be the next argument (`-p SECRET`). */
+  readonly separate?: boolean;
+  /** The value may follow `=` (`--password=SECRET`). */
+  readonly equals?: boolean;
+}
+
+interface CredentialCommand extends KnownCommand {
+  readonly options: readonly CredentialOption[];
+}
+
+const COMMANDS: readonly CredentialCommand[] = [
+  {
+    // `-p` takes only a glued value: a bare `-p` asks for the password, the next word is a database.
+    names: [
+      'mysql',
+      'mysqldump',
+      'mysqladmin',
+      'mysqlimport',
+      'mysqlshow',
+      'mysqlcheck',
+      'mysqlslap',
+      'mysqlpump',
+      'mysqlbinlog',
+      'mariadb',
+      'mariadb-dump',
+      'mariadb-admin',
+      'mariadb-import',
+      'mariadb-show',
+      'mariadb-check',
+      'mariadb-slap',
+      'mariadb-binlog',
+    ],
+    options: [
+      { name: '-p', shape: 'whole', attached: true },
+      { name: '--password', shape: 'whole', equals: true },
+    ],
+  },
+];
+
+const BY_NAME: ReadonlyMap<string, CredentialCommand> = new Map(
+  COMMANDS.flatMap((command) => command.names.map((name) => [name, command] as const)),
+);
+
+/** Every option name of the table, to turn away other dashes before looking for a command. */
+const OPTION_NAMES: ReadonlySet<string> = new Set(
+  COMMANDS.flatMap((command) => command.options.map((option) => option.name)),
+);
+
+/** A character of an option's name: an ASCII letter or digit, or `-`. */
+function isOptionCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 45
+  );
+}
+
+/** Ports published by a container engine (`-p3306:3306`), not a password. */
+const PORT_MAPPING = /^[0-9.:]*[0-9]:[0-9]+(?:\/(?:tcp|udp))?$/;
+
+/** Where the value of `option` begins when it follows `=`, a quote or the next blank (the name ends at `nameEnd`). */
+function separatedValue(
+  text: string,
+  option: CredentialOption,
+  nameEnd: number,
+): { readonly argument: ArgumentStart; readonly separate: boolean } | undefined {
+  const next = text.charCodeAt(nameEnd);
+  if (next === 61)
+    return option.equals ? { argument: argumentAfter(text, nameEnd + 1), separate: false } : undefined;
+  if (isQuote(next) && option.attached) return { argument: argumentAfter(text, nameEnd), separate: false };
+  if (!(isBlank(next) || isQuote(next) || next === 44) || !option.separate) return undefined;
+  const argument = argumentAfter(text, nameEnd);
+  return argument.start === nameEnd ? undefined : { argument, separate: true };
+}
+
+/** The option of `command` at `index`, and where its value begins. */
+function optionValue(text: string, index: number, nameEnd: number, command: CredentialCommand) {
+  const token = text.slice(index, nameEnd);
+  for (const option of command.options) {
+    if (token === option.name) {
+      const value = separatedValue(text, option, nameEnd);
+      if (value !== undefined) return { option, ...value };
+    } else if (option.attached && token.startsWith(option.name) && option.name.length === 2) {
+      // Glued to a one-letter option: the value is the rest of the word.
+      return { option, argument: { start: index + 2, quote: 0, escapedQuote: false }, separate: false };
+    }
+  }
+  return undefined;
+}
+
+/** The password given to a known command's option at `index`. */
+function matchCommandCredentials(text: string, index: number): RuleMatch | undefined {
+  const before = index > 0 ? text.charCodeAt(index - 1) : 32;
+  if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91)) return undefined;
+  let nameEnd = index + 1;
+  while (nameEnd < index + 24 && isOptionCode(text.charCodeAt(nameEnd))) nameEnd++;
+  // Only options the table knows: the whole word, or a one-letter option with its value glued on.
+  if (!OPTION_NAMES.has(text.slice(index, nameEnd)) && !OPTION_NAMES.has(text.slice(index, index + 2)))
+    return undefined;
+  const command = commandBefore(text, index, BY_NAME);
+  if (command === undefined) return undefined;
+  const found = optionValue(text, index, nameEnd, command);
+  if (found === undefined) return undefined;
+  const { argument, separate } = found;
+  const start = argument.start;
+  const end = argumentEnd(text, start, argument, MAX_VALUE);
+  // A separate value must not be the next option, and a short one is a word.
+  if (end === undefined || end === start || (separate && (end - start < 4 || text.charCodeAt(start) === 45)))
+    return undefined;
+  const value = text.slice(start, end);
+  if (isPlaceholder(value) || PORT_MAPPING.test(value)) return undefined;
+  return { start, end, kind: 'password' };
+}
+
+/** Passwords on the command line of other tools than curl, in command text and logs. */
+export const commandCredentials: SecretRule = {
+  id: 'command_credentials',
+  description:
+    'Passwords on the command line of database and other clients: mysql/mysqldump/mariadb -pSECRET',
+  // Every `-`, as for curl: the option names are short and common.
+  anchors: ['-'],
+  match: matchCommandCredentials,
+  maxLength: 24 + 8 + MAX_USER + MAX_VALUE + 2,
+  positives: (fake) => {
+    const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
+    return [
+      { text: `$ mysql -u root -p${password} app`, secret: password, kind: 'password' },
+      { text: `mysqldump -uroot -p'${password}' app > app.sql`, secret: password, kind: 'password' },
+      { text: `["mariadb", "-h", "db", "-p${password}"]`, secret: password, kind: 'password' },
+    ];
+  },
+  negatives: () => [
+    'mysql -u root -p app',
+    'mysql -u root -p"$MYSQL_PASSWORD" app',
+    'docker run --name mysql -p3306:3306 mysql:8',
+    'mkdir -p /var/lib/mysql',
+  ],
+};
