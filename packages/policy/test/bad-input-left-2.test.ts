@@ -68,3 +68,31 @@ describe('kernel memory and I/O ports written as files', () => {
     },
   );
 });
+
+describe('rsync writing into devices', () => {
+  const DISK = /^disk-destruction: /;
+  it.each<Case>([
+    ['rsync --write-devices disk.img /dev/sda', 'deny', /writes to the block device \/dev\/sda/],
+    ['sudo rsync --inplace --write-devices disk.img /dev/nvme0n1', 'deny', DISK],
+    ['rsync --copy-devices --write-devices /dev/sda /dev/sdb', 'deny', /block device \/dev\/sdb/],
+    ['rsync -a --write-devices disk.img root@host:/dev/sda', 'deny', DISK],
+    ['rsync disk.img /dev/sda --write-devices', 'deny', DISK],
+    ['rsync -a --write-devices images/ /dev/', 'deny', /device files under \/dev/],
+    ['rsync -a --write-devices backup/ /', 'deny', /device files under \//],
+    ['rsync --write-devices blob /dev/mem', 'deny', /^system-control: writes to \/dev\/mem/],
+    [
+      'rsync --write-devices disk.img "$TARGET"',
+      'ask',
+      /rsync --write-devices into a destination named at run time/,
+    ],
+    ['rsync --write-devices disk.img /dev/$DISK', 'ask', /named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'rsync --copy-devices /dev/sda backup/sda.img',
+    'rsync -a --copy-devices /dev/nvme0n1 host:backups/',
+    'rsync --write-devices disk.img backup/disk.img',
+    'rsync -a src/ dest/',
+    'rsync -a "$SRC" dest/',
+  ])('%j stays allowed', allowedInDefault);
+});

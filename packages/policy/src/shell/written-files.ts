@@ -1,5 +1,6 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
+import { checkRsyncDevices } from './rsync-devices.js';
 import type { ShellWord } from './words.js';
 
 /**
@@ -272,6 +273,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
 
 /** Judges the files a command writes by its arguments; returns whether one was denied. */
 export function checkWrittenFiles(state: AnalysisState, command: SimpleCommand): boolean {
+  if (checkRsyncDevices(state, command)) return true;
   for (const file of writtenFiles(command)) if (judgeWrittenFile(state, file, command.text)) return true;
   return false;
 }
