@@ -14,6 +14,8 @@ describe('OpenAPI examples of @readme/oas-examples', () => {
         const { tools } = await importOpenApi(path, {
           namespace: 'example',
           baseUrl: 'https://api.example.test',
+          // the security examples send OAuth2 client credentials to other hosts
+          allowedTokenOrigins: ['http://example.com', 'http://alt.example.com'],
         });
         for (const [name, tool] of Object.entries(tools)) {
           expect(() => compileSchema(tool.parametersSchema), `${path} ${name}`).not.toThrow();
@@ -193,6 +195,7 @@ describe('OpenAPI examples of @readme/oas-examples', () => {
     const { tools } = await importOpenApi(example('3.0', 'security.json'), {
       namespace: 'sec',
       baseUrl: api.origin,
+      allowedTokenOrigins: ['http://example.com', 'http://alt.example.com'],
     });
     const auth = (name: string) => tools[name]?.auth;
     expect(auth('get_anything_apiKey')).toBeDefined();

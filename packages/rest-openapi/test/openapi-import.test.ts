@@ -231,7 +231,8 @@ describe('importer details', () => {
         },
       },
     );
-    const fromEnv = await importOpenApi({ document: v3 }, { namespace: 'acme' });
+    const allowedTokenOrigins = ['https://auth.example.test'];
+    const fromEnv = await importOpenApi({ document: v3 }, { namespace: 'acme', allowedTokenOrigins });
     expect(fromEnv.tools.me?.auth).toEqual({
       type: 'oauth2-client-credentials',
       tokenUrl: 'https://auth.example.test/token',
@@ -241,7 +242,7 @@ describe('importer details', () => {
     });
     const given = await importOpenApi(
       { document: v3 },
-      { credentials: { machine: { clientId: 'id-1', clientSecret: '${MY_SECRET}' } } },
+      { allowedTokenOrigins, credentials: { machine: { clientId: 'id-1', clientSecret: '${MY_SECRET}' } } },
     );
     expect(given.tools.me?.auth).toMatchObject({ clientId: 'id-1', clientSecret: '${MY_SECRET}' });
     const v2 = {
@@ -256,7 +257,7 @@ describe('importer details', () => {
       security: [{ app: [] }],
       paths: { '/me': { get: { operationId: 'me', responses: {} } } },
     };
-    const swagger = await importOpenApi({ document: v2 }, { namespace: 'old' });
+    const swagger = await importOpenApi({ document: v2 }, { namespace: 'old', allowedTokenOrigins });
     expect(swagger.tools.me?.url).toBe('https://api.example.test/v1/me');
     expect(swagger.tools.me?.auth).toMatchObject({
       type: 'oauth2-client-credentials',

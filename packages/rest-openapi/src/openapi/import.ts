@@ -21,6 +21,7 @@ import { type SchemeCredentials, authForRequirements } from './security.js';
 import { checkServerVariables } from './server-variables.js';
 import { type ServerChoice, baseUrl2, baseUrl3, checkDocumentServer, checkSwaggerBase } from './servers.js';
 import { trimText } from './text.js';
+import { TokenUrlRefused, checkAllowedTokenOrigins } from './token-url.js';
 import { collapseWarnings } from './warnings.js';
 
 type Mutable = Record<string, unknown>;
@@ -35,6 +36,11 @@ export interface ImportOptions extends ServerChoice, LoadOptions {
   readonly exclude?: OperationFilter;
   /** Credentials per security scheme name; values may be `${ENV}` templates. */
   readonly credentials?: Readonly<Record<string, SchemeCredentials>>;
+  /**
+   * Origins (`https://auth.example.com`) besides the API's own where a document's OAuth2
+   * `tokenUrl` may send your client id and secret; any other is `CONFIG_INVALID`.
+   */
+  readonly allowedTokenOrigins?: readonly string[];
   /** Prefix of default credential variables (default: namespace upper-cased, or `API`). */
   readonly envPrefix?: string;
   /** Longest tool description (default 1024 characters). */
@@ -120,6 +126,7 @@ export async function importOpenApi(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   checkImportOptions(options);
+  const allowedTokenOrigins = checkAllowedTokenOrigins(options.allowedTokenOrigins);
   const loaded = await loadDocument(source, options);
   const { document, version, location } = loaded;
   const resolver = createRefResolver(document);
@@ -248,6 +255,8 @@ export async function importOpenApi(
         version,
         {
           envPrefix,
+          apiBase: base,
+          allowedTokenOrigins,
           ...(options.credentials ? { credentials: options.credentials } : {}),
         },
       );
@@ -273,6 +282,7 @@ export async function importOpenApi(
       if (!tool.url.includes('${')) splitToolUrl(tool.url, name);
       setOwn(tools, name, tool);
     } catch (error) {
+      if (error instanceof TokenUrlRefused) throw error;
       problem(operation.label, errorMessage(error));
     }
   }

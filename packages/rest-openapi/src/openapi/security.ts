@@ -1,4 +1,5 @@
 import type { RestAuthConfig } from '../config.js';
+import { documentTokenUrl } from './token-url.js';
 
 type Mutable = Record<string, unknown>;
 
@@ -19,6 +20,10 @@ export interface SecurityOptions {
   readonly credentials?: Readonly<Record<string, SchemeCredentials>>;
   /** Prefix of the default environment variable names (default: the namespace, upper-cased). */
   readonly envPrefix: string;
+  /** The operation's base URL: a document's tokenUrl is resolved against it and must share its origin. */
+  readonly apiBase?: string;
+  /** Other origins a document's tokenUrl may be on (normalized, from `allowedTokenOrigins`). */
+  readonly allowedTokenOrigins?: readonly string[];
 }
 
 function envName(...parts: string[]): string {
@@ -75,6 +80,10 @@ export function authForScheme(
       return {
         unsupported: `oauth2 whose tokenUrl holds \${...} (pass credentials.${name}.tokenUrl)`,
       };
+    } else if (tokenUrl !== undefined) {
+      // the document chose where the operator's client secret goes: only the API's own origin,
+      // or one the operator allowed (TokenUrlRefused stops the import otherwise)
+      tokenUrl = documentTokenUrl(name, tokenUrl, options.apiBase, options.allowedTokenOrigins ?? []);
     }
     if (tokenUrl) {
       return {
