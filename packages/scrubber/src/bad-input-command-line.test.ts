@@ -129,3 +129,71 @@ describe('mysql -pSECRET', () => {
     }
   });
 });
+
+describe('HTTPie -a user:pass', () => {
+  it('redacts the password in what `bash -x` prints for http, https and xh, keeping the user name', async () => {
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        ['http', 'https', 'xh'],
+        [
+          'http -a "$SECRET_USER:$SECRET" GET example.com/api',
+          'http --auth "$SECRET_USER:$SECRET" example.com',
+          'https -v -a "$SECRET_USER:$SECRET" example.com name=x',
+          'http -a"$SECRET_USER:$SECRET" example.com',
+          'xh -a "$SECRET_USER:$SECRET" example.com',
+          'http -A bearer -a "$SECRET" example.com',
+        ],
+        secret,
+      );
+      if (stderr === undefined) return;
+      expect(stderr).toContain(secret);
+      const { text, findings } = scrubber.scrub(stderr);
+      expect(text).not.toContain(secret);
+      expect(findings.map((finding) => finding.kind)).toEqual([
+        ...Array(5).fill('password'),
+        'authorization',
+      ]);
+      expect(text).toMatch(
+        new RegExp(`\\+ http -a '?${user}:\\[REDACTED:password\\]'? GET example.com/api\\n`),
+      );
+    }
+  });
+
+  it('redacts every option form, in JSON and argument lists', () => {
+    expectForms([
+      [`http -a ${user}:${password} example.com`, `http -a ${user}:# example.com`],
+      [
+        `https --auth '${user}:${password}' POST api.example.com/v1 name=x`,
+        `https --auth '${user}:#' POST api.example.com/v1 name=x`,
+      ],
+      [`http -a${user}:${password} example.com`, `http -a${user}:# example.com`],
+      [
+        `http --auth-type=digest -a "${user}:${password}" example.com`,
+        `http --auth-type=digest -a "${user}:#" example.com`,
+      ],
+    ]);
+    const argv = JSON.stringify(['http', '-a', `${user}:${password}`, 'example.com']);
+    expect(JSON.parse(scrubber.scrubText(argv))).toEqual(['http', '-a', `${user}:${marker}`, 'example.com']);
+    expect(scrubber.scrubText(`http --auth-type bearer --auth ${password} example.com`)).toBe(
+      'http --auth-type bearer --auth [REDACTED:authorization] example.com',
+    );
+    // `--auth=user:pass` was already redacted (the assignment rule, user name included).
+    expect(scrubber.scrubText(`http --auth=${user}:${password} example.com`)).toBe(
+      'http --auth=[REDACTED:authorization] example.com',
+    );
+  });
+
+  it('leaves -a without a password (HTTPie asks), placeholders and -a of other commands alone', () => {
+    expectLeftAlone([
+      `http -a ${user} example.com`,
+      `http -a ${user}: example.com`,
+      'http -a "$API_USER:$API_PASSWORD" example.com',
+      'http -A bearer -a "$TOKEN" example.com',
+      'ls -a /home',
+      'git add -a src',
+      'python -m http.server -a 127.0.0.1',
+      'tar -a -cf out.tar.zst src',
+      'Use http -a followed by your user name to be asked for the password.',
+    ]);
+  });
+});

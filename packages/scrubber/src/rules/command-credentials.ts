@@ -6,16 +6,17 @@ import { isBlank, isQuote, isWhitespace } from './characters.js';
 import { type KnownCommand, commandBefore } from './command-words.js';
 
 // Passwords given on the command line of other tools than curl (curl has its own rule):
-// `mysql -pSECRET`, in command text and logs. Each option belongs to the command it is given to,
+// `mysql -pSECRET`, HTTPie's `-a user:pass`, in command text and logs. Each option belongs to the command it is given to,
 // found by the nearest known command name before it (see command-words.ts).
 
 const MAX_USER = 128;
 const MAX_VALUE = 256;
 
-/** What an option's value holds. */
-type Shape =
-  /** The whole value is the password. */
-  'whole';
+/**
+ * What an option's value holds: the password whole, or `user:password` / `user%password` (Samba)
+ * where only what follows the first separator is secret (without one, the tool asks).
+ */
+type Shape = 'whole' | 'user:password' | 'user%password';
 
 /** An option of a known command whose value is a credential. */
 interface CredentialOption {
@@ -28,7 +29,12 @@ interface CredentialOption {
   readonly separate?: boolean;
   /** The value may follow `=` (`--password=SECRET`). */
   readonly equals?: boolean;
+  /** When the command before the option matches this, the whole value is a token (`http -A bearer -a TOKEN`). */
+  readonly tokenWhen?: RegExp;
 }
+
+/** HTTPie's bearer auth type, given before the credential: `-A bearer`, `--auth-type=bearer`. */
+const BEARER = /(?:^|[\s'",])(?:-A|--auth-type)[\s'",=]{1,4}bearer(?![\w-])/;
 
 interface CredentialCommand extends KnownCommand {
   readonly options: readonly CredentialOption[];
@@ -59,6 +65,14 @@ const COMMANDS: readonly CredentialCommand[] = [
     options: [
       { name: '-p', shape: 'whole', attached: true },
       { name: '--password', shape: 'whole', equals: true },
+    ],
+  },
+  {
+    // HTTPie (and xh, which takes its options): `-a user` asks for the password.
+    names: ['http', 'https', 'xh', 'xhs'],
+    options: [
+      { name: '-a', shape: 'user:password', attached: true, separate: true, tokenWhen: BEARER },
+      { name: '--auth', shape: 'user:password', separate: true, equals: true, tokenWhen: BEARER },
     ],
   },
 ];
@@ -121,19 +135,27 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   // Only options the table knows: the whole word, or a one-letter option with its value glued on.
   if (!OPTION_NAMES.has(text.slice(index, nameEnd)) && !OPTION_NAMES.has(text.slice(index, index + 2)))
     return undefined;
-  const command = commandBefore(text, index, BY_NAME);
-  if (command === undefined) return undefined;
-  const found = optionValue(text, index, nameEnd, command);
+  const found = commandBefore(text, index, BY_NAME);
   if (found === undefined) return undefined;
-  const { argument, separate } = found;
-  const start = argument.start;
+  const option = optionValue(text, index, nameEnd, found.command);
+  if (option === undefined) return undefined;
+  const { argument, separate } = option;
+  let start = argument.start;
   const end = argumentEnd(text, start, argument, MAX_VALUE);
-  // A separate value must not be the next option, and a short one is a word.
-  if (end === undefined || end === start || (separate && (end - start < 4 || text.charCodeAt(start) === 45)))
-    return undefined;
+  // A separate value must not be the next option.
+  if (end === undefined || end === start || (separate && text.charCodeAt(start) === 45)) return undefined;
+  const { shape, tokenWhen } = option.option;
+  const token = tokenWhen?.test(text.slice(found.nameEnd, index)) === true;
+  if (shape !== 'whole' && !token) {
+    const separator = text.indexOf(shape === 'user:password' ? ':' : '%', start);
+    if (separator === -1 || separator >= end || separator - start > MAX_USER) return undefined; // the tool asks
+    if (isPlaceholder(text.slice(start, separator))) return undefined;
+    start = separator + 1;
+    if (start === end) return undefined;
+  } else if (separate && end - start < 4) return undefined; // a short separate word is a word
   const value = text.slice(start, end);
   if (isPlaceholder(value) || PORT_MAPPING.test(value)) return undefined;
-  return { start, end, kind: 'password' };
+  return { start, end, kind: token ? 'authorization' : 'password' };
 }
 
 /** Passwords on the command line of other tools than curl, in command text and logs. */
@@ -147,10 +169,13 @@ export const commandCredentials: SecretRule = {
   maxLength: 24 + 8 + MAX_USER + MAX_VALUE + 2,
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
+    const user = fake.chars('abcdefghijklmnopqrstuvwxyz', 8);
     return [
       { text: `$ mysql -u root -p${password} app`, secret: password, kind: 'password' },
       { text: `mysqldump -uroot -p'${password}' app > app.sql`, secret: password, kind: 'password' },
       { text: `["mariadb", "-h", "db", "-p${password}"]`, secret: password, kind: 'password' },
+      { text: `http -a ${user}:${password} POST api.example.com/v1`, secret: password, kind: 'password' },
+      { text: `https -A bearer -a '${password}' example.com`, secret: password, kind: 'authorization' },
     ];
   },
   negatives: () => [
@@ -158,5 +183,7 @@ export const commandCredentials: SecretRule = {
     'mysql -u root -p"$MYSQL_PASSWORD" app',
     'docker run --name mysql -p3306:3306 mysql:8',
     'mkdir -p /var/lib/mysql',
+    'http -a alice example.com',
+    'ls -a ~',
   ],
 };

@@ -43,6 +43,12 @@ function namesOf(word: string): string[] {
   return escaped === undefined ? [name] : [name, escaped];
 }
 
+/** A known command found before an option, and where its name ends. */
+export interface FoundCommand<Command> {
+  readonly command: Command;
+  readonly nameEnd: number;
+}
+
 /**
  * The known command whose name is the nearest word before `index` in the same command: line
  * breaks only after a continuation backslash, no `|`, `;` or `&` between. Undefined when there
@@ -52,10 +58,10 @@ export function commandBefore<Command extends KnownCommand>(
   text: string,
   index: number,
   byName: ReadonlyMap<string, Command>,
-): Command | undefined {
+): FoundCommand<Command> | undefined {
   const from = Math.max(0, index - COMMAND_LOOKBACK);
   let wordEnd = index;
-  let pending: Command | undefined; // a subcommand whose parent word comes next
+  let pending: FoundCommand<Command> | undefined; // a subcommand whose parent word comes next
   for (let cursor = index - 1; cursor >= from - 1; cursor--) {
     const code = cursor >= from ? text.charCodeAt(cursor) : -1;
     const atLimit = cursor < from;
@@ -64,13 +70,13 @@ export function commandBefore<Command extends KnownCommand>(
     const cutWord = atLimit && from > 0 && !isWordBreak(text.charCodeAt(from - 1));
     if (wordEnd > cursor + 1 && !cutWord) {
       const names = namesOf(text.slice(cursor + 1, wordEnd));
-      if (pending?.after?.some((parent) => names.includes(parent))) return pending;
+      if (pending?.command.after?.some((parent) => names.includes(parent))) return pending;
       pending = undefined;
       for (const name of names) {
         const command = byName.get(name);
         if (command === undefined) continue;
-        if (command.after === undefined) return command;
-        pending = command;
+        if (command.after === undefined) return { command, nameEnd: wordEnd };
+        pending = { command, nameEnd: wordEnd };
       }
     }
     if (atLimit || endsCommand(code)) return undefined;
