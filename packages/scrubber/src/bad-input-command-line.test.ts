@@ -197,3 +197,69 @@ describe('HTTPie -a user:pass', () => {
     ]);
   });
 });
+
+describe('smbclient -U user%pass', () => {
+  it('redacts the password in what `bash -x` prints for smbclient, rpcclient and net, keeping the user name', async () => {
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        ['smbclient', 'rpcclient', 'net'],
+        [
+          'smbclient //fileserver/share -U "$SECRET_USER%$SECRET" -c ls',
+          'smbclient //fileserver/share -U "CORP\\\\$SECRET_USER%$SECRET"',
+          'smbclient -U"$SECRET_USER%$SECRET" -L fileserver',
+          'smbclient //fileserver/share --user="$SECRET_USER%$SECRET"',
+          'rpcclient -U "$SECRET_USER%$SECRET" 10.0.0.5 -c enumdomusers',
+          'net ads join -U "administrator%$SECRET"',
+          'smbclient //fileserver/share --password "$SECRET" -U "$SECRET_USER"',
+          'smbclient //fileserver/share --password="$SECRET"',
+        ],
+        secret,
+      );
+      if (stderr === undefined) return;
+      expect(stderr).toContain(secret);
+      const { text, findings } = scrubber.scrub(stderr);
+      expect(text).not.toContain(secret);
+      expect(findings.map((finding) => finding.kind)).toEqual(Array(8).fill('password'));
+      expect(text).toContain(`CORP\\${user}%[REDACTED:password]`);
+    }
+  });
+
+  it('redacts every option form, in JSON and argument lists', () => {
+    expectForms([
+      [`smbclient //host/share -U ${user}%${password}`, `smbclient //host/share -U ${user}%#`],
+      [
+        `smbclient -U 'DOMAIN\\\\${user}%${password}' //host/share`,
+        `smbclient -U 'DOMAIN\\\\${user}%#' //host/share`,
+      ],
+      [
+        `smbclient -U "DOMAIN\\${user}%${password}" //host/share`,
+        `smbclient -U "DOMAIN\\${user}%#" //host/share`,
+      ],
+      [`smbclient -U${user}%${password} -L host`, `smbclient -U${user}%# -L host`],
+      [`smbclient //h/s --user ${user}%${password}`, `smbclient //h/s --user ${user}%#`],
+      [`smbcacls //h/s file -U ${user}%${password}`, `smbcacls //h/s file -U ${user}%#`],
+      [`smbget -U ${user}%${password} smb://h/s/f`, `smbget -U ${user}%# smb://h/s/f`],
+      [`smbclient //h/s --password=${password}`, 'smbclient //h/s --password=#'],
+    ]);
+    const json = JSON.stringify({ cmd: `smbclient //h/s -U CORP\\${user}%${password} -c ls` });
+    expect(JSON.parse(scrubber.scrubText(json))).toEqual({
+      cmd: `smbclient //h/s -U CORP\\${user}%${marker} -c ls`,
+    });
+    const argv = JSON.stringify(['smbclient', '//h/s', '-U', `${user}%${password}`]);
+    expect(JSON.parse(scrubber.scrubText(argv))).toEqual(['smbclient', '//h/s', '-U', `${user}%${marker}`]);
+  });
+
+  it('leaves -U without a password (smbclient asks), placeholders and -U of other commands alone', () => {
+    expectLeftAlone([
+      `smbclient //host/share -U ${user}`,
+      `smbclient //host/share -U 'CORP\\${user}'`,
+      'smbclient -N -L fileserver',
+      'smbclient //h/s -U "$SMB_USER%$SMB_PASSWORD"',
+      'smbclient //h/s --password-file=/etc/samba/pass',
+      'pip install -U requests',
+      'psql -h db -U app%ops appdb',
+      "ps -U root -o pid,comm | awk '{print $1%2}'",
+      'sudo -U alice%x -l',
+    ]);
+  });
+});

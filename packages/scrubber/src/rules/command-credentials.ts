@@ -6,7 +6,7 @@ import { isBlank, isQuote, isWhitespace } from './characters.js';
 import { type KnownCommand, commandBefore } from './command-words.js';
 
 // Passwords given on the command line of other tools than curl (curl has its own rule):
-// `mysql -pSECRET`, HTTPie's `-a user:pass`, in command text and logs. Each option belongs to the command it is given to,
+// `mysql -pSECRET`, HTTPie's `-a user:pass`, `smbclient -U user%pass`, in command text and logs. Each option belongs to the command it is given to,
 // found by the nearest known command name before it (see command-words.ts).
 
 const MAX_USER = 128;
@@ -73,6 +73,23 @@ const COMMANDS: readonly CredentialCommand[] = [
     options: [
       { name: '-a', shape: 'user:password', attached: true, separate: true, tokenWhen: BEARER },
       { name: '--auth', shape: 'user:password', separate: true, equals: true, tokenWhen: BEARER },
+    ],
+  },
+  {
+    // Samba's clients: `-U user%password` (`-U 'DOMAIN\user%password'`); `-U user` asks.
+    names: ['smbclient', 'rpcclient', 'smbcacls', 'smbcquotas', 'smbget', 'smbtree', 'net'],
+    options: [
+      { name: '-U', shape: 'user%password', attached: true, separate: true },
+      { name: '--user', shape: 'user%password', separate: true, equals: true },
+      { name: '--password', shape: 'whole', separate: true, equals: true },
+    ],
+  },
+  {
+    // winbind's check of a user's password: `wbinfo -a user%password`.
+    names: ['wbinfo'],
+    options: [
+      { name: '-a', shape: 'user%password', separate: true },
+      { name: '--authenticate', shape: 'user%password', separate: true, equals: true },
     ],
   },
 ];
@@ -176,6 +193,11 @@ export const commandCredentials: SecretRule = {
       { text: `["mariadb", "-h", "db", "-p${password}"]`, secret: password, kind: 'password' },
       { text: `http -a ${user}:${password} POST api.example.com/v1`, secret: password, kind: 'password' },
       { text: `https -A bearer -a '${password}' example.com`, secret: password, kind: 'authorization' },
+      {
+        text: `smbclient //fs/share -U 'CORP\\${user}%${password}' -c ls`,
+        secret: password,
+        kind: 'password',
+      },
     ];
   },
   negatives: () => [
@@ -185,5 +207,7 @@ export const commandCredentials: SecretRule = {
     'mkdir -p /var/lib/mysql',
     'http -a alice example.com',
     'ls -a ~',
+    'smbclient //fs/share -U alice',
+    'pip install -U requests',
   ],
 };
