@@ -45,6 +45,17 @@ export function checkImportOptions(options: ImportOptions): void {
       ...options.toolDefaults,
     });
   }
+  if (
+    options.envPrefix !== undefined &&
+    (typeof options.envPrefix !== 'string' || !/[A-Za-z0-9]/.test(options.envPrefix))
+  ) {
+    // default variables are <PREFIX>_<SCHEME>: without a prefix the document's scheme names
+    // would pick any variable of the environment (CLOUD_TOKEN) and send it to its servers
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `envPrefix must hold a letter or digit (default variables are <PREFIX>_<SCHEME>, and without a prefix a document's scheme names would pick any environment variable); name variables in credentials instead, got ${JSON.stringify(options.envPrefix)}`,
+    );
+  }
   if (options.maxDescriptionLength !== undefined)
     countOption(options.maxDescriptionLength, 'maxDescriptionLength', 1);
   if (options.maxParameterDescriptionLength !== undefined)

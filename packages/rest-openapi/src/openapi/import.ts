@@ -17,11 +17,12 @@ import { readOperations } from './operations.js';
 import { reconcilePathParameters } from './path-parameters.js';
 import { createRefResolver } from './resolver.js';
 import { SchemaConverter } from './schema.js';
-import { type SchemeCredentials, authForRequirements } from './security.js';
+import { type SchemeCredentials, authForRequirements, defaultVariableOwners } from './security.js';
 import { checkServerVariables } from './server-variables.js';
 import { type ServerChoice, baseUrl2, baseUrl3, checkDocumentServer, checkSwaggerBase } from './servers.js';
 import { trimText } from './text.js';
-import { TokenUrlRefused, checkAllowedTokenOrigins } from './token-url.js';
+import { SchemeRefused } from './scheme-refused.js';
+import { checkAllowedTokenOrigins } from './token-url.js';
 import { collapseWarnings } from './warnings.js';
 
 type Mutable = Record<string, unknown>;
@@ -153,6 +154,11 @@ export async function importOpenApi(
     else checkSwaggerBase(document);
   }
   const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
+  const variableOwners = defaultVariableOwners(
+    schemes as Record<string, Mutable>,
+    envPrefix,
+    options.credentials,
+  );
 
   const selected = operations.filter(
     (operation) =>
@@ -257,6 +263,7 @@ export async function importOpenApi(
           envPrefix,
           apiBase: base,
           allowedTokenOrigins,
+          variableOwners,
           ...(options.credentials ? { credentials: options.credentials } : {}),
         },
       );
@@ -282,7 +289,7 @@ export async function importOpenApi(
       if (!tool.url.includes('${')) splitToolUrl(tool.url, name);
       setOwn(tools, name, tool);
     } catch (error) {
-      if (error instanceof TokenUrlRefused) throw error;
+      if (error instanceof SchemeRefused) throw error;
       problem(operation.label, errorMessage(error));
     }
   }

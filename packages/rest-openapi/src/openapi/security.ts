@@ -1,4 +1,5 @@
 import type { RestAuthConfig } from '../config.js';
+import { SchemeRefused } from './scheme-refused.js';
 import { documentTokenUrl } from './token-url.js';
 
 type Mutable = Record<string, unknown>;
@@ -24,14 +25,63 @@ export interface SecurityOptions {
   readonly apiBase?: string;
   /** Other origins a document's tokenUrl may be on (normalized, from `allowedTokenOrigins`). */
   readonly allowedTokenOrigins?: readonly string[];
+  /** Which schemes read each default variable ({@link defaultVariableOwners}). */
+  readonly variableOwners?: ReadonlyMap<string, readonly string[]>;
 }
 
-function envName(...parts: string[]): string {
+function defaultName(...parts: string[]): string {
   return `\${${parts
     .join('_')
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')}}`;
+}
+
+/** The default variables a scheme reads when no credentials are given: suffix and field. */
+function defaultSuffixes(scheme: Mutable): Array<[suffix: string[], field: keyof SchemeCredentials]> {
+  const type = String(scheme.type);
+  const http = type === 'basic' ? 'basic' : type === 'http' ? String(scheme.scheme).toLowerCase() : undefined;
+  if (type === 'apiKey') return [[[], 'value']];
+  if (http === 'bearer') return [[[], 'token']];
+  if (http === 'basic') {
+    return [
+      [['username'], 'username'],
+      [['password'], 'password'],
+    ];
+  }
+  const flows = scheme.flows as Mutable | undefined;
+  if (type === 'oauth2' && (scheme.flow === 'application' || flows?.clientCredentials !== undefined)) {
+    return [
+      [['client_id'], 'clientId'],
+      [['client_secret'], 'clientSecret'],
+    ];
+  }
+  return [];
+}
+
+/**
+ * Which schemes of the document read each default variable (unless `credentials` names it).
+ * Scheme names are the document's: `oauth_client_secret` (an API key) would read
+ * `${PETS_OAUTH_CLIENT_SECRET}`, the client secret of scheme `oauth`, and send it as a key; a
+ * variable read by two schemes stops the import.
+ */
+export function defaultVariableOwners(
+  schemes: Readonly<Record<string, Mutable>>,
+  prefix: string,
+  credentials: SecurityOptions['credentials'],
+): Map<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (typeof scheme !== 'object' || scheme === null) continue;
+    for (const [suffix, field] of defaultSuffixes(scheme)) {
+      if (credentials?.[name]?.[field] !== undefined) continue;
+      const variable = defaultName(prefix, name, ...suffix);
+      const list = owners.get(variable);
+      if (list) list.push(name);
+      else owners.set(variable, [name]);
+    }
+  }
+  return owners;
 }
 
 /** Turns one security scheme into an auth entry, or says why it cannot. */
@@ -44,6 +94,16 @@ export function authForScheme(
 ): RestAuthConfig | { unsupported: string } {
   const given = options.credentials?.[name] ?? {};
   const prefix = options.envPrefix;
+  const envName = (...parts: string[]): string => {
+    const variable = defaultName(...parts);
+    const other = options.variableOwners?.get(variable)?.find((owner) => owner !== name);
+    if (other !== undefined) {
+      throw new SchemeRefused(
+        `security schemes "${name}" and "${other}" would both read ${variable}, so one could send the other's secret; name the variables of one of them in credentials.${name} or credentials.${other}`,
+      );
+    }
+    return variable;
+  };
   const type = String(scheme.type);
   if (type === 'apiKey') {
     const where = String(scheme.in);

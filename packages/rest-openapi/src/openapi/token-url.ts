@@ -1,15 +1,5 @@
 import { ToolError } from '@toolplane/core';
-
-/**
- * A document's OAuth2 `tokenUrl` that would take the operator's client id and secret somewhere
- * the operator has not chosen. It stops the whole import (the scheme is the document's, shared
- * by its operations), rather than skipping operations one by one.
- */
-export class TokenUrlRefused extends ToolError {
-  constructor(message: string) {
-    super('CONFIG_INVALID', message);
-  }
-}
+import { SchemeRefused } from './scheme-refused.js';
 
 const ORIGIN_EXAMPLE = "such as ['https://auth.example.com']";
 
@@ -49,7 +39,7 @@ export function checkAllowedTokenOrigins(value: unknown): readonly string[] {
 /**
  * The token URL a document's OAuth2 scheme may use: resolved against the operation's base URL
  * when relative (as the OpenAPI specification says), and only on the API's own origin or on an
- * origin in `allowedTokenOrigins`. Anything else is {@link TokenUrlRefused}: the client secret
+ * origin in `allowedTokenOrigins`. Anything else is {@link SchemeRefused}: the client secret
  * would go where the document, not the operator, chose. User info is dropped (undici would not
  * send it) and never repeated in a message.
  */
@@ -75,7 +65,7 @@ export function documentTokenUrl(
   try {
     url = known ? new URL(tokenUrl, known) : new URL(tokenUrl);
   } catch {
-    throw new TokenUrlRefused(
+    throw new SchemeRefused(
       known || /^[a-z][a-z0-9+.-]*:/i.test(tokenUrl)
         ? `security scheme "${scheme}" has a tokenUrl that is not a valid URL; ${ways('')}`
         : `security scheme "${scheme}" has a relative tokenUrl ${JSON.stringify(tokenUrl)} and the API's base URL is not known before \${...} is read; ${ways('')}`,
@@ -92,7 +82,7 @@ export function documentTokenUrl(
     : apiOrigin
       ? `not the API's origin ${apiOrigin}`
       : "and the API's origin is not known before ${...} is read";
-  throw new TokenUrlRefused(
+  throw new SchemeRefused(
     `security scheme "${scheme}" would send your client id and secret to ${origin} (the document's tokenUrl), ${why}; ${ways(origin)}`,
   );
 }

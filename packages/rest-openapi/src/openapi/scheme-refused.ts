@@ -1,0 +1,13 @@
+import { ToolError } from '@toolplane/core';
+
+/**
+ * A security scheme of the document that would send the operator's credentials somewhere the
+ * operator has not chosen (a token URL on another origin, another scheme's variable). It stops
+ * the whole import (`CONFIG_INVALID`): a scheme is the document's, shared by its operations, so
+ * skipping them one by one would only hide it.
+ */
+export class SchemeRefused extends ToolError {
+  constructor(message: string) {
+    super('CONFIG_INVALID', message);
+  }
+}
