@@ -1,5 +1,6 @@
 // The `read` benchmark on a ~1 GiB file: head slice, deep slice cold against the raw-read floor,
-// deep slice after index-ahead, deep slice warm, and the growth of peak RSS.
+// deep slice after index-ahead, deep slice warm, deep slice right after a grep found the line, and
+// the growth of peak RSS.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -148,6 +149,17 @@ export async function benchLargeRead(
       await fresh.close?.();
     }
   }
+  // A grep that finds the deep line, then a read from a little before it (fresh providers: the
+  // grep's line starts are the only thing the index holds).
+  const afterGrep: number[] = [];
+  const pattern = `^line ${String(deep).padStart(9, '0')} `;
+  for (let i = 0; i < Math.min(runs, 5); i++) {
+    const searcher = createBuiltinProvider({ workspace: root, tools: ['read', 'grep'], indexAhead: false });
+    const found = await searcher.execute('grep', { pattern, path: 'large.txt', output_mode: 'content' }, ctx);
+    if (!found.ok) throw new Error(`grep failed: ${JSON.stringify(found.error)}`);
+    afterGrep.push(await timed(async () => expectLine(await readText(searcher, deep - 20), deep - 20)));
+    await searcher.close?.();
+  }
   const headBaseline = await timeEach(() => readlineTo(path, 1, 2000), runs, 2);
   const readlineDeep = await timed(() => readlineTo(path, deep, 2000));
 
@@ -176,5 +188,9 @@ export async function benchLargeRead(
   result(`${PACKAGE}/read-1gb-deep-slice-after-index-ahead`, afterAhead, 'ms');
   result(`${PACKAGE}/read-1gb-deep-slice-during-index-ahead`, duringAhead, 'ms');
   result(`${PACKAGE}/read-1gb-deep-slice-warm`, warm.medianUs / 1000, 'ms');
+  result(`${PACKAGE}/read-1gb-deep-slice-after-grep`, median(afterGrep), 'ms', {
+    baseline: 'deep-slice-cold',
+    ratio: median(afterGrep) / coldMs,
+  });
   result(`${PACKAGE}/read-1gb-peak-rss-growth`, rssGrowthMiB, 'MiB');
 }

@@ -7,7 +7,7 @@ import { LineIndexCache, versionOf } from './line-index.js';
 import { ScannerPool } from './newline-scanner.js';
 import { newlineModule } from './newline-wasm.js';
 import { readSlice } from './read-slice.js';
-import { SERIAL_LEAD_BYTES } from './skip-lines.js';
+import { BACKWARD_MAX_BYTES, SERIAL_LEAD_BYTES } from './skip-lines.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -329,5 +329,47 @@ describe('the skip phase on counting threads', () => {
     index.record = record;
     const after = await slice(file, expected.length - 5, 2, { threads, index });
     expect(after.lines).toEqual(expected.slice(expected.length - 6, expected.length - 4));
+  });
+});
+
+describe('readSlice near an anchor (a line start a search reported)', () => {
+  const ROWS = 1_000_000;
+  let starts: number[];
+  beforeAll(async () => {
+    const text = Array.from({ length: ROWS }, (_, i) => `row ${i + 1}`).join('\n');
+    await writeFile(join(dir, 'anchored.txt'), text);
+    starts = [0];
+    for (let i = 1; i < ROWS; i++) starts.push((starts[i - 1] as number) + `row ${i}`.length + 1);
+  });
+
+  async function anchoredIndex(
+    line: number,
+  ): Promise<{ index: LineIndexCache; version: ReturnType<typeof versionOf> }> {
+    const handle = await open(join(dir, 'anchored.txt'));
+    const version = versionOf(await handle.stat());
+    await handle.close();
+    const index = new LineIndexCache({ minSpacing: 4096 });
+    index.record('anchored.txt', version, starts[line - 1] as number, line - 1);
+    return { index, version };
+  }
+
+  it('reads lines before and after the anchor without counting from the start of the file', async () => {
+    for (const line of [899_950, 900_000, 900_010, 899_000]) {
+      const { index, version } = await anchoredIndex(900_000);
+      const result = await slice('anchored.txt', line, 100, { index });
+      expect(result.lines[0]).toBe(`row ${line}`);
+      expect(result.lines.at(-1)).toBe(`row ${line + 99}`);
+      // Nothing was counted from the start: the counted part is still just the start.
+      expect(index.furthest('anchored.txt', version)).toEqual({ offset: 0, newlines: 0 });
+    }
+  });
+
+  it('counts from the start when the line is further back than a backward count goes', async () => {
+    const { index, version } = await anchoredIndex(900_000);
+    const line = 400_000;
+    expect((starts[899_999] as number) - (starts[line - 1] as number)).toBeGreaterThan(BACKWARD_MAX_BYTES);
+    const result = await slice('anchored.txt', line, 3, { index });
+    expect(result.lines).toEqual([`row ${line}`, `row ${line + 1}`, `row ${line + 2}`]);
+    expect(index.furthest('anchored.txt', version).offset).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { findLineBackward } from './count-backward.js';
 import type { CountReach, CountThreads } from './count-threads.js';
 import { countSerially, linesCounted } from './count-serially.js';
 import type { Checkpoint, FileVersion, LineIndexCache } from './line-index.js';
@@ -12,6 +13,13 @@ const FIRST_CHUNK = 64 * 1024;
  * lines asked for are near the start or near a checkpoint), and the least it hands over.
  */
 export const SERIAL_LEAD_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Bytes a scan counts back from an anchor after the line (where a search found a line just
+ * past it) before it counts forward instead; tried only when forward means more than
+ * {@link SERIAL_LEAD_BYTES}.
+ */
+export const BACKWARD_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Where to find a line. */
 export interface LineSearch {
@@ -33,7 +41,9 @@ export type LineStart =
   | { readonly found: false; readonly totalLines: number };
 
 /**
- * Finds where line `line` starts without looking at the lines before it: counts "\n" bytes
+ * Finds where line `line` starts without looking at the lines before it. When the index has an
+ * anchor a little after the line and none close before it, counts back from the anchor (see
+ * {@link findLineBackward}). Otherwise counts "\n" bytes
  * from the index's nearest checkpoint on this thread (see {@link countSerially}), offering the
  * index a checkpoint every segment. Past {@link SERIAL_LEAD_BYTES}, or as soon as the lines
  * counted so far put the wanted one that far ahead, the counting threads, when given and free,
@@ -45,6 +55,21 @@ export async function findLineStart(search: LineSearch): Promise<LineStart> {
   const start = index.nearest(key, version, search.line);
   // "\n" bytes to pass: line N starts after the (N-1)-th one.
   if (search.line - 1 <= start.newlines) return { found: true, offset: start.offset };
+  const after = index.following(key, version, search.line);
+  if (after && after.offset - start.offset > SERIAL_LEAD_BYTES) {
+    const offset = await findLineBackward({
+      handle,
+      scanner,
+      from: after,
+      line: search.line,
+      maxBytes: BACKWARD_MAX_BYTES,
+      ...(signal ? { signal } : {}),
+    });
+    if (offset !== undefined) {
+      index.record(key, version, offset, search.line - 1);
+      return { found: true, offset };
+    }
+  }
   let handedOver = !threads;
   let warmed = false;
   const end = await countSerially({

@@ -3,6 +3,8 @@ export interface LineHit {
   readonly line: number;
   readonly text: string;
   readonly match: boolean;
+  /** Byte offset of the line's start in the file, when the engine reports it (ripgrep). */
+  readonly offset?: number;
 }
 
 /** What a search found in one file. */

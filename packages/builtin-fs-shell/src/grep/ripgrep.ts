@@ -60,7 +60,7 @@ function modeArguments(request: SearchRequest): string[] {
   if (request.mode === 'files_with_matches') args.push('--files-with-matches');
   else if (request.mode === 'count') args.push('--count', '--with-filename');
   else {
-    args.push('--line-number', '--with-filename', '--no-heading');
+    args.push('--line-number', '--byte-offset', '--with-filename', '--no-heading');
     if (request.before > 0) args.push('--before-context', String(request.before));
     if (request.after > 0) args.push('--after-context', String(request.after));
   }
@@ -97,11 +97,15 @@ export function parseRipgrepOutput(output: string, request: SearchRequest): File
       byFile.set(path, { ...hits, count: Number(rest) });
       continue;
     }
+    // "LINE:OFFSET:text" for a match, "LINE-OFFSET-text" for a context line.
     const numberEnd = rest.search(/[:-]/);
+    const separator = rest[numberEnd] as string;
+    const offsetEnd = rest.indexOf(separator, numberEnd + 1);
     const line = Number(rest.slice(0, numberEnd));
-    const match = rest[numberEnd] === ':';
+    const offset = Number(rest.slice(numberEnd + 1, offsetEnd));
+    const match = separator === ':';
     const hits = hitsFor(path);
-    hits.lines.push({ line, match, text: rest.slice(numberEnd + 1) });
+    hits.lines.push({ line, match, text: rest.slice(offsetEnd + 1), offset });
     if (match) byFile.set(path, { ...hits, count: hits.count + 1 });
   }
   return [...byFile.values()];

@@ -6,6 +6,7 @@ import { FILE_TYPES } from '../grep/file-types.js';
 import { findRipgrep } from '../grep/find-ripgrep.js';
 import { formatBytes } from '../files/sniff.js';
 import { formatHits } from '../grep/format.js';
+import { rememberLineStarts } from '../grep/line-starts.js';
 import { searchWithNode } from '../grep/node-search.js';
 import { compilePattern } from '../grep/pattern.js';
 import { searchWithRipgrep } from '../grep/ripgrep.js';
@@ -134,8 +135,19 @@ export function createGrepTool(deps: ToolDeps): Tool {
         signal: ctx.signal,
         hardMatchCap: Math.max(limit * 20, 20_000),
       };
+      const startedAt = Date.now();
       const outcome = await runSearch(request, deps.grep);
       const prefixDirectory = rootIsFile ? dirname(target.path) : target.path;
+      // A read near a match in a large file then starts counting there, not at the file's start.
+      if (mode === 'content') {
+        await rememberLineStarts({
+          files: outcome.files,
+          directory: prefixDirectory,
+          index: deps.lineIndex,
+          startedAt,
+          signal: ctx.signal,
+        });
+      }
       const display = deps.workspace.display(prefixDirectory);
       const shown = formatHits(outcome.files, mode, limit, display === '.' ? '' : display);
       if (outcome.files.length === 0) {

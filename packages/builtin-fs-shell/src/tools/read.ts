@@ -175,8 +175,10 @@ export function createReadTool(deps: ToolDeps): Tool {
         }
         const version = versionOf(info);
         // A background build of this file's index that has not reached the line yet will soon:
-        // reading from its checkpoints beats scanning the same bytes beside it.
-        await deps.indexAhead.waitFor(target.path, version, offset, ctx.signal);
+        // reading from its checkpoints beats scanning the same bytes beside it, unless a search
+        // left an anchor next to the line.
+        if (!deps.lineIndex.anchored(target.path, version, offset))
+          await deps.indexAhead.waitFor(target.path, version, offset, ctx.signal);
         const slice = await readSlice({
           handle,
           key: target.path,
