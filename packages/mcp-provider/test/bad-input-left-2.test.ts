@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
-import { tempDirectory } from './helpers.js';
+import { fixture, tempDirectory } from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -118,5 +118,135 @@ describe('fields of the other server kind', () => {
     const fromVsCode = await loadMcpConfig(vscode, { env: {}, workspaceFolder: run.path });
     expect(fromVsCode.problems).toEqual([]);
     expect(Object.keys(fromVsCode.servers)).toEqual(['local', 'remote']);
+  });
+});
+
+describe('a type that contradicts the fields given', () => {
+  it('is CONFIG_INVALID naming type and what to set it to, not a request for the missing field', async () => {
+    const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
+      [
+        { type: 'stdio', url: URL_SERVER },
+        /type "stdio" is for a server run with "command".*"http", "sse" or "websocket"/,
+      ],
+      [
+        { type: 'http', command: 'node' },
+        /type "http" is for a server reached at a "url".*set type to "stdio"/,
+      ],
+      [{ type: 'sse', command: 'node', args: ['s.js'] }, /type "sse" is for a server reached at a "url"/],
+      [{ type: 'websocket', command: 'node' }, /type "websocket" is for a server reached at a "url"/],
+    ];
+    for (const [config, message] of cases) {
+      expect(thrownBy(config), JSON.stringify(config)).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+        details: { field: 'type' },
+      });
+    }
+    // the loader's spellings: Roo Code's "streamable-http" with a command, VS Code's stdio with a url
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          roo: { type: 'streamable-http', command: 'node' },
+          vscode: { type: 'stdio', url: URL_SERVER },
+          mismatch: { type: 'sse', url: 'ws://127.0.0.1:1/' },
+        },
+      },
+      { env: {} },
+    );
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['roo', 'type'],
+      ['vscode', 'type'],
+      ['mismatch', 'url'],
+    ]);
+    expect(loaded.problems[0]?.message).toMatch(/type "http" is for a server reached at a "url"/);
+    expect(loaded.problems[2]?.message).toMatch(/url must be an absolute http:\/\/ or https:\/\/ URL/);
+  });
+});
+
+describe('values of the wrong shape', () => {
+  it('createMcpProvider names the field and says what it must be, never zod\'s bare "Invalid input"', () => {
+    const cases: ReadonlyArray<readonly [unknown, string, RegExp]> = [
+      [
+        { command: ['npx', '-y', 'pkg'] },
+        'command',
+        /is an array: put the executable in "command" and the rest in "args"/,
+      ],
+      [{ type: 'stdio', command: null }, 'command', /must be a string: the executable to run/],
+      [{ command: 'node', args: 'a b' }, 'args', /must be an array of strings/],
+      [{ command: 'node', args: ['--port', 3000] }, 'args[1]', /must be a string, not a number: quote it/],
+      [{ command: 'node', env: ['A=1'] }, 'env', /must be an object of variable names to values/],
+      [{ command: 'node', env: 'A=1' }, 'env', /must be an object of variable names to values/],
+      [{ command: 'node', env: { DEBUG: true } }, 'env.DEBUG', /must be a string, not a boolean: quote it/],
+      [{ command: 'node', env: { PORT: 3000 } }, 'env.PORT', /must be a string, not a number: quote it/],
+      [
+        { url: URL_SERVER, headers: [['Authorization', 'Bearer x']] },
+        'headers',
+        /must be an object of header names to values/,
+      ],
+      [
+        { url: URL_SERVER, headers: ['Authorization: Bearer x'] },
+        'headers',
+        /must be an object of header names to values/,
+      ],
+      [{ url: URL_SERVER, headers: { 'X-N': 5 } }, 'headers.X-N', /must be a string, not a number: quote it/],
+      [{ url: URL_SERVER, bearerToken: 12345678 }, 'bearerToken', /must be a string, not a number/],
+      [{ url: 5 }, 'url', /must be a string: the server URL/],
+    ];
+    for (const [config, field, message] of cases) {
+      const thrown = thrownBy(config) as Error & { details?: unknown };
+      expect(thrown, JSON.stringify(config)).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+        details: { field },
+      });
+      expect(thrown.message).not.toMatch(/Invalid input/);
+    }
+  });
+
+  it("the loader takes VS Code's number env values as their decimal text, and they reach the process", async () => {
+    const file = join(run.path, 'vscode-numbers.json');
+    writeFileSync(
+      file,
+      `{ "servers": { "numbers": {
+          "type": "stdio",
+          "command": "/bin/sh",
+          "args": ["-c", "test \\"$PORT\\" = 3000 && test \\"$RATIO\\" = 0.5 && exec \\"$0\\" \\"$1\\"", "${process.execPath}", "${fixture('server.mjs')}"],
+          "env": { "PORT": 3000, "RATIO": 0.5 },
+          "healthIntervalMs": 0
+        } }, "inputs": [] }`,
+    );
+    const loaded = await loadMcpConfig(file, { env: {} });
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.servers.numbers).toMatchObject({ env: { PORT: '3000', RATIO: '0.5' } });
+    const config = loaded.servers.numbers as McpServerConfig;
+    const provider = createMcpProvider('numbers', config, { runDirectory: run.path });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect((await provider.listTools()).length).toBeGreaterThan(0);
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it("the loader reports VS Code's null env value (remove the variable) and other non-strings by name", async () => {
+    const loaded = await loadMcpConfig(
+      {
+        servers: {
+          unset: { type: 'stdio', command: 'node', env: { HOME: null } },
+          flag: { type: 'stdio', command: 'node', env: { DEBUG: true } },
+          huge: { type: 'stdio', command: 'node', env: { BIG: Number.POSITIVE_INFINITY } },
+        },
+        inputs: [],
+      },
+      { env: {} },
+    );
+    expect(loaded.servers).toEqual({});
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['unset', 'env.HOME'],
+      ['flag', 'env.DEBUG'],
+      ['huge', 'env.BIG'],
+    ]);
+    expect(loaded.problems[0]?.message).toMatch(/is null.*cannot remove a variable.*remove the entry/);
+    expect(loaded.problems[1]?.message).toMatch(/must be a string, not a boolean: quote it/);
   });
 });

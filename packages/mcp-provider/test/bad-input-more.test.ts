@@ -52,7 +52,7 @@ describe('config values of the wrong type', () => {
       [{ command: process.execPath, healthIntervalMs: 1.5 }, /healthIntervalMs/],
       [{ type: 'bogus', url: 'http://127.0.0.1:1/' }, /type "bogus" is unknown/],
       [{ type: 'http' }, /neither "command" \(stdio\) nor "url"/],
-      [{ type: 'websocket', url: 'http://127.0.0.1:1/' }, /ws: or wss:/],
+      [{ type: 'websocket', url: 'http://127.0.0.1:1/' }, /ws:\/\/ or wss:\/\//],
     ];
     for (const [config, message] of cases) {
       let thrown: unknown;

@@ -33,6 +33,19 @@ const TYPE_ALIASES: Readonly<Record<string, string>> = {
   websocket: 'websocket',
 };
 
+/**
+ * VS Code allows numbers as env values (`"PORT": 3000`): they are passed as their decimal
+ * text. Anything else that is not a string stays, for the validator to report by name.
+ */
+function numbersAsText(env: Record<string, unknown>): Record<string, unknown> {
+  // null prototype: a "__proto__" key stays a key (the validator refuses it by name)
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(env)) {
+    out[name] = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  }
+  return out;
+}
+
 /** Maps the field spellings of Claude, Cursor, Windsurf, Gemini CLI, VS Code and Zed onto ours. */
 function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
   const out: RawServerEntry = { ...entry };
@@ -51,6 +64,7 @@ function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
     if (nested.args !== undefined) out.args = nested.args;
     if (nested.env !== undefined) out.env = nested.env;
   }
+  if (isRecord(out.env)) out.env = numbersAsText(out.env);
   // Gemini CLI: `timeout` is the request timeout in ms; Claude Code: `disabled`.
   if (out.requestTimeoutMs === undefined && typeof entry.timeout === 'number')
     out.requestTimeoutMs = entry.timeout;

@@ -3,13 +3,37 @@ import { z } from 'zod';
 const durationMs = z.number().int().nonnegative();
 const patterns = z.array(z.string().min(1));
 
+/** What a value is, for a message (never the value itself: it may be a secret). */
+function kindOf(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'an array';
+  return typeof input === 'object' ? 'an object' : `a ${typeof input}`;
+}
+
+/** The message for a value that is not a string (zod's own says only "Invalid input"). */
+function notAString(issue: { readonly input?: unknown }): string {
+  const quote = typeof issue.input === 'number' || typeof issue.input === 'boolean';
+  return `must be a string, not ${kindOf(issue.input)}${quote ? ': quote it in the config' : ''}`;
+}
+
+/** A string field whose wrong-type message is `message(input)`. */
+function text(message: (input: unknown) => string = (input) => notAString({ input })) {
+  return z.string({ error: (issue) => (issue.code === 'invalid_type' ? message(issue.input) : undefined) });
+}
+
 // What a process (command line, environment) and an HTTP request can carry. The messages
 // never quote the value: it may be a secret.
 const NUL = '\u0000';
+const noNul = (value: string): boolean => !value.includes(NUL);
+const NUL_MESSAGE = 'contains a NUL character, which a process cannot be given: remove it';
 /** A string a process can be given: no NUL (spawn refuses it, at start time). */
-const processString = z.string().refine((value) => !value.includes(NUL), {
-  error: 'contains a NUL character, which a process cannot be given: remove it',
-});
+const processString = text().refine(noNul, { error: NUL_MESSAGE });
+/** An env value; VS Code's `null` ("remove this variable") has no meaning here. */
+const environmentValue = text((input) =>
+  input === null
+    ? 'is null, which VS Code reads as "remove this variable"; here a server cannot remove a variable (it gets only a safe default set, PATH HOME USER..., plus its env): remove the entry'
+    : notAString({ input }),
+).refine(noNul, { error: NUL_MESSAGE });
 const environmentName = z
   .string()
   .min(1, { error: 'is an empty variable name: name the variable' })
@@ -17,16 +41,26 @@ const environmentName = z
     error: 'has "=" in a variable name, which would set another variable: rename it',
   })
   .refine((name) => !name.includes(NUL), { error: 'has a NUL character in a variable name: rename it' });
-const environment = z.record(environmentName, processString);
+const environment = z.record(environmentName, environmentValue, {
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? `must be an object of variable names to values ({"NAME": "value"}), not ${kindOf(issue.input)}`
+      : undefined,
+});
 /** RFC 9110 token: the characters a header name may have. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const headerName = z.string().regex(HEADER_NAME, {
   error: "is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only): rename it",
 });
-const headerValue = z.string().refine((value) => !['\r', '\n', NUL].some((bad) => value.includes(bad)), {
+const headerValue = text().refine((value) => !['\r', '\n', NUL].some((bad) => value.includes(bad)), {
   error: 'has a line break or NUL character in its value, which a request cannot carry: remove it',
 });
-const headerMap = z.record(headerName, headerValue);
+const headerMap = z.record(headerName, headerValue, {
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? `must be an object of header names to values ({"Authorization": "Bearer ..."}), not ${kindOf(issue.input)}`
+      : undefined,
+});
 
 const common = {
   enabled: z.boolean().optional(),
@@ -52,14 +86,26 @@ const common = {
 export const stdioServerSchema = z.object({
   ...common,
   type: z.literal('stdio'),
-  command: z
-    .string({ error: 'is missing: set the executable to run (for example "npx")' })
+  command: text((input) => {
+    if (input === undefined) return 'is missing: set the executable to run (for example "npx")';
+    if (Array.isArray(input)) {
+      return 'is an array: put the executable in "command" and the rest in "args" ("command": "npx", "args": ["-y", "server"])';
+    }
+    return `must be a string: the executable to run (for example "npx"), not ${kindOf(input)}`;
+  })
     .min(1, {
       error: 'is empty: set the executable to run (for example "npx")',
     })
     .pipe(processString),
-  args: z.array(processString).optional(),
-  cwd: z.string().min(1).pipe(processString).optional(),
+  args: z
+    .array(processString, {
+      error: (issue) =>
+        issue.code === 'invalid_type'
+          ? `must be an array of strings, one per argument (["-y", "server"]), not ${kindOf(issue.input)}`
+          : undefined,
+    })
+    .optional(),
+  cwd: text().min(1).pipe(processString).optional(),
   env: environment.optional(),
   inheritEnv: z.boolean().optional(),
   stderrTailBytes: durationMs.positive().optional(),
@@ -67,7 +113,11 @@ export const stdioServerSchema = z.object({
 });
 
 function urlWithProtocols(protocols: readonly string[]) {
-  return z.string({ error: 'is missing: set the server URL' }).refine(
+  return text((input) =>
+    input === undefined
+      ? 'is missing: set the server URL'
+      : `must be a string: the server URL (${protocols.map((protocol) => `${protocol}//...`).join(' or ')}), not ${kindOf(input)}`,
+  ).refine(
     (value) => {
       try {
         return protocols.includes(new URL(value).protocol);
@@ -75,7 +125,7 @@ function urlWithProtocols(protocols: readonly string[]) {
         return false;
       }
     },
-    { error: `must be an absolute ${protocols.join(' or ')}// URL` },
+    { error: `must be an absolute ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL` },
   );
 }
 
@@ -85,7 +135,7 @@ export const remoteServerSchema = z.object({
   type: z.enum(['http', 'sse']).optional(),
   url: urlWithProtocols(['http:', 'https:']),
   headers: headerMap.optional(),
-  bearerToken: z.string().min(1).pipe(headerValue).optional(),
+  bearerToken: text().min(1).pipe(headerValue).optional(),
 });
 
 /** Validates a WebSocket server entry. */
@@ -94,5 +144,5 @@ export const websocketServerSchema = z.object({
   type: z.literal('websocket'),
   url: urlWithProtocols(['ws:', 'wss:']),
   headers: headerMap.optional(),
-  bearerToken: z.string().min(1).pipe(headerValue).optional(),
+  bearerToken: text().min(1).pipe(headerValue).optional(),
 });
