@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, expect, it } from 'vitest';
-import { shellPolicy } from './helpers.js';
+import { bash, call, expectGateRefuses, shellPolicy } from './helpers.js';
 
 /**
  * Gaps a second sweep noticed and left: kernel memory written like a disk, and rsync writing
@@ -18,12 +18,22 @@ const ALLOW = [
   'sudo tee *',
   'sudo rsync *',
   'true',
+  'cd *',
+  'pushd *',
+  'popd',
+  'export *',
+  'declare *',
+  'ls *',
+  'env *',
+  'sudo *',
+  'sh *',
+  'bash *',
 ];
 
 type Expected = 'deny' | 'ask';
 type Case = readonly [string, Expected, RegExp];
 
-const { inBypass, inDefault } = shellPolicy(ALLOW, 'left-2');
+const { policy, inBypass, inDefault } = shellPolicy(ALLOW, 'left-2');
 
 async function expectVerdict([command, expected, reason]: Case): Promise<void> {
   const decision = await inBypass(command);
@@ -95,4 +105,119 @@ describe('rsync writing into devices', () => {
     'rsync -a src/ dest/',
     'rsync -a "$SRC" dest/',
   ])('%j stays allowed', allowedInDefault);
+});
+
+describe('device targets named through variables set earlier in the line', () => {
+  const DISK = /^disk-destruction: writes to the block device \/dev\/(sda|sdb|nvme0n1)/;
+  const MAYBE = /may write to the block device/;
+  it.each<Case>([
+    ['OUT=/dev/sda; tee "$OUT" < img', 'deny', DISK],
+    ['D=/dev/nvme0n1 && dd if=x of=$D', 'deny', /^disk-destruction: /],
+    ['D=/dev/nvme0n1 && dd of=$D < x', 'deny', DISK],
+    ['export T=/dev/sda; cp x "$T"', 'deny', DISK],
+    ['declare -r OUT=/dev/sdb; echo x > "$OUT"', 'deny', DISK],
+    ['DISK=sda; tee /dev/$DISK < img', 'deny', DISK],
+    ['D=/dev; cp img "${D}/sda"', 'deny', DISK],
+    ['D=/dev; D+=/sda; tee $D < img', 'deny', DISK],
+    ['A=/dev/sda; B=$A; tee "$B" < img', 'deny', DISK],
+    ['OUTS="log.txt /dev/sda"; echo x | tee $OUTS', 'deny', DISK],
+    ['OUT=/dev/mem; echo x > $OUT', 'deny', /^system-control: writes to \/dev\/mem/],
+    ['for d in /dev/sda /dev/sdb; do cp img "$d"; done', 'deny', DISK],
+    ['OUT=/dev/sda; OUT=notes.txt tee "$OUT" < img', 'deny', DISK],
+    // a child shell sees what its parent set (and what is set in front of it)
+    ['export OUT=/dev/sda; sh -c \'tee "$OUT" < img\'', 'deny', DISK],
+    ['OUT=/dev/sda sh -c \'tee "$OUT" < img\'', 'deny', DISK],
+    ['OUT=/dev/sda; sudo tee "$OUT" < img', 'deny', DISK],
+    // several values are possible: some of them a device
+    ['OUT=/dev/sda; [ -e x ] && OUT=out.img; tee "$OUT" < img', 'ask', MAYBE],
+    ['OUT=out.img; if [ -b /dev/sda ]; then OUT=/dev/sda; fi; tee "$OUT" < img', 'ask', MAYBE],
+    ['OUT=/dev/$NAME; tee "$OUT" < img', 'ask', /named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'OUT=out.img; tee "$OUT" < img',
+    'OUT=/dev/sda; OUT=out.img; tee "$OUT" < img',
+    'D=/dev/sda; cp "$D" backup.img',
+    'D=/dev/sda; ls -l "$D"',
+    '(OUT=/dev/sda); tee "$OUT" < img',
+    'f(){ local OUT=/dev/sda; ls "$OUT"; }; tee "$OUT" < img',
+    'for d in a.txt b.txt; do cp img "$d"; done',
+    // a value from the environment stays what it was: a file like any other for tee and cp
+    'tee "$OUT" < img',
+    'cp img "$DEST"',
+  ])('%j stays allowed', allowedInDefault);
+
+  it('more variables or possible values than are followed make the line asked', async () => {
+    const many = Array.from({ length: 300 }, (_, index) => `V${index}=x`).join('; ');
+    const crowded = await inBypass(`${many}; OUT=/dev/sda; tee "$OUT" < img`);
+    expect(crowded.decision, crowded.reason).toBe('ask');
+    expect(crowded.reason).toMatch(/more variables or values are set than the analysis follows/);
+    const words = Array.from({ length: 70 }, (_, index) => `f${index}.txt`).join(' ');
+    const looped = await inBypass(`for d in ${words} /dev/sda; do cp img "$d"; done`);
+    expect(looped.decision, looped.reason).toBe('ask');
+    // within the bounds, a loop over many files stays an ordinary command
+    const few = Array.from({ length: 60 }, (_, index) => `f${index}.txt`).join(' ');
+    expect((await inDefault(`for d in ${few}; do cp img "$d"; done`)).decision).toBe('allow');
+  });
+
+  it('dd into a target from the environment is asked, as before', async () => {
+    const decision = await inBypass('dd of="$OUT" < img');
+    expect(decision.decision, decision.reason).toBe('ask');
+  });
+
+  it('through the gate, a possible device target without an approval channel is APPROVAL_REQUIRED', async () => {
+    await expectGateRefuses(policy, 'OUT=/dev/sda; [ -e x ] && OUT=o.img; tee "$OUT" < i', 'vars', MAYBE);
+  });
+});
+
+describe('device targets relative to a directory changed earlier in the line', () => {
+  const DISK =
+    /^disk-destruction: writes to the block device \/dev\/(sda|nvme0n1|mapper\/root|disk\/by-id\/ata-X)/;
+  it.each<Case>([
+    ['cd /dev && tee sda < x', 'deny', DISK],
+    ['cd /dev; dd if=x of=sda', 'deny', /^disk-destruction: /],
+    ['cd /dev; dd of=sda < x', 'deny', DISK],
+    ['pushd /dev && cp x nvme0n1', 'deny', DISK],
+    ['cd /dev/mapper && echo x > root', 'deny', DISK],
+    ['cd / && tee dev/sda < x', 'deny', DISK],
+    ['cd /dev/disk/by-id; cp img ata-X', 'deny', DISK],
+    ['cd /tmp; cd /dev; tee sda < x', 'deny', DISK],
+    ['cd /; cd dev; tee ./sda < x', 'deny', DISK],
+    ['cd /dev/shm/.. && tee sda < x', 'deny', DISK],
+    ['D=/dev; cd "$D" && tee sda < x', 'deny', DISK],
+    ['cd -P -- /dev && tee sda < x', 'deny', DISK],
+    ['builtin cd /dev && tee sda < x', 'deny', DISK],
+    ['cd /dev && sudo tee sda < x', 'deny', DISK],
+    ["sh -c 'cd /dev && tee sda' < x", 'deny', DISK],
+    ["cd /dev && sh -c 'tee sda' < x", 'deny', DISK],
+    ['cd /tmp; cd /dev; cd -; cd -; tee sda < x', 'deny', DISK],
+    ['cd /dev/$SUB && tee sda < x', 'ask', /named at run time/],
+    ['if [ -d /dev ]; then cd /dev; fi; tee sda < x', 'ask', /may write to the block device/],
+    ['cd ../../../../../../dev && tee sda < x', 'ask', /may write to the block device \/dev\/sda/],
+    ['tee ../../../../../../../dev/sda < x', 'ask', /may write to the block device \/dev\/sda/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'cd /dev && ls -l sda',
+    'cd /dev && cat sda > /dev/null',
+    '(cd /dev && ls); tee sda.log < x',
+    'cd /dev | tee sda < x',
+    'cd /tmp && tee sda < x',
+    'cd /dev && cd /tmp && tee sda < x',
+    'pushd /dev && popd && tee sda < x',
+    'cd /dev; cd -; tee sda < x',
+    'cd src && tee sda < x',
+  ])('%j stays allowed', allowedInDefault);
+
+  it.each([
+    ['cd /etc && echo x > passwd', 'ask'],
+    ['cd .. && echo x > notes.txt', 'ask'],
+    ['cd "$HOME" && echo x > notes.txt', 'ask'],
+    ['cd src && echo x > notes.txt', 'allow'],
+    ['cd src; cd ..; echo x > notes.txt', 'allow'],
+    ['(cd /etc); echo x > notes.txt', 'allow'],
+  ])('in accept-edits mode, %j writes where the directory change puts it: %s', async (command, expected) => {
+    const decision = await policy.check(call(bash, { command }, { mode: 'accept-edits', id: 'cd-edits' }));
+    expect(decision.decision, decision.reason).toBe(expected);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Parser } from 'web-tree-sitter';
 import type { Finding, FindingCategory, SimpleCommand } from './analysis.js';
+import type { LineFacts } from './facts.js';
 import { DECODERS, FETCHERS } from './programs.js';
 
 /** Maximum nesting of `bash -c`, `eval` and friends that is followed before giving up. */
@@ -27,6 +28,8 @@ export interface AnalysisState {
   readonly calls: Map<string, Set<string>>;
   /** Command names found inside each analyzed substitution node, by node id. */
   readonly substitutionNames: Map<number, string[]>;
+  /** Variables and working directories set by earlier commands of the line. */
+  facts: LineFacts;
   /** Syntax nodes being walked right now, outermost included (bounded by {@link MAX_TREE_DEPTH}). */
   treeDepth: number;
 }

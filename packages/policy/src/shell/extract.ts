@@ -14,7 +14,19 @@ import { childrenOf, namedChildrenOf, withShellTree } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
 import { reportMutualRecursion } from './recursion.js';
 import { runCommand } from './run-command.js';
+import {
+  assignVariable,
+  createFacts,
+  RUN_TIME,
+  forgetVariable,
+  inChild,
+  maybe,
+  readingsOf,
+  valuesOf,
+  withVariables,
+} from './facts.js';
 import { type ShellWord, resolveWord } from './words.js';
+import { inDirectory } from './working-directory.js';
 import { judgeWrittenFile } from './written-files.js';
 
 /** Node types that only group statements; their children are walked. */
@@ -68,10 +80,12 @@ function analyzeSubstitutions(state: AnalysisState, scope: Scope, word: ShellWor
     const before = state.commands.length;
     // `>(cmd)` reads the outer command's output: treat it as fed by a pipe.
     const feedsInput = substitution.type === 'process_substitution' && substitution.text.startsWith('>(');
-    walkChildren(
-      state,
-      { ...scope, stdinFrom: feedsInput ? [...scope.stdinFrom, '>(...)'] : [] },
-      substitution,
+    inChild(state.facts, () =>
+      walkChildren(
+        state,
+        { ...scope, stdinFrom: feedsInput ? [...scope.stdinFrom, '>(...)'] : [] },
+        substitution,
+      ),
     );
     state.substitutionNames.set(
       substitution.id,
@@ -84,10 +98,26 @@ function resolve(state: AnalysisState, scope: Scope, node: Node): ShellWord {
   const word = resolveWord(node);
   if (word.incomplete) notUnderstood(state, 'a word is nested too deeply to analyze', node.text);
   analyzeSubstitutions(state, scope, word);
-  return word;
+  const readings = readingsOf(state.facts, word);
+  return readings ? { ...word, readings } : word;
 }
 
-function checkAssignment(state: AnalysisState, scope: Scope, node: Node, text: string): void {
+/** A variable assignment the following commands see: `NAME=value`, `NAME+=value`. */
+interface Assignment {
+  readonly name: string;
+  readonly values: readonly ShellWord[];
+}
+
+/**
+ * Checks an assignment (its substitutions run, some variables change what runs) and returns
+ * what it assigns; an array element (`a[0]=x`) or an array (`a=(x y)`) assigns nothing followed.
+ */
+function checkAssignment(
+  state: AnalysisState,
+  scope: Scope,
+  node: Node,
+  text: string,
+): Assignment | undefined {
   const target = node.childForFieldName('name');
   // `arr[$(cmd)]=1` runs cmd; `PATH[0]=...` assigns PATH.
   const subscript = target?.type === 'subscript' ? target : undefined;
@@ -95,19 +125,35 @@ function checkAssignment(state: AnalysisState, scope: Scope, node: Node, text: s
   if (index) walk(state, scope, index);
   const name = (subscript ? subscript.childForFieldName('name')?.text : target?.text) ?? '';
   const value = node.childForFieldName('value');
-  if (value) resolve(state, scope, value);
+  const word = value ? resolve(state, scope, value) : undefined;
   if (DANGEROUS_VARIABLE.test(name))
     notUnderstood(state, `setting ${name} changes what later commands run`, text);
+  if (subscript || value?.type === 'array') return undefined;
+  const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
+  const values = valuesOf(state.facts, word);
+  if (!append) return { name, values };
+  assignVariable(state.facts, name, values, true);
+  return { name, values: state.facts.variables.get(name) ?? values };
+}
+
+/** Checks an assignment that stays for the rest of the line (`NAME=value;`, `export NAME=value`). */
+function assign(state: AnalysisState, scope: Scope, node: Node, text: string): void {
+  const assignment = checkAssignment(state, scope, node, text);
+  if (assignment) assignVariable(state.facts, assignment.name, assignment.values);
 }
 
 function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
   const words: ShellWord[] = [];
+  const assignments: Assignment[] = [];
   for (let index = 0; index < node.childCount; index++) {
     const child = node.child(index);
     if (!child) continue;
     const field = node.fieldNameForChild(index);
-    if (child.type === 'variable_assignment') checkAssignment(state, scope, child, node.text);
-    else if (field === 'name') {
+    if (child.type === 'variable_assignment') {
+      // `OUT=x cmd "$OUT"`: cmd's words still see the old value, the programs it starts the new one.
+      const assignment = checkAssignment(state, scope, child, node.text);
+      if (assignment) assignments.push(assignment);
+    } else if (field === 'name') {
       const inner = child.namedChild(0) ?? child;
       words.push(resolve(state, scope, inner));
     } else if (field === 'argument') words.push(resolve(state, scope, child));
@@ -119,8 +165,10 @@ function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
   }
   const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
   const commandScope = herestring ? { ...scope, stdinFrom: [...scope.stdinFrom, '<<<'] } : scope;
-  if (herestring) shellFromHerestring(state, commandScope, words, herestring);
-  else runCommand(state, commandScope, words, node.text, analyzeNested);
+  withVariables(state.facts, assignments, () => {
+    if (herestring) shellFromHerestring(state, commandScope, words, herestring);
+    else runCommand(state, commandScope, words, node.text, analyzeNested);
+  });
 }
 
 /**
@@ -173,8 +221,11 @@ function handleRedirect(state: AnalysisState, scope: Scope, node: Node): void {
   if (!writes) return;
   if (judgeWrittenFile(state, target, node.text)) return;
   if (operator.includes('&') && !target.dynamic && /^[0-9-]+$/.test(target.text)) return;
-  if (target.dynamic) state.writes.push('<computed>');
-  else if (!QUIET_OUTPUTS.test(target.text)) state.writes.push(target.text);
+  // A relative path lands in the directory a `cd` earlier in the line led to.
+  for (const path of state.facts.directories.map((directory) => inDirectory(directory, target))) {
+    if (path.dynamic) state.writes.push('<computed>');
+    else if (!QUIET_OUTPUTS.test(path.text)) state.writes.push(path.text);
+  }
 }
 
 function handleRedirectedStatement(state: AnalysisState, scope: Scope, node: Node): void {
@@ -257,7 +308,8 @@ function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {
   for (const child of namedChildrenOf(node)) {
     if (!child) continue;
     const before = state.commands.length;
-    walk(state, { ...scope, stdinFrom: upstream }, child);
+    // Every stage runs in a subshell: what one sets, the others and the rest of the line do not see.
+    inChild(state.facts, () => walk(state, { ...scope, stdinFrom: upstream }, child));
     upstream = addSources(
       upstream,
       state.commands.slice(before).map((command) => command.name),
@@ -275,15 +327,48 @@ function handleList(state: AnalysisState, scope: Scope, node: Node): void {
     head = children[0];
   }
   if (head) walk(state, scope, head);
-  for (let index = tails.length - 1; index >= 0; index--)
-    for (const child of tails[index] as Node[]) walk(state, scope, child);
+  // What runs after `&&` or `||` may not run: its effects are possible afterwards, not certain.
+  maybe(state.facts, () => {
+    for (let index = tails.length - 1; index >= 0; index--)
+      for (const child of tails[index] as Node[]) walk(state, scope, child);
+  });
 }
 
 function handleFunction(state: AnalysisState, scope: Scope, node: Node): void {
   const name = node.childForFieldName('name')?.text ?? '';
   state.functions.add(name);
   const body = node.childForFieldName('body');
-  if (body) walk(state, { ...scope, inFunction: name }, body);
+  // The body runs when called, not here: what it sets is not followed past the definition.
+  if (body) inChild(state.facts, () => walk(state, { ...scope, inFunction: name }, body));
+}
+
+/** `for NAME in WORDS; do ...; done`: the body may run once for every word, or never. */
+function handleFor(state: AnalysisState, scope: Scope, node: Node): void {
+  maybe(state.facts, () => {
+    const words: ShellWord[] = [];
+    let listed = false;
+    let name: string | undefined;
+    for (let index = 0; index < node.childCount; index++) {
+      const child = node.child(index);
+      if (!child?.isNamed) continue;
+      const field = node.fieldNameForChild(index);
+      if (field === 'variable') name = child.text;
+      else if (field === 'value') {
+        listed = true;
+        const word = resolve(state, scope, child);
+        for (const fields of word.readings ?? [[word]]) words.push(...fields);
+      } else {
+        // `for NAME; do` loops over the positional parameters: values from outside the line.
+        if (field === 'body' && name !== undefined)
+          assignVariable(
+            state.facts,
+            name,
+            listed ? words.flatMap((word) => valuesOf(state.facts, word)) : [RUN_TIME],
+          );
+        walk(state, scope, child);
+      }
+    }
+  });
 }
 
 function walkChildren(state: AnalysisState, scope: Scope, node: Node): void {
@@ -322,8 +407,20 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
     case 'function_definition':
       handleFunction(state, scope, node);
       return;
+    case 'subshell':
+      inChild(state.facts, () => walkChildren(state, scope, node));
+      return;
+    case 'for_statement':
+      handleFor(state, scope, node);
+      return;
+    case 'if_statement':
+    case 'case_statement':
+    case 'while_statement':
+    case 'c_style_for_statement':
+      maybe(state.facts, () => walkChildren(state, scope, node));
+      return;
     case 'variable_assignment':
-      checkAssignment(state, scope, node, node.text);
+      assign(state, scope, node, node.text);
       return;
     case 'variable_assignments':
       walkChildren(state, scope, node);
@@ -332,7 +429,9 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
     case 'unset_command':
       for (const child of namedChildrenOf(node)) {
         if (!child) continue;
-        if (child.type === 'variable_assignment') checkAssignment(state, scope, child, node.text);
+        if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
+        else if (node.type === 'unset_command' && child.type === 'variable_name')
+          forgetVariable(state.facts, child.text);
         else if (
           child.type === 'variable_name' &&
           DANGEROUS_VARIABLE.test(child.text) &&
@@ -410,15 +509,22 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
     functions: new Set(),
     calls: new Map(),
     substitutionNames: new Map(),
+    facts: createFacts(),
     treeDepth: 0,
   };
   // No shell can receive a NUL byte (argv and `bash -c` strings end at it): what runs is unclear.
   if (source.includes('\u0000')) notUnderstood(state, 'the command line contains a NUL character', source);
   parseBounded(state, ROOT_SCOPE, source, source);
+  let overflow = state.facts.overflow;
   // Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
   // keeps them as separators. Reading the joined text too, and keeping both readings, is safe.
   const joined = source.replace(/\\\r?\n/g, '');
-  if (joined !== source) parseBounded(state, ROOT_SCOPE, joined, source);
+  if (joined !== source) {
+    state.facts = createFacts();
+    parseBounded(state, ROOT_SCOPE, joined, source);
+    overflow ||= state.facts.overflow;
+  }
+  if (overflow) notUnderstood(state, 'more variables or values are set than the analysis follows', source);
   reportMutualRecursion(state, source);
   return {
     source,

@@ -1,7 +1,8 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
-import type { ShellWord } from './words.js';
-import { judgeWrittenFile, normalizePath } from './written-files.js';
+import { withText } from './words.js';
+import { normalizePath } from './working-directory.js';
+import { judgeWrittenFile } from './written-files.js';
 
 /**
  * `rsync --write-devices` writes file contents into the devices it finds at the destination
@@ -23,7 +24,7 @@ export function checkRsyncDevices(state: AnalysisState, command: SimpleCommand):
   // `[user@]host:path` names a path on another machine; `host::module` and `rsync://` do not.
   const remote = /^[^/:]*:(?!:)(.*)$/.exec(last.text);
   const path = remote ? (remote[1] as string) : last.text;
-  const destination: ShellWord = { ...last, text: path };
+  const destination = remote ? withText(last, path) : last;
   const normalized = normalizePath(path);
   if (!last.dynamic && (normalized === '/' || normalized === '/dev')) {
     report(

@@ -7,6 +7,8 @@ import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
 import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
+import { inChild } from './facts.js';
+import { changeDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { type ShellWord, staticWord } from './words.js';
 
@@ -118,7 +120,10 @@ function runShell(
         notUnderstood(state, `the command given to ${name} -c is computed at run time`, text);
       return true;
     }
-    nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text);
+    // A child process: the directories and variables it changes are its own.
+    inChild(state.facts, () =>
+      nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text),
+    );
     return true;
   }
   if (operandIndex >= 0 && !readsStdin && !STDIN_FILE.test((args[operandIndex] as ShellWord).text)) {
@@ -314,6 +319,8 @@ export function runCommand(
     else nested(state, { ...inner, via: [...scope.via, 'trap'] }, action.text, text);
   } else if (name === 'find') {
     runFindExec(state, inner, args, text, nested);
+  } else if (name === 'cd' || name === 'pushd' || name === 'popd') {
+    changeDirectory(state.facts, name, args);
   } else {
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);

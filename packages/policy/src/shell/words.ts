@@ -20,7 +20,21 @@ export interface ShellWord {
   readonly substitutions: readonly Node[];
   /** The word nests too deeply to be read in full: substitutions inside it may be missing. */
   readonly incomplete?: boolean;
+  /**
+   * For a word whose only dynamic parts are plain variables (`"$OUT"`, `/dev/${DISK}`): its
+   * literal text and variables in order, so values set earlier in the line can be put in.
+   */
+  readonly parts?: readonly WordPart[];
+  /**
+   * The words this one may become with the values its variables were given earlier in the
+   * line (each reading split into fields where an unquoted value holds blanks); set by the
+   * analysis, absent when none of its variables was set in the line.
+   */
+  readonly readings?: readonly (readonly ShellWord[])[];
 }
+
+/** Literal text, or a variable expanded inside or outside double quotes. */
+export type WordPart = string | { readonly variable: string; readonly quoted: boolean };
 
 /** Maximum nesting inside one word (`${a:-${b:-...}}`, arithmetic) that is read. */
 const MAX_WORD_DEPTH = 64;
@@ -34,7 +48,13 @@ interface Accumulator {
   ifsOnly: boolean;
   substitutions: Node[];
   incomplete: boolean;
+  parts: WordPart[];
+  /** Every dynamic part so far is a plain variable. */
+  plain: boolean;
 }
+
+/** `$NAME` or `${NAME}`: the name; positional and special parameters are not followed. */
+const PLAIN_VARIABLE = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
 
 function unescapeUnquoted(raw: string): string {
   return raw.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
@@ -79,10 +99,18 @@ function isIfsExpansion(node: Node): boolean {
   return node.text.replace(/[{}]/g, '') === '$IFS';
 }
 
+function literal(acc: Accumulator, text: string): void {
+  acc.text += text;
+  const last = acc.parts.length - 1;
+  if (typeof acc.parts[last] === 'string') acc.parts[last] += text;
+  else acc.parts.push(text);
+}
+
 function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
   if (depth > MAX_WORD_DEPTH) {
     acc.dynamic = true;
     acc.ifsOnly = false;
+    acc.plain = false;
     acc.incomplete = true;
     return;
   }
@@ -90,18 +118,18 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
     case 'word':
     case 'number': {
       const text = quoted ? node.text : unescapeUnquoted(node.text);
-      acc.text += text;
+      literal(acc, text);
       if (!quoted) acc.unquoted += node.text;
       return;
     }
     case 'raw_string':
-      acc.text += node.text.slice(1, -1);
+      literal(acc, node.text.slice(1, -1));
       return;
     case 'ansi_c_string':
-      acc.text += decodeAnsiC(node.text);
+      literal(acc, decodeAnsiC(node.text));
       return;
     case 'string_content':
-      acc.text += unescapeDoubleQuoted(node.text);
+      literal(acc, unescapeDoubleQuoted(node.text));
       return;
     case 'string':
     case 'translated_string':
@@ -115,21 +143,29 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
       acc.dynamic = true;
       if (!quoted && isIfsExpansion(node)) {
         acc.text += IFS_MARK;
+        acc.plain = false;
         return;
       }
       acc.ifsOnly = false;
+      {
+        const match = PLAIN_VARIABLE.exec(node.text);
+        if (match) acc.parts.push({ variable: (match[1] ?? match[2]) as string, quoted });
+        else acc.plain = false;
+      }
       if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
       return;
     case 'command_substitution':
     case 'process_substitution':
       acc.dynamic = true;
       acc.ifsOnly = false;
+      acc.plain = false;
       acc.substitutions.push(node);
       return;
     default:
       // arithmetic, brace expressions, extglobs and anything unknown: value unknown.
       acc.dynamic = true;
       acc.ifsOnly = false;
+      acc.plain = false;
       if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
   }
 }
@@ -165,6 +201,8 @@ export function resolveWord(node: Node): ShellWord {
     ifsOnly: true,
     substitutions: [],
     incomplete: false,
+    parts: [],
+    plain: true,
   };
   visit(node, acc, false);
   let dynamic = acc.dynamic;
@@ -178,8 +216,37 @@ export function resolveWord(node: Node): ShellWord {
     substitutions: acc.substitutions,
     ...(acc.incomplete ? { incomplete: true } : {}),
     ...(hasIfs && acc.ifsOnly ? { ifsPieces: acc.text.split(IFS_MARK).filter((piece) => piece !== '') } : {}),
+    ...(dynamic && acc.plain && !isBraceExpansion(acc.unquoted) ? { parts: acc.parts } : {}),
   };
   return word;
+}
+
+/**
+ * The word without its first `length` characters (`of=$DISK` -> `$DISK`), its readings cut
+ * the same way when those characters are literal text at its start; otherwise they are dropped.
+ */
+export function sliceWord(word: ShellWord, length: number): ShellWord {
+  const { parts, readings, ...rest } = word;
+  const first = parts?.[0];
+  const cut = typeof first === 'string' && first.length >= length;
+  return {
+    ...rest,
+    text: word.text.slice(length),
+    ...(cut && parts ? { parts: [first.slice(length), ...parts.slice(1)] } : {}),
+    ...(cut && readings
+      ? {
+          readings: readings.map(([head, ...tail]) =>
+            head ? [{ ...head, text: head.text.slice(length) }, ...tail] : [],
+          ),
+        }
+      : {}),
+  };
+}
+
+/** The word with another text: what it could become is no longer known. */
+export function withText(word: ShellWord, text: string): ShellWord {
+  const { parts: _parts, readings: _readings, ...rest } = word;
+  return { ...rest, text };
 }
 
 /** A static word made from plain text (used when unwrapping `bash -c` strings and rules). */

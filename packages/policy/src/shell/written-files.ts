@@ -1,7 +1,8 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { checkRsyncDevices } from './rsync-devices.js';
-import type { ShellWord } from './words.js';
+import { type ShellWord, sliceWord, withText } from './words.js';
+import { normalizePath, placedReadings } from './working-directory.js';
 
 /**
  * Raw disks and partitions: a write to one destroys a file system. Linux (`sda`, `nvme0n1`,
@@ -9,21 +10,6 @@ import type { ShellWord } from './words.js';
  */
 const BLOCK_DEVICE =
   /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|mapper\/|md([0-9]|\/)|loop|dm-|nbd|zd|rbd|block\/|pmem|root$)/;
-
-/**
- * An absolute path as the kernel resolves it lexically: `//dev/./sda` and `/dev/../dev/sda`
- * are `/dev/sda`. Relative paths are returned as they are (the working directory is unknown).
- */
-export function normalizePath(path: string): string {
-  if (!path.startsWith('/')) return path;
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join('/')}`;
-}
 
 /**
  * Physical memory, kernel virtual memory and I/O ports: a write changes the running kernel or
@@ -36,45 +22,90 @@ const SYSRQ_TRIGGER = '/proc/sysrq-trigger';
 /** The `kernel.sysrq` setting: which SysRq functions the keyboard may trigger. */
 const SYSRQ_SETTING = '/proc/sys/kernel/sysrq';
 
-/**
- * Judges one file a command line writes (by a redirect or by a command such as `tee`): a block
- * device or the SysRq trigger is denied; the SysRq setting, or a device or kernel file named at
- * run time, is asked. Returns whether it was denied.
- */
-export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
+/** What writing one path means: denied, asked (with the reason), or nothing special. */
+type WriteVerdict =
+  | {
+      readonly kind: 'deny';
+      readonly category: 'disk-destruction' | 'system-control';
+      readonly reason: string;
+    }
+  | { readonly kind: 'ask'; readonly reason: string }
+  | undefined;
+
+function verdictOf(target: ShellWord): WriteVerdict {
   const path = normalizePath(target.text);
   if (target.dynamic) {
     // The known text of the word: a prefix (`/dev/$DISK`) or brace alternatives (`{/dev/sda,x}`).
     if (/(^|[{,])\/+(dev|proc)(\/|$)/.test(path) || /(^|[{,])\/+(dev|proc)\//.test(target.text))
-      notUnderstood(state, `writes to a device or kernel file named at run time (${target.text}...)`, text);
-    return false;
+      return {
+        kind: 'ask',
+        reason: `writes to a device or kernel file named at run time (${target.text}...)`,
+      };
+    return undefined;
   }
-  if (BLOCK_DEVICE.test(path)) {
-    report(state, 'deny', 'disk-destruction', `writes to the block device ${path}`, text);
-    return true;
-  }
-  if (KERNEL_MEMORY.test(path)) {
-    report(
-      state,
-      'deny',
-      'system-control',
-      `writes to ${path}, the machine's memory or I/O ports, which corrupts or crashes the running kernel`,
-      text,
-    );
-    return true;
-  }
-  if (path === SYSRQ_TRIGGER) {
-    report(
-      state,
-      'deny',
-      'system-control',
-      `writes to ${SYSRQ_TRIGGER}, which reboots, crashes or powers off the machine at once`,
-      text,
-    );
-    return true;
-  }
+  if (BLOCK_DEVICE.test(path))
+    return { kind: 'deny', category: 'disk-destruction', reason: `writes to the block device ${path}` };
+  if (KERNEL_MEMORY.test(path))
+    return {
+      kind: 'deny',
+      category: 'system-control',
+      reason: `writes to ${path}, the machine's memory or I/O ports, which corrupts or crashes the running kernel`,
+    };
+  if (path === SYSRQ_TRIGGER)
+    return {
+      kind: 'deny',
+      category: 'system-control',
+      reason: `writes to ${SYSRQ_TRIGGER}, which reboots, crashes or powers off the machine at once`,
+    };
   if (path === SYSRQ_SETTING)
-    notUnderstood(state, 'changes the magic SysRq key (kernel.sysrq), which can reboot the machine', text);
+    return {
+      kind: 'ask',
+      reason: 'changes the magic SysRq key (kernel.sysrq), which can reboot the machine',
+    };
+  // `../../../dev/sda` is /dev/sda from a directory few enough levels deep.
+  const climbed = /^(\.\.\/)+/.exec(path)?.[0];
+  if (climbed) {
+    const fromRoot = verdictOf({ ...target, text: `/${path.slice(climbed.length)}` });
+    if (fromRoot?.kind === 'deny')
+      return { kind: 'ask', reason: `${may(fromRoot.reason)}, depending on the working directory` };
+  }
+  return undefined;
+}
+
+const may = (reason: string): string => `may ${reason.replace(/^writes/, 'write')}`;
+
+/** The first denial among the fields of one reading, else the first question. */
+function verdictOfFields(fields: readonly ShellWord[]): WriteVerdict {
+  const verdicts = fields.map(verdictOf);
+  return (
+    verdicts.find((verdict) => verdict?.kind === 'deny') ?? verdicts.find((verdict) => verdict !== undefined)
+  );
+}
+
+/**
+ * Judges one file a command line writes (by a redirect or by a command such as `tee`): a block
+ * device, kernel memory or the SysRq trigger is denied; the SysRq setting, or a device or
+ * kernel file named at run time, is asked. The word is also read with the values its variables
+ * were given earlier in the line and in every directory a `cd` may have led to: denied when
+ * every reading writes a device, asked when some do. Returns whether it was denied.
+ */
+export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
+  const direct = verdictOf(target);
+  if (direct?.kind === 'deny') {
+    report(state, 'deny', direct.category, direct.reason, text);
+    return true;
+  }
+  const verdicts = (placedReadings(state.facts, target) ?? []).map(verdictOfFields);
+  const denied = verdicts.filter((verdict) => verdict?.kind === 'deny');
+  const first = denied[0];
+  if (first?.kind === 'deny' && denied.length === verdicts.length) {
+    report(state, 'deny', first.category, first.reason, text);
+    return true;
+  }
+  if (first?.kind === 'deny')
+    notUnderstood(state, `${may(first.reason)} (a value or directory set earlier in the line)`, text);
+  const asked = direct ?? verdicts.find((verdict) => verdict?.kind === 'ask');
+  if (asked) notUnderstood(state, asked.reason, text);
   return false;
 }
 
@@ -180,8 +211,6 @@ const WRITERS: ReadonlyMap<string, WriterSpec> = new Map<string, WriterSpec>([
 const longMatches = (names: readonly string[] | undefined, given: string): boolean =>
   names?.some((name) => name === given || (given.length >= 3 && name.startsWith(given))) ?? false;
 
-const withText = (word: ShellWord, text: string): ShellWord => ({ ...word, text });
-
 /** Where `dir/name` lands for a copy of `source` into the directory `dir`. */
 const into = (dir: ShellWord, source: ShellWord): ShellWord =>
   withText(
@@ -210,7 +239,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
     const oldStyle = spec.oldStyle === true && index === 0 && !word.dynamic && /^[a-zA-Z]+$/.test(word.text);
     const text = oldStyle ? `-${word.text}` : word.text;
     if (spec.assignment && text.startsWith(spec.assignment)) {
-      outputs.push(withText(word, text.slice(spec.assignment.length)));
+      outputs.push(sliceWord(word, spec.assignment.length));
       continue;
     }
     if (optionsDone || word.dynamic || text === '-' || !text.startsWith('-')) {
@@ -228,8 +257,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       const isOutput = longMatches(spec.outputLong, name);
       const isTarget = spec.targetLong !== undefined && longMatches([spec.targetLong], name);
       const takesValue = isOutput || isTarget || longMatches(spec.longWithValue, name);
-      const value =
-        equals >= 0 ? withText(word, text.slice(equals + 1)) : takesValue ? args[++index] : undefined;
+      const value = equals >= 0 ? sliceWord(word, equals + 1) : takesValue ? args[++index] : undefined;
       if (value && isOutput) outputs.push(value);
       if (value && isTarget) target = value;
       continue;
@@ -242,7 +270,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       const isTarget = spec.targetShort === letter;
       if (!isOutput && !isTarget && !spec.shortWithValue?.includes(letter)) continue;
       const attached = !oldStyle && at + 1 < text.length;
-      const value = attached ? withText(word, text.slice(at + 1)) : args[++next];
+      const value = attached ? sliceWord(word, at + 1) : args[++next];
       if (value && isOutput) outputs.push(value);
       if (value && isTarget) target = value;
       if (attached || !oldStyle) break;

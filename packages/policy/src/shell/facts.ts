@@ -1,0 +1,219 @@
+import type { ShellWord } from './words.js';
+
+/** Most possible values kept for one variable or the working directory, and readings of one word. */
+const MAX_VALUES = 64;
+/** Most variables followed in one command line. */
+const MAX_VARIABLES = 256;
+
+/** A value known only at run time (an environment variable, `$(cmd)`, the home directory). */
+export const RUN_TIME: ShellWord = { text: '', dynamic: true, glob: false, substitutions: [] };
+
+/** The working directory the line starts in: relative paths stay relative to it. */
+export const START: ShellWord = { text: '', dynamic: false, glob: false, substitutions: [] };
+
+/**
+ * What earlier commands of the line set, as far as static analysis can follow: the possible
+ * values of variables assigned literal text, and the possible working directories after `cd`
+ * and `pushd`. Used only to find more writes into devices, never to allow more: a value not
+ * followed here leaves a word as unknown as it was.
+ */
+export interface LineFacts {
+  /** Possible values by variable; a name not here has its value from the environment. */
+  variables: Map<string, readonly ShellWord[]>;
+  /** Possible working directories. */
+  directories: readonly ShellWord[];
+  /** Possible directories before the last change (`cd -`). */
+  previous: readonly ShellWord[];
+  /** The `pushd` stack, top last. */
+  stack: readonly (readonly ShellWord[])[];
+  /** More values or variables than are followed: the line is asked. */
+  overflow: boolean;
+}
+
+/** Facts at the start of a line: no variable set, the starting directory. */
+export function createFacts(): LineFacts {
+  return {
+    variables: new Map(),
+    directories: [START],
+    previous: [RUN_TIME],
+    stack: [],
+    overflow: false,
+  };
+}
+
+type Snapshot = Omit<LineFacts, 'overflow'>;
+
+function snapshot(facts: LineFacts): Snapshot {
+  return { ...facts, variables: new Map(facts.variables) };
+}
+
+const keyOf = (word: ShellWord): string => `${word.dynamic ? '?' : '='}${word.text}`;
+
+/** Every value once; past {@link MAX_VALUES} the facts overflow. */
+export function distinct(facts: LineFacts, words: readonly ShellWord[]): ShellWord[] {
+  const seen = new Map<string, ShellWord>();
+  for (const word of words) if (!seen.has(keyOf(word))) seen.set(keyOf(word), word);
+  if (seen.size > MAX_VALUES) facts.overflow = true;
+  return [...seen.values()].slice(0, MAX_VALUES);
+}
+
+const union = (facts: LineFacts, first: readonly ShellWord[], second: readonly ShellWord[]): ShellWord[] =>
+  distinct(facts, [...first, ...second]);
+
+/**
+ * Runs `walk` for a part of the line that runs in a child (a subshell, a pipeline stage, a
+ * substitution, `bash -c`, a function body defined for later): what it sets is forgotten after.
+ */
+export function inChild(facts: LineFacts, walk: () => void): void {
+  const before = snapshot(facts);
+  walk();
+  Object.assign(facts, before);
+}
+
+/**
+ * Runs `walk` for a part of the line that may or may not run (after `&&` or `||`, a branch, a
+ * loop body): afterwards every value it set is possible, and so is every value before it.
+ */
+export function maybe(facts: LineFacts, walk: () => void): void {
+  const before = snapshot(facts);
+  walk();
+  for (const name of new Set([...before.variables.keys(), ...facts.variables.keys()]))
+    facts.variables.set(
+      name,
+      union(facts, before.variables.get(name) ?? [RUN_TIME], facts.variables.get(name) ?? [RUN_TIME]),
+    );
+  facts.directories = union(facts, before.directories, facts.directories);
+  facts.previous = union(facts, before.previous, facts.previous);
+}
+
+/** A value as stored: its text, whether it is known, nothing of the word it came from. */
+const valueWord = (text: string, dynamic: boolean, prefix?: string): ShellWord => ({
+  text,
+  dynamic,
+  glob: false,
+  substitutions: [],
+  ...(dynamic && prefix ? { parts: [prefix] } : {}),
+});
+
+/**
+ * The readings of a word with the values its variables may have now, each split into fields
+ * where an unquoted value holds blanks; undefined when none of its variables was set in the line.
+ */
+export function readingsOf(facts: LineFacts, word: ShellWord): ShellWord[][] | undefined {
+  if (!word.parts) return undefined;
+  interface Partial {
+    text: string;
+    dynamic: boolean;
+    split: boolean;
+    /** Literal text before the first unknown part. */
+    prefix: string;
+  }
+  let partials: Partial[] = [{ text: '', dynamic: false, split: false, prefix: '' }];
+  let known = false;
+  for (const part of word.parts) {
+    if (typeof part === 'string') {
+      for (const partial of partials) {
+        partial.text += part;
+        if (!partial.dynamic) partial.prefix += part;
+      }
+      continue;
+    }
+    const values = facts.variables.get(part.variable);
+    if (values) known = true;
+    const next: Partial[] = [];
+    for (const partial of partials)
+      for (const value of values ?? [RUN_TIME])
+        next.push({
+          text: partial.text + value.text,
+          dynamic: partial.dynamic || value.dynamic,
+          split: partial.split || (!part.quoted && /\s/.test(value.text)),
+          prefix: partial.dynamic ? partial.prefix : partial.prefix + (value.dynamic ? '' : value.text),
+        });
+    if (next.length > MAX_VALUES) {
+      facts.overflow = true;
+      return undefined;
+    }
+    partials = next;
+  }
+  if (!known) return undefined;
+  return partials.map((partial) =>
+    partial.split
+      ? partial.text
+          .split(/\s+/)
+          .filter((field) => field !== '')
+          .map((field) => valueWord(field, partial.dynamic))
+      : [valueWord(partial.text, partial.dynamic, partial.prefix)],
+  );
+}
+
+/** The values a word assigned to a variable may have (an assignment splits nothing). */
+export function valuesOf(facts: LineFacts, word: ShellWord | undefined): ShellWord[] {
+  if (!word) return [valueWord('', false)];
+  const readings = word.readings ?? readingsOf(facts, word);
+  if (readings)
+    return readings.map((fields) =>
+      valueWord(
+        fields.map((field) => field.text).join(' '),
+        fields.some((field) => field.dynamic),
+        fields.length === 1 ? literalPrefix(fields[0] as ShellWord) : undefined,
+      ),
+    );
+  return [valueWord(word.text, word.dynamic, literalPrefix(word))];
+}
+
+/** The literal text a word starts with, when it is dynamic: `/dev/` for `/dev/$DISK`. */
+function literalPrefix(word: ShellWord): string | undefined {
+  const first = word.parts?.[0];
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** Records `name=value` (or `name+=value`) for the words that follow. */
+export function assignVariable(
+  facts: LineFacts,
+  name: string,
+  values: readonly ShellWord[],
+  append = false,
+): void {
+  if (!facts.variables.has(name) && facts.variables.size >= MAX_VARIABLES) {
+    facts.overflow = true;
+    return;
+  }
+  let next = [...values];
+  if (append) {
+    next = [];
+    for (const old of facts.variables.get(name) ?? [RUN_TIME])
+      for (const value of values)
+        next.push(
+          valueWord(
+            old.text + value.text,
+            old.dynamic || value.dynamic,
+            old.dynamic ? literalPrefix(old) : old.text + (literalPrefix(value) ?? ''),
+          ),
+        );
+  }
+  facts.variables.set(name, union(facts, [], next));
+}
+
+/** Forgets a variable (`unset`): its value is unknown again. */
+export function forgetVariable(facts: LineFacts, name: string): void {
+  facts.variables.delete(name);
+}
+
+/**
+ * Runs `walk` with variables set for one command only (`OUT=x cmd`, `env OUT=x cmd`): the
+ * command and the programs it starts see them, the rest of the line does not.
+ */
+export function withVariables(
+  facts: LineFacts,
+  assignments: readonly { readonly name: string; readonly values: readonly ShellWord[] }[],
+  walk: () => void,
+): void {
+  if (assignments.length === 0) {
+    walk();
+    return;
+  }
+  const before = new Map(facts.variables);
+  for (const { name, values } of assignments) assignVariable(facts, name, values);
+  walk();
+  facts.variables = before;
+}

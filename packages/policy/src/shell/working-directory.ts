@@ -1,0 +1,128 @@
+import { type LineFacts, RUN_TIME, START, distinct } from './facts.js';
+import type { ShellWord } from './words.js';
+
+/**
+ * A path as the kernel resolves it lexically: `//dev/./sda` and `/dev/../dev/sda` are
+ * `/dev/sda`; a relative path keeps the `..` that climb out of its start (`a/../../b` is `../b`).
+ */
+export function normalizePath(path: string): string {
+  const absolute = path.startsWith('/');
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') parts.push(part);
+    else if (parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+    else if (!absolute) parts.push('..');
+  }
+  return absolute ? `/${parts.join('/')}` : parts.join('/') || '.';
+}
+
+/** Whether the start of a word is known literal text (so a relative path can be placed). */
+function startsKnown(word: ShellWord): boolean {
+  const first = word.parts?.[0];
+  return !word.dynamic || (typeof first === 'string' && first !== '');
+}
+
+const isAbsolute = (word: ShellWord): boolean => /^[/~]/.test(word.text) && startsKnown(word);
+
+/**
+ * Where `path` lands when the working directory is `directory`; a path whose start is known
+ * only at run time stays as it is.
+ */
+export function inDirectory(directory: ShellWord, path: ShellWord): ShellWord {
+  if (isAbsolute(path) || !startsKnown(path)) return path;
+  if (directory === START) return path;
+  if (!startsKnown(directory)) return { ...RUN_TIME, text: path.text };
+  const joined = `${directory.text}/${path.text}`;
+  const dynamic = directory.dynamic || path.dynamic;
+  return {
+    text: normalizePath(joined),
+    dynamic,
+    glob: path.glob,
+    substitutions: [],
+    ...(dynamic ? { parts: [directory.dynamic ? (directory.parts?.[0] as string) : joined] } : {}),
+  };
+}
+
+/** The paths a written word may name, placed in every possible working directory. */
+export function placedReadings(facts: LineFacts, word: ShellWord): ShellWord[][] | undefined {
+  const readings = word.readings;
+  const directories = facts.directories;
+  if (!readings && directories.length === 1 && directories[0] === START) return undefined;
+  const out: ShellWord[][] = [];
+  for (const fields of readings ?? [[word]])
+    for (const directory of directories) out.push(fields.map((field) => inDirectory(directory, field)));
+  return out;
+}
+
+/** `cd` options that take no value. */
+const CD_OPTIONS = /^-[LPe@]+$/;
+
+function target(args: readonly ShellWord[]): ShellWord | undefined {
+  let index = 0;
+  while (index < args.length) {
+    const word = args[index] as ShellWord;
+    if (word.dynamic) break;
+    if (word.text === '--') {
+      index++;
+      break;
+    }
+    if (!CD_OPTIONS.test(word.text)) break;
+    index++;
+  }
+  return args[index];
+}
+
+/** Where `cd word` may lead from each of the directories now possible (CDPATH included). */
+function destinations(facts: LineFacts, word: ShellWord): ShellWord[] {
+  const values = word.readings?.map((fields) => fields[0] ?? RUN_TIME) ?? [word];
+  const out: ShellWord[] = [];
+  const cdpath = facts.variables.get('CDPATH');
+  for (const value of values) {
+    if (!startsKnown(value)) {
+      out.push(RUN_TIME);
+      continue;
+    }
+    for (const directory of facts.directories) out.push(inDirectory(directory, value));
+    // CDPATH is searched for a relative name that does not start with `.` or `..`.
+    if (cdpath && !isAbsolute(value) && !value.text.startsWith('.'))
+      for (const entry of cdpath)
+        for (const base of entry.text.split(':'))
+          if (base !== '') out.push(inDirectory({ ...entry, text: base }, value));
+  }
+  return distinct(facts, out);
+}
+
+/**
+ * Follows `cd`, `pushd` and `popd`: the directories relative paths are written in afterwards.
+ * `cd` alone goes home and `cd -` back; a directory named at run time is unknown.
+ */
+export function changeDirectory(facts: LineFacts, name: string, args: readonly ShellWord[]): void {
+  const before = facts.directories;
+  if (name === 'popd') {
+    if (args.some((word) => word.dynamic || word.text !== '--')) {
+      // `popd +N` / `-n` change the stack only, or another entry: any of them may be current.
+      facts.directories = distinct(facts, [...before, ...facts.stack.flat()]);
+      return;
+    }
+    facts.directories = facts.stack[facts.stack.length - 1] ?? [RUN_TIME];
+    facts.stack = facts.stack.slice(0, -1);
+    facts.previous = before;
+    return;
+  }
+  const word = target(args);
+  if (name === 'pushd') {
+    if (!word || (!word.dynamic && /^[+-][0-9]+$/.test(word.text))) {
+      // `pushd` swaps the two top entries; `pushd +N` rotates the stack.
+      const top = facts.stack[facts.stack.length - 1];
+      facts.directories = word ? distinct(facts, [...before, ...facts.stack.flat()]) : (top ?? before);
+      if (!word && top) facts.stack = [...facts.stack.slice(0, -1), before];
+      return;
+    }
+    facts.stack = [...facts.stack, before];
+  }
+  if (!word) facts.directories = [RUN_TIME];
+  else if (!word.dynamic && word.text === '-') facts.directories = facts.previous;
+  else facts.directories = destinations(facts, word);
+  facts.previous = before;
+}
