@@ -14,6 +14,7 @@ const HTML = `<!doctype html><html><head><title>Guide</title><style>body{color:r
 let server: Server;
 let port: number;
 let requests = 0;
+const resets = new Set<string>();
 let dir: string;
 let cleanup: () => Promise<void>;
 let open: BuiltinProvider;
@@ -60,6 +61,14 @@ beforeAll(async () => {
       send(302, 'text/plain', '', { location: `http://127.0.0.2:${port}/html` });
     else if (url === '/redirect-v6') send(302, 'text/plain', '', { location: `http://[::1]:${port}/html` });
     else if (url === '/slow') setTimeout(() => send(200, 'text/plain', 'late'), 5000);
+    else if (url.startsWith('/reset-once')) {
+      // The connection breaks before any response the first time a URL is asked for.
+      if (resets.has(url)) send(200, 'text/plain', 'second try');
+      else {
+        resets.add(url);
+        request.socket.destroy();
+      }
+    } else if (url === '/reset-always') request.socket.destroy();
     else send(404, 'text/plain', 'unknown');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -158,6 +167,19 @@ describe('web_fetch against a loopback server (guard opened)', () => {
       /user name or password/,
     );
     expect(textOf(await fetch(open, {}))).toMatch(/INVALID_ARGUMENTS/);
+  });
+
+  it('sends a GET again once when the connection breaks before a response, not more', async () => {
+    const first = requests;
+    expect(okText(await fetch(open, { url: `http://127.0.0.1:${port}/reset-once-a` }))).toContain(
+      'second try',
+    );
+    expect(requests - first).toBe(2);
+    const before = requests;
+    const broken = await fetch(open, { url: `http://127.0.0.1:${port}/reset-always` });
+    expect(textOf(broken)).toMatch(/^EXECUTION_FAILED: could not fetch/);
+    expect(broken.ok === false && broken.error.retryable).toBe(true);
+    expect(requests - before).toBe(2);
   });
 
   it('is cancelled by the call signal', async () => {

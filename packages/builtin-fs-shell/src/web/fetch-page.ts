@@ -1,5 +1,6 @@
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '@toolplane/core';
 import { type Agent, request } from 'undici';
 
@@ -70,6 +71,34 @@ async function readCapped(stream: Readable, maxBytes: number): Promise<{ body: B
   return { body: Buffer.concat(chunks), truncated };
 }
 
+/** Codes of a connection that broke before a response came (a kept-alive one the server closed). */
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** Wait before the one second attempt of a GET whose connection broke. */
+const RETRY_DELAY_MS = 100;
+
+function brokenConnection(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && BROKEN_CONNECTION.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Sends a GET, and once more when the connection broke before any response: a GET changes
+ * nothing, and a server closing a kept-alive connection just as it is reused is common.
+ */
+async function getOnceRetried(url: URL, options: Parameters<typeof request>[1], signal: AbortSignal) {
+  try {
+    return await request(url, options);
+  } catch (error) {
+    if (signal.aborted || !brokenConnection(error)) throw error;
+    await delay(RETRY_DELAY_MS, undefined, { signal });
+    return request(url, options);
+  }
+}
+
 /**
  * GETs a URL through the guarded agent, following redirects by hand so that every hop's URL
  * is checked (scheme, credentials) and every hop's connection goes through the address guard.
@@ -84,16 +113,20 @@ export async function fetchPage(start: string, agent: Agent, limits: FetchLimits
   const redirects: string[] = [];
   for (let hop = 0; ; hop++) {
     checkUrl(url);
-    const response = await request(url, {
-      method: 'GET',
-      dispatcher: agent,
-      signal: limits.signal,
-      headers: {
-        'user-agent': limits.userAgent,
-        accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',
-        'accept-encoding': 'gzip, deflate, br',
+    const response = await getOnceRetried(
+      url,
+      {
+        method: 'GET',
+        dispatcher: agent,
+        signal: limits.signal,
+        headers: {
+          'user-agent': limits.userAgent,
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
       },
-    });
+      limits.signal,
+    );
     const location = response.headers.location;
     if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
       await response.body.dump();
