@@ -1,51 +1,17 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createScrubber } from './scrubber.js';
-import { ALPHABETS, createFakeSource } from './testing/fake.js';
+import {
+  expectForms,
+  expectLeftAlone,
+  marker,
+  password,
+  scrubber,
+  trace,
+  tracedSecrets,
+  user,
+} from '../test/command-lines.js';
 
 // Passwords given on the command line of other tools than curl (`mysql -pSECRET`, HTTPie's
 // `-a user:pass`, `smbclient -U user%pass`...), in command text and in what `bash -x` prints.
-
-const run = promisify(execFile);
-const fake = createFakeSource();
-const user = `svc-${fake.chars('abcdefghijklmnopqrstuvwxyz', 6)}`;
-const password = `${fake.chars(ALPHABETS.alnum, 14)}7`;
-const scrubber = createScrubber();
-const marker = '[REDACTED:password]';
-
-/**
- * What `bash -x` prints for `commands`, run with each command name defined as a shell function
- * that does nothing (the trace is bash's own; the tools need not be installed), and `$SECRET`
- * set to `secret`.
- */
-async function trace(names: readonly string[], commands: readonly string[], secret: string) {
-  const script = `${names.map((name) => `${name}() { :; }`).join('; ')}; set -x; ${commands.join('; ')}`;
-  try {
-    const { stderr } = await run('bash', ['-c', script], {
-      env: { ...process.env, SECRET: secret, SECRET_USER: user },
-    });
-    return stderr;
-  } catch (error) {
-    if (process.env.CI === 'true') throw error;
-    console.warn(`skipped: bash is not available (${String(error)})`);
-    return undefined;
-  }
-}
-
-/** Secrets to trace: one plain, and one that makes bash quote the word in its trace. */
-const tracedSecrets = [password, `${fake.chars(ALPHABETS.alnum, 10)}!$${fake.chars(ALPHABETS.alnum, 4)}`];
-
-/** Asserts that every case scrubs to its expected text, `#` standing for the marker. */
-function expectForms(cases: readonly (readonly [string, string])[]): void {
-  for (const [text, expected] of cases)
-    expect(scrubber.scrubText(text), text).toBe(expected.replace('#', marker));
-}
-
-/** Asserts that no case is touched. */
-function expectLeftAlone(texts: readonly string[]): void {
-  for (const text of texts) expect(scrubber.scrub(text).findings, text).toEqual([]);
-}
 
 describe('mysql -pSECRET', () => {
   it('redacts the password in what `bash -x` prints for mysql, mysqldump and mariadb', async () => {

@@ -85,6 +85,44 @@ const COMMANDS: readonly CredentialCommand[] = [
     ],
   },
   {
+    names: ['sshpass'],
+    options: [{ name: '-p', shape: 'whole', attached: true, separate: true }],
+  },
+  {
+    names: ['redis-cli', 'valkey-cli', 'keydb-cli'],
+    options: [
+      { name: '-a', shape: 'whole', separate: true },
+      { name: '--pass', shape: 'whole', separate: true },
+    ],
+  },
+  {
+    // The MongoDB shells and database tools: a bare `-p` (before another option or at the end) asks.
+    names: [
+      'mongo',
+      'mongosh',
+      'mongodump',
+      'mongorestore',
+      'mongoexport',
+      'mongoimport',
+      'mongostat',
+      'mongotop',
+      'mongofiles',
+    ],
+    options: [
+      { name: '-p', shape: 'whole', separate: true },
+      { name: '--password', shape: 'whole', separate: true, equals: true },
+    ],
+  },
+  {
+    // Container registry logins: `-p` of `docker run` publishes ports, so only the `login` subcommand.
+    names: ['login'],
+    after: ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'oras', 'registry'],
+    options: [
+      { name: '-p', shape: 'whole', separate: true },
+      { name: '--password', shape: 'whole', separate: true, equals: true },
+    ],
+  },
+  {
     // winbind's check of a user's password: `wbinfo -a user%password`.
     names: ['wbinfo'],
     options: [
@@ -209,5 +247,7 @@ export const commandCredentials: SecretRule = {
     'ls -a ~',
     'smbclient //fs/share -U alice',
     'pip install -U requests',
+    'docker run -p 8080:80 nginx',
+    'mongosh -u root -p --authenticationDatabase admin',
   ],
 };

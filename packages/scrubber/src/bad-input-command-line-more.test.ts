@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  expectForms,
+  expectLeftAlone,
+  password,
+  scrubber,
+  trace,
+  tracedSecrets,
+  user,
+} from '../test/command-lines.js';
+
+// More tools that take a password on their command line: sshpass, redis-cli, the MongoDB shells
+// and tools, wget, container registry logins.
+
+describe('sshpass, redis-cli, mongosh, docker login', () => {
+  it('redacts the password in what `bash -x` prints for them', async () => {
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        ['sshpass', 'redis-cli', 'mongosh', 'mongodump', 'docker', 'podman'],
+        [
+          'sshpass -p "$SECRET" ssh deploy@10.0.0.5 uptime',
+          'sshpass -p"$SECRET" scp build.tar.gz deploy@10.0.0.5:/srv',
+          'redis-cli -h cache.internal -a "$SECRET" --no-auth-warning ping',
+          'redis-cli --user "$SECRET_USER" --pass "$SECRET" info',
+          'mongosh "mongodb://db.internal/app" -u "$SECRET_USER" -p "$SECRET"',
+          'mongodump --username "$SECRET_USER" --password "$SECRET" --db app',
+          'docker login -u "$SECRET_USER" -p "$SECRET" registry.example.com',
+          'podman login --password "$SECRET" -u "$SECRET_USER" quay.io',
+        ],
+        secret,
+      );
+      if (stderr === undefined) return;
+      expect(stderr).toContain(secret);
+      const { text, findings } = scrubber.scrub(stderr);
+      expect(text).not.toContain(secret);
+      expect(findings.map((finding) => finding.kind)).toEqual(Array(8).fill('password'));
+      expect(text).toContain(`-u ${user} -p`);
+    }
+  });
+
+  it('redacts every option form, in JSON and argument lists', () => {
+    expectForms([
+      [`sshpass -p ${password} ssh host`, 'sshpass -p # ssh host'],
+      [`sshpass -p'${password}' rsync -a src/ host:dst/`, "sshpass -p'#' rsync -a src/ host:dst/"],
+      [`redis-cli -a ${password} ping`, 'redis-cli -a # ping'],
+      [`docker exec cache redis-cli -a '${password}' info`, "docker exec cache redis-cli -a '#' info"],
+      [`mongo admin -u root -p ${password}`, 'mongo admin -u root -p #'],
+      [
+        `mongorestore --uri mongodb://h --password=${password} dump/`,
+        'mongorestore --uri mongodb://h --password=# dump/',
+      ],
+      [`docker login -p ${password} -u ${user} ghcr.io`, `docker login -p # -u ${user} ghcr.io`],
+      [
+        `sudo docker login --username ${user} --password ${password}`,
+        `sudo docker login --username ${user} --password #`,
+      ],
+      [
+        `helm registry login -u ${user} -p ${password} reg.example`,
+        `helm registry login -u ${user} -p # reg.example`,
+      ],
+    ]);
+    const argv = JSON.stringify(['redis-cli', '-h', 'cache', '-a', password, 'ping']);
+    expect(JSON.parse(scrubber.scrubText(argv))).toEqual([
+      'redis-cli',
+      '-h',
+      'cache',
+      '-a',
+      '[REDACTED:password]',
+      'ping',
+    ]);
+  });
+
+  it('leaves prompts, --password-stdin, ports and placeholders alone', () => {
+    expectLeftAlone([
+      'sshpass -f ~/.ssh/pass ssh host',
+      'sshpass -e ssh host',
+      'ssh -p 2222 host',
+      'redis-cli -a "$REDIS_PASSWORD" ping',
+      'redis-cli --askpass',
+      'mongosh -u root -p --authenticationDatabase admin',
+      'mongosh -u root -p',
+      'docker login -u alice --password-stdin registry.example.com',
+      'echo "$CR_PAT" | docker login ghcr.io -u alice --password-stdin',
+      'docker run -d -p 8080:80 -p 4443:443 nginx',
+      'docker run --rm -p 5000:5000 registry:2',
+      'docker login -p "$REGISTRY_PASSWORD" -u ci registry',
+      'podman run -p 8080:8080 --name login app',
+      'tar -czpf backup.tar.gz /srv',
+    ]);
+  });
+});
+
+describe('already redacted by other rules', () => {
+  it('keeps PGPASSWORD=, URL credentials (mongo, ftp, git clone) and --password= redacted', () => {
+    for (const text of [
+      `PGPASSWORD=${password} psql -h db -U app`,
+      `MYSQL_PWD=${password} mysql -u root`,
+      `mongo "mongodb://${user}:${password}@db.internal/app"`,
+      `wget ftp://${user}:${password}@files.example.com/a.tgz`,
+      `git clone https://${user}:${password}@git.example.com/team/repo.git`,
+      `redis-cli -u redis://default:${password}@cache:6379`,
+      `wget --http-user=${user} --http-password=${password} https://a`,
+      `docker login --password=${password} -u ${user} registry`,
+      `openssl pkcs12 -export -in a.crt -passout pass:${password} -out a.p12`,
+      `mount -t cifs //h/s /mnt -o username=${user},password=${password},vers=3.0`,
+    ]) {
+      const scrubbed = scrubber.scrubText(text);
+      expect(scrubbed, text).not.toContain(password);
+      expect(scrubbed, text).toContain('[REDACTED:');
+    }
+  });
+});

@@ -1,0 +1,57 @@
+// Shared by the tests of passwords on command lines: fakes, `bash -x` traces, form tables.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { createScrubber } from '../src/scrubber.js';
+import { ALPHABETS, createFakeSource } from '../src/testing/fake.js';
+
+const run = promisify(execFile);
+const fake = createFakeSource();
+
+/** A user name, generated at test time. */
+export const user = `svc-${fake.chars('abcdefghijklmnopqrstuvwxyz', 6)}`;
+/** A password, generated at test time. */
+export const password = `${fake.chars(ALPHABETS.alnum, 14)}7`;
+/** Secrets to trace: one plain, and one that makes bash quote the word in its trace. */
+export const tracedSecrets = [
+  password,
+  `${fake.chars(ALPHABETS.alnum, 10)}!$${fake.chars(ALPHABETS.alnum, 4)}`,
+];
+export const scrubber = createScrubber();
+export const marker = '[REDACTED:password]';
+
+/**
+ * What `bash -x` prints for `commands`, run with each of `names` defined as a shell function that
+ * does nothing (the trace is bash's own; those tools need not be installed), `$SECRET` set to
+ * `secret`, `$SECRET_USER` to {@link user}, and `env` added. Undefined (skipped) when bash cannot
+ * run, except under CI.
+ */
+export async function trace(
+  names: readonly string[],
+  commands: readonly string[],
+  secret: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<string | undefined> {
+  const script = `${names.map((name) => `${name}() { :; }`).join('; ')}; set -x; ${commands.join('; ')}`;
+  try {
+    const { stderr } = await run('bash', ['-c', script], {
+      env: { ...process.env, ...env, SECRET: secret, SECRET_USER: user },
+    });
+    return stderr;
+  } catch (error) {
+    if (process.env.CI === 'true') throw error;
+    console.warn(`skipped: bash or a command it runs is not available (${String(error)})`);
+    return undefined;
+  }
+}
+
+/** Asserts that every case scrubs to its expected text, `#` standing for `[REDACTED:<kind>]`. */
+export function expectForms(cases: readonly (readonly [string, string])[], kind = 'password'): void {
+  for (const [text, expected] of cases)
+    expect(scrubber.scrubText(text), text).toBe(expected.replace('#', `[REDACTED:${kind}]`));
+}
+
+/** Asserts that no case is touched. */
+export function expectLeftAlone(texts: readonly string[]): void {
+  for (const text of texts) expect(scrubber.scrub(text).findings, text).toEqual([]);
+}
