@@ -12,6 +12,8 @@ export interface AppliedAuth {
   readonly cookies: string[];
   /** Secret values used, for `secretValues()`. */
   readonly secrets: string[];
+  /** OAuth2 tokens sent, to forget when the API refuses them (401). */
+  readonly obtainedTokens: string[];
 }
 
 interface CachedToken {
@@ -58,6 +60,14 @@ export class OAuthTokenCache {
     return fresh.token;
   }
 
+  /**
+   * Forgets a token the API refused (401), so the next call fetches a new one instead of
+   * reusing it until its `expires_in` (an hour by default, or for ever) has passed.
+   */
+  forget(token: string): void {
+    for (const [key, cached] of this.tokens) if (cached.token === token) this.tokens.delete(key);
+  }
+
   private async fetchToken(
     config: {
       tokenUrl: string;
@@ -68,7 +78,7 @@ export class OAuthTokenCache {
     },
     signal: AbortSignal,
   ): Promise<CachedToken> {
-    const url = new URL(config.tokenUrl);
+    const url = tokenEndpoint(config.tokenUrl);
     const form = [`grant_type=client_credentials`];
     if (config.scopes && config.scopes.length > 0)
       form.push(`scope=${encodeStrict(config.scopes.join(' '))}`);
@@ -103,6 +113,11 @@ export class OAuthTokenCache {
     // a token answer is small; a token URL that streams megabytes is read no further than 64 KiB
     const read = await readCapped(response.body, 64 * 1024);
     const text = read.bytes.toString('utf8');
+    if (response.statusCode >= 300 && response.statusCode < 400) {
+      throw new ToolError('DENIED', redirectMessage(url, response.statusCode, response.headers.location), {
+        details: { status: response.statusCode },
+      });
+    }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       throw new ToolError(
         response.statusCode >= 500 ? 'PROVIDER_UNAVAILABLE' : 'DENIED',
@@ -134,12 +149,54 @@ export class OAuthTokenCache {
         'OAuth2 token endpoint answered an access_token with characters a header cannot carry',
       );
     }
-    const lifetimeSeconds = typeof parsed.expires_in === 'number' ? parsed.expires_in : 3600;
+    const lifetimeSeconds = lifetimeOf(parsed.expires_in);
     // Renew a little early so a token does not expire in flight.
     const expiresAt = this.now() + Math.max(0, lifetimeSeconds - 30) * 1000;
     this.issued.add(parsed.access_token);
     return { token: parsed.access_token, expiresAt };
   }
+}
+
+/** Seconds a token lives: `expires_in` as a number or numeric string (some servers send "3599"), else an hour. */
+function lifetimeOf(expiresIn: unknown): number {
+  if (typeof expiresIn === 'number' && Number.isFinite(expiresIn)) return expiresIn;
+  if (typeof expiresIn === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(expiresIn)) return Number(expiresIn);
+  return 3600;
+}
+
+/** Why a tokenUrl cannot be used, or undefined: an absolute http(s) URL without user info. */
+export function tokenUrlProblem(tokenUrl: string): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(tokenUrl);
+  } catch {
+    url = undefined;
+  }
+  const fine =
+    url !== undefined &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '';
+  return fine
+    ? undefined
+    : 'tokenUrl must be an absolute http(s) URL without user info (the client id and secret go in clientId and clientSecret), such as https://auth.example.com/oauth/token';
+}
+
+function tokenEndpoint(tokenUrl: string): URL {
+  const problem = tokenUrlProblem(tokenUrl);
+  if (problem) throw new ToolError('CONFIG_INVALID', `auth (oauth2-client-credentials) ${problem}`);
+  return new URL(tokenUrl);
+}
+
+function redirectMessage(url: URL, status: number, location: unknown): string {
+  let target = 'another location';
+  try {
+    const next = new URL(String(location), url);
+    target = `${next.origin}${next.pathname}`;
+  } catch {
+    // an unreadable Location: named generically
+  }
+  return `OAuth2 token endpoint ${url.origin}${url.pathname} redirected to ${target} (HTTP ${status}); redirects are not followed, so the client secret is not sent on: set tokenUrl to the token endpoint itself if you trust it`;
 }
 
 /** Waits for `promise` unless `signal` aborts first (the promise keeps running for others). */
@@ -172,7 +229,7 @@ export async function applyAuth(
   tokens: OAuthTokenCache,
   signal: AbortSignal,
 ): Promise<AppliedAuth> {
-  const applied: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [] };
+  const applied: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [], obtainedTokens: [] };
   for (const entry of entries) {
     let values: string[];
     try {
@@ -226,6 +283,7 @@ export async function applyAuth(
         );
         applied.headers.authorization = `Bearer ${token}`;
         applied.secrets.push(clientSecret, token);
+        applied.obtainedTokens.push(token);
         break;
       }
     }

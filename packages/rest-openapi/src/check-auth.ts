@@ -1,3 +1,4 @@
+import { tokenUrlProblem } from './auth.js';
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -33,6 +34,10 @@ export function authProblem(auth: unknown): string | undefined {
         return `${where}.in must be header, query or cookie`;
       if (record.in === 'header' && !HEADER_TOKEN.test(record.name as string))
         return `${where}.name ${JSON.stringify(record.name)} is not a valid HTTP header name`;
+    }
+    if (record.type === 'oauth2-client-credentials' && !(record.tokenUrl as string).includes('${')) {
+      const problem = tokenUrlProblem(record.tokenUrl as string);
+      if (problem) return `${where}.${problem}`;
     }
     const scopes = record.scopes;
     if (

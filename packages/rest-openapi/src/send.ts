@@ -32,7 +32,7 @@ function authSignal(caller: AbortSignal, timeoutMs: number): AbortSignal {
   return AbortSignal.any([caller, AbortSignal.timeout(timeoutMs)]);
 }
 
-const NO_AUTH: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [] };
+const NO_AUTH: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [], obtainedTokens: [] };
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -143,6 +143,9 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         request = nextRequest(request, next.url, response.statusCode, authHeaderNames);
         continue;
       }
+      // a refused OAuth2 token (revoked, or shorter-lived than expires_in said) is fetched anew next time
+      if (response.statusCode === 401)
+        for (const token of applied.obtainedTokens) options.tokens.forget(token);
       const contentTypeHeader = response.headers['content-type'];
       const contentType = typeof contentTypeHeader === 'string' ? contentTypeHeader : undefined;
       const retryAfterHeader = response.headers['retry-after'];

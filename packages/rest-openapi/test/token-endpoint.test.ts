@@ -1,0 +1,119 @@
+import { createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { createRestProvider } from '../src/index.js';
+import { failure, getTool, thrown } from './helpers/bad-input.js';
+import { fakeSecret, useCleanups } from './helpers/fixtures.js';
+import { sendJson } from './helpers/loopback.js';
+
+const { server, provider } = useCleanups();
+
+const oauth = (tokenUrl: string, clientSecret = 'secret') => ({
+  type: 'oauth2-client-credentials' as const,
+  tokenUrl,
+  clientId: 'id',
+  clientSecret,
+});
+
+describe('OAuth2 token endpoint answers', () => {
+  it('honours expires_in sent as a numeric string', async () => {
+    let issued = 0;
+    const tokens = await server((_request, response) => {
+      issued++;
+      // some servers send the lifetime as a string; "30" is within the 30 s renewal margin
+      sendJson(response, 200, { access_token: `tok-${issued}`, expires_in: '30' });
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    for (let call = 0; call < 2; call++)
+      expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    // the string used to be ignored for an hour-long default: the second call reused tok-1
+    expect(api.requests.map((request) => request.headers.authorization)).toEqual([
+      'Bearer tok-1',
+      'Bearer tok-2',
+    ]);
+  });
+
+  it('drops a cached token the API refuses with 401, whatever its expires_in said', async () => {
+    for (const expiresIn of [undefined, 1e308]) {
+      let issued = 0;
+      const tokens = await server((_request, response) => {
+        issued++;
+        sendJson(response, 200, {
+          access_token: `tok-${issued}`,
+          ...(expiresIn === undefined ? {} : { expires_in: expiresIn }),
+        });
+      });
+      // the API revoked tok-1 (or it lived shorter than the one-hour default)
+      const api = await server((request, response) =>
+        request.headers.authorization === 'Bearer tok-1'
+          ? sendJson(response, 401, { error: 'invalid_token' })
+          : sendJson(response, 200, { ok: true }),
+      );
+      const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+      const refused = failure(await rest.execute('me', {}, createToolContext()));
+      expect(refused.error.code).toBe('DENIED');
+      // it used to be reused until it expired: for an hour, or for ever
+      const again = await rest.execute('me', {}, createToolContext());
+      expect(again.ok, String(expiresIn)).toBe(true);
+      expect(api.requests.map((request) => request.headers.authorization)).toEqual([
+        'Bearer tok-1',
+        'Bearer tok-2',
+      ]);
+      expect(tokens.requests).toHaveLength(2);
+    }
+  });
+
+  it('does not follow a token endpoint redirect, and says so', async () => {
+    const secret = fakeSecret('secret');
+    const elsewhere = await server((_request, response) => sendJson(response, 200, { access_token: 'x' }));
+    const tokens = await server((_request, response) => {
+      response.writeHead(307, { location: `${elsewhere.origin}/token` });
+      response.end();
+    });
+    const api = await server();
+    const rest = provider({
+      me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`, secret) }),
+    });
+    const result = failure(await rest.execute('me', {}, createToolContext()));
+    expect(result.error.code).toBe('DENIED');
+    // it used to say "check the client id, secret and scopes"
+    expect(result.error.message).toContain(`redirected to ${elsewhere.origin}/token`);
+    expect(result.error.message).toContain('not followed');
+    expect(elsewhere.requests).toHaveLength(0);
+    expect(api.requests).toHaveLength(0);
+    expect(tokens.requests).toHaveLength(1);
+  });
+});
+
+describe('OAuth2 tokenUrl in a tool config', () => {
+  it('must be an absolute http(s) URL without user info, checked when the provider is created', async () => {
+    const api = await server();
+    for (const tokenUrl of [
+      '/oauth/token',
+      'ftp://auth.example.test/token',
+      'https://id:pw@auth.example.test/t',
+    ]) {
+      // it used to fail every call with EXECUTION_FAILED "the request to GET ... failed: Invalid URL"
+      const error = thrown(() =>
+        createRestProvider({
+          namespace: 't',
+          tools: { me: getTool(`${api.origin}/me`, { auth: oauth(tokenUrl) }) },
+        }),
+      );
+      expect(error.code, tokenUrl).toBe('CONFIG_INVALID');
+      expect(error.message, tokenUrl).toContain(
+        'auth.tokenUrl must be an absolute http(s) URL without user info',
+      );
+      expect(error.message).not.toContain('pw@');
+    }
+    // from the environment: checked when the call reads it
+    const rest = provider(
+      { me: getTool(`${api.origin}/me`, { auth: oauth('${TOKEN_URL}') }) },
+      { env: { TOKEN_URL: '/oauth/token' } },
+    );
+    const call = failure(await rest.execute('me', {}, createToolContext()));
+    expect(call.error.code).toBe('CONFIG_INVALID');
+    expect(call.error.message).toContain('tokenUrl must be an absolute http(s) URL');
+    expect(api.requests).toHaveLength(0);
+  });
+});
