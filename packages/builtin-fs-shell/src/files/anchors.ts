@@ -17,7 +17,7 @@ export class Anchors {
 
   /** Adds a checkpoint unless one lies within `minDistance` bytes of it. */
   add(offset: number, newlines: number): void {
-    const at = this.firstAtOrAfter(offset);
+    const at = firstWhere(this.offsets, (existing) => existing >= offset);
     const next = this.offsets[at];
     const previous = this.offsets[at - 1];
     if (next !== undefined && next - offset < this.minDistance) return;
@@ -32,32 +32,17 @@ export class Anchors {
 
   /** The last checkpoint with at most `most` newlines before it. */
   before(most: number): Checkpoint | undefined {
-    let low = 0;
-    let high = this.newlines.length;
-    // The first slot with more than `most` newlines; the one before it is the answer.
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((this.newlines[middle] as number) <= most) low = middle + 1;
-      else high = middle;
-    }
-    return this.at(low - 1);
+    return this.at(firstWhere(this.newlines, (newlines) => newlines > most) - 1);
   }
 
   /** The first checkpoint with at least `least` newlines before it. */
   after(least: number): Checkpoint | undefined {
-    let low = 0;
-    let high = this.newlines.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((this.newlines[middle] as number) < least) low = middle + 1;
-      else high = middle;
-    }
-    return this.at(low);
+    return this.at(firstWhere(this.newlines, (newlines) => newlines >= least));
   }
 
   /** Drops the checkpoints at or before `offset` (the counted-from-the-start part reached them). */
   dropThrough(offset: number): void {
-    const keep = this.firstAtOrAfter(offset + 1);
+    const keep = firstWhere(this.offsets, (at) => at > offset);
     if (keep === 0) return;
     this.offsets.splice(0, keep);
     this.newlines.splice(0, keep);
@@ -73,16 +58,16 @@ export class Anchors {
     if (slot < 0 || offset === undefined) return undefined;
     return { offset, newlines: this.newlines[slot] as number };
   }
+}
 
-  /** The first slot whose offset is at least `offset`. */
-  private firstAtOrAfter(offset: number): number {
-    let low = 0;
-    let high = this.offsets.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((this.offsets[middle] as number) < offset) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+/** The first slot of an ascending list where `test` holds (it holds from there on); the length if none. */
+function firstWhere(values: readonly number[], test: (value: number) => boolean): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (test(values[middle] as number)) high = middle;
+    else low = middle + 1;
   }
+  return low;
 }
