@@ -131,7 +131,7 @@ export class OAuthTokenCache {
         'OAuth2 token endpoint answered more than 64 KiB; check that tokenUrl is the token endpoint',
       );
     }
-    let parsed: { access_token?: unknown; expires_in?: unknown };
+    let parsed: { access_token?: unknown; expires_in?: unknown } | null;
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch (error) {
@@ -139,7 +139,7 @@ export class OAuthTokenCache {
         cause: error,
       });
     }
-    if (typeof parsed.access_token !== 'string' || parsed.access_token === '') {
+    if (typeof parsed?.access_token !== 'string' || parsed.access_token === '') {
       throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint answered without an access_token');
     }
     if (/[^\x20-\x7e]/.test(parsed.access_token)) {

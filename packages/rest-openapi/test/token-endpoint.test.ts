@@ -63,6 +63,20 @@ describe('OAuth2 token endpoint answers', () => {
     }
   });
 
+  it('refuses a token answer that is JSON null, like any answer without an access_token', async () => {
+    const tokens = await server((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('null');
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const result = failure(await rest.execute('me', {}, createToolContext()));
+    // it used to be EXECUTION_FAILED "the request to GET ... failed: Cannot read properties of null"
+    expect(result.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(result.error.message).toContain('OAuth2 token endpoint answered without an access_token');
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('does not follow a token endpoint redirect, and says so', async () => {
     const secret = fakeSecret('secret');
     const elsewhere = await server((_request, response) => sendJson(response, 200, { access_token: 'x' }));
