@@ -221,3 +221,26 @@ describe('device targets relative to a directory changed earlier in the line', (
     expect(decision.decision, decision.reason).toBe(expected);
   });
 });
+
+describe('more hostile inputs next to them', () => {
+  const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
+  it.each<Case>([
+    // wrappers that change the directory or the environment of the command they run
+    ['env -C /dev tee sda < x', 'deny', DISK],
+    ['env --chdir=/dev tee sda < x', 'deny', DISK],
+    ['env --chdir /dev cp x sda', 'deny', DISK],
+    ['sudo -D /dev tee sda < x', 'deny', DISK],
+    ['sudo --chdir=/dev cp x sda', 'deny', DISK],
+    ['env OUT=/dev/sda sh -c \'tee "$OUT"\' < x', 'deny', DISK],
+    ['env -u X OUT=/dev/sda sh -c \'cp x "$OUT"\'', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'env -C /tmp tee sda < x',
+    'env -C /dev ls -l sda',
+    'sudo -D /dev ls sda',
+    'env -C /dev true; tee sda < x',
+    'env OUT=/dev/sda true; tee "$OUT" < x',
+    'env OUT=/dev/sda tee "$OUT" < x',
+  ])('%j stays allowed', allowedInDefault);
+});

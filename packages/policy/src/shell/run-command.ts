@@ -7,10 +7,10 @@ import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
 import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
-import { inChild } from './facts.js';
-import { changeDirectory } from './working-directory.js';
+import { inChild, valuesOf, withVariables } from './facts.js';
+import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
-import { type ShellWord, staticWord } from './words.js';
+import { type ShellWord, sliceWord, staticWord } from './words.js';
 
 /** Parses a nested script (`bash -c '...'`, `eval ...`) in a scope one level deeper. */
 export type NestedAnalyzer = (state: AnalysisState, scope: Scope, script: string, text: string) => void;
@@ -269,14 +269,23 @@ export function runCommand(
           nested(state, { ...inner, via }, peeled.words.map((word) => word.text).join(' '), text);
           return;
         }
-        runCommand(
-          state,
-          { ...inner, via, elevated },
-          peeled.words,
-          text,
-          nested,
-          written,
-          extraArgs || wrapper.extraArgs === true,
+        // `env NAME=value cmd`, `env -C DIR cmd`: cmd runs with them, the rest of the line does not.
+        const variables = peeled.assignmentWords.map((word) => {
+          const name = word.text.slice(0, word.text.indexOf('='));
+          return { name, values: valuesOf(state.facts, sliceWord(word, name.length + 1)) };
+        });
+        withVariables(state.facts, variables, () =>
+          inWrapperDirectory(state.facts, peeled.directory, () =>
+            runCommand(
+              state,
+              { ...inner, via, elevated },
+              peeled.words,
+              text,
+              nested,
+              written,
+              extraArgs || wrapper.extraArgs === true,
+            ),
+          ),
         );
         return;
       }

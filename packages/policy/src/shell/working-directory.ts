@@ -126,3 +126,20 @@ export function changeDirectory(facts: LineFacts, name: string, args: readonly S
   else facts.directories = destinations(facts, word);
   facts.previous = before;
 }
+
+/** Runs `walk` for a command a wrapper starts in another directory (`env -C DIR`, `sudo -D DIR`). */
+export function inWrapperDirectory(
+  facts: LineFacts,
+  directory: ShellWord | undefined,
+  walk: () => void,
+): void {
+  if (!directory) {
+    walk();
+    return;
+  }
+  const { directories, previous } = facts;
+  facts.directories = destinations(facts, directory);
+  walk();
+  facts.directories = directories;
+  facts.previous = previous;
+}

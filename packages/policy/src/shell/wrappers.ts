@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import { type ShellWord, sliceWord } from './words.js';
 
 /** How to find the wrapped command inside a wrapper's arguments. */
 export interface WrapperSpec {
@@ -26,6 +26,10 @@ export interface WrapperSpec {
   readonly extraArgs?: boolean;
   /** A wrapper whose first operand is a file or lock it needs, not the command (`flock file cmd`). */
   readonly numericFirstOption?: boolean;
+  /** Short option whose value is the directory the command runs in (`env -C DIR`, `sudo -D DIR`). */
+  readonly chdirShort?: string;
+  /** Long option that does so (`--chdir`, `--wd`); any unique prefix counts. */
+  readonly chdirLong?: string;
 }
 
 /** Wrappers that run another command; the wrapped command is what rules are matched against. */
@@ -35,6 +39,8 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     {
       shortWithValue: 'uCP',
       longWithValue: ['unset', 'chdir'],
+      chdirShort: 'C',
+      chdirLong: 'chdir',
       assignments: true,
       opaqueOptions: 'S',
       opaqueLongOptions: ['split-string'],
@@ -59,6 +65,8 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     {
       shortWithValue: 'ugCDhprtUT',
       longWithValue: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'other-user'],
+      chdirShort: 'D',
+      chdirLong: 'chdir',
       elevates: true,
       queryOptions: 'lv',
     },
@@ -80,8 +88,24 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
   ['busybox', {}],
   ['toybox', {}],
   ['chroot', { longWithValue: ['userspec', 'groups'], positional: 1 }],
-  ['unshare', { shortWithValue: 'SGRw', longWithValue: ['setuid', 'setgid', 'root', 'wd'] }],
-  ['nsenter', { shortWithValue: 'tSG', longWithValue: ['target', 'setuid', 'setgid'] }],
+  [
+    'unshare',
+    {
+      shortWithValue: 'SGRw',
+      longWithValue: ['setuid', 'setgid', 'root', 'wd'],
+      chdirShort: 'w',
+      chdirLong: 'wd',
+    },
+  ],
+  [
+    'nsenter',
+    {
+      shortWithValue: 'tSGw',
+      longWithValue: ['target', 'setuid', 'setgid', 'wd'],
+      chdirShort: 'w',
+      chdirLong: 'wd',
+    },
+  ],
   [
     'strace',
     { shortWithValue: 'abeEIoOpPsSuUX', longWithValue: ['output', 'attach', 'user', 'env', 'string-limit'] },
@@ -112,7 +136,16 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, Wrappe
     },
   ],
   ['pkexec', { longWithValue: ['user'], elevates: true }],
-  ['run0', { shortWithValue: 'ugD', longWithValue: ['user', 'group', 'chdir'], elevates: true }],
+  [
+    'run0',
+    {
+      shortWithValue: 'ugD',
+      longWithValue: ['user', 'group', 'chdir'],
+      chdirShort: 'D',
+      chdirLong: 'chdir',
+      elevates: true,
+    },
+  ],
   ['script', { shortWithValue: 'EIOBTm', scriptOptions: 'c', scriptOnly: true }],
 ]);
 
@@ -121,7 +154,12 @@ export type Peeled =
   | {
       readonly kind: 'command';
       readonly words: readonly ShellWord[];
+      /** Names the wrapper sets in the command's environment (`env NAME=value`). */
       readonly assignments: readonly string[];
+      /** The `NAME=value` words themselves. */
+      readonly assignmentWords: readonly ShellWord[];
+      /** The directory the command runs in (`env -C DIR`), when the wrapper changes it. */
+      readonly directory?: ShellWord;
     }
   | { readonly kind: 'script'; readonly script: ShellWord }
   | { readonly kind: 'query' }
@@ -134,6 +172,8 @@ export type Peeled =
 export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peeled {
   let index = 0;
   const assignments: string[] = [];
+  const assignmentWords: ShellWord[] = [];
+  let directory: ShellWord | undefined;
   let positional = spec.positional ?? 0;
   while (index < args.length) {
     const word = args[index] as ShellWord;
@@ -149,7 +189,10 @@ export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peel
       const matches = (full: string): boolean => full.startsWith(name);
       if (spec.opaqueLongOptions?.some(matches))
         return { kind: 'opaque', reason: `the ${text.split('=')[0]} option of this wrapper is not followed` };
-      index += !text.includes('=') && spec.longWithValue?.some(matches) ? 2 : 1;
+      const equals = text.indexOf('=');
+      if (spec.chdirLong !== undefined && matches(spec.chdirLong))
+        directory = equals >= 0 ? sliceWord(word, equals + 1) : args[index + 1];
+      index += equals < 0 && spec.longWithValue?.some(matches) ? 2 : 1;
       continue;
     }
     if (text === '-') {
@@ -174,6 +217,8 @@ export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peel
           return { kind: 'script', script };
         }
         if (spec.shortWithValue?.includes(letter)) {
+          if (spec.chdirShort === letter)
+            directory = at === letters.length - 1 ? args[index + 1] : sliceWord(word, at + 2);
           if (at === letters.length - 1) index++;
           break;
         }
@@ -184,6 +229,7 @@ export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peel
     // env takes every word with `=` before the command as NAME=VALUE (`BASH_FUNC_ls%%=...` too).
     if (spec.assignments && /^[^=]+=/.test(text)) {
       assignments.push(text.slice(0, text.indexOf('=')));
+      assignmentWords.push(word);
       index++;
       continue;
     }
@@ -194,5 +240,11 @@ export function peelWrapper(spec: WrapperSpec, args: readonly ShellWord[]): Peel
     }
     break;
   }
-  return { kind: 'command', words: args.slice(index), assignments };
+  return {
+    kind: 'command',
+    words: args.slice(index),
+    assignments,
+    assignmentWords,
+    ...(directory ? { directory } : {}),
+  };
 }
