@@ -3,9 +3,10 @@
 // that contradicts the fields given, and values of the wrong shape in env, headers and command.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
-import { fixture, tempDirectory } from './helpers.js';
+import { fixture, fixtureServer, tempDirectory } from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -248,5 +249,47 @@ describe('values of the wrong shape', () => {
     ]);
     expect(loaded.problems[0]?.message).toMatch(/is null.*cannot remove a variable.*remove the entry/);
     expect(loaded.problems[1]?.message).toMatch(/must be a string, not a boolean: quote it/);
+  });
+});
+
+describe('a "timeout" of another tool', () => {
+  it("is seconds in Cline's and Roo Code's files (up to 3600) and milliseconds in Gemini CLI's and Claude Code's", async () => {
+    const server = fixtureServer();
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          cline: {
+            command: server.command,
+            args: server.args,
+            timeout: 60,
+            disabled: false,
+            autoApprove: [],
+          },
+          rooHour: { type: 'streamable-http', url: URL_SERVER, timeout: 3600, alwaysAllow: [] },
+          gemini: { httpUrl: URL_SERVER, timeout: 600_000 },
+          ours: { url: URL_SERVER, timeout: 30, requestTimeoutMs: 5000 },
+        },
+      },
+      { env: {} },
+    );
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.servers.cline?.requestTimeoutMs).toBe(60_000);
+    expect(loaded.servers.rooHour?.requestTimeoutMs).toBe(3_600_000);
+    expect(loaded.servers.gemini?.requestTimeoutMs).toBe(600_000);
+    expect(loaded.servers.ours?.requestTimeoutMs).toBe(5000);
+    // a call that takes longer than 60 ms answers (60 read as milliseconds failed it with TIMEOUT)
+    const config = { ...(loaded.servers.cline as McpServerConfig), healthIntervalMs: 0 };
+    const provider = createMcpProvider('cline', config, { runDirectory: run.path });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute(
+        'slow_progress',
+        { steps: 1, intervalMs: 300 },
+        createToolContext(),
+      );
+      expect(result).toMatchObject({ ok: true });
+    } finally {
+      await provider.close?.();
+    }
   });
 });

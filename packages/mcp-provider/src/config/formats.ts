@@ -33,6 +33,19 @@ const TYPE_ALIASES: Readonly<Record<string, string>> = {
   websocket: 'websocket',
 };
 
+/** Cline and Roo Code allow a `timeout` of 1 to 3600 seconds (default 60). */
+const LONGEST_TIMEOUT_IN_SECONDS = 3600;
+
+/**
+ * The request timeout in ms of another tool's `timeout`: seconds in Cline's and Roo Code's
+ * files (1 to 3600), milliseconds in Gemini CLI's and Claude Code's (Gemini's default is
+ * 600 000; Claude Code ignores values under 1000). A value up to 3600 is read as seconds: read
+ * as milliseconds, Cline's default 60 would fail every call slower than 60 ms.
+ */
+function timeoutMs(timeout: number): number {
+  return timeout > 0 && timeout <= LONGEST_TIMEOUT_IN_SECONDS ? timeout * 1000 : timeout;
+}
+
 /**
  * VS Code allows numbers as env values (`"PORT": 3000`): they are passed as their decimal
  * text. Anything else that is not a string stays, for the validator to report by name.
@@ -65,10 +78,10 @@ function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
     if (nested.env !== undefined) out.env = nested.env;
   }
   if (isRecord(out.env)) out.env = numbersAsText(out.env);
-  // Gemini CLI: `timeout` is the request timeout in ms; Claude Code: `disabled`.
   if (out.requestTimeoutMs === undefined && typeof entry.timeout === 'number')
-    out.requestTimeoutMs = entry.timeout;
+    out.requestTimeoutMs = timeoutMs(entry.timeout);
   delete out.timeout;
+  // Claude Code: `disabled`.
   if (entry.disabled === true && out.enabled === undefined) out.enabled = false;
   // a disabled that is not a boolean stays, for the validator to report
   if (typeof entry.disabled === 'boolean') delete out.disabled;
