@@ -3,7 +3,7 @@ import { jsonBytes, normalizeArgs } from './call-values.js';
 import { callOptionsProblem, shortName } from './check-options.js';
 import { callIdProblem, principalProblem, sessionProblem } from './check-caller.js';
 import { notFound } from './not-found.js';
-import type { CallOptions } from './orchestrator.js';
+import type { CallOptions } from './options.js';
 import type { ToolRegistry, ToolRoute } from './registry.js';
 
 /** The `accounting().totals` entry of calls to names that are no tool. */

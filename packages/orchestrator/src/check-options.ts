@@ -1,6 +1,6 @@
 import { MIDDLEWARE_PHASES, type Middleware, ToolError, type ToolResult, fail } from '@toolplane/core';
 import type { OrchestratorOptions } from './options.js';
-import type { CallOptions } from './orchestrator.js';
+import type { CallOptions } from './options.js';
 import type { ProviderOptions, ToolRoute } from './registry.js';
 
 const MAX_SHOWN_NAME = 200;

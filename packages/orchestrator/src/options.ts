@@ -1,4 +1,4 @@
-import type { ToolServices } from '@toolplane/core';
+import type { ToolContextInit, ToolServices } from '@toolplane/core';
 import type { TimerHost } from './deadline-timer.js';
 import type { RetryOptions } from './execute-provider.js';
 import type { CacheOptions } from './middleware/cache.js';
@@ -49,3 +49,11 @@ export interface OrchestratorOptions {
   /** Clock and timers, for tests. */
   readonly timers?: TimerHost;
 }
+
+/** Per-call options: a partial context plus scheduling. */
+export type CallOptions = ToolContextInit & {
+  /** Deadline of this call in ms (wins over tool, provider and global). */
+  readonly timeoutMs?: number;
+  /** Higher runs first when the queue is full (default 0). */
+  readonly priority?: number;
+};

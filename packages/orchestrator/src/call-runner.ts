@@ -1,0 +1,250 @@
+import {
+  type CallMeta,
+  type Middleware,
+  type NextMiddleware,
+  type ToolContext,
+  type ToolResult,
+  ToolError,
+  fail,
+} from '@toolplane/core';
+import { Accounting } from './accounting.js';
+import { type Builtins, createBuiltins } from './builtins.js';
+import { admitCall } from './call-admission.js';
+import { CALL_STATE, createCallContext } from './call-context.js';
+import { CallIds, takenIdMessage } from './call-ids.js';
+import { CallState } from './call-state.js';
+import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
+import { recordedSessionId } from './check-caller.js';
+import { composeMiddleware } from './compose.js';
+import { DeadlineTimer } from './deadline-timer.js';
+import type { EventHub } from './events.js';
+import { createProviderStep } from './execute-provider.js';
+import { IndexedList } from './indexed-list.js';
+import type { CallOptions, OrchestratorOptions } from './options.js';
+import type { QueueSet } from './queue-set.js';
+import { earlyMeta, recordCall } from './record-call.js';
+import type { ToolRegistry } from './registry.js';
+import { pipelineFailure, runPipeline } from './run-pipeline.js';
+import { SessionTrees } from './session-trees.js';
+import { endToolSpan, startToolSpan } from './telemetry.js';
+
+/** The global timeout when the options set none. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** What the call runner needs from the orchestrator. */
+export interface CallRunnerDeps {
+  readonly options: OrchestratorOptions;
+  readonly events: EventHub;
+  readonly queues: QueueSet;
+  /** The registry calls resolve their tool in (the catalog's, made after the runner). */
+  readonly registry: () => ToolRegistry;
+  /** The app's middleware, as `use()` adds to it (see {@link CallRunner.recompose}). */
+  readonly middleware: readonly Middleware[];
+}
+
+/**
+ * Runs calls: admission, the call's state and id, its deadline, context, events and span, the
+ * middleware chain down to the provider, and the accounting of how it ended. Also the calls in
+ * flight and the books they write (accounting, operation trees).
+ */
+export class CallRunner {
+  readonly timer: DeadlineTimer;
+  readonly builtins: Builtins;
+  readonly accounting: Accounting;
+  readonly trees = new SessionTrees();
+  private readonly deps: CallRunnerDeps;
+  private readonly inflight = new IndexedList<CallState>();
+  private readonly callIds = new CallIds(
+    (callId) => this.inflight.find((state) => state.callId === callId) !== undefined,
+  );
+  private readonly terminal: NextMiddleware;
+  private dispatch: NextMiddleware;
+  private raceDeadline = false;
+  /** Set by the orchestrator's `close()`: calls are refused from then on. */
+  closed = false;
+
+  constructor(deps: CallRunnerDeps) {
+    const { options } = deps;
+    this.deps = deps;
+    this.timer = new DeadlineTimer(options.timers);
+    this.accounting = new Accounting(options.accountingCapacity);
+    const now = (): number => this.timer.now();
+    const stateOf = (ctx: ToolContext): CallState | undefined => this.stateOf(ctx);
+    this.terminal = createProviderStep({
+      stateOf,
+      queueFor: (name) => deps.queues.queueFor(name),
+      now,
+      retry: {
+        maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 2),
+        baseDelayMs: options.retry?.baseDelayMs ?? 200,
+        maxDelayMs: options.retry?.maxDelayMs ?? 2_000,
+      },
+    });
+    this.builtins = createBuiltins(options, {
+      stateOf,
+      now,
+      warn: (tool, message) => deps.events.emit('warning', { tool, message }),
+    });
+    this.dispatch = this.compose();
+  }
+
+  /** Calls in flight. */
+  get inflightCount(): number {
+    return this.inflight.size;
+  }
+
+  /** Rebuilds the middleware chain (after `use()` added one). */
+  recompose(): void {
+    this.dispatch = this.compose();
+  }
+
+  /** Runs one call through the pipeline (the catalog is ready). Never rejects but for a bug. */
+  async run(name: string, args: unknown, options: CallOptions): Promise<ToolResult> {
+    const { deps } = this;
+    const startedAt = this.timer.now();
+    // options that are not an object (or a callId that is not one) fail in admitCall below
+    const given: CallOptions = typeof options === 'object' && options !== null ? options : {};
+    const picked = this.callIds.pick(given.callId);
+    const callId = picked.callId;
+    const sessionId = recordedSessionId(given.session);
+    if (this.closed)
+      return this.early(
+        name,
+        callId,
+        sessionId,
+        startedAt,
+        fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed'),
+      );
+    const admitted = admitCall(
+      deps.registry(),
+      name,
+      args,
+      options,
+      deps.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    if ('result' in admitted) {
+      const { tool, result, totalsKey } = admitted;
+      return this.early(tool, callId, sessionId, startedAt, result, totalsKey);
+    }
+    const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
+    if (picked.taken !== undefined) {
+      const refusal = fail('INVALID_ARGUMENTS', takenIdMessage(picked.taken, route.name));
+      return this.early(route.name, callId, sessionId, startedAt, refusal);
+    }
+    const state = new CallState(route, callId, options.priority ?? 0);
+    this.inflight.add(state);
+    this.callIds.hold(callId, picked.chosen);
+    const deadline = startedAt + timeoutMs;
+    const op =
+      deps.options.operationTree === false
+        ? undefined
+        : this.trees.begin(sessionId, callId, route.name, startedAt);
+    state.opRecord = op;
+    const events = deps.events;
+    const progress = progressReporter(events, state, sessionId, options.progress);
+    const ctx = createCallContext(
+      state,
+      callId,
+      contextFields(options, route.name, sessionId, deps.options.services, progress),
+      deadline,
+    );
+    if (events.has('tool_started')) {
+      events.emit('tool_started', {
+        callId,
+        tool: route.name,
+        provider: route.provider.namespace,
+        sessionId,
+        args: parsedArgs,
+      });
+    }
+    const span = startToolSpan(route.name, callId, route.provider.namespace);
+    const unfollow = options.signal ? state.followCaller(options.signal) : undefined;
+    const deadlineEntry = this.timer.add(deadline, () =>
+      state.stop(
+        new ToolError(
+          'TIMEOUT',
+          `${route.name} did not finish within ${timeoutMs} ms; it was stopped. Try a smaller request or a longer timeout.`,
+          { details: { timeoutMs } },
+        ),
+      ),
+    );
+    let result: ToolResult;
+    try {
+      result = await runPipeline(this.dispatch, this.raceDeadline, state, {
+        tool: route,
+        args: parsedArgs,
+        ctx,
+      });
+    } catch (error) {
+      result = pipelineFailure(error);
+    }
+    state.settleCall = undefined;
+    state.finished = true;
+    this.timer.remove(deadlineEntry);
+    unfollow?.();
+    this.inflight.delete(state);
+    this.callIds.release(callId, picked.chosen);
+    const endedAt = this.timer.now();
+    const meta = callMeta(callId, route, state, endedAt - startedAt, bytesIn, result);
+    const final: ToolResult = withMeta(result, meta);
+    op?.end(result, endedAt);
+    endToolSpan(span, result, state.cached);
+    this.finish(final, meta, sessionId, startedAt);
+    return final;
+  }
+
+  /** Stops every call in flight with `error` (each returns its code). */
+  stopAll(error: ToolError): void {
+    for (const state of this.inflight.snapshot()) state.stop(error);
+  }
+
+  /**
+   * The state of a call in flight: it rides on the context (copied by spread and extendContext);
+   * a context a middleware built from scratch is found by its call id.
+   */
+  stateOf(ctx: ToolContext): CallState | undefined {
+    return (
+      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ??
+      this.inflight.find((state) => state.callId === ctx.callId)
+    );
+  }
+
+  /** The lesser of a call's own timeout and the time its parent has left (at least 1 ms). */
+  childTimeout(name: string, parentDeadline: number): number {
+    const left = Math.max(1, parentDeadline - this.timer.now());
+    const route = typeof name === 'string' ? this.deps.registry().resolve(name) : undefined;
+    const own: unknown = route?.timeoutMs ?? this.deps.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // tool and provider timeouts were checked when listed and registered; this guard is cheap
+    return typeof own === 'number' && own > 0 ? Math.min(own, left) : left;
+  }
+
+  private compose(): NextMiddleware {
+    const middleware = this.deps.middleware;
+    this.raceDeadline = this.deps.options.hooks !== undefined || middleware.some((each) => each.handle);
+    return composeMiddleware(this.builtins.middleware, middleware, this.terminal);
+  }
+
+  private early(
+    tool: string,
+    callId: string,
+    sessionId: string,
+    startedAt: number,
+    result: ToolResult,
+    totalsKey = tool,
+  ): ToolResult {
+    const meta = earlyMeta(tool, callId, this.timer.now() - startedAt);
+    const final = withMeta(result, meta);
+    this.finish(final, meta, sessionId, startedAt, totalsKey);
+    return final;
+  }
+
+  private finish(
+    result: ToolResult,
+    meta: CallMeta,
+    sessionId: string,
+    startedAt: number,
+    totalsKey = meta.tool,
+  ): void {
+    recordCall(this.accounting, this.deps.events, result, meta, sessionId, startedAt, totalsKey);
+  }
+}
