@@ -25,7 +25,13 @@ interface CachedToken {
 export class OAuthTokenCache {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly pending = new Map<string, Promise<CachedToken>>();
+  /**
+   * Tokens obtained, newest last, for `secretValues()`: the last {@link OAuthTokenCache.KEPT}, so
+   * a token endpoint that issues short-lived tokens (or an API that refuses each) cannot grow
+   * memory with every call.
+   */
   readonly issued = new Set<string>();
+  static readonly KEPT = 256;
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -152,7 +158,12 @@ export class OAuthTokenCache {
     const lifetimeSeconds = lifetimeOf(parsed.expires_in);
     // Renew a little early so a token does not expire in flight.
     const expiresAt = this.now() + Math.max(0, lifetimeSeconds - 30) * 1000;
+    this.issued.delete(parsed.access_token);
     this.issued.add(parsed.access_token);
+    for (const oldest of this.issued) {
+      if (this.issued.size <= OAuthTokenCache.KEPT) break;
+      this.issued.delete(oldest);
+    }
     return { token: parsed.access_token, expiresAt };
   }
 }

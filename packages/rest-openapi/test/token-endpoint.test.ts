@@ -63,6 +63,24 @@ describe('OAuth2 token endpoint answers', () => {
     }
   });
 
+  it('keeps a bounded number of past tokens for the scrubber when every call needs a new one', async () => {
+    let issued = 0;
+    const tokens = await server((_request, response) => {
+      issued++;
+      // expires_in 0: each call fetches a fresh token
+      sendJson(response, 200, { access_token: `tok-${issued}-${'x'.repeat(100)}`, expires_in: 0 });
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    for (let call = 0; call < 300; call++)
+      expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    expect(tokens.requests).toHaveLength(300);
+    const held = rest.secretValues().filter((value) => value.startsWith('tok-'));
+    // every token ever issued used to be held for the provider's life: memory grew with each call
+    expect(held.length).toBeLessThanOrEqual(256);
+    expect(held).toContain(`tok-300-${'x'.repeat(100)}`);
+  });
+
   it('refuses a token answer that is JSON null, like any answer without an access_token', async () => {
     const tokens = await server((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
