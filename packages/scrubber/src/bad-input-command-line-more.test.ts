@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectForms,
   expectLeftAlone,
@@ -8,6 +10,9 @@ import {
   tracedSecrets,
   user,
 } from '../test/command-lines.js';
+import { type LoopbackServer, startLoopbackServer } from '../test/loopback-server.js';
+
+const run = promisify(execFile);
 
 // More tools that take a password on their command line: sshpass, redis-cli, the MongoDB shells
 // and tools, wget, container registry logins.
@@ -86,6 +91,9 @@ describe('sshpass, redis-cli, mongosh, docker login', () => {
       'docker login -p "$REGISTRY_PASSWORD" -u ci registry',
       'podman run -p 8080:8080 --name login app',
       'tar -czpf backup.tar.gz /srv',
+      // Prose about these options (a commit message of this package).
+      'redacts sshpass -p, redis-cli -a/--pass, mongosh/mongodump -p/--password and docker/podman login -p (docker run -p left alone)',
+      'Use sshpass -p, or docker login -p (avoid it) with care.',
     ]);
   });
 });
@@ -108,5 +116,79 @@ describe('already redacted by other rules', () => {
       expect(scrubbed, text).not.toContain(password);
       expect(scrubbed, text).toContain('[REDACTED:');
     }
+  });
+});
+
+describe('wget --http-password', () => {
+  let server: LoopbackServer;
+  let port = 0;
+  const authorizations: string[] = [];
+  beforeAll(async () => {
+    server = await startLoopbackServer((request, response) => {
+      const authorization = request.headers.authorization;
+      if (authorization === undefined) {
+        response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="test"' }).end();
+        return;
+      }
+      authorizations.push(authorization);
+      response.end('ok');
+    });
+    port = server.port;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("redacts the password in the trace and in `wget -d`'s own report of a wget that really authenticated", async () => {
+    try {
+      await run('wget', ['--version']);
+    } catch (error) {
+      if (process.env.CI === 'true') throw error;
+      console.warn(`skipped: wget is not available (${String(error)})`);
+      return;
+    }
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        [],
+        [
+          'wget -d -O /dev/null --http-user "$SECRET_USER" --http-password "$SECRET" "$URL"',
+          'wget -nv -O /dev/null --user="$SECRET_USER" --password "$SECRET" "$URL"',
+        ],
+        secret,
+        { URL: `http://127.0.0.1:${port}/` },
+      );
+      if (stderr === undefined) return;
+      const basic = `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+      // The server really got these credentials, and wget's debug output names the password.
+      expect(authorizations.slice(-2)).toEqual([basic, basic]);
+      expect(stderr).toContain(`Setting --http-password (httppassword) to ${secret}\n`);
+      const text = scrubber.scrubText(stderr);
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(basic);
+      expect(text).toContain('Setting --http-password (httppassword) to [REDACTED:password]\n');
+      expect(text).toContain(`--http-user ${user} --http-password`);
+    }
+  });
+
+  it('redacts every password option given as the next argument, and leaves other options alone', () => {
+    expectForms([
+      [`wget --password ${password} https://a`, 'wget --password # https://a'],
+      [
+        `wget --ftp-user ${user} --ftp-password '${password}' ftp://a/f`,
+        `wget --ftp-user ${user} --ftp-password '#' ftp://a/f`,
+      ],
+      [
+        `wget -e use_proxy=on --proxy-password ${password} https://a`,
+        'wget -e use_proxy=on --proxy-password # https://a',
+      ],
+      ['Setting --password (password) to hunter2hunter2\n', 'Setting --password (password) to #\n'],
+    ]);
+    expectLeftAlone([
+      'wget --ask-password --user alice https://a',
+      'wget --http-user alice https://a',
+      'wget --use-askpass=/usr/bin/ssh-askpass https://a',
+      'Setting --http-user (httpuser) to alice',
+      'Setting --tries (tries) to 3',
+    ]);
   });
 });

@@ -23,8 +23,8 @@ export const marker = '[REDACTED:password]';
 /**
  * What `bash -x` prints for `commands`, run with each of `names` defined as a shell function that
  * does nothing (the trace is bash's own; those tools need not be installed), `$SECRET` set to
- * `secret`, `$SECRET_USER` to {@link user}, and `env` added. Undefined (skipped) when bash cannot
- * run, except under CI.
+ * `secret`, `$SECRET_USER` to {@link user}, and `env` added. Undefined (skipped) when bash is
+ * missing, except under CI; a failing command fails the test.
  */
 export async function trace(
   names: readonly string[],
@@ -32,15 +32,16 @@ export async function trace(
   secret: string,
   env: Readonly<Record<string, string>> = {},
 ): Promise<string | undefined> {
-  const script = `${names.map((name) => `${name}() { :; }`).join('; ')}; set -x; ${commands.join('; ')}`;
+  const script = [...names.map((name) => `${name}() { :; }`), 'set -x', ...commands].join('; ');
   try {
     const { stderr } = await run('bash', ['-c', script], {
       env: { ...process.env, ...env, SECRET: secret, SECRET_USER: user },
     });
     return stderr;
   } catch (error) {
-    if (process.env.CI === 'true') throw error;
-    console.warn(`skipped: bash or a command it runs is not available (${String(error)})`);
+    // Only a missing bash skips: a command that fails is a failing test.
+    if (process.env.CI === 'true' || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    console.warn(`skipped: bash is not available (${String(error)})`);
     return undefined;
   }
 }

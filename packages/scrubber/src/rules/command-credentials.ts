@@ -36,6 +36,9 @@ interface CredentialOption {
 /** HTTPie's bearer auth type, given before the credential: `-A bearer`, `--auth-type=bearer`. */
 const BEARER = /(?:^|[\s'",])(?:-A|--auth-type)[\s'",=]{1,4}bearer(?![\w-])/;
 
+/** wget's password options; `wget -d` reports each as `Setting --http-password (httppassword) to SECRET`. */
+const WGET_PASSWORDS = ['--password', '--http-password', '--ftp-password', '--proxy-password'] as const;
+
 interface CredentialCommand extends KnownCommand {
   readonly options: readonly CredentialOption[];
 }
@@ -83,6 +86,11 @@ const COMMANDS: readonly CredentialCommand[] = [
       { name: '--user', shape: 'user%password', separate: true, equals: true },
       { name: '--password', shape: 'whole', separate: true, equals: true },
     ],
+  },
+  {
+    // `--password=...` is also an assignment; `--ask-password` asks.
+    names: ['wget', 'wget2'],
+    options: WGET_PASSWORDS.map((name) => ({ name, shape: 'whole', separate: true, equals: true })),
   },
   {
     names: ['sshpass'],
@@ -148,6 +156,9 @@ function isOptionCode(code: number): boolean {
   );
 }
 
+/** `(` `)` `<` `>` `|` `;` `&`: shell syntax, not the first character of an unquoted argument. */
+const SHELL_SYNTAX: ReadonlySet<number> = new Set([40, 41, 60, 62, 124, 59, 38]);
+
 /** Ports published by a container engine (`-p3306:3306`), not a password. */
 const PORT_MAPPING = /^[0-9.:]*[0-9]:[0-9]+(?:\/(?:tcp|udp))?$/;
 
@@ -161,9 +172,16 @@ function separatedValue(
   if (next === 61)
     return option.equals ? { argument: argumentAfter(text, nameEnd + 1), separate: false } : undefined;
   if (isQuote(next) && option.attached) return { argument: argumentAfter(text, nameEnd), separate: false };
-  if (!(isBlank(next) || isQuote(next) || next === 44) || !option.separate) return undefined;
+  // The next argument: after a blank, or after the option's closing quote in an argument list.
+  if (!(isBlank(next) || isQuote(next)) || !option.separate) return undefined;
   const argument = argumentAfter(text, nameEnd);
-  return argument.start === nameEnd ? undefined : { argument, separate: true };
+  // Unquoted, shell syntax such as `(` or `<` is not an argument.
+  if (
+    argument.start === nameEnd ||
+    (argument.quote === 0 && SHELL_SYNTAX.has(text.charCodeAt(argument.start)))
+  )
+    return undefined;
+  return { argument, separate: true };
 }
 
 /** The option of `command` at `index`, and where its value begins. */
@@ -181,6 +199,25 @@ function optionValue(text: string, index: number, nameEnd: number, command: Cred
   return undefined;
 }
 
+/** The password in `wget -d`'s report of a password option at `index`: `Setting --password (password) to SECRET`. */
+function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | undefined {
+  if (!text.startsWith('Setting ', index - 8) || !text.startsWith(' (', nameEnd)) return undefined;
+  if (!(WGET_PASSWORDS as readonly string[]).includes(text.slice(index, nameEnd))) return undefined;
+  const close = text.indexOf(') to ', nameEnd);
+  if (close === -1 || close > nameEnd + 24) return undefined;
+  const start = close + 5;
+  let end = start;
+  while (
+    end < text.length &&
+    end - start <= MAX_VALUE &&
+    text.charCodeAt(end) !== 10 &&
+    text.charCodeAt(end) !== 13
+  )
+    end++;
+  if (end === start || end - start > MAX_VALUE || isPlaceholder(text.slice(start, end))) return undefined;
+  return { start, end, kind: 'password' };
+}
+
 /** The password given to a known command's option at `index`. */
 function matchCommandCredentials(text: string, index: number): RuleMatch | undefined {
   const before = index > 0 ? text.charCodeAt(index - 1) : 32;
@@ -191,7 +228,7 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   if (!OPTION_NAMES.has(text.slice(index, nameEnd)) && !OPTION_NAMES.has(text.slice(index, index + 2)))
     return undefined;
   const found = commandBefore(text, index, BY_NAME);
-  if (found === undefined) return undefined;
+  if (found === undefined) return wgetSetting(text, index, nameEnd);
   const option = optionValue(text, index, nameEnd, found.command);
   if (option === undefined) return undefined;
   const { argument, separate } = option;
@@ -249,5 +286,7 @@ export const commandCredentials: SecretRule = {
     'pip install -U requests',
     'docker run -p 8080:80 nginx',
     'mongosh -u root -p --authenticationDatabase admin',
+    'wget --ask-password --user alice https://a',
+    'Setting --tries (tries) to 3',
   ],
 };

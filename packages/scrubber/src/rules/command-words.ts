@@ -13,22 +13,14 @@ export interface KnownCommand {
   readonly after?: readonly string[];
 }
 
-/** A character that separates words: blanks, quotes, argument-list punctuation, parentheses. */
+/** A character that separates words: blanks, quotes, argument-list punctuation, `)`. */
 function isWordBreak(code: number): boolean {
-  return (
-    isWhitespace(code) ||
-    isQuote(code) ||
-    code === 44 ||
-    code === 91 ||
-    code === 93 ||
-    code === 40 ||
-    code === 41
-  );
+  return isWhitespace(code) || isQuote(code) || code === 44 || code === 91 || code === 93 || code === 41;
 }
 
-/** Characters that end the command the option is in: `|`, `;`, `&`. */
+/** Characters that begin or end the command the option is in: `|`, `;`, `&`, `(` (a subshell, `$(...)`). */
 function endsCommand(code: number): boolean {
-  return code === 124 || code === 59 || code === 38;
+  return code === 124 || code === 59 || code === 38 || code === 40;
 }
 
 /**
@@ -51,7 +43,7 @@ export interface FoundCommand<Command> {
 
 /**
  * The known command whose name is the nearest word before `index` in the same command: line
- * breaks only after a continuation backslash, no `|`, `;` or `&` between. Undefined when there
+ * breaks only after a continuation backslash, no `|`, `;`, `&` or `(` between. Undefined when there
  * is none within {@link COMMAND_LOOKBACK} characters.
  */
 export function commandBefore<Command extends KnownCommand>(
