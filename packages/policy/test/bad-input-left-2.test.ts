@@ -235,6 +235,29 @@ describe('more hostile inputs next to them', () => {
     ['env -u X OUT=/dev/sda sh -c \'cp x "$OUT"\'', 'deny', DISK],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
+  it.each<Case>([
+    // more raw storage: flash, compressed RAM, floppies, tapes, SCSI generic, UBI, caches
+    ['echo x > /dev/mtd0', 'deny', /^disk-destruction: writes to the block device \/dev\/mtd0/],
+    ['cp firmware.bin /dev/mtdblock0', 'deny', /^disk-destruction: /],
+    ['echo x > /dev/zram0', 'deny', /^disk-destruction: /],
+    ['tee /dev/fd0 < floppy.img', 'deny', /^disk-destruction: /],
+    ['tee /dev/sg0 < x', 'deny', /^disk-destruction: /],
+    ['tee /dev/nst0 < backup.tar', 'deny', /^disk-destruction: /],
+    ['echo x > /dev/st0', 'deny', /^disk-destruction: /],
+    ['echo x > /dev/ubi0_0', 'deny', /^disk-destruction: /],
+    ['echo x > /dev/bcache0', 'deny', /^disk-destruction: /],
+    ['echo x > /dev/drbd1', 'deny', /^disk-destruction: /],
+    ['echo x > /dev/ram0', 'deny', /^disk-destruction: /],
+    // the hardware watchdog reboots a machine nobody feeds; MSRs and NVRAM change the hardware
+    ['echo x > /dev/watchdog', 'deny', /^system-control: writes to \/dev\/watchdog/],
+    ['echo x > /dev/watchdog1', 'deny', /^system-control: /],
+    ['cp regs.bin /dev/cpu/0/msr', 'deny', /^system-control: writes to \/dev\/cpu\/0\/msr/],
+    ['cat cmos.bin > /dev/nvram', 'deny', /^system-control: /],
+    // a logical volume is named /dev/VG/LV, with any volume group name
+    ['echo x > /dev/ubuntu-vg/root', 'ask', /may be a logical volume/],
+    ['cd /dev/vg0 && tee home < x', 'ask', /may be a logical volume/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
   it.each([
     'env -C /tmp tee sda < x',
     'env -C /dev ls -l sda',
@@ -243,4 +266,21 @@ describe('more hostile inputs next to them', () => {
     'env OUT=/dev/sda true; tee "$OUT" < x',
     'env OUT=/dev/sda tee "$OUT" < x',
   ])('%j stays allowed', allowedInDefault);
+
+  it.each([
+    'echo x > /dev/shm/scratch',
+    'echo x > /dev/pts/0',
+    'echo x > /dev/fd/1',
+    'echo x > /dev/stdout',
+    'echo x > /dev/zero',
+    'echo x > /dev/urandom',
+    'echo x > /dev/tty',
+    'echo x > /dev/stdin',
+    'echo x > /dev/fdisk.txt',
+    'echo x > /dev/status.log',
+    'cat /dev/watchdog0 > /dev/null',
+  ])('%j is not a device write (runs in bypass mode)', async (command) => {
+    const decision = await inBypass(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
 });

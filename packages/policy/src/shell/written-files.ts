@@ -1,86 +1,9 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
+import { may, verdictOf, verdictOfFields } from './device-paths.js';
 import { checkRsyncDevices } from './rsync-devices.js';
 import { type ShellWord, sliceWord, withText } from './words.js';
 import { normalizePath, placedReadings } from './working-directory.js';
-
-/**
- * Raw disks and partitions: a write to one destroys a file system. Linux (`sda`, `nvme0n1`,
- * `mmcblk0`, `dm-0`, LVM and RAID nodes, `/dev/block/8:0`) and macOS (`disk2`, `rdisk2`).
- */
-const BLOCK_DEVICE =
-  /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|mapper\/|md([0-9]|\/)|loop|dm-|nbd|zd|rbd|block\/|pmem|root$)/;
-
-/**
- * Physical memory, kernel virtual memory and I/O ports: a write changes the running kernel or
- * the hardware under it (a crash, silent corruption, a hung bus).
- */
-const KERNEL_MEMORY = /^\/dev\/(mem|kmem|port)$/;
-
-/** Any write to it makes the kernel act at once: `b` reboots, `c` crashes, `o` powers off. */
-const SYSRQ_TRIGGER = '/proc/sysrq-trigger';
-/** The `kernel.sysrq` setting: which SysRq functions the keyboard may trigger. */
-const SYSRQ_SETTING = '/proc/sys/kernel/sysrq';
-
-/** What writing one path means: denied, asked (with the reason), or nothing special. */
-type WriteVerdict =
-  | {
-      readonly kind: 'deny';
-      readonly category: 'disk-destruction' | 'system-control';
-      readonly reason: string;
-    }
-  | { readonly kind: 'ask'; readonly reason: string }
-  | undefined;
-
-function verdictOf(target: ShellWord): WriteVerdict {
-  const path = normalizePath(target.text);
-  if (target.dynamic) {
-    // The known text of the word: a prefix (`/dev/$DISK`) or brace alternatives (`{/dev/sda,x}`).
-    if (/(^|[{,])\/+(dev|proc)(\/|$)/.test(path) || /(^|[{,])\/+(dev|proc)\//.test(target.text))
-      return {
-        kind: 'ask',
-        reason: `writes to a device or kernel file named at run time (${target.text}...)`,
-      };
-    return undefined;
-  }
-  if (BLOCK_DEVICE.test(path))
-    return { kind: 'deny', category: 'disk-destruction', reason: `writes to the block device ${path}` };
-  if (KERNEL_MEMORY.test(path))
-    return {
-      kind: 'deny',
-      category: 'system-control',
-      reason: `writes to ${path}, the machine's memory or I/O ports, which corrupts or crashes the running kernel`,
-    };
-  if (path === SYSRQ_TRIGGER)
-    return {
-      kind: 'deny',
-      category: 'system-control',
-      reason: `writes to ${SYSRQ_TRIGGER}, which reboots, crashes or powers off the machine at once`,
-    };
-  if (path === SYSRQ_SETTING)
-    return {
-      kind: 'ask',
-      reason: 'changes the magic SysRq key (kernel.sysrq), which can reboot the machine',
-    };
-  // `../../../dev/sda` is /dev/sda from a directory few enough levels deep.
-  const climbed = /^(\.\.\/)+/.exec(path)?.[0];
-  if (climbed) {
-    const fromRoot = verdictOf({ ...target, text: `/${path.slice(climbed.length)}` });
-    if (fromRoot?.kind === 'deny')
-      return { kind: 'ask', reason: `${may(fromRoot.reason)}, depending on the working directory` };
-  }
-  return undefined;
-}
-
-const may = (reason: string): string => `may ${reason.replace(/^writes/, 'write')}`;
-
-/** The first denial among the fields of one reading, else the first question. */
-function verdictOfFields(fields: readonly ShellWord[]): WriteVerdict {
-  const verdicts = fields.map(verdictOf);
-  return (
-    verdicts.find((verdict) => verdict?.kind === 'deny') ?? verdicts.find((verdict) => verdict !== undefined)
-  );
-}
 
 /**
  * Judges one file a command line writes (by a redirect or by a command such as `tee`): a block
