@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} placeholders in plain strings are what these tests feed the loader
 // Items the second bad-input sweep noticed and left, each reproduced through the public API:
 // fields of the other server kind (`env` on a URL server, `headers` on a command), a `type`
 // that contradicts the fields given, and values of the wrong shape in env, headers and command.
@@ -291,5 +292,65 @@ describe('a "timeout" of another tool', () => {
     } finally {
       await provider.close?.();
     }
+  });
+});
+
+describe('one header given twice', () => {
+  // Sent as they were, both values reach the server joined ("Bearer a, Bearer b"), and a
+  // bearerToken replaced a header "Authorization" unseen.
+  it('in two spellings, or as a header and bearerToken, is CONFIG_INVALID naming both', async () => {
+    const cases: ReadonlyArray<readonly [unknown, string, RegExp]> = [
+      [
+        {
+          url: URL_SERVER,
+          headers: { Authorization: 'Bearer first-123', authorization: 'Bearer second-456' },
+        },
+        'headers.authorization',
+        /headers\.authorization repeats headers\.Authorization \(header names ignore case\).*keep one/,
+      ],
+      [
+        { type: 'websocket', url: 'ws://127.0.0.1:1/', headers: { 'X-Key': 'a', 'x-key': 'b' } },
+        'headers.x-key',
+        /repeats headers\.X-Key/,
+      ],
+      [
+        { url: URL_SERVER, headers: { Authorization: 'Bearer header-123' }, bearerToken: 'token-456789' },
+        'bearerToken',
+        /bearerToken and headers\.Authorization both set the Authorization header: keep one/,
+      ],
+      [
+        {
+          type: 'sse',
+          url: URL_SERVER,
+          headers: { AUTHORIZATION: 'Basic abc' },
+          bearerToken: 'token-456789',
+        },
+        'bearerToken',
+        /headers\.AUTHORIZATION both set/,
+      ],
+    ];
+    for (const [config, field, message] of cases) {
+      const thrown = thrownBy(config) as Error;
+      expect(thrown, JSON.stringify(config)).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+        details: { field },
+      });
+      // names only, never the values
+      expect(thrown.message).not.toMatch(/123|456|abc/);
+    }
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          twice: { url: URL_SERVER, headers: { 'X-Api-Key': '${KEY}', 'x-api-key': 'other' } },
+          fine: { url: URL_SERVER, headers: { 'X-Api-Key': '${KEY}' } },
+        },
+      },
+      { env: { KEY: 'key-value-1' } },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['twice', 'headers.x-api-key'],
+    ]);
   });
 });

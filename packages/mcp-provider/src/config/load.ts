@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { z } from 'zod';
 import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
+import { repeatedHeaderProblems } from './header-names.js';
 import { type InterpolationContext, interpolate } from './interpolate.js';
 import { otherKindProblems } from './kinds.js';
 import { type McpConfigProblem, createProblem } from './problems.js';
@@ -177,6 +178,8 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
   }
   const otherKind = otherKindProblems(server, entry);
   if (otherKind.length > 0) return otherKind;
+  const repeatedHeaders = repeatedHeaderProblems(server, entry);
+  if (repeatedHeaders.length > 0) return repeatedHeaders;
   const parsed = schema.safeParse(entry);
   if (parsed.success) return parsed.data as McpServerConfig;
   return parsed.error.issues.map((issue) =>
