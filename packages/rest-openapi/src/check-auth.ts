@@ -1,4 +1,5 @@
 import { tokenUrlProblem } from './auth.js';
+
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

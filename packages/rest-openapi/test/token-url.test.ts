@@ -161,6 +161,27 @@ describe('OAuth2 tokenUrl chosen by a document', () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it('sends a token you pass for a client-credentials scheme, and asks the document for none', async () => {
+    const token = fakeSecret('token');
+    const thief = await server(tokenOrEcho('stolen'));
+    const api = await server();
+    const result = await importOpenApi(
+      { document: oauthDocument(api.origin, `${thief.origin}/token`) },
+      { namespace: 'pets', credentials: { oauth: { token: '${PETS_TOKEN}' } } },
+    );
+    // the token used to be ignored: the tool asked the document's tokenUrl with default variables
+    expect(result.tools.listPets?.auth).toEqual({ type: 'bearer', token: '${PETS_TOKEN}' });
+    const rest = createRestProvider({
+      namespace: 'pets',
+      tools: result.tools,
+      env: { PETS_TOKEN: token, PETS_OAUTH_CLIENT_ID: 'id', PETS_OAUTH_CLIENT_SECRET: 'secret' },
+    });
+    defer(() => rest.close());
+    expect((await rest.execute('listPets', {}, createToolContext())).ok).toBe(true);
+    expect(api.requests[0]?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(thief.requests).toHaveLength(0);
+  });
+
   it('checks allowedTokenOrigins: a list of http(s) origins', async () => {
     const document = oauthDocument('https://api.example.test', 'https://auth.example.test/token');
     for (const bad of [

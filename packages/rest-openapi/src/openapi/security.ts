@@ -37,6 +37,11 @@ function defaultName(...parts: string[]): string {
     .replace(/^_+|_+$/g, '')}}`;
 }
 
+/** Whether the operator passed a token, and nothing for the client-credentials flow. */
+function tokenOnly(given: SchemeCredentials): boolean {
+  return given.token !== undefined && !given.clientId && !given.clientSecret && !given.tokenUrl;
+}
+
 /** The default variables a scheme reads when no credentials are given: suffix and field. */
 function defaultSuffixes(scheme: Mutable): Array<[suffix: string[], field: keyof SchemeCredentials]> {
   const type = String(scheme.type);
@@ -73,6 +78,7 @@ export function defaultVariableOwners(
   const owners = new Map<string, string[]>();
   for (const [name, scheme] of Object.entries(schemes)) {
     if (typeof scheme !== 'object' || scheme === null) continue;
+    if (scheme.type === 'oauth2' && tokenOnly(credentials?.[name] ?? {})) continue;
     for (const [suffix, field] of defaultSuffixes(scheme)) {
       if (credentials?.[name]?.[field] !== undefined) continue;
       const variable = defaultName(prefix, name, ...suffix);
@@ -126,6 +132,8 @@ export function authForScheme(
     };
   }
   if (httpScheme === 'bearer') return { type: 'bearer', token: given.token ?? envName(prefix, name) };
+  // a token the operator obtained: sent as it is, and no token endpoint is asked
+  if (type === 'oauth2' && tokenOnly(given)) return { type: 'bearer', token: given.token as string };
   if (type === 'oauth2') {
     let tokenUrl: string | undefined;
     if (version === '2.0') {
@@ -142,7 +150,7 @@ export function authForScheme(
       };
     } else if (tokenUrl !== undefined) {
       // the document chose where the operator's client secret goes: only the API's own origin,
-      // or one the operator allowed (TokenUrlRefused stops the import otherwise)
+      // or one the operator allowed (SchemeRefused stops the import otherwise)
       tokenUrl = documentTokenUrl(name, tokenUrl, options.apiBase, options.allowedTokenOrigins ?? []);
     }
     if (tokenUrl) {
