@@ -253,6 +253,11 @@ describe('more hostile inputs next to them', () => {
     ['echo x > /dev/watchdog1', 'deny', /^system-control: /],
     ['cp regs.bin /dev/cpu/0/msr', 'deny', /^system-control: writes to \/dev\/cpu\/0\/msr/],
     ['cat cmos.bin > /dev/nvram', 'deny', /^system-control: /],
+    // a default value is used when the variable is empty or unset
+    ['tee "${OUT:-/dev/sda}" < x', 'ask', /may write to the block device \/dev\/sda/],
+    ['echo x > "${OUT:=/dev/sda}"', 'ask', /may write to the block device \/dev\/sda/],
+    ['cp x ${OUT-"/dev/$DISK"}', 'ask', /named at run time/],
+    ['OUT=/dev/sdb; tee "${OUT:-/dev/sda}" < x', 'deny', /^disk-destruction: writes to the block device/],
     // a logical volume is named /dev/VG/LV, with any volume group name
     ['echo x > /dev/ubuntu-vg/root', 'ask', /may be a logical volume/],
     ['cd /dev/vg0 && tee home < x', 'ask', /may be a logical volume/],
@@ -265,6 +270,8 @@ describe('more hostile inputs next to them', () => {
     'env -C /dev true; tee sda < x',
     'env OUT=/dev/sda true; tee "$OUT" < x',
     'env OUT=/dev/sda tee "$OUT" < x',
+    'tee "${OUT:-out.img}" < x',
+    'cp x "${DEST:-backup}/"',
   ])('%j stays allowed', allowedInDefault);
 
   it.each([

@@ -119,15 +119,18 @@ export function readingsOf(facts: LineFacts, word: ShellWord): ShellWord[][] | u
       continue;
     }
     const values = facts.variables.get(part.variable);
-    if (values) known = true;
+    if (values || part.fallback) known = true;
+    const options = [...(values ?? [RUN_TIME]), ...(part.fallback ? [part.fallback] : [])];
     const next: Partial[] = [];
     for (const partial of partials)
-      for (const value of values ?? [RUN_TIME])
+      for (const value of options)
         next.push({
           text: partial.text + value.text,
           dynamic: partial.dynamic || value.dynamic,
           split: partial.split || (!part.quoted && /\s/.test(value.text)),
-          prefix: partial.dynamic ? partial.prefix : partial.prefix + (value.dynamic ? '' : value.text),
+          prefix: partial.dynamic
+            ? partial.prefix
+            : partial.prefix + (value.dynamic ? (literalPrefix(value) ?? '') : value.text),
         });
     if (next.length > MAX_VALUES) {
       facts.overflow = true;

@@ -33,8 +33,13 @@ export interface ShellWord {
   readonly readings?: readonly (readonly ShellWord[])[];
 }
 
-/** Literal text, or a variable expanded inside or outside double quotes. */
-export type WordPart = string | { readonly variable: string; readonly quoted: boolean };
+/**
+ * Literal text, or a variable expanded inside or outside double quotes, with the default value
+ * `${NAME:-default}` (or `-`, `=`, `:=`) gives when it is empty or unset.
+ */
+export type WordPart =
+  | string
+  | { readonly variable: string; readonly quoted: boolean; readonly fallback?: ShellWord };
 
 /** Maximum nesting inside one word (`${a:-${b:-...}}`, arithmetic) that is read. */
 const MAX_WORD_DEPTH = 64;
@@ -106,6 +111,42 @@ function literal(acc: Accumulator, text: string): void {
   else acc.parts.push(text);
 }
 
+const DEFAULT_OPERATORS = new Set(['-', ':-', '=', ':=']);
+
+/** `${NAME:-default}`: the variable and the default value, read as a word of its own. */
+function defaultValue(node: Node, quoted: boolean, depth: number): WordPart | undefined {
+  if (node.type !== 'expansion' || node.childCount !== 5) return undefined;
+  const name = node.child(1);
+  const operator = node.child(2);
+  const value = node.child(3);
+  if (name?.type !== 'variable_name' || !operator || !value || !DEFAULT_OPERATORS.has(operator.text))
+    return undefined;
+  const inner = newAccumulator();
+  visit(value, inner, quoted, depth + 1);
+  const first = inner.parts[0];
+  const fallback: ShellWord = {
+    text: inner.text,
+    dynamic: inner.dynamic,
+    glob: false,
+    substitutions: [],
+    ...(inner.dynamic && typeof first === 'string' ? { parts: [first] } : {}),
+  };
+  return { variable: name.text, quoted, fallback };
+}
+
+function newAccumulator(): Accumulator {
+  return {
+    text: '',
+    unquoted: '',
+    dynamic: false,
+    ifsOnly: true,
+    substitutions: [],
+    incomplete: false,
+    parts: [],
+    plain: true,
+  };
+}
+
 function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
   if (depth > MAX_WORD_DEPTH) {
     acc.dynamic = true;
@@ -149,7 +190,9 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
       acc.ifsOnly = false;
       {
         const match = PLAIN_VARIABLE.exec(node.text);
+        const fallback = match ? undefined : defaultValue(node, quoted, depth);
         if (match) acc.parts.push({ variable: (match[1] ?? match[2]) as string, quoted });
+        else if (fallback) acc.parts.push(fallback);
         else acc.plain = false;
       }
       if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
@@ -194,16 +237,7 @@ const GLOB = /(^|[^\\])[*?[]/;
 
 /** Resolves one argument-like node (word, string, concatenation, expansion...). */
 export function resolveWord(node: Node): ShellWord {
-  const acc: Accumulator = {
-    text: '',
-    unquoted: '',
-    dynamic: false,
-    ifsOnly: true,
-    substitutions: [],
-    incomplete: false,
-    parts: [],
-    plain: true,
-  };
+  const acc = newAccumulator();
   visit(node, acc, false);
   let dynamic = acc.dynamic;
   if (isBraceExpansion(acc.unquoted)) dynamic = true;
