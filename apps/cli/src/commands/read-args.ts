@@ -1,46 +1,61 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import {
+  INPUT_TIMEOUT_VARIABLE,
+  type InputBounds,
+  inputTimeout,
+  inputTimeoutMs,
+  readInputFile,
+  readStreamBounded,
+} from '../input/read-input.js';
 import { CliError, usageError } from '../output/cli-error.js';
 
 /** The most arguments read from stdin or an `@file`. */
 const MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
 
-/** Reads a stream to its end, or fails with `tooLarge` as soon as it passes the limit. */
-async function readBounded(stream: AsyncIterable<unknown>, tooLarge: () => Error): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_ARGUMENT_BYTES) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+const WAIT_LONGER = `or set ${INPUT_TIMEOUT_VARIABLE} to wait longer`;
 
-function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
-  return readBounded(stdin, () =>
-    usageError('arguments on stdin exceed 16 MiB', 'pass a smaller JSON object'),
-  );
+/**
+ * Reads the arguments on stdin: at most 16 MiB, and, unless stdin is a terminal (a person
+ * typing), ended within the input timeout. `explicit`: asked for with `--args -` (else read
+ * because stdin is not a terminal).
+ */
+async function readStdin(stdin: NodeJS.ReadStream, explicit: boolean): Promise<string> {
+  const bounds: InputBounds = {
+    maxBytes: MAX_ARGUMENT_BYTES,
+    timeoutMs: stdin.isTTY ? undefined : inputTimeoutMs(),
+    tooLarge: () => usageError('arguments on stdin exceed 16 MiB', 'pass a smaller JSON object'),
+    tooSlow: (timeoutMs) =>
+      inputTimeout(
+        `arguments on stdin did not end within ${timeoutMs} ms (stdin is read until it is closed)`,
+        explicit
+          ? `close stdin after writing the JSON, or pass --args JSON; ${WAIT_LONGER}`
+          : `stdin is not a terminal, so it is read for the arguments: close it (for example </dev/null), or pass --args JSON; ${WAIT_LONGER}`,
+      ),
+  };
+  return (await readStreamBounded(stdin, bounds)).toString('utf8');
 }
 
 /**
- * Reads an `--args @file`. A pipe (`--args @<(command)`) is read as it comes; the size of a
- * regular file is checked before it is read, and a device that never ends (`/dev/zero`) stops at
- * the limit.
+ * Reads an `--args @file`. The size of a regular file is checked before it is read; a pipe
+ * (`--args @<(command)`), FIFO or device is read as it comes, stops at the limit (`/dev/zero`)
+ * and must end within the input timeout (a FIFO nobody writes to would wait forever).
  */
 async function readArgumentsFile(file: string, shown: string): Promise<string> {
-  const tooLarge = (): Error =>
-    usageError(`arguments file ${shown} is larger than 16 MiB`, 'pass a smaller JSON object');
   const info = await stat(file);
-  if (info.isFile() && info.size > MAX_ARGUMENT_BYTES) throw tooLarge();
-  const stream = createReadStream(file);
-  try {
-    return await readBounded(stream, tooLarge);
-  } finally {
-    stream.destroy();
-  }
+  if (info.isDirectory())
+    throw usageError(`arguments file ${shown} is a directory`, 'give --args @ the path of a JSON file');
+  const bounds: InputBounds = {
+    maxBytes: MAX_ARGUMENT_BYTES,
+    timeoutMs: info.isFile() ? undefined : inputTimeoutMs(),
+    tooLarge: () => usageError(`arguments file ${shown} is larger than 16 MiB`, 'pass a smaller JSON object'),
+    tooSlow: (timeoutMs) =>
+      inputTimeout(
+        `arguments file ${shown} did not end within ${timeoutMs} ms (a pipe or FIFO is read until its writer closes it)`,
+        `write the JSON and close the pipe, pass --args JSON instead, ${WAIT_LONGER}`,
+      ),
+  };
+  return (await readInputFile(file, info, bounds)).toString('utf8');
 }
 
 function parseObject(text: string, where: string): Record<string, unknown> {
@@ -72,9 +87,9 @@ export async function readCallArguments(
 ): Promise<Record<string, unknown>> {
   if (argsOption === undefined) {
     if (context.stdin.isTTY) return {};
-    return parseObject(await readStdin(context.stdin), 'stdin');
+    return parseObject(await readStdin(context.stdin, false), 'stdin');
   }
-  if (argsOption === '-') return parseObject(await readStdin(context.stdin), 'stdin');
+  if (argsOption === '-') return parseObject(await readStdin(context.stdin, true), 'stdin');
   if (argsOption.startsWith('@')) {
     if (argsOption === '@')
       throw usageError('--args @ needs a file name after the @', 'for example --args @args.json');

@@ -1,7 +1,14 @@
 import { existsSync, readlinkSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { z } from 'zod';
+import {
+  INPUT_TIMEOUT_VARIABLE,
+  type InputBounds,
+  inputTimeout,
+  inputTimeoutMs,
+  readInputFile,
+} from '../input/read-input.js';
 import { CliError, configError, usageError } from '../output/cli-error.js';
 import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
@@ -95,8 +102,14 @@ export function findConfigFile(cwd: string, explicit?: string): string | undefin
   return undefined;
 }
 
+/**
+ * Parses by the file's extension; a name with neither (a pipe such as `--config <(command)`) is
+ * JSON when it starts like JSON, else YAML.
+ */
 function parseText(file: string, text: string): ParsedText {
-  return /\.ya?ml$/i.test(file) ? parseYamlText(text) : parseJsonText(text);
+  if (/\.ya?ml$/i.test(file)) return parseYamlText(text);
+  if (/\.json$/i.test(file) || /^\s*[{[]/.test(text)) return parseJsonText(text);
+  return parseYamlText(text);
 }
 
 type ZodIssue = z.core.$ZodIssue;
@@ -178,21 +191,30 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
   }
   let text: string;
   try {
-    // a directory, FIFO or device is refused before it is opened: reading a FIFO nobody writes
-    // to would wait forever
     const info = await stat(file);
-    if (!info.isFile())
+    if (info.isDirectory())
       throw configError(
-        `config ${file} is ${info.isDirectory() ? 'a directory' : 'not a regular file'}`,
+        `config ${file} is a directory`,
         'give --config the path of a .json, .yaml or .yml file',
       );
-    // checked before reading: a file of gigabytes would fill memory before failing to parse
-    if (info.size > MAX_CONFIG_BYTES)
-      throw configError(
-        `config ${file} is ${Math.ceil(info.size / (1024 * 1024))} MiB; a config file may be at most ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`,
-        'give --config the config file itself (a few kilobytes of JSON or YAML)',
-      );
-    text = await readFile(file, 'utf8');
+    // a regular file is checked before it is read: gigabytes would fill memory before failing to
+    // parse; a pipe (`--config <(command)`), FIFO or device is read as it comes, up to the same
+    // limit, and must end within the input timeout (a FIFO nobody writes to would wait forever)
+    const bounds: InputBounds = {
+      maxBytes: MAX_CONFIG_BYTES,
+      timeoutMs: info.isFile() ? undefined : inputTimeoutMs(),
+      tooLarge: () =>
+        configError(
+          `config ${file} is ${info.isFile() ? `${Math.ceil(info.size / (1024 * 1024))} MiB` : 'larger than that'}; a config file may be at most ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`,
+          'give --config the config file itself (a few kilobytes of JSON or YAML)',
+        ),
+      tooSlow: (timeoutMs) =>
+        inputTimeout(
+          `config ${file} did not end within ${timeoutMs} ms (a pipe or FIFO is read until its writer closes it)`,
+          `write the config and close the pipe, or give --config a regular file; or set ${INPUT_TIMEOUT_VARIABLE} to wait longer`,
+        ),
+    };
+    text = (await readInputFile(file, info, bounds)).toString('utf8');
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw configError(
