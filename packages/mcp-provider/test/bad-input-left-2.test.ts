@@ -354,3 +354,33 @@ describe('one header given twice', () => {
     ]);
   });
 });
+
+describe('one setting in two spellings of the foreign formats', () => {
+  it('is a problem naming both when they differ, instead of one winning unseen', async () => {
+    const other = 'http://127.0.0.1:2/mcp';
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          // Gemini CLI takes httpUrl over url; the loader took url
+          gemini: { url: URL_SERVER, httpUrl: other },
+          windsurf: { url: URL_SERVER, serverUrl: other },
+          zedArgs: { command: { path: 'node', args: ['a.js'] }, args: ['b.js'] },
+          zedEnv: { command: { path: 'node', env: { A: '1' } }, env: { B: '2' } },
+          same: { url: URL_SERVER, serverUrl: URL_SERVER },
+        },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['same']);
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['gemini', 'httpUrl'],
+      ['windsurf', 'serverUrl'],
+      ['zedArgs', 'args'],
+      ['zedEnv', 'env'],
+    ]);
+    expect(loaded.problems[0]?.message).toMatch(/httpUrl and url name different URLs: keep one/);
+    expect(loaded.problems[2]?.message).toMatch(
+      /args is given both in "command" \(Zed's nested form\) and beside it: keep one/,
+    );
+  });
+});

@@ -6,6 +6,15 @@
 /** A raw server entry after format normalization, before interpolation and validation. */
 export type RawServerEntry = Record<string, unknown>;
 
+/** Key of a normalized entry that lists settings given twice in different spellings. */
+export const SPELLED_TWICE = '__spelledTwice';
+
+/** A setting an entry gives twice, in two spellings that disagree. */
+export interface SpelledTwice {
+  readonly field: string;
+  readonly what: string;
+}
+
 /** The formats the loader recognises. */
 export type McpConfigFormat = 'toolplane' | 'mcpServers' | 'vscode' | 'zed';
 
@@ -62,7 +71,15 @@ function numbersAsText(env: Record<string, unknown>): Record<string, unknown> {
 /** Maps the field spellings of Claude, Cursor, Windsurf, Gemini CLI, VS Code and Zed onto ours. */
 function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
   const out: RawServerEntry = { ...entry };
-  // Windsurf says serverUrl, Gemini CLI says httpUrl (streamable HTTP).
+  delete out[SPELLED_TWICE]; // only this function sets it
+  const twice: SpelledTwice[] = [];
+  // Windsurf says serverUrl, Gemini CLI says httpUrl (streamable HTTP). Beside a url that
+  // differs, either would be a guess (Gemini CLI itself takes httpUrl over url).
+  for (const spelling of ['httpUrl', 'serverUrl'] as const) {
+    if (entry.url !== undefined && entry[spelling] !== undefined && entry[spelling] !== entry.url) {
+      twice.push({ field: spelling, what: `and url name different URLs: keep one` });
+    }
+  }
   if (out.url === undefined && typeof entry.serverUrl === 'string') out.url = entry.serverUrl;
   if (out.url === undefined && typeof entry.httpUrl === 'string') {
     out.url = entry.httpUrl;
@@ -73,6 +90,11 @@ function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
   // Zed nests the command: { command: { path, args, env } } in older versions.
   if (isRecord(entry.command)) {
     const nested = entry.command;
+    for (const field of ['args', 'env'] as const) {
+      if (nested[field] !== undefined && entry[field] !== undefined) {
+        twice.push({ field, what: `is given both in "command" (Zed's nested form) and beside it: keep one` });
+      }
+    }
     out.command = nested.path ?? nested.command;
     if (nested.args !== undefined) out.args = nested.args;
     if (nested.env !== undefined) out.env = nested.env;
@@ -103,6 +125,7 @@ function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
       out.toolsDenied = entry.excludeTools;
     delete out[key];
   }
+  if (twice.length > 0) out[SPELLED_TWICE] = twice;
   return out;
 }
 

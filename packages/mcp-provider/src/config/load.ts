@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { z } from 'zod';
-import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
+import {
+  type McpConfigFormat,
+  type RawServerEntry,
+  SPELLED_TWICE,
+  type SpelledTwice,
+  normalizeDocument,
+} from './formats.js';
 import { repeatedHeaderProblems } from './header-names.js';
 import { type InterpolationContext, interpolate } from './interpolate.js';
 import { otherKindProblems } from './kinds.js';
@@ -261,6 +267,11 @@ export async function loadMcpConfig(
     }
     if (raw.enabled === false) {
       disabled.push(name);
+      continue;
+    }
+    const spelledTwice = raw[SPELLED_TWICE] as readonly SpelledTwice[] | undefined;
+    if (spelledTwice) {
+      for (const { field, what } of spelledTwice) problems.push(createProblem(name, field, what));
       continue;
     }
     const serverProblems: McpConfigProblem[] = [];
