@@ -1,4 +1,4 @@
-import { tokenUrlProblem } from './auth.js';
+import { tokenUrlProblem } from './oauth-tokens.js';
 
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -12,7 +12,8 @@ import {
   formatIssues,
 } from '@toolplane/core';
 import { Agent, type Dispatcher } from 'undici';
-import { OAuthTokenCache, authSecrets } from './auth.js';
+import { authSecrets } from './auth.js';
+import { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { MAX_TIMER_MS, countOption, timeoutMillis } from './limits.js';
 import { type ArgumentPlan, planArguments } from './request-builder.js';

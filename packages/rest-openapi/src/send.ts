@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { type ToolContext, ToolError, type ToolResult, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
-import { type AppliedAuth, type OAuthTokenCache, applyAuth } from './auth.js';
+import { type AppliedAuth, applyAuth } from './auth.js';
+import type { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { decodeResponse } from './decode.js';
 import { type ArgumentPlan, type PreparedRequest, buildRequest } from './request-builder.js';

@@ -95,6 +95,30 @@ describe('OAuth2 token endpoint answers', () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it('gives RATE_LIMITED for a token endpoint answering 429, and names it when its answer breaks off', async () => {
+    let mode: 'limited' | 'cut' = 'limited';
+    const tokens = await server((_request, response) => {
+      if (mode === 'limited') return sendJson(response, 429, { error: 'slow_down' }, { 'retry-after': '7' });
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"access_');
+      setTimeout(() => response.destroy(), 20);
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const limited = failure(await rest.execute('me', {}, createToolContext()));
+    // it used to be DENIED (not retryable) telling to check the client id and secret
+    expect(limited.error.code).toBe('RATE_LIMITED');
+    expect(limited.error.details).toMatchObject({ status: 429, retryAfterSeconds: 7 });
+    expect(limited.error.message).toContain('OAuth2 token endpoint answered HTTP 429');
+    expect(limited.error.message).not.toContain('check the client id');
+    mode = 'cut';
+    const cut = failure(await rest.execute('me', {}, createToolContext()));
+    // it used to blame the API: "GET <api>/me is unreachable", a request never sent
+    expect(cut.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(cut.error.message).toContain(`OAuth2 token endpoint ${tokens.origin}/token broke off its answer`);
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('does not follow a token endpoint redirect, and says so', async () => {
     const secret = fakeSecret('secret');
     const elsewhere = await server((_request, response) => sendJson(response, 200, { access_token: 'x' }));

@@ -1,0 +1,237 @@
+import { ToolError } from '@toolplane/core';
+import type { Dispatcher } from 'undici';
+import { encodeStrict } from './encoding.js';
+import { readCapped } from './response.js';
+
+interface CachedToken {
+  readonly token: string;
+  readonly expiresAt: number;
+}
+
+/** Fetches and caches OAuth2 client-credentials tokens, one per token URL, client and scopes. */
+export class OAuthTokenCache {
+  private readonly tokens = new Map<string, CachedToken>();
+  private readonly pending = new Map<string, Promise<CachedToken>>();
+  /**
+   * Tokens obtained, newest last, for `secretValues()`: the last {@link OAuthTokenCache.KEPT}, so
+   * a token endpoint that issues short-lived tokens (or an API that refuses each) cannot grow
+   * memory with every call.
+   */
+  readonly issued = new Set<string>();
+  static readonly KEPT = 256;
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly timeoutMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async token(
+    config: {
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      scopes?: readonly string[];
+      audience?: string;
+    },
+    signal: AbortSignal,
+  ): Promise<string> {
+    const key = `${config.tokenUrl}\n${config.clientId}\n${config.clientSecret}\n${(config.scopes ?? []).join(' ')}\n${config.audience ?? ''}`;
+    const cached = this.tokens.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.token;
+    let waiting = this.pending.get(key);
+    if (!waiting) {
+      // shared by every caller waiting for this token, so bounded by its own timeout rather
+      // than by the signal of whichever caller happened to ask first
+      waiting = this.fetchToken(config, AbortSignal.timeout(this.timeoutMs)).finally(() =>
+        this.pending.delete(key),
+      );
+      this.pending.set(key, waiting);
+    }
+    const fresh = await untilAborted(waiting, signal);
+    this.tokens.set(key, fresh);
+    return fresh.token;
+  }
+
+  /**
+   * Forgets a token the API refused (401), so the next call fetches a new one instead of
+   * reusing it until its `expires_in` (an hour by default, or for ever) has passed.
+   */
+  forget(token: string): void {
+    for (const [key, cached] of this.tokens) if (cached.token === token) this.tokens.delete(key);
+  }
+
+  private async fetchToken(
+    config: {
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      scopes?: readonly string[];
+      audience?: string;
+    },
+    signal: AbortSignal,
+  ): Promise<CachedToken> {
+    const url = tokenEndpoint(config.tokenUrl);
+    const form = [`grant_type=client_credentials`];
+    if (config.scopes && config.scopes.length > 0)
+      form.push(`scope=${encodeStrict(config.scopes.join(' '))}`);
+    if (config.audience) form.push(`audience=${encodeStrict(config.audience)}`);
+    // RFC 6749 2.3.1: client credentials go in HTTP Basic, each part form-encoded first.
+    const basic = Buffer.from(
+      `${encodeStrict(config.clientId)}:${encodeStrict(config.clientSecret)}`,
+    ).toString('base64');
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          authorization: `Basic ${basic}`,
+        },
+        body: form.join('&'),
+        signal,
+      });
+    } catch (error) {
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        `OAuth2 token endpoint ${url.origin}${url.pathname} is unreachable`,
+        {
+          cause: error,
+        },
+      );
+    }
+    // a token answer is small; a token URL that streams megabytes is read no further than 64 KiB
+    let read: Awaited<ReturnType<typeof readCapped>>;
+    try {
+      read = await readCapped(response.body, 64 * 1024);
+    } catch (error) {
+      // the API was not asked yet: name the endpoint that failed
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        `OAuth2 token endpoint ${url.origin}${url.pathname} broke off its answer`,
+        { cause: error },
+      );
+    }
+    const text = read.bytes.toString('utf8');
+    if (response.statusCode >= 300 && response.statusCode < 400) {
+      throw new ToolError('DENIED', redirectMessage(url, response.statusCode, response.headers.location), {
+        details: { status: response.statusCode },
+      });
+    }
+    const retryAfter = response.headers['retry-after'];
+    if (response.statusCode === 429) {
+      const seconds =
+        typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+      throw new ToolError(
+        'RATE_LIMITED',
+        `OAuth2 token endpoint answered HTTP 429: ${text.slice(0, 300)}; wait before calling again`,
+        { details: { status: 429, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) } },
+      );
+    }
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      throw new ToolError(
+        response.statusCode >= 500 ? 'PROVIDER_UNAVAILABLE' : 'DENIED',
+        `OAuth2 token endpoint answered HTTP ${response.statusCode}: ${text.slice(0, 300)}; check the client id, secret and scopes`,
+        { details: { status: response.statusCode } },
+      );
+    }
+    if (read.overflow) {
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        'OAuth2 token endpoint answered more than 64 KiB; check that tokenUrl is the token endpoint',
+      );
+    }
+    let parsed: { access_token?: unknown; expires_in?: unknown } | null;
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch (error) {
+      throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint did not answer JSON', {
+        cause: error,
+      });
+    }
+    if (typeof parsed?.access_token !== 'string' || parsed.access_token === '') {
+      throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint answered without an access_token');
+    }
+    if (/[^\x20-\x7e]/.test(parsed.access_token)) {
+      // it could not be sent in a header (and must not be cached)
+      throw new ToolError(
+        'PROVIDER_UNAVAILABLE',
+        'OAuth2 token endpoint answered an access_token with characters a header cannot carry',
+      );
+    }
+    const lifetimeSeconds = lifetimeOf(parsed.expires_in);
+    // Renew a little early so a token does not expire in flight.
+    const expiresAt = this.now() + Math.max(0, lifetimeSeconds - 30) * 1000;
+    this.issued.delete(parsed.access_token);
+    this.issued.add(parsed.access_token);
+    for (const oldest of this.issued) {
+      if (this.issued.size <= OAuthTokenCache.KEPT) break;
+      this.issued.delete(oldest);
+    }
+    return { token: parsed.access_token, expiresAt };
+  }
+}
+
+/** Seconds a token lives: `expires_in` as a number or numeric string (some servers send "3599"), else an hour. */
+function lifetimeOf(expiresIn: unknown): number {
+  if (typeof expiresIn === 'number' && Number.isFinite(expiresIn)) return expiresIn;
+  if (typeof expiresIn === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(expiresIn)) return Number(expiresIn);
+  return 3600;
+}
+
+/** Why a tokenUrl cannot be used, or undefined: an absolute http(s) URL without user info. */
+export function tokenUrlProblem(tokenUrl: string): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(tokenUrl);
+  } catch {
+    url = undefined;
+  }
+  const fine =
+    url !== undefined &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '';
+  return fine
+    ? undefined
+    : 'tokenUrl must be an absolute http(s) URL without user info (the client id and secret go in clientId and clientSecret), such as https://auth.example.com/oauth/token';
+}
+
+function tokenEndpoint(tokenUrl: string): URL {
+  const problem = tokenUrlProblem(tokenUrl);
+  if (problem) throw new ToolError('CONFIG_INVALID', `auth (oauth2-client-credentials) ${problem}`);
+  return new URL(tokenUrl);
+}
+
+function redirectMessage(url: URL, status: number, location: unknown): string {
+  let target = 'another location';
+  try {
+    const next = new URL(String(location), url);
+    target = `${next.origin}${next.pathname}`;
+  } catch {
+    // an unreadable Location: named generically
+  }
+  return `OAuth2 token endpoint ${url.origin}${url.pathname} redirected to ${target} (HTTP ${status}); redirects are not followed, so the client secret is not sent on: set tokenUrl to the token endpoint itself if you trust it`;
+}
+
+/** Waits for `promise` unless `signal` aborts first (the promise keeps running for others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
