@@ -28,6 +28,9 @@ const ALLOW = [
   'sudo *',
   'sh *',
   'bash *',
+  'ln *',
+  'mknod *',
+  'mkdir *',
 ];
 
 type Expected = 'deny' | 'ask';
@@ -151,7 +154,7 @@ describe('device targets named through variables set earlier in the line', () =>
     const many = Array.from({ length: 300 }, (_, index) => `V${index}=x`).join('; ');
     const crowded = await inBypass(`${many}; OUT=/dev/sda; tee "$OUT" < img`);
     expect(crowded.decision, crowded.reason).toBe('ask');
-    expect(crowded.reason).toMatch(/more variables or values are set than the analysis follows/);
+    expect(crowded.reason).toMatch(/more variables, values or links are made than the analysis follows/);
     const words = Array.from({ length: 70 }, (_, index) => `f${index}.txt`).join(' ');
     const looped = await inBypass(`for d in ${words} /dev/sda; do cp img "$d"; done`);
     expect(looped.decision, looped.reason).toBe('ask');
@@ -290,4 +293,43 @@ describe('more hostile inputs next to them', () => {
     const decision = await inBypass(command);
     expect(decision.decision, decision.reason).toBe('allow');
   });
+});
+
+describe('device targets reached through links and device nodes made earlier in the line', () => {
+  const DISK = /^disk-destruction: writes to the block device \/dev\/(sda|nvme0n1|block\/8:0)/;
+  it.each<Case>([
+    ['ln -s /dev/sda out.img; tee out.img < x', 'deny', DISK],
+    ['ln -sf /dev/nvme0n1 disk && cp img disk', 'deny', DISK],
+    ['ln -s /dev devices && tee devices/sda < x', 'deny', DISK],
+    ['ln -s /dev/sda; tee sda < x', 'deny', DISK],
+    ['mkdir l && ln -s /dev/sda l/x && echo x > l/x', 'deny', DISK],
+    ['ln -s -t links /dev/sda && tee links/sda < x', 'deny', DISK],
+    ['ln --symbolic --target-directory=links /dev/sda; tee links/sda < x', 'deny', DISK],
+    ['ln /dev/sda disk; tee disk < x', 'deny', DISK],
+    ['cd /tmp && ln -s /dev/sda x; cd /tmp; tee x < y', 'deny', DISK],
+    ['ln -s /dev/sda /tmp/x; cd /tmp && tee x < y', 'deny', DISK],
+    ['(ln -s /dev/sda x); tee x < y', 'deny', DISK],
+    ['cd /dev && ln sda /tmp/disk; cd /tmp; tee disk < x', 'deny', DISK],
+    ['ln -s /dev d; cd d && tee sda < x', 'deny', DISK],
+    ['mknod disk b 8 0 && tee disk < x', 'deny', DISK],
+    ['mknod -m 600 m c 1 1; cp x m', 'deny', /^system-control: writes to \/dev\/mem/],
+    ['ln -s ../../../../../dev/sda x; tee x < y', 'ask', /may write to the block device \/dev\/sda/],
+    ['ln -s /dev/$DISK x; tee x < y', 'ask', /named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it('more links than are followed make the line asked', async () => {
+    const many = Array.from({ length: 70 }, (_, index) => `ln -s f${index} l${index}`).join('; ');
+    const decision = await inBypass(`${many}; ln -s /dev/sda x; tee x < y`);
+    expect(decision.decision, decision.reason).toBe('ask');
+    expect(decision.reason).toMatch(/more variables, values or links are made than the analysis follows/);
+  });
+
+  it.each([
+    'ln -s /dev/sda sda.link; ls -l sda.link',
+    'ln -s notes.txt link.txt; tee link.txt < x',
+    'ln -s /dev/sda x; tee y < z',
+    'mknod pipe p; tee pipe < x',
+    'mknod tty0 c 4 0; ls tty0',
+    'tee x < y; ln -s /dev/sda x',
+  ])('%j stays allowed', allowedInDefault);
 });

@@ -524,7 +524,8 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
     parseBounded(state, ROOT_SCOPE, joined, source);
     overflow ||= state.facts.overflow;
   }
-  if (overflow) notUnderstood(state, 'more variables or values are set than the analysis follows', source);
+  if (overflow)
+    notUnderstood(state, 'more variables, values or links are made than the analysis follows', source);
   reportMutualRecursion(state, source);
   return {
     source,

@@ -26,6 +26,11 @@ export interface LineFacts {
   previous: readonly ShellWord[];
   /** The `pushd` stack, top last. */
   stack: readonly (readonly ShellWord[])[];
+  /**
+   * Links and device nodes made in the line (`ln -s /dev/sda x`, `mknod x b 8 0`), by the path
+   * they were made at: what they lead to. Files outlive subshells, so this is never rolled back.
+   */
+  readonly links: Map<string, ShellWord>;
   /** More values or variables than are followed: the line is asked. */
   overflow: boolean;
 }
@@ -37,6 +42,7 @@ export function createFacts(): LineFacts {
     directories: [START],
     previous: [RUN_TIME],
     stack: [],
+    links: new Map(),
     overflow: false,
   };
 }

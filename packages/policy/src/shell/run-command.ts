@@ -8,6 +8,7 @@ import { inspectEmbeddedCommands } from './embedded.js';
 import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
 import { inChild, valuesOf, withVariables } from './facts.js';
+import { recordLinks } from './links.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { type ShellWord, sliceWord, staticWord } from './words.js';
@@ -330,6 +331,8 @@ export function runCommand(
     runFindExec(state, inner, args, text, nested);
   } else if (name === 'cd' || name === 'pushd' || name === 'popd') {
     changeDirectory(state.facts, name, args);
+  } else if (name === 'ln' || name === 'mknod') {
+    recordLinks(state.facts, name, args);
   } else {
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);

@@ -1,4 +1,5 @@
 import { type LineFacts, RUN_TIME, START, distinct } from './facts.js';
+import { throughLinks } from './links.js';
 import type { ShellWord } from './words.js';
 
 /**
@@ -48,10 +49,12 @@ export function inDirectory(directory: ShellWord, path: ShellWord): ShellWord {
 export function placedReadings(facts: LineFacts, word: ShellWord): ShellWord[][] | undefined {
   const readings = word.readings;
   const directories = facts.directories;
-  if (!readings && directories.length === 1 && directories[0] === START) return undefined;
+  if (!readings && directories.length === 1 && directories[0] === START && facts.links.size === 0)
+    return undefined;
   const out: ShellWord[][] = [];
   for (const fields of readings ?? [[word]])
-    for (const directory of directories) out.push(fields.map((field) => inDirectory(directory, field)));
+    for (const directory of directories)
+      out.push(fields.map((field) => throughLinks(facts, inDirectory(directory, field))));
   return out;
 }
 
