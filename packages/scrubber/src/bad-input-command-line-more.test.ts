@@ -192,3 +192,47 @@ describe('wget --http-password', () => {
     ]);
   });
 });
+
+describe('htpasswd -b file user password', () => {
+  it('redacts the password in what `bash -x` prints for htpasswd in batch mode', async () => {
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        ['htpasswd'],
+        [
+          'htpasswd -b /etc/nginx/.htpasswd "$SECRET_USER" "$SECRET"',
+          'htpasswd -cbB .htpasswd "$SECRET_USER" "$SECRET"',
+          'htpasswd -nb "$SECRET_USER" "$SECRET"',
+          'htpasswd -B -C 12 -b .htpasswd "$SECRET_USER" "$SECRET"',
+          'htpasswd -n -b "$SECRET_USER" "$SECRET"',
+          'htpasswd -vb .htpasswd "$SECRET_USER" "$SECRET"',
+        ],
+        secret,
+      );
+      if (stderr === undefined) return;
+      expect(stderr).toContain(secret);
+      const { text, findings } = scrubber.scrub(stderr);
+      expect(text).not.toContain(secret);
+      expect(findings.map((finding) => finding.kind)).toEqual(Array(6).fill('password'));
+      expect(text).toContain(`+ htpasswd -b /etc/nginx/.htpasswd ${user} `);
+    }
+  });
+
+  it('leaves htpasswd without -b (it asks), placeholders and -b of other commands alone', () => {
+    expectForms([
+      [
+        `htpasswd -b -c "/srv/my site/.htpasswd" ${user} ${password}`,
+        `htpasswd -b -c "/srv/my site/.htpasswd" ${user} #`,
+      ],
+    ]);
+    expectLeftAlone([
+      'htpasswd -c /etc/nginx/.htpasswd alice',
+      'htpasswd -D /etc/nginx/.htpasswd alice',
+      'htpasswd -b /etc/nginx/.htpasswd alice "$ADMIN_PASSWORD"',
+      'htpasswd -nb alice',
+      'git checkout -b feature/login main',
+      'git switch -c fix -b main origin/main',
+      'sort -b -k2 names.txt other.txt',
+      'ls -b one two three',
+    ]);
+  });
+});

@@ -57,3 +57,10 @@ export function argumentEnd(
   if (end - from > maxLength) return undefined;
   return end;
 }
+
+/** `(` `)` `<` `>` `|` `;` `&`: shell syntax, not the first character of an unquoted argument. */
+export function isShellSyntax(code: number): boolean {
+  return (
+    code === 40 || code === 41 || code === 60 || code === 62 || code === 124 || code === 59 || code === 38
+  );
+}

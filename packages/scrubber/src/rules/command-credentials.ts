@@ -1,144 +1,25 @@
 import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
-import { type ArgumentStart, argumentAfter, argumentEnd } from './arguments.js';
+import { type ArgumentStart, argumentAfter, argumentEnd, isShellSyntax } from './arguments.js';
 import { isBlank, isQuote, isWhitespace } from './characters.js';
-import { type KnownCommand, commandBefore } from './command-words.js';
+import {
+  BEARER,
+  COMMANDS,
+  type CredentialCommand,
+  type CredentialOption,
+  WGET_PASSWORDS,
+} from './command-table.js';
+import { commandBefore } from './command-words.js';
+import { OPTION_CLUSTER, batchPassword } from './batch-password.js';
 
-// Passwords given on the command line of other tools than curl (curl has its own rule):
-// `mysql -pSECRET`, HTTPie's `-a user:pass`, `smbclient -U user%pass`, in command text and logs. Each option belongs to the command it is given to,
-// found by the nearest known command name before it (see command-words.ts).
+// Passwords given on the command line of other tools than curl (curl has its own rule), in command
+// text and logs: `mysql -pSECRET`, HTTPie's `-a user:pass`, `smbclient -U user%pass`, and the
+// other commands of command-table.ts. Each option belongs to the command it is given to, found by
+// the nearest known command name before it (see command-words.ts).
 
 const MAX_USER = 128;
 const MAX_VALUE = 256;
-
-/**
- * What an option's value holds: the password whole, or `user:password` / `user%password` (Samba)
- * where only what follows the first separator is secret (without one, the tool asks).
- */
-type Shape = 'whole' | 'user:password' | 'user%password';
-
-/** An option of a known command whose value is a credential. */
-interface CredentialOption {
-  /** The option with its dashes: `-p`, `--password`. */
-  readonly name: string;
-  readonly shape: Shape;
-  /** The value may be glued to a one-letter option (`-pSECRET`). */
-  readonly attached?: boolean;
-  /** The value may be the next argument (`-p SECRET`). */
-  readonly separate?: boolean;
-  /** The value may follow `=` (`--password=SECRET`). */
-  readonly equals?: boolean;
-  /** When the command before the option matches this, the whole value is a token (`http -A bearer -a TOKEN`). */
-  readonly tokenWhen?: RegExp;
-}
-
-/** HTTPie's bearer auth type, given before the credential: `-A bearer`, `--auth-type=bearer`. */
-const BEARER = /(?:^|[\s'",])(?:-A|--auth-type)[\s'",=]{1,4}bearer(?![\w-])/;
-
-/** wget's password options; `wget -d` reports each as `Setting --http-password (httppassword) to SECRET`. */
-const WGET_PASSWORDS = ['--password', '--http-password', '--ftp-password', '--proxy-password'] as const;
-
-interface CredentialCommand extends KnownCommand {
-  readonly options: readonly CredentialOption[];
-}
-
-const COMMANDS: readonly CredentialCommand[] = [
-  {
-    // `-p` takes only a glued value: a bare `-p` asks for the password, the next word is a database.
-    names: [
-      'mysql',
-      'mysqldump',
-      'mysqladmin',
-      'mysqlimport',
-      'mysqlshow',
-      'mysqlcheck',
-      'mysqlslap',
-      'mysqlpump',
-      'mysqlbinlog',
-      'mariadb',
-      'mariadb-dump',
-      'mariadb-admin',
-      'mariadb-import',
-      'mariadb-show',
-      'mariadb-check',
-      'mariadb-slap',
-      'mariadb-binlog',
-    ],
-    options: [
-      { name: '-p', shape: 'whole', attached: true },
-      { name: '--password', shape: 'whole', equals: true },
-    ],
-  },
-  {
-    // HTTPie (and xh, which takes its options): `-a user` asks for the password.
-    names: ['http', 'https', 'xh', 'xhs'],
-    options: [
-      { name: '-a', shape: 'user:password', attached: true, separate: true, tokenWhen: BEARER },
-      { name: '--auth', shape: 'user:password', separate: true, equals: true, tokenWhen: BEARER },
-    ],
-  },
-  {
-    // Samba's clients: `-U user%password` (`-U 'DOMAIN\user%password'`); `-U user` asks.
-    names: ['smbclient', 'rpcclient', 'smbcacls', 'smbcquotas', 'smbget', 'smbtree', 'net'],
-    options: [
-      { name: '-U', shape: 'user%password', attached: true, separate: true },
-      { name: '--user', shape: 'user%password', separate: true, equals: true },
-      { name: '--password', shape: 'whole', separate: true, equals: true },
-    ],
-  },
-  {
-    // `--password=...` is also an assignment; `--ask-password` asks.
-    names: ['wget', 'wget2'],
-    options: WGET_PASSWORDS.map((name) => ({ name, shape: 'whole', separate: true, equals: true })),
-  },
-  {
-    names: ['sshpass'],
-    options: [{ name: '-p', shape: 'whole', attached: true, separate: true }],
-  },
-  {
-    names: ['redis-cli', 'valkey-cli', 'keydb-cli'],
-    options: [
-      { name: '-a', shape: 'whole', separate: true },
-      { name: '--pass', shape: 'whole', separate: true },
-    ],
-  },
-  {
-    // The MongoDB shells and database tools: a bare `-p` (before another option or at the end) asks.
-    names: [
-      'mongo',
-      'mongosh',
-      'mongodump',
-      'mongorestore',
-      'mongoexport',
-      'mongoimport',
-      'mongostat',
-      'mongotop',
-      'mongofiles',
-    ],
-    options: [
-      { name: '-p', shape: 'whole', separate: true },
-      { name: '--password', shape: 'whole', separate: true, equals: true },
-    ],
-  },
-  {
-    // Container registry logins: `-p` of `docker run` publishes ports, so only the `login` subcommand.
-    names: ['login'],
-    after: ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'oras', 'registry'],
-    options: [
-      { name: '-p', shape: 'whole', separate: true },
-      { name: '--password', shape: 'whole', separate: true, equals: true },
-    ],
-  },
-  {
-    // winbind's check of a user's password: `wbinfo -a user%password`.
-    names: ['wbinfo'],
-    options: [
-      { name: '-a', shape: 'user%password', separate: true },
-      { name: '--authenticate', shape: 'user%password', separate: true, equals: true },
-    ],
-  },
-];
 
 const BY_NAME: ReadonlyMap<string, CredentialCommand> = new Map(
   COMMANDS.flatMap((command) => command.names.map((name) => [name, command] as const)),
@@ -156,11 +37,28 @@ function isOptionCode(code: number): boolean {
   );
 }
 
-/** `(` `)` `<` `>` `|` `;` `&`: shell syntax, not the first character of an unquoted argument. */
-const SHELL_SYNTAX: ReadonlySet<number> = new Set([40, 41, 60, 62, 124, 59, 38]);
+const BATCH_LETTERS = COMMANDS.flatMap((command) => command.batch?.letter ?? []);
 
-/** Ports published by a container engine (`-p3306:3306`), not a password. */
-const PORT_MAPPING = /^[0-9.:]*[0-9]:[0-9]+(?:\/(?:tcp|udp))?$/;
+/** A cluster of up to 8 short options holding a batch-mode letter (`-b`, `-cbB`). */
+function isBatchCluster(text: string, index: number, nameEnd: number): boolean {
+  if (nameEnd - index > 9) return false;
+  for (let cursor = index + 1; cursor < nameEnd; cursor++) {
+    const code = text.charCodeAt(cursor);
+    if (!((code >= 97 && code <= 122) || (code >= 65 && code <= 90))) return false;
+  }
+  return BATCH_LETTERS.some((letter) => text.slice(index + 1, nameEnd).includes(letter));
+}
+
+/** Ports published by a container engine (`-p3306:3306`, `-p127.0.0.1:80:80/udp`), not a password. */
+function isPortMapping(value: string): boolean {
+  const ports = value.endsWith('/tcp') || value.endsWith('/udp') ? value.slice(0, -4) : value;
+  if (!ports.includes(':') || ports.endsWith(':')) return false;
+  for (let index = 0; index < ports.length; index++) {
+    const code = ports.charCodeAt(index);
+    if (!((code >= 48 && code <= 57) || code === 58 || code === 46)) return false;
+  }
+  return true;
+}
 
 /** Where the value of `option` begins when it follows `=`, a quote or the next blank (the name ends at `nameEnd`). */
 function separatedValue(
@@ -176,10 +74,7 @@ function separatedValue(
   if (!(isBlank(next) || isQuote(next)) || !option.separate) return undefined;
   const argument = argumentAfter(text, nameEnd);
   // Unquoted, shell syntax such as `(` or `<` is not an argument.
-  if (
-    argument.start === nameEnd ||
-    (argument.quote === 0 && SHELL_SYNTAX.has(text.charCodeAt(argument.start)))
-  )
+  if (argument.start === nameEnd || (argument.quote === 0 && isShellSyntax(text.charCodeAt(argument.start))))
     return undefined;
   return { argument, separate: true };
 }
@@ -224,11 +119,18 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91)) return undefined;
   let nameEnd = index + 1;
   while (nameEnd < index + 24 && isOptionCode(text.charCodeAt(nameEnd))) nameEnd++;
-  // Only options the table knows: the whole word, or a one-letter option with its value glued on.
-  if (!OPTION_NAMES.has(text.slice(index, nameEnd)) && !OPTION_NAMES.has(text.slice(index, index + 2)))
+  // Only options the table knows: the whole word, a one-letter option with its value glued on, or
+  // a cluster of short options that may turn batch mode on.
+  if (
+    !OPTION_NAMES.has(text.slice(index, nameEnd)) &&
+    !OPTION_NAMES.has(text.slice(index, index + 2)) &&
+    !isBatchCluster(text, index, nameEnd)
+  )
     return undefined;
   const found = commandBefore(text, index, BY_NAME);
   if (found === undefined) return wgetSetting(text, index, nameEnd);
+  if (found.command.batch !== undefined)
+    return batchPassword(text, index, nameEnd, found.command.batch, text.slice(found.nameEnd, index));
   const option = optionValue(text, index, nameEnd, found.command);
   if (option === undefined) return undefined;
   const { argument, separate } = option;
@@ -246,15 +148,18 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
     if (start === end) return undefined;
   } else if (separate && end - start < 4) return undefined; // a short separate word is a word
   const value = text.slice(start, end);
-  if (isPlaceholder(value) || PORT_MAPPING.test(value)) return undefined;
+  if (isPlaceholder(value) || isPortMapping(value)) return undefined;
   return { start, end, kind: token ? 'authorization' : 'password' };
 }
+
+/** The regexes the matcher runs, for the regex safety test. */
+export const COMMAND_CREDENTIAL_PATTERNS: readonly RegExp[] = [BEARER, OPTION_CLUSTER];
 
 /** Passwords on the command line of other tools than curl, in command text and logs. */
 export const commandCredentials: SecretRule = {
   id: 'command_credentials',
   description:
-    'Passwords on the command line of database and other clients: mysql/mysqldump/mariadb -pSECRET',
+    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman login -p, wget --http-password (also in wget -d output), htpasswd -b file user password',
   // Every `-`, as for curl: the option names are short and common.
   anchors: ['-'],
   match: matchCommandCredentials,
@@ -262,17 +167,19 @@ export const commandCredentials: SecretRule = {
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
     const user = fake.chars('abcdefghijklmnopqrstuvwxyz', 8);
+    const sample = (text: string, kind = 'password') => ({ text, secret: password, kind });
     return [
-      { text: `$ mysql -u root -p${password} app`, secret: password, kind: 'password' },
-      { text: `mysqldump -uroot -p'${password}' app > app.sql`, secret: password, kind: 'password' },
-      { text: `["mariadb", "-h", "db", "-p${password}"]`, secret: password, kind: 'password' },
-      { text: `http -a ${user}:${password} POST api.example.com/v1`, secret: password, kind: 'password' },
-      { text: `https -A bearer -a '${password}' example.com`, secret: password, kind: 'authorization' },
-      {
-        text: `smbclient //fs/share -U 'CORP\\${user}%${password}' -c ls`,
-        secret: password,
-        kind: 'password',
-      },
+      sample(`$ mysql -u root -p${password} app`),
+      sample(`mysqldump -uroot -p'${password}' app > app.sql`),
+      sample(`["mariadb", "-h", "db", "-p${password}"]`),
+      sample(`http -a ${user}:${password} POST api.example.com/v1`),
+      sample(`https -A bearer -a '${password}' example.com`, 'authorization'),
+      sample(`smbclient //fs/share -U 'CORP\\${user}%${password}' -c ls`),
+      sample(`sshpass -p "${password}" ssh ${user}@10.0.0.5`),
+      sample(`docker login -u ${user} -p ${password} ghcr.io`),
+      sample(`wget --http-user ${user} --http-password ${password} https://a`),
+      sample(`Setting --http-password (httppassword) to ${password}\n`),
+      sample(`htpasswd -nbB ${user} ${password}`),
     ];
   },
   negatives: () => [
@@ -288,5 +195,7 @@ export const commandCredentials: SecretRule = {
     'mongosh -u root -p --authenticationDatabase admin',
     'wget --ask-password --user alice https://a',
     'Setting --tries (tries) to 3',
+    'htpasswd -c /etc/nginx/.htpasswd alice',
+    'git checkout -b feature/login main',
   ],
 };

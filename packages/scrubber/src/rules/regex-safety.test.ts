@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createScrubber } from '../scrubber.js';
 import { adversarialInputs } from '../testing/adversarial.js';
 import { ASSIGNMENT_PATTERNS } from './assignment.js';
+import { COMMAND_CREDENTIAL_PATTERNS } from './command-credentials.js';
 import { ENV_PAIR_PATTERNS } from './env-pairs.js';
 import { DEFAULT_RULES } from './index.js';
 import { PEM_PATTERNS } from './structured.js';
@@ -26,6 +27,9 @@ const patterns: [string, RegExp][] = [
   ...PEM_PATTERNS.map((pattern) => ['private_key (matcher)', pattern] as [string, RegExp]),
   ...ASSIGNMENT_PATTERNS.map((pattern) => ['assignment (matcher)', pattern] as [string, RegExp]),
   ...ENV_PAIR_PATTERNS.map((pattern) => ['env_pair (matcher)', pattern] as [string, RegExp]),
+  ...COMMAND_CREDENTIAL_PATTERNS.map(
+    (pattern) => ['command_credentials (matcher)', pattern] as [string, RegExp],
+  ),
 ];
 
 describe('regex safety', () => {
