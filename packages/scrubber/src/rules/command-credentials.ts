@@ -159,7 +159,7 @@ export const COMMAND_CREDENTIAL_PATTERNS: readonly RegExp[] = [BEARER, OPTION_CL
 export const commandCredentials: SecretRule = {
   id: 'command_credentials',
   description:
-    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman login -p, wget --http-password (also in wget -d output), htpasswd -b file user password',
+    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman login -p, wget --http-password (also in wget -d output), htpasswd -b file user password, ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p',
   // Every `-`, as for curl: the option names are short and common.
   anchors: ['-'],
   match: matchCommandCredentials,
@@ -180,6 +180,9 @@ export const commandCredentials: SecretRule = {
       sample(`wget --http-user ${user} --http-password ${password} https://a`),
       sample(`Setting --http-password (httppassword) to ${password}\n`),
       sample(`htpasswd -nbB ${user} ${password}`),
+      sample(`ldapsearch -x -D cn=admin,dc=example -w '${password}' -b dc=example`),
+      sample(`keytool -list -keystore ks.p12 -storepass ${password}`),
+      sample(`7z x -p${password} backup.7z`),
     ];
   },
   negatives: () => [
@@ -197,5 +200,7 @@ export const commandCredentials: SecretRule = {
     'Setting --tries (tries) to 3',
     'htpasswd -c /etc/nginx/.htpasswd alice',
     'git checkout -b feature/login main',
+    'ldapsearch -x -W -b dc=example',
+    'scp -P 2222 file host:/tmp',
   ],
 };

@@ -142,6 +142,56 @@ export const COMMANDS: readonly CredentialCommand[] = [
     ],
   },
   {
+    // OpenLDAP's clients: `-w` is the bind password (`-W` asks, `-y file` reads it).
+    names: [
+      'ldapsearch',
+      'ldapadd',
+      'ldapmodify',
+      'ldapdelete',
+      'ldapmodrdn',
+      'ldapwhoami',
+      'ldapcompare',
+      'ldapexop',
+    ],
+    options: [{ name: '-w', shape: 'whole', attached: true, separate: true }],
+  },
+  {
+    // ldappasswd also takes the old (`-a`) and the new (`-s`) password.
+    names: ['ldappasswd'],
+    options: [
+      { name: '-w', shape: 'whole', attached: true, separate: true },
+      { name: '-a', shape: 'whole', attached: true, separate: true },
+      { name: '-s', shape: 'whole', attached: true, separate: true },
+    ],
+  },
+  {
+    // Java's key tools (`-storepass:env NAME` and `:file` name where the password is).
+    names: ['keytool', 'jarsigner'],
+    options: [
+      '-storepass',
+      '-keypass',
+      '-srcstorepass',
+      '-deststorepass',
+      '-srckeypass',
+      '-destkeypass',
+      '-new',
+    ].map((name) => ({ name, shape: 'whole', separate: true })),
+  },
+  {
+    // SQL Server's command-line tools.
+    names: ['sqlcmd', 'bcp', 'osql', 'isql'],
+    options: [{ name: '-P', shape: 'whole', attached: true, separate: true }],
+  },
+  {
+    names: ['zip', 'unzip', 'zipcloak', 'funzip'],
+    options: [{ name: '-P', shape: 'whole', separate: true }],
+  },
+  {
+    // 7-Zip and RAR take the password glued to `-p`; a bare `-p` asks.
+    names: ['7z', '7za', '7zz', '7zr', 'rar', 'unrar'],
+    options: [{ name: '-p', shape: 'whole', attached: true }],
+  },
+  {
     names: ['htpasswd'],
     options: [],
     batch: { letter: 'b', before: 2, dropsOne: 'n', valued: ['-C', '-r'] },

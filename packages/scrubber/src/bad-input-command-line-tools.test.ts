@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import {
+  expectForms,
+  expectLeftAlone,
+  password,
+  scrubber,
+  trace,
+  tracedSecrets,
+  user,
+} from '../test/command-lines.js';
+
+// Passwords on the command line of LDAP clients, Java's keytool, SQL Server's sqlcmd and archivers.
+
+describe('ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p', () => {
+  it('redacts the password in what `bash -x` prints for them', async () => {
+    for (const secret of tracedSecrets) {
+      const stderr = await trace(
+        ['ldapsearch', 'ldapmodify', 'ldappasswd', 'keytool', 'jarsigner', 'sqlcmd', 'zip', 'unzip', '7z'],
+        [
+          'ldapsearch -x -H ldap://ldap.internal -D "cn=admin,dc=example,dc=org" -w "$SECRET" -b dc=example,dc=org',
+          'ldapmodify -x -D cn=admin,dc=example,dc=org -w"$SECRET" -f change.ldif',
+          'ldappasswd -x -D "uid=$SECRET_USER,dc=example,dc=org" -a "$SECRET" -s "$SECRET"',
+          'keytool -importcert -alias ca -file ca.crt -keystore truststore.jks -storepass "$SECRET" -noprompt',
+          'jarsigner -keystore release.jks -storepass "$SECRET" -keypass "$SECRET" app.jar release',
+          'sqlcmd -S db.internal -U sa -P "$SECRET" -Q "select 1"',
+          'zip -r -P "$SECRET" backup.zip data',
+          'unzip -P "$SECRET" backup.zip',
+          '7z a -p"$SECRET" -mhe=on backup.7z data',
+        ],
+        secret,
+      );
+      if (stderr === undefined) return;
+      expect(stderr).toContain(secret);
+      const { text, findings } = scrubber.scrub(stderr);
+      expect(text).not.toContain(secret);
+      expect(findings.map((finding) => finding.kind)).toEqual(Array(11).fill('password'));
+      expect(text).toContain(`+ ldappasswd -x -D uid=${user},dc=example,dc=org -a `);
+    }
+  });
+
+  it('redacts every option form, in JSON and argument lists', () => {
+    expectForms([
+      [`ldapwhoami -x -D cn=ro -w ${password}`, 'ldapwhoami -x -D cn=ro -w #'],
+      [`ldapdelete -D cn=admin -w '${password}' uid=x`, "ldapdelete -D cn=admin -w '#' uid=x"],
+      [
+        `keytool -list -keystore ks.p12 -storepass ${password}`,
+        'keytool -list -keystore ks.p12 -storepass #',
+      ],
+      [
+        `keytool -importkeystore -srckeystore a.jks -srcstorepass ${password} -destkeystore b.p12`,
+        'keytool -importkeystore -srckeystore a.jks -srcstorepass # -destkeystore b.p12',
+      ],
+      [
+        `keytool -storepasswd -keystore ks.jks -new ${password}`,
+        'keytool -storepasswd -keystore ks.jks -new #',
+      ],
+      [`bcp dbo.t out t.dat -S db -U sa -P ${password} -c`, 'bcp dbo.t out t.dat -S db -U sa -P # -c'],
+      [`unzip -o -P ${password} a.zip -d out`, 'unzip -o -P # a.zip -d out'],
+      [`7za x -p${password} backup.7z`, '7za x -p# backup.7z'],
+      [`unrar x -p${password} a.rar`, 'unrar x -p# a.rar'],
+    ]);
+    const argv = JSON.stringify(['keytool', '-list', '-storepass', password]);
+    expect(JSON.parse(scrubber.scrubText(argv))).toEqual([
+      'keytool',
+      '-list',
+      '-storepass',
+      '[REDACTED:password]',
+    ]);
+  });
+
+  it('leaves prompts, password files and the same letters of other commands alone', () => {
+    expectLeftAlone([
+      'ldapsearch -x -D cn=admin,dc=example,dc=org -W -b dc=example,dc=org',
+      'ldapsearch -x -D cn=admin -y /run/secrets/ldap -b dc=example',
+      'ldapsearch -x -a always -b dc=example uid=alice',
+      'ldapsearch -LLL -s base -b "" namingContexts',
+      'keytool -list -keystore ks.jks -storepass:env STOREPASS',
+      'keytool -list -keystore ks.jks -storepass:file /run/secrets/storepass',
+      'keytool -genkeypair -alias app -keystore ks.p12',
+      'sqlcmd -S db -U sa -Q "select 1"',
+      'zip -e backup.zip data',
+      'zip -r -9 backup.zip data -x "*.log"',
+      '7z a -p backup.7z data',
+      '7z x backup.7z -ooutput',
+      'psql -h db -p 5432 -w -U app',
+      'nc -w 5 host 80',
+      'tar -P -czf backup.tgz /srv',
+      'rsync -P -a src/ host:dst/',
+      'scp -P 2222 file host:/tmp',
+    ]);
+  });
+});
