@@ -106,4 +106,41 @@ describe('which of your credentials a document may pick', () => {
     );
     expect(settled.tools.b?.auth).toMatchObject({ value: '${PETS_QUERY_KEY}' });
   });
+
+  it('refuses credentials for a scheme the document does not have, or fields no scheme reads', async () => {
+    const token = fakeSecret('token');
+    const api = await server();
+    const document = minimal(
+      { '/a': { get: { operationId: 'a', security: [{ bearerAuth: [] }] } } },
+      {
+        servers: [{ url: api.origin }],
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      },
+    );
+    const cases: Array<[credentials: Record<string, unknown>, expected: string]> = [
+      // a misspelt scheme name used to be ignored: calls went with ${CREDS_BEARERAUTH} instead
+      [
+        { bearerauth: { token: '${MY_TOKEN}' } },
+        'credentials.bearerauth: the document has no security scheme "bearerauth" (it has: bearerAuth)',
+      ],
+      [{ bearerAuth: { secret: '${MY_TOKEN}' } }, 'credentials.bearerAuth.secret is not a credential field'],
+      [{ bearerAuth: { token: 5 } }, 'credentials.bearerAuth.token must be a string'],
+      [{ bearerAuth: 'x' }, 'credentials.bearerAuth must be an object'],
+    ];
+    for (const [credentials, expected] of cases) {
+      const outcome = await importOpenApi(
+        { document },
+        { namespace: 'creds', credentials: credentials as never },
+      ).then(
+        async (result) => {
+          await callAll(result.tools, { MY_TOKEN: token, CREDS_BEARERAUTH: 'default' });
+          return undefined;
+        },
+        (error: { code?: string; message: string }) => error,
+      );
+      expect(outcome?.code, expected).toBe('CONFIG_INVALID');
+      expect(outcome?.message).toContain(expected);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
 });

@@ -103,3 +103,39 @@ export function checkServerChoice(
     );
   }
 }
+
+const CREDENTIAL_FIELDS = ['value', 'token', 'username', 'password', 'clientId', 'clientSecret', 'tokenUrl'];
+
+/**
+ * Checks `credentials` against the document's security schemes, so a misspelt scheme or field
+ * is `CONFIG_INVALID` naming it instead of ignored (calls would go with the default variables,
+ * or ask the document's token endpoint). Values are never repeated.
+ */
+export function checkCredentials(credentials: unknown, schemes: Readonly<Record<string, unknown>>): void {
+  if (credentials === undefined) return;
+  const invalid = (message: string): ToolError => new ToolError('CONFIG_INVALID', message);
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isRecord(credentials))
+    throw invalid(
+      "credentials must be an object by security scheme name, such as { apiKey: { value: '${API_KEY}' } }",
+    );
+  const known = Object.keys(schemes);
+  for (const [name, given] of Object.entries(credentials)) {
+    if (!Object.hasOwn(schemes, name)) {
+      throw invalid(
+        `credentials.${name}: the document has no security scheme ${JSON.stringify(name)} (it has: ${known.join(', ') || 'none'})`,
+      );
+    }
+    if (!isRecord(given))
+      throw invalid(`credentials.${name} must be an object such as { token: '\${API_TOKEN}' }`);
+    for (const [field, value] of Object.entries(given)) {
+      if (!CREDENTIAL_FIELDS.includes(field))
+        throw invalid(
+          `credentials.${name}.${field} is not a credential field (${CREDENTIAL_FIELDS.join(', ')})`,
+        );
+      if (value !== undefined && typeof value !== 'string')
+        throw invalid(`credentials.${name}.${field} must be a string (usually \${VAR})`);
+    }
+  }
+}

@@ -9,7 +9,7 @@ import type { RestParameterBinding, RestToolConfig } from '../config.js';
 import { setOwn } from '../records.js';
 import { checkToolConfig } from '../tool-spec.js';
 import { splitToolUrl } from '../url-template.js';
-import { checkImportOptions, checkServerChoice } from './check-options.js';
+import { checkCredentials, checkImportOptions, checkServerChoice } from './check-options.js';
 import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
 import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
 import type { NormalizedOperation } from './operation-model.js';
@@ -153,6 +153,7 @@ export async function importOpenApi(
     if (version !== '2.0') checkDocumentServer(documentServers, options);
     else checkSwaggerBase(document);
   }
+  checkCredentials(options.credentials, schemes as Record<string, unknown>);
   const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
   const variableOwners = defaultVariableOwners(
     schemes as Record<string, Mutable>,
