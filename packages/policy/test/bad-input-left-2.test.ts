@@ -200,6 +200,17 @@ describe('device targets relative to a directory changed earlier in the line', (
     ['tee ../../../../../../../dev/sda < x', 'ask', /may write to the block device \/dev\/sda/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
+  it('a directory deeper than PATH_MAX or a pushd stack deeper than 64 makes the line asked', async () => {
+    const OVERFLOW = /more variables, values or links are made than the analysis follows/;
+    const deep = await inBypass(`${'cd a; '.repeat(2100)}tee sda < x`);
+    expect(deep.decision, deep.reason).toBe('ask');
+    expect(deep.reason).toMatch(OVERFLOW);
+    const stacked = await inBypass(`${'pushd a; '.repeat(70)}tee sda < x`);
+    expect(stacked.decision, stacked.reason).toBe('ask');
+    expect(stacked.reason).toMatch(OVERFLOW);
+    expect((await inDefault(`${'cd a; '.repeat(50)}tee sda < x`)).decision).toBe('allow');
+  });
+
   it.each([
     'cd /dev && ls -l sda',
     'cd /dev && cat sda > /dev/null',

@@ -83,13 +83,15 @@ export function inChild(facts: LineFacts, walk: () => void): void {
 export function maybe(facts: LineFacts, walk: () => void): void {
   const before = snapshot(facts);
   walk();
-  for (const name of new Set([...before.variables.keys(), ...facts.variables.keys()]))
-    facts.variables.set(
-      name,
-      union(facts, before.variables.get(name) ?? [RUN_TIME], facts.variables.get(name) ?? [RUN_TIME]),
-    );
-  facts.directories = union(facts, before.directories, facts.directories);
-  facts.previous = union(facts, before.previous, facts.previous);
+  // Value lists are replaced, never changed in place: only the ones that differ are merged.
+  for (const name of new Set([...before.variables.keys(), ...facts.variables.keys()])) {
+    const was = before.variables.get(name);
+    const now = facts.variables.get(name);
+    if (was !== now) facts.variables.set(name, union(facts, was ?? [RUN_TIME], now ?? [RUN_TIME]));
+  }
+  if (before.directories !== facts.directories)
+    facts.directories = union(facts, before.directories, facts.directories);
+  if (before.previous !== facts.previous) facts.previous = union(facts, before.previous, facts.previous);
 }
 
 /** A value as stored: its text, whether it is known, nothing of the word it came from. */

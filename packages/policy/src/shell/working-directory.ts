@@ -58,6 +58,12 @@ export function placedReadings(facts: LineFacts, word: ShellWord): ShellWord[][]
   return out;
 }
 
+/** Longest working directory followed (Linux's PATH_MAX). */
+const MAX_PATH = 4096;
+
+/** Deepest `pushd` stack followed. */
+const MAX_STACK = 64;
+
 /** `cd` options that take no value. */
 const CD_OPTIONS = /^-[LPe@]+$/;
 
@@ -93,6 +99,11 @@ function destinations(facts: LineFacts, word: ShellWord): ShellWord[] {
         for (const base of entry.text.split(':'))
           if (base !== '') out.push(inDirectory({ ...entry, text: base }, value));
   }
+  // A directory longer than PATH_MAX cannot be entered; a bound on the work `cd a; cd a; ...` causes.
+  if (out.some((directory) => directory.text.length > MAX_PATH)) {
+    facts.overflow = true;
+    return [RUN_TIME];
+  }
   return distinct(facts, out);
 }
 
@@ -122,7 +133,8 @@ export function changeDirectory(facts: LineFacts, name: string, args: readonly S
       if (!word && top) facts.stack = [...facts.stack.slice(0, -1), before];
       return;
     }
-    facts.stack = [...facts.stack, before];
+    if (facts.stack.length >= MAX_STACK) facts.overflow = true;
+    else facts.stack = [...facts.stack, before];
   }
   if (!word) facts.directories = [RUN_TIME];
   else if (!word.dynamic && word.text === '-') facts.directories = facts.previous;
