@@ -384,3 +384,30 @@ describe('one setting in two spellings of the foreign formats', () => {
     );
   });
 });
+
+describe("Gemini CLI's includeTools/excludeTools and a timeout of the wrong shape", () => {
+  it('are problems naming the field, not dropped (a dropped includeTools exposed every tool)', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          oneTool: { command: 'node', includeTools: 'search' },
+          noneDenied: { command: 'node', excludeTools: 'delete_everything' },
+          both: { command: 'node', includeTools: ['search'], toolsAllowed: ['read_*'] },
+          slowText: { command: 'node', timeout: '60' },
+          fine: { command: 'node', includeTools: ['search'], excludeTools: [], timeout: 60 },
+        },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['oneTool', 'includeTools'],
+      ['noneDenied', 'excludeTools'],
+      ['both', 'includeTools'],
+      ['slowText', 'timeout'],
+    ]);
+    expect(loaded.problems[0]?.message).toMatch(/includeTools must be an array of tool names/);
+    expect(loaded.problems[2]?.message).toMatch(/includeTools and toolsAllowed differ: keep one/);
+    expect(loaded.problems[3]?.message).toMatch(/timeout must be a number.*requestTimeoutMs/);
+  });
+});

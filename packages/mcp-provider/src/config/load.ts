@@ -1,16 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { z } from 'zod';
-import {
-  type McpConfigFormat,
-  type RawServerEntry,
-  SPELLED_TWICE,
-  type SpelledTwice,
-  normalizeDocument,
-} from './formats.js';
+import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
 import { repeatedHeaderProblems } from './header-names.js';
 import { type InterpolationContext, interpolate } from './interpolate.js';
 import { otherKindProblems } from './kinds.js';
+import { FORMAT_PROBLEMS, type FormatProblem } from './normalize-entry.js';
 import { type McpConfigProblem, createProblem } from './problems.js';
 import { remoteServerSchema, stdioServerSchema, websocketServerSchema } from './schema.js';
 import { stripJsonComments } from './jsonc.js';
@@ -269,9 +264,9 @@ export async function loadMcpConfig(
       disabled.push(name);
       continue;
     }
-    const spelledTwice = raw[SPELLED_TWICE] as readonly SpelledTwice[] | undefined;
-    if (spelledTwice) {
-      for (const { field, what } of spelledTwice) problems.push(createProblem(name, field, what));
+    const formatProblems = raw[FORMAT_PROBLEMS] as readonly FormatProblem[] | undefined;
+    if (formatProblems) {
+      for (const { field, what } of formatProblems) problems.push(createProblem(name, field, what));
       continue;
     }
     const serverProblems: McpConfigProblem[] = [];

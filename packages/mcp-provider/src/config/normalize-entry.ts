@@ -1,0 +1,130 @@
+/**
+ * One server entry of a foreign config file turned into the shape of our typed config (not yet
+ * interpolated or validated), so one validator serves every format.
+ */
+
+/** A raw server entry after format normalization, before interpolation and validation. */
+export type RawServerEntry = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Key of a normalized entry that lists what its format's own fields got wrong. */
+export const FORMAT_PROBLEMS = '__formatProblems';
+
+/** A field of a foreign format that cannot be carried over (given twice, or of the wrong shape). */
+export interface FormatProblem {
+  readonly field: string;
+  readonly what: string;
+}
+
+const TYPE_ALIASES: Readonly<Record<string, string>> = {
+  stdio: 'stdio',
+  local: 'stdio',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  streamable_http: 'http',
+  sse: 'sse',
+  ws: 'websocket',
+  websocket: 'websocket',
+};
+
+/** Cline and Roo Code allow a `timeout` of 1 to 3600 seconds (default 60). */
+const LONGEST_TIMEOUT_IN_SECONDS = 3600;
+
+/**
+ * The request timeout in ms of another tool's `timeout`: seconds in Cline's and Roo Code's
+ * files (1 to 3600), milliseconds in Gemini CLI's and Claude Code's (Gemini's default is
+ * 600 000; Claude Code ignores values under 1000). A value up to 3600 is read as seconds: read
+ * as milliseconds, Cline's default 60 would fail every call slower than 60 ms.
+ */
+function timeoutMs(timeout: number): number {
+  return timeout > 0 && timeout <= LONGEST_TIMEOUT_IN_SECONDS ? timeout * 1000 : timeout;
+}
+
+/**
+ * VS Code allows numbers as env values (`"PORT": 3000`): they are passed as their decimal
+ * text. Anything else that is not a string stays, for the validator to report by name.
+ */
+function numbersAsText(env: Record<string, unknown>): Record<string, unknown> {
+  // null prototype: a "__proto__" key stays a key (the validator refuses it by name)
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(env)) {
+    out[name] = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  }
+  return out;
+}
+
+/** Maps the field spellings of Claude, Cursor, Windsurf, Gemini CLI, VS Code and Zed onto ours. */
+export function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
+  const out: RawServerEntry = { ...entry };
+  delete out[FORMAT_PROBLEMS]; // only this function sets it
+  const problems: FormatProblem[] = [];
+  // Windsurf says serverUrl, Gemini CLI says httpUrl (streamable HTTP). Beside a url that
+  // differs, either would be a guess (Gemini CLI itself takes httpUrl over url).
+  for (const spelling of ['httpUrl', 'serverUrl'] as const) {
+    if (entry.url !== undefined && entry[spelling] !== undefined && entry[spelling] !== entry.url) {
+      problems.push({ field: spelling, what: `and url name different URLs: keep one` });
+    }
+  }
+  if (out.url === undefined && typeof entry.serverUrl === 'string') out.url = entry.serverUrl;
+  if (out.url === undefined && typeof entry.httpUrl === 'string') {
+    out.url = entry.httpUrl;
+    out.type ??= 'http';
+  }
+  delete out.serverUrl;
+  delete out.httpUrl;
+  // Zed nests the command: { command: { path, args, env } } in older versions.
+  if (isRecord(entry.command)) {
+    const nested = entry.command;
+    for (const field of ['args', 'env'] as const) {
+      if (nested[field] !== undefined && entry[field] !== undefined) {
+        problems.push({
+          field,
+          what: `is given both in "command" (Zed's nested form) and beside it: keep one`,
+        });
+      }
+    }
+    out.command = nested.path ?? nested.command;
+    if (nested.args !== undefined) out.args = nested.args;
+    if (nested.env !== undefined) out.env = nested.env;
+  }
+  if (isRecord(out.env)) out.env = numbersAsText(out.env);
+  if (out.requestTimeoutMs === undefined && typeof entry.timeout === 'number')
+    out.requestTimeoutMs = timeoutMs(entry.timeout);
+  if (entry.timeout !== undefined && typeof entry.timeout !== 'number') {
+    problems.push({
+      field: 'timeout',
+      what: 'must be a number: the request timeout (seconds up to 3600, milliseconds above), or set requestTimeoutMs',
+    });
+  }
+  delete out.timeout;
+  // Claude Code: `disabled`.
+  if (entry.disabled === true && out.enabled === undefined) out.enabled = false;
+  // a disabled that is not a boolean stays, for the validator to report
+  if (typeof entry.disabled === 'boolean') delete out.disabled;
+  if (typeof out.type === 'string') out.type = TYPE_ALIASES[out.type] ?? out.type;
+  else if (out.type === undefined && out.command !== undefined) out.type = 'stdio';
+  // Gemini CLI's tool filters are ours under other names: dropped, every tool would be exposed.
+  for (const [theirs, ours] of [
+    ['includeTools', 'toolsAllowed'],
+    ['excludeTools', 'toolsDenied'],
+  ] as const) {
+    const value = entry[theirs];
+    delete out[theirs];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+      problems.push({ field: theirs, what: 'must be an array of tool names (["search"])' });
+    } else if (entry[ours] === undefined) {
+      out[ours] = value;
+    } else if (JSON.stringify(entry[ours]) !== JSON.stringify(value)) {
+      problems.push({ field: theirs, what: `and ${ours} differ: keep one` });
+    }
+  }
+  // Fields of other tools that do not concern us.
+  for (const key of ['source', 'settings', 'trust', 'description', 'envFile']) delete out[key];
+  if (problems.length > 0) out[FORMAT_PROBLEMS] = problems;
+  return out;
+}
