@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, finished, runCli, startCli, tempDir } from './helpers.js';
@@ -192,6 +193,32 @@ describe('--args and --config of a FIFO are read the same way', () => {
 });
 
 describe('next to them: stdin that is never closed, directories, files that grow', () => {
+  it('a TOOLPLANE_INPUT_TIMEOUT_MS past what a timer holds is refused (a timer would fire at once)', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read', '--args', '-'], {
+      cwd: dir.path,
+      input: '{"path":"notes.txt"}',
+      env: { TOOLPLANE_INPUT_TIMEOUT_MS: '3000000000' },
+      timeoutMs: RUN_LIMIT_MS,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'toolplane: error: INVALID_ARGUMENTS: TOOLPLANE_INPUT_TIMEOUT_MS must be at most 2147483647 (about 24 days), got "3000000000"',
+    );
+    expect(stderr).not.toContain('TimeoutOverflowWarning');
+  });
+
+  it('--config /dev/zero is refused at 64 MiB, saying so', async () => {
+    const { code, signal, stderr } = await runCli(['--config', '/dev/zero', 'tools', 'list'], {
+      cwd: dir.path,
+      timeoutMs: RUN_LIMIT_MS,
+    });
+    expect(signal).toBeNull();
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'toolplane: error: CONFIG_INVALID: config /dev/zero is larger than 64 MiB, the most a config file may be',
+    );
+  });
+
   it('--args - with stdin left open is TIMEOUT (before: waited forever)', async () => {
     const child = startCli(['tools', 'call', 'read', '--args', '-'], { cwd: dir.path, env: INPUT_TIMEOUT });
     child.stdin?.write('{"path":"notes.txt"');
@@ -219,6 +246,25 @@ describe('next to them: stdin that is never closed, directories, files that grow
     expect(code).toBe(2);
     expect(stderr).toContain('toolplane: error: INVALID_ARGUMENTS: arguments file args.d is a directory');
     expect(stderr).toContain('hint: give --args @ the path of a JSON file');
+  });
+
+  it('a Unix socket as --args @ or --config says it is a socket (before: ENXIO)', async () => {
+    const server = createServer();
+    const path = join(dir.path, 'agent.sock');
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const args = await runCli(['tools', 'call', 'read', '--args', '@agent.sock'], { cwd: dir.path });
+      expect(args.code).toBe(2);
+      expect(args.stderr).toContain(
+        'toolplane: error: INVALID_ARGUMENTS: arguments file agent.sock is a socket',
+      );
+      const config = await runCli(['--config', 'agent.sock', 'tools', 'list'], { cwd: dir.path });
+      expect(config.code).toBe(2);
+      expect(config.stderr).toMatch(/toolplane: error: CONFIG_INVALID: config .*agent\.sock is a socket/);
+      expect(config.stderr).toContain('hint: give --config the path of a .json, .yaml or .yml file');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('--args @file that grows past 16 MiB while it is read is refused at the limit', async () => {

@@ -7,6 +7,7 @@ import {
   inputTimeoutMs,
   readInputFile,
   readStreamBounded,
+  unreadableKind,
 } from '../input/read-input.js';
 import { CliError, usageError } from '../output/cli-error.js';
 
@@ -43,8 +44,8 @@ async function readStdin(stdin: NodeJS.ReadStream, explicit: boolean): Promise<s
  */
 async function readArgumentsFile(file: string, shown: string): Promise<string> {
   const info = await stat(file);
-  if (info.isDirectory())
-    throw usageError(`arguments file ${shown} is a directory`, 'give --args @ the path of a JSON file');
+  const kind = unreadableKind(info);
+  if (kind) throw usageError(`arguments file ${shown} is ${kind}`, 'give --args @ the path of a JSON file');
   const bounds: InputBounds = {
     maxBytes: MAX_ARGUMENT_BYTES,
     timeoutMs: info.isFile() ? undefined : inputTimeoutMs(),

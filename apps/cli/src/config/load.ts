@@ -8,6 +8,7 @@ import {
   inputTimeout,
   inputTimeoutMs,
   readInputFile,
+  unreadableKind,
 } from '../input/read-input.js';
 import { CliError, configError, usageError } from '../output/cli-error.js';
 import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
@@ -192,11 +193,9 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
   let text: string;
   try {
     const info = await stat(file);
-    if (info.isDirectory())
-      throw configError(
-        `config ${file} is a directory`,
-        'give --config the path of a .json, .yaml or .yml file',
-      );
+    const kind = unreadableKind(info);
+    if (kind)
+      throw configError(`config ${file} is ${kind}`, 'give --config the path of a .json, .yaml or .yml file');
     // a regular file is checked before it is read: gigabytes would fill memory before failing to
     // parse; a pipe (`--config <(command)`), FIFO or device is read as it comes, up to the same
     // limit, and must end within the input timeout (a FIFO nobody writes to would wait forever)
@@ -205,7 +204,9 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       timeoutMs: info.isFile() ? undefined : inputTimeoutMs(),
       tooLarge: () =>
         configError(
-          `config ${file} is ${info.isFile() ? `${Math.ceil(info.size / (1024 * 1024))} MiB` : 'larger than that'}; a config file may be at most ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`,
+          info.isFile()
+            ? `config ${file} is ${Math.ceil(info.size / (1024 * 1024))} MiB; a config file may be at most ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`
+            : `config ${file} is larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB, the most a config file may be`,
           'give --config the config file itself (a few kilobytes of JSON or YAML)',
         ),
       tooSlow: (timeoutMs) =>

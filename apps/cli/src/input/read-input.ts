@@ -8,6 +8,9 @@ export const INPUT_TIMEOUT_VARIABLE = 'TOOLPLANE_INPUT_TIMEOUT_MS';
 /** How long input that is not a regular file may take to end, unless the variable says otherwise. */
 export const DEFAULT_INPUT_TIMEOUT_MS = 60_000;
 
+/** The longest delay a Node timer holds; a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** How one input is bounded, and what to say when it is not within bounds. */
 export interface InputBounds {
   readonly maxBytes: number;
@@ -29,6 +32,11 @@ export function inputTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
     throw usageError(
       `${INPUT_TIMEOUT_VARIABLE} must be a positive whole number of milliseconds, got ${JSON.stringify(raw.slice(0, 40))}`,
       `for example ${INPUT_TIMEOUT_VARIABLE}=120000 (two minutes), or unset it for ${DEFAULT_INPUT_TIMEOUT_MS / 1000} s`,
+    );
+  if (value > MAX_TIMER_MS)
+    throw usageError(
+      `${INPUT_TIMEOUT_VARIABLE} must be at most ${MAX_TIMER_MS} (about 24 days), got ${JSON.stringify(raw.slice(0, 40))}`,
+      `for example ${INPUT_TIMEOUT_VARIABLE}=120000 (two minutes)`,
     );
   return value;
 }
@@ -79,8 +87,15 @@ export function readStreamBounded(
   });
 }
 
+/** What a path is when it cannot be read as input ('a directory', 'a socket'), else undefined. */
+export function unreadableKind(info: Stats): string | undefined {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isSocket()) return 'a socket';
+  return undefined;
+}
+
 /**
- * Reads a file that `stat` says is not a directory. A regular file is checked against the limit
+ * Reads a file that {@link unreadableKind} accepts. A regular file is checked against the limit
  * before it is read and has no time limit (it ends); a pipe or FIFO is opened without blocking
  * (opening one for reading otherwise waits, in a thread nothing can stop, until a writer comes)
  * and read as it comes; a device is read too. Anything but a regular file must end within the
