@@ -75,6 +75,17 @@ describe('OAuth2 tokenUrl chosen by a document', () => {
     expect(started?.message).toContain('credentials.oauth.tokenUrl');
     expect(started?.message).toContain(`allowedTokenOrigins: ['${thief.origin}']`);
 
+    // ...or leave out the operations that use the scheme
+    const open = await importOpenApi(
+      {
+        document: {
+          ...document,
+          paths: { ...document.paths, '/open': { get: { operationId: 'open', security: [] } } },
+        },
+      },
+      { namespace: 'pets', exclude: { operationIds: ['listPets'] } },
+    );
+    expect(Object.keys(open.tools)).toEqual(['open']);
     // the operator may trust the document's token origin...
     const allowed = await importOpenApi(
       { document },
