@@ -31,6 +31,8 @@ const ALLOW = [
   'ln *',
   'mknod *',
   'mkdir *',
+  'find *',
+  'xargs *',
 ];
 
 type Expected = 'deny' | 'ask';
@@ -342,5 +344,30 @@ describe('device targets reached through links and device nodes made earlier in 
     'mknod pipe p; tee pipe < x',
     'mknod tty0 c 4 0; ls tty0',
     'tee x < y; ln -s /dev/sda x',
+  ])('%j stays allowed', allowedInDefault);
+});
+
+describe('device targets named by find and xargs at run time', () => {
+  const RUN_TIME = /device or kernel file named at run time/;
+  it.each<Case>([
+    ['find /dev -name sda -exec tee {} \\; < x', 'ask', RUN_TIME],
+    ["find /dev/disk -type l -exec cp img '{}' ';'", 'ask', RUN_TIME],
+    ['find / -name sda -exec tee {} +', 'ask', RUN_TIME],
+    ['cd /dev && find . -name sda -exec cp img {} \\;', 'ask', RUN_TIME],
+    ['find /dev -name sda -execdir tee {} \\; < x', 'ask', RUN_TIME],
+    ['find /dev -name sda -exec dd of={} \\; < x', 'ask', /./],
+    ['ls | xargs -I{} tee /dev/{} < x', 'ask', RUN_TIME],
+    ['ls | xargs -I DISK cp img /dev/DISK', 'ask', RUN_TIME],
+    ['ls | xargs --replace=@ tee /dev/@', 'ask', RUN_TIME],
+    ['ls | xargs -i tee /dev/{}', 'ask', RUN_TIME],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'find . -name "*.txt" -exec cp {} backup/ \\;',
+    'find src -name "*.log" -exec tee -a {} \\; < x',
+    'find /dev -name sda -exec ls -l {} \\;',
+    'ls | xargs -I{} cp {} backup/',
+    'ls | xargs -I{} tee notes/{} < x',
+    'ls | xargs cp -t backup',
   ])('%j stays allowed', allowedInDefault);
 });

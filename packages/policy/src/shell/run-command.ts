@@ -9,6 +9,7 @@ import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
 import { inChild, valuesOf, withVariables } from './facts.js';
 import { recordLinks } from './links.js';
+import { findRoots, markRunTimeName, xargsReplacement } from './run-time-names.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { type ShellWord, sliceWord, staticWord } from './words.js';
@@ -275,12 +276,17 @@ export function runCommand(
           const name = word.text.slice(0, word.text.indexOf('='));
           return { name, values: valuesOf(state.facts, sliceWord(word, name.length + 1)) };
         });
+        // `xargs -I{} tee /dev/{}`: the replaced words are file names known only at run time.
+        const replacement = name === 'xargs' ? xargsReplacement(args) : undefined;
+        const words = replacement
+          ? peeled.words.map((word) => markRunTimeName(word, replacement))
+          : peeled.words;
         withVariables(state.facts, variables, () =>
           inWrapperDirectory(state.facts, peeled.directory, () =>
             runCommand(
               state,
               { ...inner, via, elevated },
-              peeled.words,
+              words,
               text,
               nested,
               written,
@@ -414,6 +420,7 @@ function runFindExec(
   text: string,
   nested: NestedAnalyzer,
 ): void {
+  const roots = findRoots(args);
   for (let index = 0; index < args.length; index++) {
     const word = args[index] as ShellWord;
     if (word.dynamic || !EXEC_ACTIONS.has(word.text)) continue;
@@ -422,7 +429,7 @@ function runFindExec(
     while (end < args.length) {
       const part = args[end] as ShellWord;
       if (!part.dynamic && (part.text === ';' || part.text === '+')) break;
-      inner.push(part.text.includes('{}') ? { ...part, dynamic: true } : part);
+      inner.push(part.text.includes('{}') ? markRunTimeName(part, '{}', roots) : part);
       end++;
     }
     if (inner.length === 0) notUnderstood(state, `find ${word.text} without a command`, text);
