@@ -5,16 +5,19 @@ import {
   type ToolContext,
   type ToolResult,
   ToolError,
+  createId,
+  errorMessage,
   fail,
 } from '@toolplane/core';
 import { Accounting } from './accounting.js';
 import { type Builtins, createBuiltins } from './builtins.js';
-import { admitCall } from './call-admission.js';
+import { type AdmittedCall, admitCall } from './call-admission.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
 import { CallIds, takenIdMessage } from './call-ids.js';
 import { CallState } from './call-state.js';
 import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
-import { recordedSessionId } from './check-caller.js';
+import { INVALID_SESSION_ID, recordedSessionId } from './check-caller.js';
+import { shortName } from './check-options.js';
 import { composeMiddleware } from './compose.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import type { EventHub } from './events.js';
@@ -27,6 +30,18 @@ import type { ToolRegistry } from './registry.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
+
+/** A call admitted and ready to run: nothing of it is in flight yet. */
+interface PreparedCall {
+  readonly admitted: AdmittedCall;
+  readonly state: CallState;
+  readonly ctx: ToolContext;
+  readonly sessionId: string;
+  /** Whether the caller chose the id (held while the call runs). */
+  readonly chosenId: boolean;
+  readonly deadline: number;
+  readonly signal: AbortSignal | undefined;
+}
 
 /** The global timeout when the options set none. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -100,8 +115,34 @@ export class CallRunner {
 
   /** Runs one call through the pipeline (the catalog is ready). Never rejects but for a bug. */
   async run(name: string, args: unknown, options: CallOptions): Promise<ToolResult> {
-    const { deps } = this;
     const startedAt = this.timer.now();
+    let prepared: PreparedCall | ToolResult;
+    try {
+      prepared = this.prepare(name, args, options, startedAt);
+    } catch (error) {
+      // a getter or a Proxy in the options threw; nothing was started or held
+      const tool = typeof name === 'string' ? shortName(name) : `(${typeof name})`;
+      const refusal = fail(
+        'CONFIG_INVALID',
+        `reading the options of a call to ${tool} threw: ${errorMessage(error)}; pass a plain object { session?, principal?, timeoutMs?, signal?, ... }`,
+      );
+      return this.early(tool, createId('call'), INVALID_SESSION_ID, startedAt, refusal);
+    }
+    return 'state' in prepared ? this.execute(prepared, startedAt) : prepared;
+  }
+
+  /**
+   * Everything that reads the caller's options (which may throw, from a getter or a Proxy):
+   * admission, the call's id, state and context. Starts and holds nothing; a call refused here
+   * is recorded and its result returned.
+   */
+  private prepare(
+    name: string,
+    args: unknown,
+    options: CallOptions,
+    startedAt: number,
+  ): PreparedCall | ToolResult {
+    const { deps } = this;
     // options that are not an object (or a callId that is not one) fail in admitCall below
     const given: CallOptions = typeof options === 'object' && options !== null ? options : {};
     const picked = this.callIds.pick(given.callId);
@@ -126,28 +167,37 @@ export class CallRunner {
       const { tool, result, totalsKey } = admitted;
       return this.early(tool, callId, sessionId, startedAt, result, totalsKey);
     }
-    const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
+    const { route, timeoutMs } = admitted;
     if (picked.taken !== undefined) {
       const refusal = fail('INVALID_ARGUMENTS', takenIdMessage(picked.taken, route.name));
       return this.early(route.name, callId, sessionId, startedAt, refusal);
     }
     const state = new CallState(route, callId, options.priority ?? 0);
-    this.inflight.add(state);
-    this.callIds.hold(callId, picked.chosen);
     const deadline = startedAt + timeoutMs;
-    const op =
-      deps.options.operationTree === false
-        ? undefined
-        : this.trees.begin(sessionId, callId, route.name, startedAt);
-    state.opRecord = op;
-    const events = deps.events;
-    const progress = progressReporter(events, state, sessionId, options.progress);
+    const progress = progressReporter(deps.events, state, sessionId, options.progress);
     const ctx = createCallContext(
       state,
       callId,
       contextFields(options, route.name, sessionId, deps.options.services, progress),
       deadline,
     );
+    return { admitted, state, ctx, sessionId, chosenId: picked.chosen, deadline, signal: options.signal };
+  }
+
+  /** Runs a prepared call: in flight, its events, span and deadline, the pipeline, its books. */
+  private async execute(prepared: PreparedCall, startedAt: number): Promise<ToolResult> {
+    const { deps } = this;
+    const { admitted, state, ctx, sessionId, chosenId, deadline, signal } = prepared;
+    const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
+    const callId = state.callId;
+    this.inflight.add(state);
+    this.callIds.hold(callId, chosenId);
+    const op =
+      deps.options.operationTree === false
+        ? undefined
+        : this.trees.begin(sessionId, callId, route.name, startedAt);
+    state.opRecord = op;
+    const events = deps.events;
     if (events.has('tool_started')) {
       events.emit('tool_started', {
         callId,
@@ -158,7 +208,7 @@ export class CallRunner {
       });
     }
     const span = startToolSpan(route.name, callId, route.provider.namespace);
-    const unfollow = options.signal ? state.followCaller(options.signal) : undefined;
+    const unfollow = signal ? state.followCaller(signal) : undefined;
     const deadlineEntry = this.timer.add(deadline, () =>
       state.stop(
         new ToolError(
@@ -183,7 +233,7 @@ export class CallRunner {
     this.timer.remove(deadlineEntry);
     unfollow?.();
     this.inflight.delete(state);
-    this.callIds.release(callId, picked.chosen);
+    this.callIds.release(callId, chosenId);
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, bytesIn, result);
     const final: ToolResult = withMeta(result, meta);

@@ -5,7 +5,7 @@ export const MAX_SESSION_ID_LENGTH = 256;
 export const DEFAULT_SESSION_ID = 'default';
 
 /** What a refused call is recorded under when its session id cannot be used. */
-const INVALID_SESSION_ID = '(invalid session id)';
+export const INVALID_SESSION_ID = '(invalid session id)';
 
 const ID_RULE = `a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters (leave it out for the "${DEFAULT_SESSION_ID}" session)`;
 

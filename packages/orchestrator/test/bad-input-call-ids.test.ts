@@ -189,3 +189,70 @@ describe('a callId already in flight', () => {
     );
   });
 });
+
+describe('next to them: call options whose fields throw when read', () => {
+  it.each<[string, () => unknown]>([
+    [
+      'a callId getter',
+      () => ({
+        get callId(): string {
+          throw new Error('callId getter exploded');
+        },
+      }),
+    ],
+    [
+      'a Proxy',
+      () =>
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('proxy exploded');
+            },
+          },
+        ),
+    ],
+    [
+      'a trace getter next to a valid callId',
+      () => ({
+        callId: 'leaky',
+        get trace(): never {
+          throw new Error('trace getter exploded');
+        },
+      }),
+    ],
+    [
+      'a session whose fields throw',
+      () => ({
+        callId: 'leaky',
+        session: {
+          id: 's1',
+          get mode(): never {
+            throw new Error('session getter exploded');
+          },
+        },
+      }),
+    ],
+  ])('%s is CONFIG_INVALID (before: call() rejected and left the call in flight)', async (_what, options) => {
+    orchestrator = createOrchestrator();
+    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [childTool(new Map())] }));
+    await orchestrator.warmup();
+    let outcome: ToolResult | Error;
+    try {
+      outcome = await orchestrator.call('p__relay', { key: 'x' }, options() as never);
+    } catch (error) {
+      outcome = error as Error;
+    }
+    expect(outcome instanceof Error ? `rejected: ${outcome.message}` : codeOf(outcome)).toBe(
+      'CONFIG_INVALID',
+    );
+    const message = outcome instanceof Error || outcome.ok ? '' : outcome.error.message;
+    expect(message).toMatch(
+      /^reading the options of a call to p__relay threw: .* exploded; pass a plain object/,
+    );
+    expect(orchestrator.stats().inflight).toBe(0);
+    // the id is not left held: a call with it runs
+    const again = orchestrator.call('p__relay', { key: 'y' }, { callId: 'leaky', timeoutMs: 50 });
+    expect(codeOf(await again)).toBe('TIMEOUT');
+  });
+});
