@@ -142,6 +142,33 @@ describe('OAuth2 tokenUrl chosen by a document', () => {
     expect(waiting.message).toContain('credentials.oauth.tokenUrl');
   });
 
+  it("accepts a tokenUrl on the document's server for an operation with a server of its own", async () => {
+    const secret = fakeSecret('secret');
+    const api = await server(tokenOrEcho('main'));
+    const uploads = await server();
+    const document = oauthDocument(api.origin, `${api.origin}/oauth/token`);
+    const withOwn = {
+      ...document,
+      paths: {
+        ...document.paths,
+        '/files': {
+          post: { operationId: 'upload', servers: [{ url: uploads.origin }], security: [{ oauth: [] }] },
+        },
+      },
+    };
+    const result = await importOpenApi({ document: withOwn }, { namespace: 'pets' });
+    expect(result.tools.upload?.auth).toMatchObject({ tokenUrl: `${api.origin}/oauth/token` });
+    const rest = createRestProvider({
+      namespace: 'pets',
+      tools: result.tools,
+      env: { PETS_OAUTH_CLIENT_ID: 'id', PETS_OAUTH_CLIENT_SECRET: secret },
+    });
+    defer(() => rest.close());
+    expect((await rest.execute('upload', {}, createToolContext())).ok).toBe(true);
+    expect(api.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /oauth/token']);
+    expect(uploads.requests[0]?.headers.authorization).toBe('Bearer main');
+  });
+
   it('refuses token URLs that only look like the API origin: user info, scheme-relative, http for https', async () => {
     const secret = fakeSecret('secret');
     const thief = await server(tokenOrEcho('stolen'));

@@ -70,6 +70,23 @@ export interface ImportResult {
   };
 }
 
+/** The base URL of the document's (chosen) server, or undefined when it has none that works. */
+function documentBaseUrl(
+  document: Record<string, unknown>,
+  version: '2.0' | '3.0' | '3.1',
+  documentServers: readonly Mutable[],
+  options: ImportOptions,
+  location: string | undefined,
+): string | undefined {
+  try {
+    return version === '2.0'
+      ? baseUrl2(document, options, location)
+      : baseUrl3(documentServers, undefined, options, location);
+  } catch {
+    return undefined;
+  }
+}
+
 function fallbackName(operation: NormalizedOperation): string {
   const parts = operation.path
     .split('/')
@@ -154,6 +171,9 @@ export async function importOpenApi(
     else checkSwaggerBase(document);
   }
   checkCredentials(options.credentials, schemes as Record<string, unknown>);
+  const documentBase = options.baseUrl
+    ? undefined
+    : documentBaseUrl(document, version, documentServers, options, location);
   const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
   const variableOwners = defaultVariableOwners(
     schemes as Record<string, Mutable>,
@@ -263,6 +283,7 @@ export async function importOpenApi(
         {
           envPrefix,
           apiBase: base,
+          ...(documentBase === undefined ? {} : { documentBase }),
           allowedTokenOrigins,
           variableOwners,
           ...(options.credentials ? { credentials: options.credentials } : {}),

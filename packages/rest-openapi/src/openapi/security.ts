@@ -23,6 +23,8 @@ export interface SecurityOptions {
   readonly envPrefix: string;
   /** The operation's base URL: a document's tokenUrl is resolved against it and must share its origin. */
   readonly apiBase?: string;
+  /** The base URL of the document's (chosen) server, whose origin a tokenUrl may be on too. */
+  readonly documentBase?: string;
   /** Other origins a document's tokenUrl may be on (normalized, from `allowedTokenOrigins`). */
   readonly allowedTokenOrigins?: readonly string[];
   /** Which schemes read each default variable ({@link defaultVariableOwners}). */
@@ -151,7 +153,13 @@ export function authForScheme(
     } else if (tokenUrl !== undefined) {
       // the document chose where the operator's client secret goes: only the API's own origin,
       // or one the operator allowed (SchemeRefused stops the import otherwise)
-      tokenUrl = documentTokenUrl(name, tokenUrl, options.apiBase, options.allowedTokenOrigins ?? []);
+      tokenUrl = documentTokenUrl(
+        name,
+        tokenUrl,
+        options.apiBase,
+        options.allowedTokenOrigins ?? [],
+        options.documentBase,
+      );
     }
     if (tokenUrl) {
       return {

@@ -48,6 +48,7 @@ export function documentTokenUrl(
   tokenUrl: string,
   apiBase: string | undefined,
   allowed: readonly string[],
+  documentBase?: string,
 ): string {
   const ways = (origin: string): string =>
     `pass credentials.${scheme}.tokenUrl (the token endpoint you mean)${
@@ -77,6 +78,8 @@ export function documentTokenUrl(
   const origin = web ? url.origin : `${url.protocol}//${url.host}`;
   if (web && allowed.includes(url.origin)) return url.href;
   if (web && apiOrigin === url.origin) return url.href;
+  // an operation with a server of its own may still get its token from the document's server
+  if (web && documentBase !== undefined && originOf(documentBase) === url.origin) return url.href;
   const why = !web
     ? 'which is not http(s)'
     : apiOrigin
@@ -85,4 +88,12 @@ export function documentTokenUrl(
   throw new SchemeRefused(
     `security scheme "${scheme}" would send your client id and secret to ${origin} (the document's tokenUrl), ${why}; ${ways(origin)}`,
   );
+}
+
+function originOf(base: string): string | undefined {
+  try {
+    return new URL(base).origin;
+  } catch {
+    return undefined;
+  }
 }
