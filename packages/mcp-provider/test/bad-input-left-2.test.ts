@@ -109,6 +109,7 @@ describe('fields of the other server kind', () => {
     expect(loaded.servers.roo).toMatchObject({ type: 'http', url: URL_SERVER });
     expect(loaded.servers.cursor).not.toHaveProperty('env');
     expect(loaded.servers.gemini).toMatchObject({ type: 'http', toolsAllowed: ['search'] });
+    writeFileSync(join(run.path, '.env'), 'TOKEN=from-env-file\n');
     const vscode = join(run.path, 'vscode-mcp.json');
     writeFileSync(
       vscode,
@@ -120,6 +121,7 @@ describe('fields of the other server kind', () => {
     const fromVsCode = await loadMcpConfig(vscode, { env: {}, workspaceFolder: run.path });
     expect(fromVsCode.problems).toEqual([]);
     expect(Object.keys(fromVsCode.servers)).toEqual(['local', 'remote']);
+    expect(fromVsCode.servers.local).toMatchObject({ env: { TOKEN: 'from-env-file' } });
   });
 });
 
@@ -409,5 +411,50 @@ describe("Gemini CLI's includeTools/excludeTools and a timeout of the wrong shap
     expect(loaded.problems[0]?.message).toMatch(/includeTools must be an array of tool names/);
     expect(loaded.problems[2]?.message).toMatch(/includeTools and toolsAllowed differ: keep one/);
     expect(loaded.problems[3]?.message).toMatch(/timeout must be a number.*requestTimeoutMs/);
+  });
+});
+
+describe("VS Code's and Cursor's envFile", () => {
+  it('is read into env (env wins), instead of dropped so the server started without its variables', async () => {
+    writeFileSync(join(run.path, '.env'), '# comment\nFROM_FILE=yes\nBOTH="from file"\n');
+    const file = join(run.path, 'env-file-mcp.json');
+    const check = 'test "$FROM_FILE" = yes && test "$BOTH" = env && exec "$0" "$1"';
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: {
+          local: {
+            type: 'stdio',
+            command: '/bin/sh',
+            args: ['-c', check, process.execPath, fixture('server.mjs')],
+            envFile: '${workspaceFolder}/.env',
+            env: { BOTH: 'env' },
+            healthIntervalMs: 0,
+          },
+          relative: { type: 'stdio', command: 'node', envFile: '.env' },
+          missing: { type: 'stdio', command: 'node', envFile: '${workspaceFolder}/absent.env' },
+          remote: { type: 'http', url: URL_SERVER, envFile: '${workspaceFolder}/.env' },
+        },
+        inputs: [],
+      }),
+    );
+    const loaded = await loadMcpConfig(file, { env: {}, workspaceFolder: run.path });
+    expect(loaded.servers.local).toMatchObject({ env: { FROM_FILE: 'yes', BOTH: 'env' } });
+    expect(loaded.servers.relative).toMatchObject({ env: { FROM_FILE: 'yes' } });
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['missing', 'envFile'],
+      ['remote', 'envFile'],
+    ]);
+    expect(loaded.problems[0]?.message).toMatch(/envFile cannot be read.*absent\.env/);
+    expect(loaded.problems[1]?.message).toMatch(/envFile belongs to stdio servers/);
+    const provider = createMcpProvider('local', loaded.servers.local as McpServerConfig, {
+      runDirectory: run.path,
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect((await provider.listTools()).length).toBeGreaterThan(0);
+    } finally {
+      await provider.close?.();
+    }
   });
 });

@@ -10,6 +10,7 @@ const STDIO_FIELDS = [
   'inheritEnv',
   'stderrTailBytes',
   'maxMessageBytes',
+  'envFile',
 ] as const;
 /** Fields that only a server reached at a URL uses. */
 const REMOTE_FIELDS = ['url', 'headers', 'bearerToken'] as const;

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { z } from 'zod';
 import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
+import { mergeEnvFile } from './env-file.js';
 import { repeatedHeaderProblems } from './header-names.js';
 import { type InterpolationContext, interpolate } from './interpolate.js';
 import { otherKindProblems } from './kinds.js';
@@ -48,7 +50,7 @@ export function serverNameProblem(name: string): string | undefined {
 }
 
 const INTERPOLATED_LISTS = ['args'] as const;
-const INTERPOLATED_STRINGS = ['command', 'url', 'cwd', 'bearerToken'] as const;
+const INTERPOLATED_STRINGS = ['command', 'url', 'cwd', 'bearerToken', 'envFile'] as const;
 const INTERPOLATED_MAPS = ['env', 'headers'] as const;
 
 function interpolateEntry(
@@ -253,6 +255,8 @@ export async function loadMcpConfig(
   };
   const servers: Record<string, McpServerConfig> = {};
   const problems: McpConfigProblem[] = [];
+  const envFileBase =
+    options.workspaceFolder ?? (typeof fileOrObject === 'string' ? dirname(fileOrObject) : undefined);
   const disabled: string[] = [];
   for (const [name, raw] of normalized.servers) {
     const nameProblem = serverNameProblem(name);
@@ -271,6 +275,10 @@ export async function loadMcpConfig(
     }
     const serverProblems: McpConfigProblem[] = [];
     const interpolated = interpolateEntry(name, raw, context, serverProblems);
+    if (serverProblems.length === 0) {
+      const envFileProblem = await mergeEnvFile(name, interpolated, envFileBase);
+      if (envFileProblem) serverProblems.push(envFileProblem);
+    }
     const validated = validateEntry(name, interpolated);
     if (Array.isArray(validated)) serverProblems.push(...validated);
     if (serverProblems.length > 0) problems.push(...serverProblems);

@@ -124,7 +124,7 @@ export function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
     }
   }
   // Fields of other tools that do not concern us.
-  for (const key of ['source', 'settings', 'trust', 'description', 'envFile']) delete out[key];
+  for (const key of ['source', 'settings', 'trust', 'description']) delete out[key];
   if (problems.length > 0) out[FORMAT_PROBLEMS] = problems;
   return out;
 }
