@@ -33,6 +33,10 @@ const ALLOW = [
   'mkdir *',
   'find *',
   'xargs *',
+  'f',
+  'g',
+  'go',
+  'setup',
 ];
 
 type Expected = 'deny' | 'ask';
@@ -370,4 +374,33 @@ describe('device targets named by find and xargs at run time', () => {
     'ls | xargs -I{} tee notes/{} < x',
     'ls | xargs cp -t backup',
   ])('%j stays allowed', allowedInDefault);
+});
+
+describe('directories and variables a function changes, once it is called', () => {
+  const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
+  it.each<Case>([
+    ['f(){ cd /dev; }; f; tee sda < x', 'deny', DISK],
+    ['f(){ OUT=/dev/sda; }; f && tee "$OUT" < x', 'deny', DISK],
+    ['setup(){ export T=/dev/sda; }; setup; cp x "$T"', 'deny', DISK],
+    ['function go { pushd /dev; }; go; tee sda < x', 'deny', DISK],
+    ['f(){ g(){ cd /dev; }; }; f; g; tee sda < x', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'f(){ cd /dev; }; tee sda < x',
+    'f(){ local OUT=/dev/sda; ls "$OUT"; }; f; tee "$OUT" < x',
+    'f(){ declare OUT=/dev/sda; ls "$OUT"; }; f; tee "$OUT" < x',
+    'f(){ cd /dev; }; (f); tee sda < x',
+    'f(){ cd /dev; ls; }; f | cat; tee sda < x',
+  ])('%j stays allowed', async (command) => {
+    const decision = await policy.check(call(bash, { command }, { id: 'functions-default' }));
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
+
+  it('in accept-edits mode, a write after calling a function that leaves the workspace is asked', async () => {
+    const decision = await policy.check(
+      call(bash, { command: 'f(){ cd /etc; }; f; echo x > a.txt' }, { mode: 'accept-edits', id: 'fn-edits' }),
+    );
+    expect(decision.decision, decision.reason).toBe('ask');
+  });
 });

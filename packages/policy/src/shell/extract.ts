@@ -17,6 +17,7 @@ import { runCommand } from './run-command.js';
 import {
   assignVariable,
   createFacts,
+  defineFunction,
   RUN_TIME,
   forgetVariable,
   inChild,
@@ -338,8 +339,8 @@ function handleFunction(state: AnalysisState, scope: Scope, node: Node): void {
   const name = node.childForFieldName('name')?.text ?? '';
   state.functions.add(name);
   const body = node.childForFieldName('body');
-  // The body runs when called, not here: what it sets is not followed past the definition.
-  if (body) inChild(state.facts, () => walk(state, { ...scope, inFunction: name }, body));
+  // The body runs when called, not here: what it changes holds from its calls on.
+  if (body) defineFunction(state.facts, name, () => walk(state, { ...scope, inFunction: name }, body));
 }
 
 /** `for NAME in WORDS; do ...; done`: the body may run once for every word, or never. */
@@ -426,7 +427,21 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
       walkChildren(state, scope, node);
       return;
     case 'declaration_command':
-    case 'unset_command':
+    case 'unset_command': {
+      // In a function, `local` and `declare` (without -g) make names that vanish at its return.
+      const keyword = node.child(0)?.text ?? '';
+      const local =
+        state.facts.locals &&
+        (keyword === 'local' ||
+          ((keyword === 'declare' || keyword === 'typeset') &&
+            !namedChildrenOf(node).some((child) => child && /^-[a-zA-Z]*g/.test(child.text))));
+      for (const child of namedChildrenOf(node)) {
+        if (!child) continue;
+        if (local)
+          state.facts.locals?.add(
+            (child.type === 'variable_assignment' ? child.childForFieldName('name')?.text : child.text) ?? '',
+          );
+      }
       for (const child of namedChildrenOf(node)) {
         if (!child) continue;
         if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
@@ -441,6 +456,7 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
         else resolve(state, scope, child);
       }
       return;
+    }
     case 'command_substitution':
     case 'process_substitution':
       analyzeSubstitutions(state, scope, { text: '', dynamic: true, glob: false, substitutions: [node] });

@@ -31,6 +31,10 @@ export interface LineFacts {
    * they were made at: what they lead to. Files outlive subshells, so this is never rolled back.
    */
   readonly links: Map<string, ShellWord>;
+  /** What each function defined in the line leaves behind when called (never rolled back either). */
+  readonly functions: Map<string, FunctionEffects>;
+  /** Names declared local in the function body being walked (`local`, `declare`). */
+  locals?: Set<string>;
   /** More values or variables than are followed: the line is asked. */
   overflow: boolean;
 }
@@ -43,8 +47,15 @@ export function createFacts(): LineFacts {
     previous: [RUN_TIME],
     stack: [],
     links: new Map(),
+    functions: new Map(),
     overflow: false,
   };
+}
+
+/** The variables and directory a function's body changes for its caller. */
+export interface FunctionEffects {
+  readonly variables: ReadonlyMap<string, readonly ShellWord[]>;
+  readonly directories?: readonly ShellWord[];
 }
 
 type Snapshot = Omit<LineFacts, 'overflow'>;
@@ -74,6 +85,36 @@ export function inChild(facts: LineFacts, walk: () => void): void {
   const before = snapshot(facts);
   walk();
   Object.assign(facts, before);
+}
+
+/**
+ * Walks a function body where it is defined, as a child (nothing it sets is seen after the
+ * definition), and keeps what it changes (its `local` names aside) for the places it is called.
+ */
+export function defineFunction(facts: LineFacts, name: string, walk: () => void): void {
+  const before = snapshot(facts);
+  const outerLocals = facts.locals;
+  const locals = new Set<string>();
+  facts.locals = locals;
+  walk();
+  const variables = new Map<string, readonly ShellWord[]>();
+  for (const [variable, values] of facts.variables)
+    if (before.variables.get(variable) !== values && !locals.has(variable)) variables.set(variable, values);
+  const directories = facts.directories !== before.directories ? facts.directories : undefined;
+  Object.assign(facts, before);
+  facts.locals = outerLocals;
+  facts.functions.set(name, { variables, ...(directories ? { directories } : {}) });
+}
+
+/** A call of a function defined in the line: what its body changed now holds. */
+export function callFunction(facts: LineFacts, name: string): void {
+  const effects = facts.functions.get(name);
+  if (!effects) return;
+  for (const [variable, values] of effects.variables) facts.variables.set(variable, values);
+  if (effects.directories) {
+    facts.previous = facts.directories;
+    facts.directories = effects.directories;
+  }
 }
 
 /**

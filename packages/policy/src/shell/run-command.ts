@@ -7,7 +7,7 @@ import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
 import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
-import { inChild, valuesOf, withVariables } from './facts.js';
+import { callFunction, inChild, valuesOf, withVariables } from './facts.js';
 import { recordLinks } from './links.js';
 import { findRoots, markRunTimeName, xargsReplacement } from './run-time-names.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
@@ -343,6 +343,7 @@ export function runCommand(
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);
   }
+  callFunction(state.facts, name);
   recordCall(state, scope, name, text);
   inspectInlineScripts(state, scope, command, nested);
   inspectEmbeddedCommands(state, scope, command, nested);
