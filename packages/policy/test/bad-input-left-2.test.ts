@@ -141,6 +141,13 @@ describe('device targets named through variables set earlier in the line', () =>
     ['OUT=/dev/sda; [ -e x ] && OUT=out.img; tee "$OUT" < img', 'ask', MAYBE],
     ['OUT=out.img; if [ -b /dev/sda ]; then OUT=/dev/sda; fi; tee "$OUT" < img', 'ask', MAYBE],
     ['OUT=/dev/$NAME; tee "$OUT" < img', 'ask', /named at run time/],
+    // a script whose only possible text is known is read, and still asked when it passes
+    ['OUT=/dev/sda; sh -c "tee $OUT" < img', 'deny', DISK],
+    ['CMD="tee /dev/sda"; eval "$CMD" < img', 'deny', DISK],
+    ['CMD=\'rm -rf /\'; bash -c "$CMD"', 'deny', /^destructive-file-operation/],
+    ['CMD=ls; eval "$CMD"', 'ask', /eval of text computed at run time/],
+    ['OUT=out.img; sh -c "tee $OUT" < img', 'ask', /computed at run time/],
+    ['CMD="tee /dev/sda"; [ -e x ] && CMD=ls; eval "$CMD" < img', 'ask', /computed at run time/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([
@@ -167,6 +174,18 @@ describe('device targets named through variables set earlier in the line', () =>
     // within the bounds, a loop over many files stays an ordinary command
     const few = Array.from({ length: 60 }, (_, index) => `f${index}.txt`).join(' ');
     expect((await inDefault(`for d in ${few}; do cp img "$d"; done`)).decision).toBe('allow');
+  });
+
+  it('a value doubled past 64 KiB makes the line asked instead of exhausting memory', async () => {
+    const seed = `A=${'x'.repeat(8000)}`;
+    for (const line of [
+      `${seed}; ${Array.from({ length: 20 }, () => 'A+=$A').join('; ')}; tee "$A" < img`,
+      `${seed}; ${Array.from({ length: 20 }, () => 'A="$A$A"').join('; ')}; tee "$A" < img`,
+    ]) {
+      const decision = await inBypass(line);
+      expect(decision.decision, decision.reason).toBe('ask');
+      expect(decision.reason).toMatch(/more variables, values or links are made than the analysis follows/);
+    }
   });
 
   it('dd into a target from the environment is asked, as before', async () => {

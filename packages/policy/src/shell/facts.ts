@@ -2,6 +2,8 @@ import type { ShellWord } from './words.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
 const MAX_VALUES = 64;
+/** Longest value followed (as long as a command line may be); longer ones overflow. */
+const MAX_TEXT = 65_536;
 /** Most variables followed in one command line. */
 const MAX_VARIABLES = 256;
 
@@ -181,7 +183,7 @@ export function readingsOf(facts: LineFacts, word: ShellWord): ShellWord[][] | u
             ? partial.prefix
             : partial.prefix + (value.dynamic ? (literalPrefix(value) ?? '') : value.text),
         });
-    if (next.length > MAX_VALUES) {
+    if (next.length > MAX_VALUES || next.some((partial) => partial.text.length > MAX_TEXT)) {
       facts.overflow = true;
       return undefined;
     }
@@ -234,7 +236,12 @@ export function assignVariable(
   if (append) {
     next = [];
     for (const old of facts.variables.get(name) ?? [RUN_TIME])
-      for (const value of values)
+      for (const value of values) {
+        if (old.text.length + value.text.length > MAX_TEXT) {
+          facts.overflow = true;
+          next.push(RUN_TIME);
+          continue;
+        }
         next.push(
           valueWord(
             old.text + value.text,
@@ -242,6 +249,7 @@ export function assignVariable(
             old.dynamic ? literalPrefix(old) : old.text + (literalPrefix(value) ?? ''),
           ),
         );
+      }
   }
   facts.variables.set(name, union(facts, [], next));
 }

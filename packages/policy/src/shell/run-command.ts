@@ -14,6 +14,28 @@ import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { type ShellWord, sliceWord, staticWord } from './words.js';
 
+/** Longest script text read from values set earlier in the line (as a command line's own bound). */
+const MAX_READING = 65_536;
+
+/**
+ * The one text words may have with the values set earlier in the line (`sh -c "tee $OUT"` after
+ * `OUT=/dev/sda`): read so a deny rule inside still denies; the line stays asked otherwise.
+ */
+function onlyReading(words: readonly ShellWord[]): string | undefined {
+  const texts: string[] = [];
+  for (const word of words) {
+    if (!word.dynamic) texts.push(word.text);
+    else if (word.readings?.length !== 1) return undefined;
+    else {
+      const fields = word.readings[0] as readonly ShellWord[];
+      if (fields.some((field) => field.dynamic)) return undefined;
+      texts.push(fields.map((field) => field.text).join(' '));
+    }
+  }
+  const text = texts.join(' ');
+  return text.length <= MAX_READING ? text : undefined;
+}
+
 /** Parses a nested script (`bash -c '...'`, `eval ...`) in a scope one level deeper. */
 export type NestedAnalyzer = (state: AnalysisState, scope: Scope, script: string, text: string) => void;
 
@@ -120,6 +142,11 @@ function runShell(
       judgeCodeFromInput(state, sources, `${name} -c`, text);
       if (describeSources(sources) === 'none')
         notUnderstood(state, `the command given to ${name} -c is computed at run time`, text);
+      const known = onlyReading([script]);
+      if (known !== undefined)
+        inChild(state.facts, () =>
+          nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, known, text),
+        );
       return true;
     }
     // A child process: the directories and variables it changes are its own.
@@ -407,6 +434,8 @@ function runEval(
   }
   if (args.some((word) => word.dynamic)) {
     notUnderstood(state, 'eval of text computed at run time', text);
+    const known = onlyReading(args);
+    if (known !== undefined) nested(state, { ...scope, via: [...scope.via, 'eval'] }, known, text);
     return;
   }
   nested(state, { ...scope, via: [...scope.via, 'eval'] }, args.map((word) => word.text).join(' '), text);
