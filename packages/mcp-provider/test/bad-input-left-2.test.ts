@@ -458,3 +458,26 @@ describe("VS Code's and Cursor's envFile", () => {
     }
   });
 });
+
+describe('a cwd that cannot be used', () => {
+  it('fails the start naming cwd, not as if the command were missing', async () => {
+    const notThere = join(run.path, 'no-such-dir');
+    const aFile = join(run.path, 'a-file');
+    writeFileSync(aFile, 'x');
+    const cases: ReadonlyArray<readonly [string, RegExp]> = [
+      [notThere, /its working directory .*no-such-dir.* does not exist \(cwd\): create it or fix cwd/],
+      [aFile, /its working directory .*a-file.* is not a directory \(cwd\)/],
+    ];
+    for (const [cwd, message] of cases) {
+      const provider = createMcpProvider('cwd', fixtureServer([], { cwd }), { runDirectory: run.path });
+      try {
+        await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+          code: 'PROVIDER_UNAVAILABLE',
+          message: expect.stringMatching(message),
+        });
+      } finally {
+        await provider.close?.();
+      }
+    }
+  });
+});

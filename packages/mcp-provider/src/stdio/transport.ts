@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createId, errorMessage } from '@toolplane/core';
+import { createId } from '@toolplane/core';
 import { MCP_DEFAULTS, type McpStdioServerConfig } from '../config/types.js';
 import { serverEnvironment } from './environment.js';
 import { guardProcessTree, releaseProcessTree } from './exit-guard.js';
@@ -9,6 +9,7 @@ import type { ProcessLedger } from './ledger.js';
 import { parseEnvelope } from '../transport/envelope.js';
 import { LineReader, TailBuffer } from './line-reader.js';
 import { MARKER_VARIABLE, killProcessTree } from './process-tree.js';
+import { spawnFailure } from './spawn-failure.js';
 
 /** Options of {@link StdioProcessTransport}. */
 export interface StdioTransportOptions {
@@ -76,14 +77,14 @@ export class StdioProcessTransport implements Transport {
           windowsHide: true,
         });
       } catch (error) {
-        reject(new Error(`cannot start "${config.command}": ${errorMessage(error)}`));
+        reject(spawnFailure(config, error));
         return;
       }
       this.child = child;
       let spawned = false;
       child.once('error', (error) => {
         if (!spawned) {
-          reject(new Error(`cannot start "${config.command}": ${errorMessage(error)}`));
+          reject(spawnFailure(config, error));
           this.finish();
         } else this.onerror?.(error);
       });
