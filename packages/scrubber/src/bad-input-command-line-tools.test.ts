@@ -90,3 +90,26 @@ describe('ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p', () => {
     ]);
   });
 });
+
+describe('prose and markdown about these options', () => {
+  it('leaves code spans, command substitution and option names in sentences alone', () => {
+    expectLeftAlone([
+      'With `mysql`, `mariadb`... give `-p` glued to its value; `docker run -p 3306:3306 mysql`, `mkdir -p`, `ssh -p 2222` are not.',
+      "OpenLDAP's `ldapsearch -w SECRET` (and `ldappasswd -a`/`-s`), `keytool -storepass`, `sqlcmd -P`, `zip -P`, `7z -p` (see below)",
+      'wget `--http-password`, `--ftp-password`, `--proxy-password` given as the next argument',
+      'mysql -u root -p`cat /run/secrets/mysql` app',
+      'The forms: mysql/mysqldump/mariadb -pSECRET, htpasswd -b file user password, and more.',
+      '(`docker exec db mysql -uroot -pX` is mysql)',
+      'a bare `-p` never takes the next word, and `-p 8080`, `-p3306:3306`, `mkdir -p` and placeholders are left alone.',
+      '`htpasswd -c file user` and `git checkout -b` are left alone.',
+    ]);
+  });
+});
+
+describe('option-dense text', () => {
+  it('looks back over a long line of options, and still finds a command before them', () => {
+    const options = ' -p -a -w -b -U'.repeat(20_000);
+    expect(scrubber.scrub(`ls${options}`).findings).toEqual([]);
+    expect(scrubber.scrubText(`mysql${' -v'.repeat(50)} -p${password}${options}`)).not.toContain(password);
+  });
+});

@@ -1,3 +1,4 @@
+import { isPlaceholder } from '../placeholder.js';
 import { isBlank, isQuote, isWhitespace } from './characters.js';
 
 // Reading one argument of a command line as it appears in command text, `bash -x` traces,
@@ -63,4 +64,14 @@ export function isShellSyntax(code: number): boolean {
   return (
     code === 40 || code === 41 || code === 60 || code === 62 || code === 124 || code === 59 || code === 38
   );
+}
+
+/**
+ * A placeholder argument (`$PASSWORD`, `SECRET`, `password`), also with the punctuation of a
+ * sentence after it (`-pSECRET,` in prose).
+ */
+export function isPlaceholderArgument(value: string): boolean {
+  let end = value.length;
+  while (end > 1 && ',.;:)'.includes(value.charAt(end - 1))) end--;
+  return isPlaceholder(value.slice(0, end));
 }

@@ -1,6 +1,5 @@
-import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch } from '../types.js';
-import { argumentAfter, argumentEnd, isShellSyntax } from './arguments.js';
+import { argumentAfter, argumentEnd, isPlaceholderArgument, isShellSyntax } from './arguments.js';
 import { isBlank, isQuote } from './characters.js';
 import type { BatchPassword } from './command-table.js';
 
@@ -34,6 +33,7 @@ export function batchPassword(
   for (let words = 0; words < MAX_WORDS; words++) {
     const argument = argumentAfter(text, cursor);
     if (argument.start === cursor) return undefined; // no further argument on this line
+    if (text.slice(cursor, argument.start).includes('`')) return undefined; // a substitution, or a code span's end
     const start = argument.start;
     const end = argumentEnd(text, start, argument, MAX_WORD);
     if (end === undefined || end === start) return undefined;
@@ -47,7 +47,7 @@ export function batchPassword(
       if (dropsOne(option.slice(1)) && before === batch.before) before--;
     } else if (before > 0) before--;
     else {
-      if (isPlaceholder(text.slice(start, end))) return undefined;
+      if (isPlaceholderArgument(text.slice(start, end))) return undefined;
       return { start, end, kind: 'password' };
     }
   }

@@ -1,7 +1,13 @@
 import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
-import { type ArgumentStart, argumentAfter, argumentEnd, isShellSyntax } from './arguments.js';
+import {
+  type ArgumentStart,
+  argumentAfter,
+  argumentEnd,
+  isPlaceholderArgument,
+  isShellSyntax,
+} from './arguments.js';
 import { isBlank, isQuote, isWhitespace } from './characters.js';
 import {
   BEARER,
@@ -116,7 +122,9 @@ function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | 
 /** The password given to a known command's option at `index`. */
 function matchCommandCredentials(text: string, index: number): RuleMatch | undefined {
   const before = index > 0 ? text.charCodeAt(index - 1) : 32;
-  if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91)) return undefined;
+  // After a backtick the option is code in prose (or a command substitution), not an argument.
+  if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91) || before === 96)
+    return undefined;
   let nameEnd = index + 1;
   while (nameEnd < index + 24 && isOptionCode(text.charCodeAt(nameEnd))) nameEnd++;
   // Only options the table knows: the whole word, a one-letter option with its value glued on, or
@@ -134,6 +142,8 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   const option = optionValue(text, index, nameEnd, found.command);
   if (option === undefined) return undefined;
   const { argument, separate } = option;
+  // A backtick on the way is a command substitution or the end of a code span in prose.
+  if (text.slice(index, argument.start).includes('`')) return undefined;
   let start = argument.start;
   const end = argumentEnd(text, start, argument, MAX_VALUE);
   // A separate value must not be the next option.
@@ -146,9 +156,9 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
     if (isPlaceholder(text.slice(start, separator))) return undefined;
     start = separator + 1;
     if (start === end) return undefined;
-  } else if (separate && end - start < 4) return undefined; // a short separate word is a word
+  } else if (end - start < (separate ? 4 : 3)) return undefined; // a short word is a word (`-pX` in prose)
   const value = text.slice(start, end);
-  if (isPlaceholder(value) || isPortMapping(value)) return undefined;
+  if (isPlaceholderArgument(value) || isPortMapping(value)) return undefined;
   return { start, end, kind: token ? 'authorization' : 'password' };
 }
 

@@ -1,5 +1,3 @@
-import { isQuote, isWhitespace } from './characters.js';
-
 // Which command an option belongs to: the nearest known command name before it in the same
 // command (`docker exec db mysql -uroot -pX` is mysql's `-p`, `docker run -p 80:80` is not).
 
@@ -13,9 +11,24 @@ export interface KnownCommand {
   readonly after?: readonly string[];
 }
 
-/** A character that separates words: blanks, quotes, argument-list punctuation, `)`. */
+/**
+ * A character that separates words: blanks, line breaks, quotes, argument-list punctuation, `)`.
+ * Written out here (not through characters.ts): it runs for every character looked back over.
+ */
 function isWordBreak(code: number): boolean {
-  return isWhitespace(code) || isQuote(code) || code === 44 || code === 91 || code === 93 || code === 41;
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 10 ||
+    code === 13 ||
+    code === 34 ||
+    code === 39 ||
+    code === 96 ||
+    code === 44 ||
+    code === 91 ||
+    code === 93 ||
+    code === 41
+  );
 }
 
 /** Characters that begin or end the command the option is in: `|`, `;`, `&`, `(` (a subshell, `$(...)`). */
@@ -35,6 +48,24 @@ function namesOf(word: string): string[] {
   return escaped === undefined ? [name] : [name, escaped];
 }
 
+/** The longest command name the look-back compares, with `.exe` (longer segments are skipped unread). */
+const MAX_NAME = 20;
+
+/**
+ * Whether the word from `start` to `end` may be run as a command: not an option, and its last
+ * path segment short enough to be a name. Cheap, so that the option-dense text an attacker can
+ * send (` -p` repeated) costs a character loop, not a lookup per word.
+ */
+function mayBeName(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(start) === 45) return false;
+  for (let cursor = end - 1; cursor >= start; cursor--) {
+    if (end - cursor > MAX_NAME) return false;
+    const code = text.charCodeAt(cursor);
+    if (code === 47 || code === 92) return true;
+  }
+  return true;
+}
+
 /** A known command found before an option, and where its name ends. */
 export interface FoundCommand<Command> {
   readonly command: Command;
@@ -52,34 +83,66 @@ export function commandBefore<Command extends KnownCommand>(
   byName: ReadonlyMap<string, Command>,
 ): FoundCommand<Command> | undefined {
   const from = Math.max(0, index - COMMAND_LOOKBACK);
+  // Options are looked up in increasing order in one text: the look-back before the previous
+  // option (whose dash follows a word break and is no name) was already done.
+  const earlier = last?.text === text && last.byName === byName && last.index < index ? last : undefined;
   let wordEnd = index;
   let pending: FoundCommand<Command> | undefined; // a subcommand whose parent word comes next
   for (let cursor = index - 1; cursor >= from - 1; cursor--) {
+    if (earlier !== undefined && cursor === earlier.index - 1) {
+      const found = earlier.reach >= from ? (earlier.found as FoundCommand<Command> | undefined) : undefined;
+      return remember(text, index, byName, found, found === undefined ? 0 : earlier.reach);
+    }
     const code = cursor >= from ? text.charCodeAt(cursor) : -1;
     const atLimit = cursor < from;
     if (!atLimit && !isWordBreak(code) && !endsCommand(code)) continue;
     // A word cut by the look-back limit is not a name.
     const cutWord = atLimit && from > 0 && !isWordBreak(text.charCodeAt(from - 1));
-    if (wordEnd > cursor + 1 && !cutWord) {
+    if (wordEnd > cursor + 1 && !cutWord && !mayBeName(text, cursor + 1, wordEnd)) pending = undefined;
+    else if (wordEnd > cursor + 1 && !cutWord) {
       const names = namesOf(text.slice(cursor + 1, wordEnd));
-      if (pending?.command.after?.some((parent) => names.includes(parent))) return pending;
+      if (pending?.command.after?.some((parent) => names.includes(parent)))
+        return remember(text, index, byName, pending, cursor + 1);
       pending = undefined;
       for (const name of names) {
         const command = byName.get(name);
         if (command === undefined) continue;
-        if (command.after === undefined) return { command, nameEnd: wordEnd };
+        if (command.after === undefined)
+          return remember(text, index, byName, { command, nameEnd: wordEnd }, cursor + 1);
         pending = { command, nameEnd: wordEnd };
       }
     }
-    if (atLimit || endsCommand(code)) return undefined;
+    if (atLimit || endsCommand(code)) return remember(text, index, byName, undefined, 0);
     if (code === 10) {
       // A line break ends the command unless a backslash continues it.
       let previous = cursor - 1;
       if (text.charCodeAt(previous) === 13) previous--;
-      if (text.charCodeAt(previous) !== 92) return undefined;
+      if (text.charCodeAt(previous) !== 92) return remember(text, index, byName, undefined, 0);
       cursor = previous;
     }
     wordEnd = cursor;
   }
-  return undefined;
+  return remember(text, index, byName, undefined, 0);
+}
+
+/** The last look-back: its text, option position, result, and where the words it rests on begin. */
+let last:
+  | {
+      readonly text: string;
+      readonly index: number;
+      readonly byName: ReadonlyMap<string, KnownCommand>;
+      readonly found: FoundCommand<KnownCommand> | undefined;
+      readonly reach: number;
+    }
+  | undefined;
+
+function remember<Command extends KnownCommand>(
+  text: string,
+  index: number,
+  byName: ReadonlyMap<string, Command>,
+  found: FoundCommand<Command> | undefined,
+  reach: number,
+): FoundCommand<Command> | undefined {
+  last = { text, index, byName, found, reach };
+  return found;
 }
