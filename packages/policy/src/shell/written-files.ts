@@ -165,7 +165,10 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       outputs.push(sliceWord(word, spec.assignment.length));
       continue;
     }
-    if (optionsDone || word.dynamic || text === '-' || !text.startsWith('-')) {
+    // `--output="$OUT"`, `-o"$OUT"`: an option whose value is known only at run time.
+    const first = word.parts?.[0];
+    const option = !word.dynamic || (typeof first === 'string' && /^-[^-]|^--[^=]+=/.test(first));
+    if (optionsDone || !option || text === '-' || !text.startsWith('-')) {
       operands.push(word);
       continue;
     }
@@ -192,7 +195,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       const isOutput = spec.outputShort?.includes(letter) === true;
       const isTarget = spec.targetShort === letter;
       if (!isOutput && !isTarget && !spec.shortWithValue?.includes(letter)) continue;
-      const attached = !oldStyle && at + 1 < text.length;
+      const attached = !oldStyle && (at + 1 < text.length || word.dynamic);
       const value = attached ? sliceWord(word, at + 1) : args[++next];
       if (value && isOutput) outputs.push(value);
       if (value && isTarget) target = value;
