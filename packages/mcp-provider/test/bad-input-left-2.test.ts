@@ -481,3 +481,23 @@ describe('a cwd that cannot be used', () => {
     }
   });
 });
+
+describe('a bearerToken that already says "Bearer "', () => {
+  it('is CONFIG_INVALID saying to give the token alone (it was sent as "Bearer Bearer ...")', async () => {
+    for (const bearerToken of ['Bearer tok-123456', 'bearer  tok-123456']) {
+      const thrown = thrownBy({ url: URL_SERVER, bearerToken }) as Error;
+      expect(thrown, bearerToken).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/bearerToken starts with "Bearer ".*give the token alone/),
+        details: { field: 'bearerToken' },
+      });
+      expect(thrown.message).not.toContain('tok-123456');
+    }
+    // after interpolation too
+    const loaded = await loadMcpConfig(
+      { mcpServers: { remote: { url: URL_SERVER, bearerToken: '${TOKEN}' } } },
+      { env: { TOKEN: 'Bearer tok-123456' } },
+    );
+    expect(loaded.problems.map((problem) => problem.field)).toEqual(['bearerToken']);
+  });
+});

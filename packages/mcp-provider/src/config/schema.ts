@@ -55,6 +55,14 @@ const headerName = z.string().regex(HEADER_NAME, {
 const headerValue = text().refine((value) => !['\r', '\n', NUL].some((bad) => value.includes(bad)), {
   error: 'has a line break or NUL character in its value, which a request cannot carry: remove it',
 });
+/** The token alone: the provider sends `Authorization: Bearer <token>` itself. */
+const bearerToken = text()
+  .min(1)
+  .pipe(headerValue)
+  .refine((token) => !/^bearer\s/i.test(token), {
+    error:
+      'starts with "Bearer ", which the provider adds itself (it would send "Bearer Bearer ..."): give the token alone',
+  });
 const headerMap = z.record(headerName, headerValue, {
   error: (issue) =>
     issue.code === 'invalid_type'
@@ -135,7 +143,7 @@ export const remoteServerSchema = z.object({
   type: z.enum(['http', 'sse']).optional(),
   url: urlWithProtocols(['http:', 'https:']),
   headers: headerMap.optional(),
-  bearerToken: text().min(1).pipe(headerValue).optional(),
+  bearerToken: bearerToken.optional(),
 });
 
 /** Validates a WebSocket server entry. */
@@ -144,5 +152,5 @@ export const websocketServerSchema = z.object({
   type: z.literal('websocket'),
   url: urlWithProtocols(['ws:', 'wss:']),
   headers: headerMap.optional(),
-  bearerToken: text().min(1).pipe(headerValue).optional(),
+  bearerToken: bearerToken.optional(),
 });
