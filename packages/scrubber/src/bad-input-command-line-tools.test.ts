@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   expectForms,
   expectLeftAlone,
+  marker,
   password,
   scrubber,
   trace,
@@ -111,5 +114,42 @@ describe('option-dense text', () => {
     const options = ' -p -a -w -b -U'.repeat(20_000);
     expect(scrubber.scrub(`ls${options}`).findings).toEqual([]);
     expect(scrubber.scrubText(`mysql${' -v'.repeat(50)} -p${password}${options}`)).not.toContain(password);
+  });
+});
+
+describe('command lines as processes and JSON show them', () => {
+  it("redacts the password in a real process's /proc/<pid>/cmdline (arguments separated by NULs)", async () => {
+    const child = spawn('bash', ['-c', 'sleep 60; :', 'mysql', '-u', 'root', `-p${password}`, 'app'], {
+      stdio: 'ignore',
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+      let cmdline: string;
+      try {
+        cmdline = await readFile(`/proc/${child.pid}/cmdline`, 'utf8');
+      } catch (error) {
+        if (process.env.CI === 'true') throw error;
+        console.warn(`skipped: /proc is not readable (${String(error)})`);
+        return;
+      }
+      expect(cmdline).toBe(`bash\0-c\0sleep 60; :\0mysql\0-u\0root\0-p${password}\0app\0`);
+      expect(scrubber.scrubText(cmdline)).toBe(`bash\0-c\0sleep 60; :\0mysql\0-u\0root\0-p${marker}\0app\0`);
+      const sshpass = `sshpass\0-p\0${password}\0ssh\0deploy@host\0`;
+      expect(scrubber.scrubText(sshpass)).toBe(`sshpass\0-p\0${marker}\0ssh\0deploy@host\0`);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('redacts a glued value in JSON-escaped quotes, and keeps the backslash of a continued line', () => {
+    const json = JSON.stringify({ cmd: `mysql -u root -p"${password}" app` });
+    expect(JSON.parse(scrubber.scrubText(json))).toEqual({ cmd: `mysql -u root -p"${marker}" app` });
+    expectForms([
+      [`mysql -u root -p${password}\\\n  app`, 'mysql -u root -p#\\\n  app'],
+      [`sshpass -p ${password}\\\r\n  ssh host`, 'sshpass -p #\\\r\n  ssh host'],
+    ]);
   });
 });

@@ -23,7 +23,8 @@ export function argumentAfter(text: string, cursor: number): ArgumentStart {
   let escapedQuote = false;
   for (let steps = 0; steps < 8 && cursor < text.length; steps++) {
     const code = text.charCodeAt(cursor);
-    if (isBlank(code) || code === 44) quote = 0;
+    if (isBlank(code) || code === 44 || code === 0)
+      quote = 0; // NUL: arguments in /proc/<pid>/cmdline
     else if (isQuote(code)) {
       quote = code;
       escapedQuote = text.charCodeAt(cursor - 1) === 92;
@@ -34,8 +35,9 @@ export function argumentAfter(text: string, cursor: number): ArgumentStart {
 }
 
 /**
- * Where the argument that begins at `from` ends: at a line break, at its closing quote (or the
- * first blank or quote when unquoted), or at a `\"` that ends a JSON-escaped argument. Undefined
+ * Where the argument that begins at `from` ends: at a line break (or the backslash that continues
+ * the line) or a NUL, at its closing quote (or the first blank or quote when unquoted), or at a
+ * `\"` that ends a JSON-escaped argument. Undefined
  * when a quoted argument is not closed within `maxLength` characters.
  */
 export function argumentEnd(
@@ -48,7 +50,10 @@ export function argumentEnd(
   let end = from;
   while (end < text.length && end - from <= maxLength) {
     const code = text.charCodeAt(end);
-    if (code === 10 || code === 13) break;
+    if (code === 10 || code === 13 || code === 0) break;
+    // A backslash before a line break continues the command; it is no part of the argument.
+    if (code === 92 && quote === 0 && (text.charCodeAt(end + 1) === 10 || text.charCodeAt(end + 1) === 13))
+      break;
     if (quote === 0 ? isWhitespace(code) || isQuote(code) : code === quote) break;
     if (code === 92 && (quote === 0 || escapedQuote) && isQuote(text.charCodeAt(end + 1))) break; // `\"` ends a JSON-escaped argument
     if (code === 92 && quote === 34) end++; // an escaped character inside double quotes

@@ -24,7 +24,7 @@ export function batchPassword(
   const cluster = text.slice(index + 1, nameEnd);
   if (!cluster.includes(batch.letter)) return undefined;
   const next = text.charCodeAt(nameEnd);
-  if (!(isBlank(next) || isQuote(next))) return undefined;
+  if (!(isBlank(next) || isQuote(next) || next === 0)) return undefined;
   const dropsOne = (letters: string): boolean =>
     batch.dropsOne !== undefined && letters.includes(batch.dropsOne);
   let before = batch.before - (dropsOne(cluster) || optionLettersIn(earlier).some(dropsOne) ? 1 : 0);

@@ -75,9 +75,10 @@ function separatedValue(
   const next = text.charCodeAt(nameEnd);
   if (next === 61)
     return option.equals ? { argument: argumentAfter(text, nameEnd + 1), separate: false } : undefined;
-  if (isQuote(next) && option.attached) return { argument: argumentAfter(text, nameEnd), separate: false };
+  const quoted = isQuote(next) || (next === 92 && isQuote(text.charCodeAt(nameEnd + 1))); // `-p"x"`, `-p\"x\"` in JSON
+  if (quoted && option.attached) return { argument: argumentAfter(text, nameEnd), separate: false };
   // The next argument: after a blank, or after the option's closing quote in an argument list.
-  if (!(isBlank(next) || isQuote(next)) || !option.separate) return undefined;
+  if (!(isBlank(next) || next === 0 || quoted) || !option.separate) return undefined;
   const argument = argumentAfter(text, nameEnd);
   // Unquoted, shell syntax such as `(` or `<` is not an argument.
   if (argument.start === nameEnd || (argument.quote === 0 && isShellSyntax(text.charCodeAt(argument.start))))
@@ -123,8 +124,8 @@ function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | 
 function matchCommandCredentials(text: string, index: number): RuleMatch | undefined {
   const before = index > 0 ? text.charCodeAt(index - 1) : 32;
   // After a backtick the option is code in prose (or a command substitution), not an argument.
-  if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91) || before === 96)
-    return undefined;
+  const separates = isWhitespace(before) || isQuote(before) || before === 44 || before === 91 || before === 0;
+  if (!separates || before === 96) return undefined;
   let nameEnd = index + 1;
   while (nameEnd < index + 24 && isOptionCode(text.charCodeAt(nameEnd))) nameEnd++;
   // Only options the table knows: the whole word, a one-letter option with its value glued on, or

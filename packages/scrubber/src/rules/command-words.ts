@@ -12,11 +12,13 @@ export interface KnownCommand {
 }
 
 /**
- * A character that separates words: blanks, line breaks, quotes, argument-list punctuation, `)`.
+ * A character that separates words: blanks, line breaks, NULs (`/proc/<pid>/cmdline`), quotes,
+ * argument-list punctuation, `)`.
  * Written out here (not through characters.ts): it runs for every character looked back over.
  */
 function isWordBreak(code: number): boolean {
   return (
+    code === 0 ||
     code === 32 ||
     code === 9 ||
     code === 10 ||
