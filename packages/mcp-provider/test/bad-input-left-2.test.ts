@@ -1,7 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} placeholders in plain strings are what these tests feed the loader
 // Items the second bad-input sweep noticed and left, each reproduced through the public API:
-// fields of the other server kind (`env` on a URL server, `headers` on a command), a `type`
-// that contradicts the fields given, and values of the wrong shape in env, headers and command.
+// fields of the other server kind (`env` on a URL server, `headers` on a command), and the
+// hostile inputs next to them: a `type` that contradicts the fields, values of the wrong shape
+// in command/args/env/headers, number env values and `envFile` of VS Code, Cline's `timeout` in
+// seconds, one setting in two spellings, a header given twice, Gemini's tool filters of the
+// wrong shape, a cwd that is not a directory, a bearerToken that already says "Bearer ".
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
