@@ -36,6 +36,7 @@ const ALLOW = [
   'curl *',
   'wget *',
   'tar *',
+  'ssh *',
   'f',
   'g',
   'go',
@@ -433,4 +434,27 @@ describe('directories and variables a function changes, once it is called', () =
     );
     expect(decision.decision, decision.reason).toBe('ask');
   });
+});
+
+describe('device writes run on another machine by ssh', () => {
+  it.each<Case>([
+    [
+      "cat disk.img | ssh host 'dd of=/dev/sda'",
+      'deny',
+      /^disk-destruction: writes to the block device \/dev\/sda/,
+    ],
+    ['cat disk.img | ssh -p 2222 -i key root@host tee /dev/sda', 'deny', /^disk-destruction: /],
+    ["ssh -o BatchMode=yes host 'cd /dev && cat > sda' < disk.img", 'deny', /^disk-destruction: /],
+    ["ssh host -- 'echo b > /proc/sysrq-trigger'", 'deny', /^system-control: /],
+    ["ssh host 'rm -rf /'", 'deny', /^destructive-file-operation: /],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'ssh host uptime',
+    "ssh -p 2222 host 'cd /srv && git pull'",
+    'ssh host',
+    'ssh -N -L 8080:localhost:80 host',
+    "ssh host 'ls -l /dev/sda'",
+    'ssh -s host sftp',
+  ])('%j stays allowed: allow rules still match ssh itself', allowedInDefault);
 });

@@ -9,6 +9,7 @@ import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
 import { callFunction, inChild, valuesOf, withVariables } from './facts.js';
 import { recordLinks } from './links.js';
+import { inspectRemoteCommand } from './remote.js';
 import { findRoots, markRunTimeName, xargsReplacement } from './run-time-names.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
@@ -374,6 +375,7 @@ export function runCommand(
   recordCall(state, scope, name, text);
   inspectInlineScripts(state, scope, command, nested);
   inspectEmbeddedCommands(state, scope, command, nested);
+  inspectRemoteCommand(state, scope, command, nested);
   inspectDebuggers(state, scope, command, nested);
   checkDangers(state, command);
   state.commands.push(command);
