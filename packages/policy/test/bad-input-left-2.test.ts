@@ -267,10 +267,16 @@ describe('device targets relative to a directory changed earlier in the line', (
     ['cd src && echo x > notes.txt', 'allow'],
     ['cd src; cd ..; echo x > notes.txt', 'allow'],
     ['(cd /etc); echo x > notes.txt', 'allow'],
-  ])('in accept-edits mode, %j writes where the directory change puts it: %s', async (command, expected) => {
-    const decision = await policy.check(call(bash, { command }, { mode: 'accept-edits', id: 'cd-edits' }));
-    expect(decision.decision, decision.reason).toBe(expected);
-  });
+    ['ln -s /etc e; echo x > e/passwd', 'ask'],
+    ['ln -s /etc e && cd e && echo x > passwd', 'ask'],
+    ['ln -s notes.txt n.txt; echo x > n.txt', 'allow'],
+  ])(
+    'in accept-edits mode, %j writes where the directory change or link puts it: %s',
+    async (command, expected) => {
+      const decision = await policy.check(call(bash, { command }, { mode: 'accept-edits', id: 'cd-edits' }));
+      expect(decision.decision, decision.reason).toBe(expected);
+    },
+  );
 });
 
 describe('more hostile inputs next to them', () => {

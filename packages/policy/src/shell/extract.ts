@@ -27,6 +27,7 @@ import {
   withVariables,
 } from './facts.js';
 import { type ShellWord, resolveWord } from './words.js';
+import { throughLinks } from './links.js';
 import { inDirectory } from './working-directory.js';
 import { judgeWrittenFile } from './written-files.js';
 
@@ -222,8 +223,9 @@ function handleRedirect(state: AnalysisState, scope: Scope, node: Node): void {
   if (!writes) return;
   if (judgeWrittenFile(state, target, node.text)) return;
   if (operator.includes('&') && !target.dynamic && /^[0-9-]+$/.test(target.text)) return;
-  // A relative path lands in the directory a `cd` earlier in the line led to.
-  for (const path of state.facts.directories.map((directory) => inDirectory(directory, target))) {
+  // A relative path lands in the directory a `cd` earlier in the line led to, through its links.
+  for (const directory of state.facts.directories) {
+    const path = throughLinks(state.facts, inDirectory(directory, target));
     if (path.dynamic) state.writes.push('<computed>');
     else if (!QUIET_OUTPUTS.test(path.text)) state.writes.push(path.text);
   }

@@ -251,7 +251,8 @@ export function assignVariable(
         );
       }
   }
-  facts.variables.set(name, union(facts, [], next));
+  // No value at all is never a reading that matches nothing: it stays unknown.
+  facts.variables.set(name, next.length > 0 ? union(facts, [], next) : [RUN_TIME]);
 }
 
 /** Forgets a variable (`unset`): its value is unknown again. */

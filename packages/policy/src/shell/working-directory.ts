@@ -104,7 +104,7 @@ function destinations(facts: LineFacts, word: ShellWord): ShellWord[] {
     facts.overflow = true;
     return [RUN_TIME];
   }
-  return distinct(facts, out);
+  return out.length > 0 ? distinct(facts, out) : [RUN_TIME];
 }
 
 /**
