@@ -27,6 +27,7 @@ import {
   withVariables,
 } from './facts.js';
 import { type ShellWord, resolveWord } from './words.js';
+import { recordRead } from './assignments.js';
 import { throughLinks } from './links.js';
 import { inDirectory } from './working-directory.js';
 import { judgeWrittenFile } from './written-files.js';
@@ -144,6 +145,14 @@ function assign(state: AnalysisState, scope: Scope, node: Node, text: string): v
   if (assignment) assignVariable(state.facts, assignment.name, assignment.values);
 }
 
+/** `declare -n NAME=TARGET`: NAME reads TARGET's values. */
+function aliasVariable(state: AnalysisState, scope: Scope, node: Node, text: string): void {
+  const assignment = checkAssignment(state, scope, node, text);
+  const target = assignment?.values.length === 1 ? assignment.values[0] : undefined;
+  if (!assignment || !target || target.dynamic) return;
+  assignVariable(state.facts, assignment.name, state.facts.variables.get(target.text) ?? [RUN_TIME]);
+}
+
 function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
   const words: ShellWord[] = [];
   const assignments: Assignment[] = [];
@@ -171,6 +180,14 @@ function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
     if (herestring) shellFromHerestring(state, commandScope, words, herestring);
     else runCommand(state, commandScope, words, node.text, analyzeNested);
   });
+  // `read -r A B <<< "x y"` sets A and B from the herestring (with the default IFS only).
+  const body = herestring?.namedChild(0);
+  const head = words[0];
+  if (body && head && !head.dynamic && head.text === 'read' && assignments.length === 0) {
+    const input = resolveWord(body);
+    const readings = readingsOf(state.facts, input);
+    recordRead(state.facts, 'read', words.slice(1), readings ? { ...input, readings } : input);
+  }
 }
 
 /**
@@ -444,9 +461,14 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
             (child.type === 'variable_assignment' ? child.childForFieldName('name')?.text : child.text) ?? '',
           );
       }
+      // `declare -n R=OUT`: R names OUT (its values now are followed, not later changes).
+      const nameref = namedChildrenOf(node).some(
+        (child) => child?.type === 'word' && /^-[a-zA-Z]*n/.test(child.text),
+      );
       for (const child of namedChildrenOf(node)) {
         if (!child) continue;
-        if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
+        if (child.type === 'variable_assignment' && nameref) aliasVariable(state, scope, child, node.text);
+        else if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
         else if (node.type === 'unset_command' && child.type === 'variable_name')
           forgetVariable(state.facts, child.text);
         else if (

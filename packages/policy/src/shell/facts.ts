@@ -273,8 +273,12 @@ export function withVariables(
     walk();
     return;
   }
-  const before = new Map(facts.variables);
+  const before = new Map(assignments.map(({ name }) => [name, facts.variables.get(name)]));
   for (const { name, values } of assignments) assignVariable(facts, name, values);
   walk();
-  facts.variables = before;
+  // Only the names set for the command go back; what the command itself set stays.
+  for (const [name, values] of before) {
+    if (values) facts.variables.set(name, values);
+    else facts.variables.delete(name);
+  }
 }

@@ -8,6 +8,7 @@ import { inspectEmbeddedCommands } from './embedded.js';
 import { recordCall } from './recursion.js';
 import { inspectInlineScripts } from './scripts.js';
 import { callFunction, inChild, valuesOf, withVariables } from './facts.js';
+import { recordRead } from './assignments.js';
 import { recordLinks } from './links.js';
 import { inspectRemoteCommand } from './remote.js';
 import { findRoots, markRunTimeName, xargsReplacement } from './run-time-names.js';
@@ -367,6 +368,8 @@ export function runCommand(
     changeDirectory(state.facts, name, args);
   } else if (name === 'ln' || name === 'mknod') {
     recordLinks(state.facts, name, args);
+  } else if (name === 'read' || name === 'printf' || /^(mapfile|readarray|getopts)$/.test(name)) {
+    recordRead(state.facts, name, args);
   } else {
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);
