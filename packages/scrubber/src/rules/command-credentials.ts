@@ -120,12 +120,18 @@ function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | 
   return { start, end, kind: 'password' };
 }
 
+/** What an option may follow: blanks, line breaks, quotes, `,` and `[` of argument lists, and NUL (`/proc/<pid>/cmdline`). */
+const OPTION_AFTER = [' ', '\t', '\n', '\r', '"', "'", ',', '[', '\0'];
+
 /** The password given to a known command's option at `index`. */
 function matchCommandCredentials(text: string, index: number): RuleMatch | undefined {
   const before = index > 0 ? text.charCodeAt(index - 1) : 32;
   // After a backtick the option is code in prose (or a command substitution), not an argument.
   const separates = isWhitespace(before) || isQuote(before) || before === 44 || before === 91 || before === 0;
   if (!separates || before === 96) return undefined;
+  // Every option name goes on with a letter or a second dash (` - ` and `-1` in code stop here).
+  const first = text.charCodeAt(index + 1);
+  if (!((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 45)) return undefined;
   let nameEnd = index + 1;
   while (nameEnd < index + 24 && isOptionCode(text.charCodeAt(nameEnd))) nameEnd++;
   // Only options the table knows: the whole word, a one-letter option with its value glued on, or
@@ -171,10 +177,11 @@ export const commandCredentials: SecretRule = {
   id: 'command_credentials',
   description:
     'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman login -p, wget --http-password (also in wget -d output), htpasswd -b file user password, ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p',
-  // Every `-`, as for curl: the option names are short and common.
-  anchors: ['-'],
-  match: matchCommandCredentials,
-  maxLength: 24 + 8 + MAX_USER + MAX_VALUE + 2,
+  // A `-` after what may precede an option: the scan then tries the rule only at those dashes
+  // (the anchor starts one character before the option).
+  anchors: OPTION_AFTER.map((character) => `${character}-`),
+  match: (text, anchorIndex) => matchCommandCredentials(text, anchorIndex + 1),
+  maxLength: 1 + 24 + 8 + MAX_USER + MAX_VALUE + 2,
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
     const user = fake.chars('abcdefghijklmnopqrstuvwxyz', 8);
