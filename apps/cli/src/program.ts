@@ -118,6 +118,11 @@ otherwise they fail closed, and the error says how to allow them in the policy.`
     .option('--namespace <name>', 'tool-name prefix (default: from the document title)')
     .option('--tag <tag>', 'keep operations with this tag (repeatable)', collect)
     .option('--base-url <url>', 'override the servers of the document')
+    .option(
+      '--allow-token-origin <origin>',
+      "let the document's OAuth2 tokenUrl be on this origin, besides the API's own (repeatable)",
+      collect,
+    )
     .option('--out <file>', 'write the tool config here (.json or .yaml); default: print it')
     .option('--json', 'print a JSON summary instead of text')
     .addHelpText(

@@ -214,3 +214,105 @@ describe('REST and OpenAPI through the CLI', () => {
     expect(existsSync(join(dir.path, 'tools.txt'))).toBe(false);
   });
 });
+
+describe("OpenAPI OAuth2 token endpoints through the CLI (the document's tokenUrl on another origin)", () => {
+  let tokenServer: Server;
+  let tokenOrigin: string;
+  let api: Server;
+  let apiOrigin: string;
+  const tokenRequests: string[] = [];
+  const apiAuthorizations: string[] = [];
+  const accessToken = fakeToken('at_');
+
+  beforeAll(async () => {
+    tokenServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        tokenRequests.push(`${req.headers.authorization ?? ''} ${body}`);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 3600 }));
+      });
+    });
+    api = createServer((req, res) => {
+      apiAuthorizations.push(String(req.headers.authorization ?? ''));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ thing: 'ok' }));
+    });
+    for (const server of [tokenServer, api])
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    tokenOrigin = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}`;
+    apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    await writeJsonFile(dir.path, 'oauth-doc.json', {
+      openapi: '3.0.3',
+      info: { title: 'Things', version: '1.0.0' },
+      servers: [{ url: apiOrigin }],
+      components: {
+        securitySchemes: {
+          oauth: {
+            type: 'oauth2',
+            flows: { clientCredentials: { tokenUrl: `${tokenOrigin}/token`, scopes: {} } },
+          },
+        },
+      },
+      security: [{ oauth: [] }],
+      paths: { '/thing': { get: { operationId: 'getThing', responses: { '200': { description: 'ok' } } } } },
+    });
+  });
+  afterAll(async () => {
+    for (const server of [tokenServer, api]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('openapi import refuses it with a way out, and --allow-token-origin lets it through', async () => {
+    const refused = await runCli(['openapi', 'import', 'oauth-doc.json', '--namespace', 'things'], {
+      cwd: dir.path,
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`would send your client id and secret to ${tokenOrigin}`);
+    expect(refused.stderr).toContain('--allow-token-origin');
+    const allowed = await runCli(
+      ['openapi', 'import', 'oauth-doc.json', '--namespace', 'things', '--allow-token-origin', tokenOrigin],
+      { cwd: dir.path },
+    );
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain(`${tokenOrigin}/token`);
+    expect(tokenRequests).toEqual([]);
+  });
+
+  it('a config entry passes allowedTokenOrigins and credentials to the provider', async () => {
+    const configDir = join(dir.path, 'oauth');
+    await import('node:fs/promises').then((fs) => fs.mkdir(configDir, { recursive: true }));
+    const entry = {
+      namespace: 'things',
+      source: join(dir.path, 'oauth-doc.json'),
+      credentials: { oauth: { clientId: '${THINGS_ID}', clientSecret: '${THINGS_SECRET}' } },
+    };
+    await writeJsonFile(configDir, 'toolplane.config.json', { openapi: [entry] });
+    const secret = fakeToken('cs_');
+    const env = { THINGS_ID: 'client-7', THINGS_SECRET: secret };
+    const refused = await runCli(['tools', 'call', 'things__getThing'], { cwd: configDir, env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('allowedTokenOrigins');
+    expect(tokenRequests).toEqual([]);
+
+    await writeJsonFile(configDir, 'toolplane.config.json', {
+      openapi: [{ ...entry, allowedTokenOrigins: [tokenOrigin] }],
+    });
+    const call = await runCli(['tools', 'call', 'things__getThing'], { cwd: configDir, env });
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('ok');
+    expect(tokenRequests).toHaveLength(1);
+    // the client id and secret went to the token endpoint (form body or basic auth), the token to the API
+    const sent = tokenRequests[0] as string;
+    const basic = /^Basic (\S+)/.exec(sent)?.[1];
+    const credentials = basic ? Buffer.from(basic, 'base64').toString() : decodeURIComponent(sent);
+    expect(credentials).toContain('client-7');
+    expect(credentials).toContain(secret);
+    expect(apiAuthorizations).toContain(`Bearer ${accessToken}`);
+  });
+});

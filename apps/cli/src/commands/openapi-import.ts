@@ -45,7 +45,14 @@ async function followLinks(path: string, shown: string): Promise<string> {
 export async function openapiImport(
   context: CommandContext,
   source: string,
-  options: { namespace?: string; tag?: string[]; baseUrl?: string; out?: string; json?: boolean },
+  options: {
+    namespace?: string;
+    tag?: string[];
+    baseUrl?: string;
+    allowTokenOrigin?: string[];
+    out?: string;
+    json?: boolean;
+  },
 ): Promise<number> {
   const namespace = options.namespace ?? defaultNamespace(source);
   if (!/^[A-Za-z0-9_-]+$/.test(namespace))
@@ -63,12 +70,15 @@ export async function openapiImport(
       namespace,
       ...(options.tag?.length ? { include: { tags: options.tag } } : {}),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      ...(options.allowTokenOrigin?.length ? { allowedTokenOrigins: options.allowTokenOrigin } : {}),
     });
   } catch (error) {
     if (ToolError.isInstance(error))
       throw new CliError(`cannot import ${source}: ${error.message}`, {
         code: error.code,
-        hint: 'give an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), as a file path or an http(s) URL',
+        hint: error.message.includes('allowedTokenOrigins')
+          ? 'if you trust that token endpoint with your client secret, pass --allow-token-origin <origin> (in a config: "allowedTokenOrigins"); or give the scheme\'s tokenUrl in "credentials" of an "openapi" config entry'
+          : 'give an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), as a file path or an http(s) URL',
       });
     throw error;
   }

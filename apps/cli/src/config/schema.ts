@@ -35,6 +35,17 @@ const operationFilter = z.strictObject({
   operationIds: z.array(z.string()).optional(),
 });
 
+/** Credentials of one security scheme of a document; values are usually `${VAR}`. */
+const schemeCredentials = z.strictObject({
+  value: z.string().optional(),
+  token: z.string().optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  clientId: z.string().optional(),
+  clientSecret: z.string().optional(),
+  tokenUrl: z.string().optional(),
+});
+
 const openApiProviderSchema = z.strictObject({
   namespace,
   source: z.string().min(1),
@@ -43,6 +54,8 @@ const openApiProviderSchema = z.strictObject({
   baseUrl: z.string().optional(),
   server: z.union([z.number().int().nonnegative(), z.string()]).optional(),
   envPrefix: z.string().optional(),
+  credentials: z.record(z.string(), schemeCredentials).optional(),
+  allowedTokenOrigins: z.array(z.string()).optional(),
   timeoutMs: positiveMs.optional(),
 });
 

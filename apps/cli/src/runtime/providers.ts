@@ -46,6 +46,8 @@ export async function createProviders(loaded: LoadedConfig): Promise<ConfiguredP
         ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}),
         ...(entry.server !== undefined ? { server: entry.server } : {}),
         ...(entry.envPrefix ? { envPrefix: entry.envPrefix } : {}),
+        ...(entry.credentials ? { credentials: entry.credentials } : {}),
+        ...(entry.allowedTokenOrigins ? { allowedTokenOrigins: entry.allowedTokenOrigins } : {}),
         ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
       });
       out.push({ provider, source: `openapi[${index}]` });
