@@ -290,6 +290,7 @@ describe("OpenAPI OAuth2 token endpoints through the CLI (the document's tokenUr
     const entry = {
       namespace: 'things',
       source: join(dir.path, 'oauth-doc.json'),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} placeholders the provider reads
       credentials: { oauth: { clientId: '${THINGS_ID}', clientSecret: '${THINGS_SECRET}' } },
     };
     await writeJsonFile(configDir, 'toolplane.config.json', { openapi: [entry] });
