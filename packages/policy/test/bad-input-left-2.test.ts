@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, expect, it } from 'vitest';
+import { analyzeCommandLine, loadShellParser } from '../src/index.js';
 import { bash, call, expectGateRefuses, shellPolicy } from './helpers.js';
 
 /**
@@ -246,6 +247,20 @@ describe('device targets relative to a directory changed earlier in the line', (
     ['cd ../../../../../../dev && tee sda < x', 'ask', /may write to the block device \/dev\/sda/],
     ['tee ../../../../../../../dev/sda < x', 'ask', /may write to the block device \/dev\/sda/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it('CDPATH set in the line is searched by a relative cd (beside the asked CDPATH itself)', async () => {
+    const parser = await loadShellParser();
+    for (const line of [
+      'CDPATH=/; cd dev && tee sda < x',
+      'export CDPATH=/tmp:/dev; cd mapper; tee root < x',
+    ]) {
+      const reasons = analyzeCommandLine(parser, line).findings.map((finding) => finding.reason);
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^may write to the block device \/dev\/(sda|mapper\/root)/),
+      );
+      expect(reasons).toContainEqual(expect.stringMatching(/setting CDPATH changes what later commands run/));
+    }
+  });
 
   it('a directory deeper than PATH_MAX or a pushd stack deeper than 64 makes the line asked', async () => {
     const OVERFLOW = /more variables, values or links are made than the analysis follows/;

@@ -41,7 +41,16 @@ export function inDirectory(directory: ShellWord, path: ShellWord): ShellWord {
     dynamic,
     glob: path.glob,
     substitutions: [],
-    ...(dynamic ? { parts: [directory.dynamic ? (directory.parts?.[0] as string) : joined] } : {}),
+    // The literal start: the directory's, or the directory and the path's own literal start.
+    ...(dynamic
+      ? {
+          parts: [
+            directory.dynamic
+              ? (directory.parts?.[0] as string)
+              : `${directory.text}/${path.dynamic ? (path.parts?.[0] as string) : path.text}`,
+          ],
+        }
+      : {}),
   };
 }
 
