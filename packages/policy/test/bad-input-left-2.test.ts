@@ -340,6 +340,16 @@ describe('more hostile inputs next to them', () => {
     ['echo x > "${OUT:=/dev/sda}"', 'ask', /may write to the block device \/dev\/sda/],
     ['cp x ${OUT-"/dev/$DISK"}', 'ask', /named at run time/],
     ['OUT=/dev/sdb; tee "${OUT:-/dev/sda}" < x', 'deny', /^disk-destruction: writes to the block device/],
+    // sysfs files that stop the machine or pull a disk out from under it
+    ['echo mem > /sys/power/state', 'deny', /^system-control: writes to \/sys\/power\/state/],
+    ['echo 1 > /sys/block/sda/device/delete', 'deny', /^system-control: .*removes the device/],
+    [
+      'cd /sys/bus/pci/devices/0000:00:1f.2 && echo 1 > remove',
+      'deny',
+      /^system-control: .*removes the device/,
+    ],
+    ['echo 1 | sudo tee /sys/class/scsi_device/0:0:0:0/device/delete', 'deny', /^system-control: /],
+    ['echo 1 > /sys/block/$DISK/device/delete', 'ask', /named at run time/],
     // a logical volume is named /dev/VG/LV, with any volume group name
     ['echo x > /dev/ubuntu-vg/root', 'ask', /may be a logical volume/],
     ['cd /dev/vg0 && tee home < x', 'ask', /may be a logical volume/],
@@ -368,6 +378,9 @@ describe('more hostile inputs next to them', () => {
     'echo x > /dev/fdisk.txt',
     'echo x > /dev/status.log',
     'cat /dev/watchdog0 > /dev/null',
+    'cat /sys/power/state > /dev/null',
+    'echo x > remove',
+    'echo 1 > /sys/class/leds/input0::capslock/brightness',
   ])('%j is not a device write (runs in bypass mode)', async (command) => {
     const decision = await inBypass(command);
     expect(decision.decision, decision.reason).toBe('allow');

@@ -24,6 +24,11 @@ const MACHINE_FILES: readonly (readonly [RegExp, string])[] = [
     "a model-specific register of the processor (clocks, voltages, the kernel's entry points)",
   ],
   [/^\/dev\/nvram$/, "the firmware's settings memory (a bad write can leave the machine unable to boot)"],
+  [/^\/sys\/power\/state$/, 'which suspends or hibernates the machine at once'],
+  [
+    /^\/sys\/(block|bus|class|devices)\/.+\/(delete|remove)$/,
+    'which removes the device from the running system (a disk disappears under its file systems)',
+  ],
 ];
 
 /**
@@ -77,7 +82,7 @@ export function verdictOf(target: ShellWord): WriteVerdict {
   const path = normalizePath(target.text);
   if (target.dynamic) {
     // The known text of the word: a prefix (`/dev/$DISK`) or brace alternatives (`{/dev/sda,x}`).
-    if (/(^|[{,])\/+(dev|proc)(\/|$)/.test(path) || /(^|[{,])\/+(dev|proc)\//.test(target.text))
+    if (/(^|[{,])\/+(dev|proc|sys)(\/|$)/.test(path) || /(^|[{,])\/+(dev|proc|sys)\//.test(target.text))
       return {
         kind: 'ask',
         reason: `writes to a device or kernel file named at run time (${target.text}...)`,
