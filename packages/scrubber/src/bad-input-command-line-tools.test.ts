@@ -153,3 +153,28 @@ describe('command lines as processes and JSON show them', () => {
     ]);
   });
 });
+
+describe('passwords with spaces', () => {
+  it('redacts a whole glued value when bash -x quotes the whole word', async () => {
+    const secret = `${password.slice(0, 7)} ${password.slice(7)}`;
+    const stderr = await trace(
+      ['mysql', 'smbclient', 'sshpass'],
+      [
+        'mysql -u root -p"$SECRET" app',
+        'smbclient //h/s -U"$SECRET_USER%$SECRET"',
+        'sshpass -p"$SECRET" ssh host',
+      ],
+      secret,
+    );
+    if (stderr === undefined) return;
+    expect(stderr).toContain(`'-p${secret}'`);
+    const text = scrubber.scrubText(stderr);
+    expect(text).not.toContain(password.slice(7));
+    expect(text).toContain(`+ mysql -u root '-p${marker}' app\n`);
+    expect(text).toContain(`'-U${user}%${marker}'`);
+    const json = JSON.stringify({ argv: `sshpass "-p${secret}" ssh host` });
+    expect(JSON.parse(scrubber.scrubText(json))).toEqual({ argv: `sshpass "-p${marker}" ssh host` });
+    // Output cut before the closing quote: the value up to the first blank.
+    expectForms([[`mysql -u root '-p${password}`, "mysql -u root '-p#"]]);
+  });
+});

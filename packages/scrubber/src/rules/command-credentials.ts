@@ -94,8 +94,12 @@ function optionValue(text: string, index: number, nameEnd: number, command: Cred
       const value = separatedValue(text, option, nameEnd);
       if (value !== undefined) return { option, ...value };
     } else if (option.attached && token.startsWith(option.name) && option.name.length === 2) {
-      // Glued to a one-letter option: the value is the rest of the word.
-      return { option, argument: { start: index + 2, quote: 0, escapedQuote: false }, separate: false };
+      // Glued to a one-letter option: the value is the rest of the word, up to the quote that
+      // opened the word when the whole word is quoted (`'-pa b'` in a `bash -x` trace).
+      const before = index > 0 ? text.charCodeAt(index - 1) : 0;
+      const quote = isQuote(before) ? before : 0;
+      const escapedQuote = quote !== 0 && text.charCodeAt(index - 2) === 92;
+      return { option, argument: { start: index + 2, quote, escapedQuote }, separate: false };
     }
   }
   return undefined;
@@ -119,6 +123,8 @@ function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | 
   if (end === start || end - start > MAX_VALUE || isPlaceholder(text.slice(start, end))) return undefined;
   return { start, end, kind: 'password' };
 }
+
+const UNQUOTED = { start: 0, quote: 0, escapedQuote: false };
 
 /** What an option may follow: blanks, line breaks, quotes, `,` and `[` of argument lists, and NUL (`/proc/<pid>/cmdline`). */
 const OPTION_AFTER = [' ', '\t', '\n', '\r', '"', "'", ',', '[', '\0'];
@@ -152,7 +158,10 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   // A backtick on the way is a command substitution or the end of a code span in prose.
   if (text.slice(index, argument.start).includes('`')) return undefined;
   let start = argument.start;
-  const end = argumentEnd(text, start, argument, MAX_VALUE);
+  // A quoted word cut short (truncated output) still has its value up to the first blank.
+  const end =
+    argumentEnd(text, start, argument, MAX_VALUE) ??
+    (start === index + 2 ? argumentEnd(text, start, UNQUOTED, MAX_VALUE) : undefined);
   // A separate value must not be the next option.
   if (end === undefined || end === start || (separate && text.charCodeAt(start) === 45)) return undefined;
   const { shape, tokenWhen } = option.option;
