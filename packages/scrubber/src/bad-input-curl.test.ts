@@ -77,6 +77,29 @@ describe('curl -u in real command traces', () => {
       expect(text).toContain(`${user}:[REDACTED:password]`);
     }
   });
+  it('redacts a glued password with spaces in full, as `bash -x` quotes the whole word', async () => {
+    const secret = `${fake.chars(ALPHABETS.alnum, 8)} ${fake.chars(ALPHABETS.alnum, 8)}`;
+    let stderr: string;
+    try {
+      ({ stderr } = await run(
+        'bash',
+        ['-xc', 'curl -sS -o /dev/null -u"$CURL_USER:$CURL_PASS" "$CURL_URL"'],
+        {
+          env: { ...process.env, CURL_USER: user, CURL_PASS: secret, CURL_URL: `http://127.0.0.1:${port}/` },
+        },
+      ));
+    } catch (error) {
+      if (process.env.CI === 'true') throw error;
+      console.warn(`skipped: bash or curl is not available (${String(error)})`);
+      return;
+    }
+    expect(authorizations.at(-1)).toBe(`Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`);
+    expect(stderr).toContain(`'-u${user}:${secret}'`);
+    expect(scrubber.scrubText(stderr)).toContain(`'-u${user}:[REDACTED:password]' http`);
+    expect(scrubber.scrubText(`["curl", "-sSu${user}:${secret}"]`)).toBe(
+      `["curl", "-sSu${user}:[REDACTED:password]"]`,
+    );
+  });
 });
 
 describe('curl -u forms', () => {

@@ -94,7 +94,12 @@ function matchCurlCredentials(text: string, index: number): RuleMatch | undefine
   if (!(isWhitespace(before) || isQuote(before) || before === 44 || before === 91)) return undefined;
   const option = optionAt(text, index);
   if (option === undefined) return undefined;
-  const argument = argumentAfter(text, option.end);
+  let argument = argumentAfter(text, option.end);
+  // A value glued to the option in a word quoted whole (`'-uuser:pa ss'`, as `bash -x` prints a
+  // password with a space) ends at the word's closing quote.
+  const gluedInQuotes = option.attached && argument.start === option.end && isQuote(before);
+  if (gluedInQuotes)
+    argument = { ...argument, quote: before, escapedQuote: text.charCodeAt(index - 2) === 92 };
   let cursor = argument.start;
   if (!option.attached && cursor === option.end) return undefined; // a long option's value is the next argument (`--user=` is no curl syntax)
   const userStart = cursor;
@@ -109,7 +114,12 @@ function matchCurlCredentials(text: string, index: number): RuleMatch | undefine
     cursor++;
   }
   const start = cursor;
-  const end = argumentEnd(text, start, argument, MAX_VALUE);
+  // A quoted word cut short (truncated output) still has its value up to the first blank.
+  const end =
+    argumentEnd(text, start, argument, MAX_VALUE) ??
+    (gluedInQuotes
+      ? argumentEnd(text, start, { ...argument, quote: 0, escapedQuote: false }, MAX_VALUE)
+      : undefined);
   // A whole-value credential (a token, a passphrase) of fewer than 4 characters is a word.
   if (end === undefined || end - start < (option.userPassword ? 1 : 4)) return undefined;
   const value = text.slice(start, end);
