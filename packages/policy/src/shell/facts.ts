@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import { type ShellWord, literalPrefix } from './words.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
 const MAX_VALUES = 64;
@@ -200,6 +200,12 @@ export function readingsOf(facts: LineFacts, word: ShellWord): ShellWord[][] | u
   );
 }
 
+/** The word with its readings ({@link readingsOf}) attached, when it has any. */
+export function withReadings(facts: LineFacts, word: ShellWord): ShellWord {
+  const readings = readingsOf(facts, word);
+  return readings ? { ...word, readings } : word;
+}
+
 /** The values a word assigned to a variable may have (an assignment splits nothing). */
 export function valuesOf(facts: LineFacts, word: ShellWord | undefined): ShellWord[] {
   if (!word) return [valueWord('', false)];
@@ -213,12 +219,6 @@ export function valuesOf(facts: LineFacts, word: ShellWord | undefined): ShellWo
       ),
     );
   return [valueWord(word.text, word.dynamic, literalPrefix(word))];
-}
-
-/** The literal text a word starts with, when it is dynamic: `/dev/` for `/dev/$DISK`. */
-function literalPrefix(word: ShellWord): string | undefined {
-  const first = word.parts?.[0];
-  return typeof first === 'string' ? first : undefined;
 }
 
 /** Records `name=value` (or `name+=value`) for the words that follow. */

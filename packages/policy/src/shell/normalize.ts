@@ -46,3 +46,11 @@ export function parseOptions(args: readonly string[]): ParsedOptions {
   }
   return { short, long, operands };
 }
+
+/**
+ * Whether a word is a cluster of short options holding `letter` before anything but letters
+ * (`-xc` and `-c1` hold c; `-1c` does not).
+ */
+export function inOptionCluster(text: string, letter: string): boolean {
+  return new RegExp(`^-[a-zA-Z]*${letter}`).test(text);
+}

@@ -1,42 +1,24 @@
-import type { SimpleCommand } from './analysis.js';
-import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood, report } from './context.js';
+import { recordRead } from './assignments.js';
+import { STDIN_FILE, judgeCodeFromInput, judgeComputedCode } from './code-from-input.js';
+import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood } from './context.js';
 import { checkDangers } from './dangers.js';
-import { normalizeCommandName, parseOptions } from './normalize.js';
-import { DANGEROUS_VARIABLE, DECODERS, FETCHERS, INTERPRETERS, SHELLS } from './programs.js';
 import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
-import { recordCall } from './recursion.js';
-import { inspectInlineScripts } from './scripts.js';
-import { callFunction, inChild, valuesOf, withVariables } from './facts.js';
-import { recordRead } from './assignments.js';
+import { callFunction, valuesOf, withVariables } from './facts.js';
+import { runFindExec } from './find-exec.js';
+import { runInterpreter } from './interpreters.js';
 import { recordLinks } from './links.js';
+import { makeCommand } from './make-command.js';
+import { inOptionCluster, normalizeCommandName } from './normalize.js';
+import { DANGEROUS_VARIABLE, INTERPRETERS, SHELLS } from './programs.js';
+import { recordCall } from './recursion.js';
 import { inspectRemoteCommand } from './remote.js';
-import { findRoots, markRunTimeName, xargsReplacement } from './run-time-names.js';
+import { runEval, runShell } from './run-shell.js';
+import { markRunTimeName, xargsReplacement } from './run-time-names.js';
+import { inspectInlineScripts } from './scripts.js';
+import { type ShellWord, sliceWord, staticWord } from './words.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
-import { type ShellWord, sliceWord, staticWord } from './words.js';
-
-/** Longest script text read from values set earlier in the line (as a command line's own bound). */
-const MAX_READING = 65_536;
-
-/**
- * The one text words may have with the values set earlier in the line (`sh -c "tee $OUT"` after
- * `OUT=/dev/sda`): read so a deny rule inside still denies; the line stays asked otherwise.
- */
-function onlyReading(words: readonly ShellWord[]): string | undefined {
-  const texts: string[] = [];
-  for (const word of words) {
-    if (!word.dynamic) texts.push(word.text);
-    else if (word.readings?.length !== 1) return undefined;
-    else {
-      const fields = word.readings[0] as readonly ShellWord[];
-      if (fields.some((field) => field.dynamic)) return undefined;
-      texts.push(fields.map((field) => field.text).join(' '));
-    }
-  }
-  const text = texts.join(' ');
-  return text.length <= MAX_READING ? text : undefined;
-}
 
 /** Parses a nested script (`bash -c '...'`, `eval ...`) in a scope one level deeper. */
 export type NestedAnalyzer = (state: AnalysisState, scope: Scope, script: string, text: string) => void;
@@ -52,172 +34,6 @@ function expandIfs(words: readonly ShellWord[]): { words: ShellWord[]; guessed: 
     } else out.push(word);
   }
   return { words: out, guessed };
-}
-
-/** File names that are the standard input (`bash /dev/stdin` reads its program from a pipe). */
-const STDIN_FILE = /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
-
-function describeSources(sources: readonly string[]): 'fetch' | 'decode' | 'other' | 'none' {
-  if (sources.length === 0) return 'none';
-  if (sources.some((name) => FETCHERS.has(name))) return 'fetch';
-  if (sources.some((name) => DECODERS.has(name))) return 'decode';
-  return 'other';
-}
-
-/** Judges a shell or interpreter that reads its program from standard input or a substitution. */
-function judgeCodeFromInput(
-  state: AnalysisState,
-  sources: readonly string[],
-  program: string,
-  text: string,
-): void {
-  switch (describeSources(sources)) {
-    case 'fetch':
-      report(state, 'deny', 'remote-code-execution', `downloaded text is run by ${program}`, text);
-      return;
-    case 'decode':
-      report(state, 'deny', 'eval-injection', `decoded text is run by ${program}`, text);
-      return;
-    case 'other':
-      notUnderstood(
-        state,
-        sources.includes('<<heredoc')
-          ? `the heredoc run by ${program} is not analyzed`
-          : `text produced at run time is run by ${program}`,
-        text,
-      );
-      return;
-    default:
-  }
-}
-
-/** Names of the commands inside a word's substitutions (analyzed by the walker beforehand). */
-function sourcesOf(state: AnalysisState, word: ShellWord): string[] {
-  const names: string[] = [];
-  for (const substitution of word.substitutions)
-    names.push(...(state.substitutionNames.get(substitution.id) ?? []));
-  return names;
-}
-
-function runShell(
-  state: AnalysisState,
-  scope: Scope,
-  name: string,
-  args: readonly ShellWord[],
-  text: string,
-  nested: NestedAnalyzer,
-): boolean {
-  // Options come first (`-c` only says that the first operand is the command string: `bash -c
-  // -x 'cmd'` runs cmd); `-` or `--` ends them; each `o`/`O` in a cluster takes the next word.
-  let inline = false;
-  let operandIndex = -1;
-  let readsStdin = false;
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index] as ShellWord;
-    if (word.dynamic) {
-      operandIndex = index;
-      break;
-    }
-    const value = word.text;
-    if (value === '-' || value === '--') {
-      if (index + 1 < args.length) operandIndex = index + 1;
-      break;
-    }
-    if (/^[-+][a-zA-Z]+$/.test(value)) {
-      if (value.startsWith('-') && value.includes('c')) inline = true;
-      if (value.startsWith('-') && value.includes('s')) readsStdin = true;
-      index += value.replace(/[^oO]/g, '').length;
-      continue;
-    }
-    if (value.startsWith('--')) continue;
-    operandIndex = index;
-    break;
-  }
-  if (inline) {
-    const script = operandIndex >= 0 ? args[operandIndex] : undefined;
-    if (!script) {
-      notUnderstood(state, `${name} -c without a command`, text);
-      return true;
-    }
-    if (script.dynamic) {
-      const sources = sourcesOf(state, script);
-      judgeCodeFromInput(state, sources, `${name} -c`, text);
-      if (describeSources(sources) === 'none')
-        notUnderstood(state, `the command given to ${name} -c is computed at run time`, text);
-      const known = onlyReading([script]);
-      if (known !== undefined)
-        inChild(state.facts, () =>
-          nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, known, text),
-        );
-      return true;
-    }
-    // A child process: the directories and variables it changes are its own.
-    inChild(state.facts, () =>
-      nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text),
-    );
-    return true;
-  }
-  if (operandIndex >= 0 && !readsStdin && !STDIN_FILE.test((args[operandIndex] as ShellWord).text)) {
-    const operand = args[operandIndex] as ShellWord;
-    if (operand.dynamic) {
-      const sources = sourcesOf(state, operand);
-      judgeCodeFromInput(state, sources, name, text);
-      if (describeSources(sources) === 'none')
-        notUnderstood(state, `the script ${name} runs is named at run time`, text);
-      return true;
-    }
-    return false; // runs a script file: matched as a command by the rules
-  }
-  if (scope.stdinFrom.length > 0) {
-    judgeCodeFromInput(state, scope.stdinFrom, name, text);
-    return true;
-  }
-  return false;
-}
-
-/** PowerShell parameters that run inline code, by any unique prefix (`-c`, `-enc`, `-ec`, `-cwa`). */
-const POWERSHELL_INLINE = ['command', 'encodedcommand', 'commandwithargs'];
-
-/**
- * Whether an argument is a flag that runs inline code: `-c`, `-c'code'`, `--eval=code`, and for
- * POSIX-style interpreters a flag cluster containing it (`python3 -Ic`, `perl -ne`).
- */
-function isInlineFlag(name: string, inlineFlags: readonly string[], arg: string): boolean {
-  if (name === 'pwsh' || name === 'powershell') {
-    const option = /^[-/]([a-zA-Z]+)$/.exec(arg)?.[1]?.toLowerCase();
-    return (
-      option !== undefined &&
-      (option === 'ec' || option === 'cwa' || POWERSHELL_INLINE.some((full) => full.startsWith(option)))
-    );
-  }
-  return inlineFlags.some((flag) => {
-    if (arg === flag || arg.startsWith(`${flag}=`)) return true;
-    if (!/^-[a-zA-Z]$/.test(flag)) return arg.startsWith(flag) && flag.length === 2;
-    return new RegExp(`^-[a-zA-Z]*${flag[1]}`).test(arg);
-  });
-}
-
-function runInterpreter(
-  state: AnalysisState,
-  scope: Scope,
-  name: string,
-  inlineFlags: readonly string[],
-  args: readonly ShellWord[],
-  text: string,
-): void {
-  for (const word of args) {
-    if (word.dynamic) {
-      const sources = sourcesOf(state, word);
-      if (describeSources(sources) !== 'none') judgeCodeFromInput(state, sources, name, text);
-    }
-  }
-  const texts = args.map((word) => word.text);
-  if (texts.some((arg) => isInlineFlag(name, inlineFlags, arg)))
-    notUnderstood(state, `${name} runs inline code that is not analyzed`, text);
-  const operands = parseOptions(texts).operands;
-  if (operands.length === 0 || operands[0] === '-' || STDIN_FILE.test(operands[0] as string)) {
-    if (scope.stdinFrom.length > 0) judgeCodeFromInput(state, scope.stdinFrom, name, text);
-  }
 }
 
 /**
@@ -345,10 +161,7 @@ export function runCommand(
       return;
     }
     if (file?.dynamic) {
-      const sources = sourcesOf(state, file);
-      judgeCodeFromInput(state, sources, name, text);
-      if (describeSources(sources) === 'none')
-        notUnderstood(state, `${name} of a file named at run time`, text);
+      judgeComputedCode(state, file, name, text, `${name} of a file named at run time`);
       return;
     }
   } else if ((name === 'at' || name === 'batch') && scope.stdinFrom.length > 0) {
@@ -389,8 +202,7 @@ export function runCommand(
  * PATH` and `read PATH` assign what the assignment checks guard.
  */
 function changesCommandNames(name: string, args: readonly ShellWord[]): boolean {
-  const cluster = (letter: string) => (word: ShellWord) =>
-    word.dynamic || new RegExp(`^-[a-zA-Z]*${letter}`).test(word.text);
+  const cluster = (letter: string) => (word: ShellWord) => word.dynamic || inOptionCluster(word.text, letter);
   if (name === 'hash') return args.some(cluster('p'));
   if (name === 'enable') return args.some(cluster('f'));
   if (name === 'printf') {
@@ -424,83 +236,4 @@ function runCoproc(
   const body = args.slice(open + 1);
   if (body.every((word) => !word.dynamic))
     nested(state, scope, body.map((word) => word.text).join(' '), text);
-}
-
-function runEval(
-  state: AnalysisState,
-  scope: Scope,
-  args: readonly ShellWord[],
-  text: string,
-  nested: NestedAnalyzer,
-): void {
-  if (args.some((word) => word.substitutions.length > 0)) {
-    report(state, 'deny', 'eval-injection', 'eval runs the output of a command substitution', text);
-    return;
-  }
-  if (args.some((word) => word.dynamic)) {
-    notUnderstood(state, 'eval of text computed at run time', text);
-    const known = onlyReading(args);
-    if (known !== undefined) nested(state, { ...scope, via: [...scope.via, 'eval'] }, known, text);
-    return;
-  }
-  nested(state, { ...scope, via: [...scope.via, 'eval'] }, args.map((word) => word.text).join(' '), text);
-}
-
-const EXEC_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
-
-function runFindExec(
-  state: AnalysisState,
-  scope: Scope,
-  args: readonly ShellWord[],
-  text: string,
-  nested: NestedAnalyzer,
-): void {
-  const roots = findRoots(args);
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index] as ShellWord;
-    if (word.dynamic || !EXEC_ACTIONS.has(word.text)) continue;
-    const inner: ShellWord[] = [];
-    let end = index + 1;
-    while (end < args.length) {
-      const part = args[end] as ShellWord;
-      if (!part.dynamic && (part.text === ';' || part.text === '+')) break;
-      inner.push(part.text.includes('{}') ? markRunTimeName(part, '{}', roots) : part);
-      end++;
-    }
-    if (inner.length === 0) notUnderstood(state, `find ${word.text} without a command`, text);
-    else
-      runCommand(
-        state,
-        { ...scope, via: [...scope.via, `find ${word.text}`] },
-        inner,
-        text,
-        nested,
-        inner,
-        true,
-      );
-    index = end;
-  }
-}
-
-function makeCommand(
-  name: string,
-  args: readonly ShellWord[],
-  written: readonly ShellWord[],
-  scope: Scope,
-  text: string,
-  extraArgs: boolean,
-): SimpleCommand {
-  const normalizedWritten = written.map((word, index) =>
-    index === 0 && !word.dynamic ? { ...word, text: normalizeCommandName(word.text) } : word,
-  );
-  return {
-    name,
-    args,
-    written: normalizedWritten,
-    via: scope.via,
-    elevated: scope.elevated,
-    extraArgs,
-    stdinFrom: scope.stdinFrom,
-    text,
-  };
 }

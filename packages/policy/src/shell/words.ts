@@ -41,6 +41,12 @@ export type WordPart =
   | string
   | { readonly variable: string; readonly quoted: boolean; readonly fallback?: ShellWord };
 
+/** The literal text a word starts with, when it is dynamic: `/dev/` for `/dev/$DISK`. */
+export function literalPrefix(word: ShellWord): string | undefined {
+  const first = word.parts?.[0];
+  return typeof first === 'string' ? first : undefined;
+}
+
 /** Maximum nesting inside one word (`${a:-${b:-...}}`, arithmetic) that is read. */
 const MAX_WORD_DEPTH = 64;
 

@@ -1,6 +1,6 @@
 import { type LineFacts, RUN_TIME, START, distinct } from './facts.js';
 import { throughLinks } from './links.js';
-import type { ShellWord } from './words.js';
+import { type ShellWord, literalPrefix } from './words.js';
 
 /**
  * A path as the kernel resolves it lexically: `//dev/./sda` and `/dev/../dev/sda` are
@@ -20,8 +20,8 @@ export function normalizePath(path: string): string {
 
 /** Whether the start of a word is known literal text (so a relative path can be placed). */
 function startsKnown(word: ShellWord): boolean {
-  const first = word.parts?.[0];
-  return !word.dynamic || (typeof first === 'string' && first !== '');
+  const first = literalPrefix(word);
+  return !word.dynamic || (first !== undefined && first !== '');
 }
 
 const isAbsolute = (word: ShellWord): boolean => /^[/~]/.test(word.text) && startsKnown(word);

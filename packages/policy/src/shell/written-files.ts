@@ -2,7 +2,7 @@ import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { may, verdictOf, verdictOfFields } from './device-paths.js';
 import { checkRsyncDevices } from './rsync-devices.js';
-import { type ShellWord, sliceWord, withText } from './words.js';
+import { type ShellWord, literalPrefix, sliceWord, withText } from './words.js';
 import { normalizePath, placedReadings } from './working-directory.js';
 
 /**
@@ -166,8 +166,7 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
       continue;
     }
     // `--output="$OUT"`, `-o"$OUT"`: an option whose value is known only at run time.
-    const first = word.parts?.[0];
-    const option = !word.dynamic || (typeof first === 'string' && /^-[^-]|^--[^=]+=/.test(first));
+    const option = !word.dynamic || /^-[^-]|^--[^=]+=/.test(literalPrefix(word) ?? '');
     if (optionsDone || !option || text === '-' || !text.startsWith('-')) {
       operands.push(word);
       continue;

@@ -1,0 +1,95 @@
+import type { Node } from 'web-tree-sitter';
+import { type AnalysisState, type Scope, notUnderstood } from './context.js';
+import { RUN_TIME, assignVariable, forgetVariable, valuesOf } from './facts.js';
+import { inOptionCluster } from './normalize.js';
+import { childrenOf, namedChildrenOf } from './parser.js';
+import { DANGEROUS_VARIABLE } from './programs.js';
+import { resolve, walk } from './walk.js';
+import type { ShellWord } from './words.js';
+
+/** A variable assignment the following commands see: `NAME=value`, `NAME+=value`. */
+export interface Assignment {
+  readonly name: string;
+  readonly values: readonly ShellWord[];
+}
+
+/**
+ * Checks an assignment (its substitutions run, some variables change what runs) and returns
+ * what it assigns; an array element (`a[0]=x`) or an array (`a=(x y)`) assigns nothing followed.
+ */
+export function checkAssignment(
+  state: AnalysisState,
+  scope: Scope,
+  node: Node,
+  text: string,
+): Assignment | undefined {
+  const target = node.childForFieldName('name');
+  // `arr[$(cmd)]=1` runs cmd; `PATH[0]=...` assigns PATH.
+  const subscript = target?.type === 'subscript' ? target : undefined;
+  const index = subscript?.childForFieldName('index');
+  if (index) walk(state, scope, index);
+  const name = (subscript ? subscript.childForFieldName('name')?.text : target?.text) ?? '';
+  const value = node.childForFieldName('value');
+  const word = value ? resolve(state, scope, value) : undefined;
+  if (DANGEROUS_VARIABLE.test(name))
+    notUnderstood(state, `setting ${name} changes what later commands run`, text);
+  if (subscript || value?.type === 'array') return undefined;
+  const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
+  const values = valuesOf(state.facts, word);
+  if (!append) return { name, values };
+  assignVariable(state.facts, name, values, true);
+  return { name, values: state.facts.variables.get(name) ?? values };
+}
+
+/** Checks an assignment that stays for the rest of the line (`NAME=value;`, `export NAME=value`). */
+export function assign(state: AnalysisState, scope: Scope, node: Node, text: string): void {
+  const assignment = checkAssignment(state, scope, node, text);
+  if (assignment) assignVariable(state.facts, assignment.name, assignment.values);
+}
+
+/** `declare -n NAME=TARGET`: NAME reads TARGET's values. */
+function aliasVariable(state: AnalysisState, scope: Scope, node: Node, text: string): void {
+  const assignment = checkAssignment(state, scope, node, text);
+  const target = assignment?.values.length === 1 ? assignment.values[0] : undefined;
+  if (!assignment || !target || target.dynamic) return;
+  assignVariable(state.facts, assignment.name, state.facts.variables.get(target.text) ?? [RUN_TIME]);
+}
+
+/**
+ * `export`, `declare`, `local`, `readonly`, `typeset` and `unset`: the names they set, make
+ * local to a function, alias (`declare -n`) or forget.
+ */
+export function walkDeclaration(state: AnalysisState, scope: Scope, node: Node): void {
+  // In a function, `local` and `declare` (without -g) make names that vanish at its return.
+  const keyword = node.child(0)?.text ?? '';
+  const local =
+    state.facts.locals &&
+    (keyword === 'local' ||
+      ((keyword === 'declare' || keyword === 'typeset') &&
+        !namedChildrenOf(node).some((child) => child && inOptionCluster(child.text, 'g'))));
+  for (const child of namedChildrenOf(node)) {
+    if (!child) continue;
+    if (local)
+      state.facts.locals?.add(
+        (child.type === 'variable_assignment' ? child.childForFieldName('name')?.text : child.text) ?? '',
+      );
+  }
+  // `declare -n R=OUT`: R names OUT (its values now are followed, not later changes).
+  const nameref = namedChildrenOf(node).some(
+    (child) => child?.type === 'word' && inOptionCluster(child.text, 'n'),
+  );
+  for (const child of namedChildrenOf(node)) {
+    if (!child) continue;
+    if (child.type === 'variable_assignment' && nameref) aliasVariable(state, scope, child, node.text);
+    else if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
+    else if (node.type === 'unset_command' && child.type === 'variable_name')
+      forgetVariable(state.facts, child.text);
+    else if (
+      child.type === 'variable_name' &&
+      DANGEROUS_VARIABLE.test(child.text) &&
+      node.type === 'declaration_command'
+    )
+      notUnderstood(state, `changing ${child.text} changes what later commands run`, node.text);
+    else resolve(state, scope, child);
+  }
+}

@@ -1,0 +1,76 @@
+import type { Node } from 'web-tree-sitter';
+import { type Assignment, checkAssignment } from './assignment-statements.js';
+import { recordRead } from './assignments.js';
+import { type AnalysisState, type Scope, notUnderstood } from './context.js';
+import { withReadings, withVariables } from './facts.js';
+import { analyzeNested } from './parse-script.js';
+import { namedChildrenOf } from './parser.js';
+import { handleRedirect } from './redirections.js';
+import { runCommand } from './run-command.js';
+import { resolve, walk } from './walk.js';
+import { type ShellWord, resolveWord } from './words.js';
+
+/**
+ * A command node: its words, the assignments that prefix it, its redirections and a herestring
+ * that may carry a script (`bash <<< 'cmd'`) or the line `read` splits.
+ */
+export function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
+  const words: ShellWord[] = [];
+  const assignments: Assignment[] = [];
+  for (let index = 0; index < node.childCount; index++) {
+    const child = node.child(index);
+    if (!child) continue;
+    const field = node.fieldNameForChild(index);
+    if (child.type === 'variable_assignment') {
+      // `OUT=x cmd "$OUT"`: cmd's words still see the old value, the programs it starts the new one.
+      const assignment = checkAssignment(state, scope, child, node.text);
+      if (assignment) assignments.push(assignment);
+    } else if (field === 'name') {
+      const inner = child.namedChild(0) ?? child;
+      words.push(resolve(state, scope, inner));
+    } else if (field === 'argument') words.push(resolve(state, scope, child));
+    else if (field === 'redirect' || child.type.endsWith('_redirect')) handleRedirect(state, scope, child);
+    else if (child.isNamed && child.type !== 'comment') {
+      notUnderstood(state, `unexpected ${child.type} in a command`, child.text);
+      walk(state, scope, child);
+    }
+  }
+  const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
+  const commandScope = herestring ? { ...scope, stdinFrom: [...scope.stdinFrom, '<<<'] } : scope;
+  withVariables(state.facts, assignments, () => {
+    if (herestring) shellFromHerestring(state, commandScope, words, herestring);
+    else runCommand(state, commandScope, words, node.text, analyzeNested);
+  });
+  // `read -r A B <<< "x y"` sets A and B from the herestring (with the default IFS only).
+  const body = herestring?.namedChild(0);
+  const head = words[0];
+  if (body && head && !head.dynamic && head.text === 'read' && assignments.length === 0)
+    recordRead(state.facts, 'read', words.slice(1), withReadings(state.facts, resolveWord(body)));
+}
+
+/**
+ * `bash <<< 'cmd'` runs the string, `at now <<< 'cmd'` runs it later: parse it when static;
+ * otherwise judge the command normally.
+ */
+function shellFromHerestring(state: AnalysisState, scope: Scope, words: ShellWord[], redirect: Node): void {
+  const head = words[0];
+  const body = redirect.namedChild(0);
+  const isShell = head && !head.dynamic && /(^|\/)(ba|da|z|k|mk)?sh$/.test(head.text) && words.length === 1;
+  const isScheduler = head && !head.dynamic && /(^|\/)(at|batch)$/.test(head.text);
+  if ((isShell || isScheduler) && body) {
+    const text = resolveWord(body);
+    if (!text.dynamic) {
+      const bodyScope = { ...scope, stdinFrom: [] }; // the herestring replaces standard input
+      analyzeNested(
+        state,
+        { ...bodyScope, via: [...scope.via, `${head.text} <<<`] },
+        text.text,
+        redirect.text,
+      );
+      if (isScheduler)
+        runCommand(state, bodyScope, words, redirect.parent?.text ?? redirect.text, analyzeNested);
+      return;
+    }
+  }
+  runCommand(state, scope, words, redirect.parent?.text ?? redirect.text, analyzeNested);
+}

@@ -1,0 +1,76 @@
+import type { Node } from 'web-tree-sitter';
+import { type AnalysisState, type Scope, addSources } from './context.js';
+import { RUN_TIME, assignVariable, defineFunction, inChild, maybe, valuesOf } from './facts.js';
+import { namedChildrenOf } from './parser.js';
+import { resolve, walk } from './walk.js';
+import type { ShellWord } from './words.js';
+
+/** `a | b | c`: each stage is fed by the commands of the stages before it. */
+export function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {
+  let upstream: readonly string[] = scope.stdinFrom;
+  for (const child of namedChildrenOf(node)) {
+    if (!child) continue;
+    const before = state.commands.length;
+    // Every stage runs in a subshell: what one sets, the others and the rest of the line do not see.
+    inChild(state.facts, () => walk(state, { ...scope, stdinFrom: upstream }, child));
+    upstream = addSources(
+      upstream,
+      state.commands.slice(before).map((command) => command.name),
+    );
+  }
+}
+
+/** `a && b || c` nests to the left, one level per operator: walked as a flat sequence. */
+export function handleList(state: AnalysisState, scope: Scope, node: Node): void {
+  const tails: Node[][] = [];
+  let head: Node | undefined = node;
+  while (head?.type === 'list') {
+    const children = namedChildrenOf(head);
+    tails.push(children.slice(1));
+    head = children[0];
+  }
+  if (head) walk(state, scope, head);
+  // What runs after `&&` or `||` may not run: its effects are possible afterwards, not certain.
+  maybe(state.facts, () => {
+    for (let index = tails.length - 1; index >= 0; index--)
+      for (const child of tails[index] as Node[]) walk(state, scope, child);
+  });
+}
+
+/** `name() { ...; }`: the body is walked once here, its effects kept for the calls. */
+export function handleFunction(state: AnalysisState, scope: Scope, node: Node): void {
+  const name = node.childForFieldName('name')?.text ?? '';
+  state.functions.add(name);
+  const body = node.childForFieldName('body');
+  // The body runs when called, not here: what it changes holds from its calls on.
+  if (body) defineFunction(state.facts, name, () => walk(state, { ...scope, inFunction: name }, body));
+}
+
+/** `for NAME in WORDS; do ...; done`: the body may run once for every word, or never. */
+export function handleFor(state: AnalysisState, scope: Scope, node: Node): void {
+  maybe(state.facts, () => {
+    const words: ShellWord[] = [];
+    let listed = false;
+    let name: string | undefined;
+    for (let index = 0; index < node.childCount; index++) {
+      const child = node.child(index);
+      if (!child?.isNamed) continue;
+      const field = node.fieldNameForChild(index);
+      if (field === 'variable') name = child.text;
+      else if (field === 'value') {
+        listed = true;
+        const word = resolve(state, scope, child);
+        for (const fields of word.readings ?? [[word]]) words.push(...fields);
+      } else {
+        // `for NAME; do` loops over the positional parameters: values from outside the line.
+        if (field === 'body' && name !== undefined)
+          assignVariable(
+            state.facts,
+            name,
+            listed ? words.flatMap((word) => valuesOf(state.facts, word)) : [RUN_TIME],
+          );
+        walk(state, scope, child);
+      }
+    }
+  });
+}

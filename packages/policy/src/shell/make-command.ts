@@ -1,0 +1,28 @@
+import type { SimpleCommand } from './analysis.js';
+import type { Scope } from './context.js';
+import { normalizeCommandName } from './normalize.js';
+import type { ShellWord } from './words.js';
+
+/** The record of one simple command as the rules see it: its name, arguments, words as written and scope. */
+export function makeCommand(
+  name: string,
+  args: readonly ShellWord[],
+  written: readonly ShellWord[],
+  scope: Scope,
+  text: string,
+  extraArgs: boolean,
+): SimpleCommand {
+  const normalizedWritten = written.map((word, index) =>
+    index === 0 && !word.dynamic ? { ...word, text: normalizeCommandName(word.text) } : word,
+  );
+  return {
+    name,
+    args,
+    written: normalizedWritten,
+    via: scope.via,
+    elevated: scope.elevated,
+    extraArgs,
+    stdinFrom: scope.stdinFrom,
+    text,
+  };
+}
