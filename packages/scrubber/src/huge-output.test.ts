@@ -27,6 +27,11 @@ describe('huge and hostile outputs', () => {
     ['URL without @', `postgres://${repeatTo('a:', SIZE)}`],
     ['JWT header that never gets a payload', `eyJ${repeatTo('a', SIZE)}`],
     ['credential keys with empty values', repeatTo('tok\u200ben=\n', SIZE)],
+    ["wget -d's report of a password option with no value", repeatTo('Setting --password (', 3 * SIZE)],
+    [
+      'HTTPie -a and smbclient -U with a user and no password',
+      repeatTo('http -a alice smbclient -U bob ', 3 * SIZE),
+    ],
   ];
 
   it.each(fillers)('%s: linear, unchanged, and the token after it redacted', (_label, filler) => {

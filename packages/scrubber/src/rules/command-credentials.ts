@@ -109,8 +109,9 @@ function optionValue(text: string, index: number, nameEnd: number, command: Cred
 function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | undefined {
   if (!text.startsWith('Setting ', index - 8) || !text.startsWith(' (', nameEnd)) return undefined;
   if (!(WGET_PASSWORDS as readonly string[]).includes(text.slice(index, nameEnd))) return undefined;
-  const close = text.indexOf(') to ', nameEnd);
-  if (close === -1 || close > nameEnd + 24) return undefined;
+  const found = text.slice(nameEnd, nameEnd + 30).indexOf(') to '); // bounded: no search to the text's end
+  if (found === -1) return undefined;
+  const close = nameEnd + found;
   const start = close + 5;
   let end = start;
   while (
@@ -167,8 +168,12 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   const { shape, tokenWhen } = option.option;
   const token = tokenWhen?.test(text.slice(found.nameEnd, index)) === true;
   if (shape !== 'whole' && !token) {
-    const separator = text.indexOf(shape === 'user:password' ? ':' : '%', start);
-    if (separator === -1 || separator >= end || separator - start > MAX_USER) return undefined; // the tool asks
+    // Searched within the value only: a search to the end of the text at every option is quadratic.
+    const found = text
+      .slice(start, Math.min(end, start + MAX_USER + 1))
+      .indexOf(shape === 'user:password' ? ':' : '%');
+    if (found === -1) return undefined; // no password: the tool asks
+    const separator = start + found;
     if (isPlaceholder(text.slice(start, separator))) return undefined;
     start = separator + 1;
     if (start === end) return undefined;
