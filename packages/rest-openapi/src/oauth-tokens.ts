@@ -144,7 +144,7 @@ export class OAuthTokenCache {
         'OAuth2 token endpoint answered more than 64 KiB; check that tokenUrl is the token endpoint',
       );
     }
-    let parsed: { access_token?: unknown; expires_in?: unknown } | null;
+    let parsed: { access_token?: unknown; expires_in?: unknown; token_type?: unknown } | null;
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch (error) {
@@ -162,6 +162,15 @@ export class OAuthTokenCache {
         'OAuth2 token endpoint answered an access_token with characters a header cannot carry',
       );
     }
+    if (!isBearer(parsed.token_type)) {
+      // RFC 6749 5.1: a client must understand the token type; a DPoP or MAC token sent as
+      // "Bearer" fails at the API (it needs a proof this client does not make). Not cached.
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `OAuth2 token endpoint ${url.origin}${url.pathname} issued a token of type ${quoted(parsed.token_type)}; only Bearer tokens are supported: register the client for Bearer tokens at the authorization server, or use a tokenUrl that issues them`,
+        { details: { tokenType: String(parsed.token_type).slice(0, 40) } },
+      );
+    }
     const lifetimeSeconds = lifetimeOf(parsed.expires_in);
     // Renew a little early so a token does not expire in flight.
     const expiresAt = this.now() + Math.max(0, lifetimeSeconds - 30) * 1000;
@@ -173,6 +182,22 @@ export class OAuthTokenCache {
     }
     return { token: parsed.access_token, expiresAt };
   }
+}
+
+/** A token type this client can send: `Bearer` in any case (RFC 6749 5.1), or none given (common practice). */
+function isBearer(tokenType: unknown): boolean {
+  return (
+    tokenType === undefined ||
+    tokenType === null ||
+    tokenType === '' ||
+    (typeof tokenType === 'string' && tokenType.toLowerCase() === 'bearer')
+  );
+}
+
+/** A value from an answer, as JSON and at most about 40 characters, for a message. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Seconds a token lives: `expires_in` as a number or numeric string (some servers send "3599"), else an hour. */
