@@ -172,8 +172,9 @@ export class OAuthTokenCache {
       );
     }
     const lifetimeSeconds = lifetimeOf(parsed.expires_in);
-    // Renew a little early so a token does not expire in flight.
-    const expiresAt = this.now() + Math.max(0, lifetimeSeconds - 30) * 1000;
+    // Renew a little early so a token does not expire in flight: 30 s before, or halfway
+    // through a shorter life (a 20 s token is reused for 10 s, not thrown away unused).
+    const expiresAt = this.now() + (lifetimeSeconds - Math.min(30, lifetimeSeconds / 2)) * 1000;
     this.issued.delete(parsed.access_token);
     this.issued.add(parsed.access_token);
     for (const oldest of this.issued) {
@@ -200,10 +201,14 @@ function quoted(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** Seconds a token lives: `expires_in` as a number or numeric string (some servers send "3599"), else an hour. */
+/**
+ * Seconds a token lives: `expires_in` as a number or numeric string (some servers send "3599"),
+ * else an hour; a negative one means it has expired already.
+ */
 function lifetimeOf(expiresIn: unknown): number {
-  if (typeof expiresIn === 'number' && Number.isFinite(expiresIn)) return expiresIn;
-  if (typeof expiresIn === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(expiresIn)) return Number(expiresIn);
+  if (typeof expiresIn === 'number' && Number.isFinite(expiresIn)) return Math.max(0, expiresIn);
+  if (typeof expiresIn === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(expiresIn))
+    return Math.max(0, Number(expiresIn));
   return 3600;
 }
 

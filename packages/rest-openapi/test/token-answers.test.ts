@@ -68,3 +68,85 @@ describe('OAuth2 token_type', () => {
     expect(api.requests).toHaveLength(0);
   });
 });
+
+describe('OAuth2 token lifetimes', () => {
+  /** A token endpoint issuing tok-1, tok-2... with this expires_in, and an API that accepts any. */
+  async function issuing(expiresIn: unknown) {
+    let issued = 0;
+    const tokens = await server((_request, response) => {
+      issued++;
+      sendJson(response, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: expiresIn });
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const call = async () => expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    const sent = () => api.requests.map((request) => request.headers.authorization);
+    return { tokens, call, sent };
+  }
+
+  it('reuses a short-lived token while it is young instead of asking for one on every call', async () => {
+    const { tokens, call, sent } = await issuing(20);
+    for (let index = 0; index < 5; index++) await call();
+    // a token living 30 s or less used to be thrown away unused (the 30 s renewal margin ate its
+    // whole life), so a loop of calls asked the token endpoint every time
+    expect(tokens.requests).toHaveLength(1);
+    expect(sent()).toEqual(Array(5).fill('Bearer tok-1'));
+  });
+
+  it('does not reuse a token past its expires_in, and asks once per call for expires_in 0', async () => {
+    const short = await issuing(1);
+    await short.call();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await short.call();
+    expect(short.sent()).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    const zero = await issuing(0);
+    for (let index = 0; index < 3; index++) await zero.call();
+    // born expired: used once, right away, never cached; one token request per call, no more
+    expect(zero.tokens.requests).toHaveLength(3);
+    expect(zero.sent()).toEqual(['Bearer tok-1', 'Bearer tok-2', 'Bearer tok-3']);
+  });
+
+  it('takes a negative expires_in, number or string, as already expired', async () => {
+    for (const expiresIn of [-5, '-5', ' -5 ']) {
+      const { tokens, call, sent } = await issuing(expiresIn);
+      await call();
+      await call();
+      // "-5" used to fall back to the one-hour default (-5 was already taken as expired)
+      expect(sent(), JSON.stringify(expiresIn)).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+      expect(tokens.requests).toHaveLength(2);
+    }
+  });
+
+  it('uses a token granted a narrower scope than asked, and does not ask again when the API says 403', async () => {
+    let issued = 0;
+    const tokens = await server((_request, response) => {
+      issued++;
+      sendJson(response, 200, {
+        access_token: `tok-${issued}`,
+        token_type: 'Bearer',
+        scope: 'read',
+        expires_in: 3600,
+      });
+    });
+    const api = await server((_request, response) =>
+      sendJson(response, 403, { error: 'insufficient_scope', scope: 'read write' }),
+    );
+    const rest = provider({
+      me: getTool(`${api.origin}/me`, {
+        auth: { ...oauth(`${tokens.origin}/token`), scopes: ['read', 'write'] },
+      }),
+    });
+    for (let call = 0; call < 3; call++) {
+      const result = failure(await rest.execute('me', {}, createToolContext()));
+      expect(result.error.code).toBe('DENIED');
+      expect(result.error.message).toContain('insufficient_scope');
+    }
+    // the grant is the authorization server's decision: asking again would get the same scope,
+    // so the token is kept (only a 401 drops it) and the endpoint is asked once
+    expect(tokens.requests).toHaveLength(1);
+    expect(new URLSearchParams(tokens.requests[0]?.body).get('scope')).toBe('read write');
+    expect(api.requests.map((request) => request.headers.authorization)).toEqual(
+      Array(3).fill('Bearer tok-1'),
+    );
+  });
+});

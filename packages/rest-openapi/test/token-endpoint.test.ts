@@ -19,8 +19,8 @@ describe('OAuth2 token endpoint answers', () => {
     let issued = 0;
     const tokens = await server((_request, response) => {
       issued++;
-      // some servers send the lifetime as a string; "30" is within the 30 s renewal margin
-      sendJson(response, 200, { access_token: `tok-${issued}`, expires_in: '30' });
+      // some servers send the lifetime as a string; "0": expired at once, so never reused
+      sendJson(response, 200, { access_token: `tok-${issued}`, expires_in: '0' });
     });
     const api = await server();
     const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
