@@ -150,3 +150,98 @@ describe('OAuth2 token lifetimes', () => {
     );
   });
 });
+
+describe('OAuth2 token requests', () => {
+  it('sends the client secret only in the Basic header, keeps the tokenUrl query, and encodes hostile scopes', async () => {
+    const secret = fakeSecret('secret');
+    const tokens = await server((_request, response) =>
+      sendJson(response, 200, { access_token: 'tok-1', token_type: 'Bearer' }),
+    );
+    const api = await server();
+    const rest = provider({
+      me: getTool(`${api.origin}/me`, {
+        auth: {
+          ...oauth(`${tokens.origin}/oauth/token?tenant=t%201&api-version=2#frag`, secret),
+          scopes: ['read&client_secret=x', 'a=b?c#d', 'write'],
+          audience: 'https://api.example.test/?x=1&grant_type=password',
+        },
+      }),
+    });
+    expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    const [request] = tokens.requests;
+    expect(tokens.requests).toHaveLength(1);
+    expect(request?.method).toBe('POST');
+    // the query of tokenUrl is kept as written (some endpoints need a tenant or version), the fragment is not sent
+    expect(request?.url).toBe('/oauth/token?tenant=t%201&api-version=2');
+    const form = new URLSearchParams(request?.body);
+    expect([...form.keys()]).toEqual(['grant_type', 'scope', 'audience']);
+    expect(form.get('grant_type')).toBe('client_credentials');
+    expect(form.get('scope')).toBe('read&client_secret=x a=b?c#d write');
+    expect(form.get('audience')).toBe('https://api.example.test/?x=1&grant_type=password');
+    const basic = Buffer.from(String(request?.headers.authorization).replace(/^Basic /, ''), 'base64');
+    expect(basic.toString('utf8')).toBe(`id:${secret}`);
+    // nowhere else: not in the target, the body or another header, and never at the API
+    const { authorization: _basic, ...otherHeaders } = request?.headers ?? {};
+    expect(`${request?.url} ${request?.body} ${JSON.stringify(otherHeaders)}`).not.toContain(secret);
+    expect(JSON.stringify(api.requests)).not.toContain(secret);
+  });
+
+  it('fetches one token for concurrent first calls, and asks again after that shared fetch failed', async () => {
+    let fail = true;
+    const tokens = await server(
+      (_request, response) =>
+        new Promise<void>((resolve) =>
+          // a slow token endpoint: every call below starts while the first fetch is in flight
+          setTimeout(() => {
+            if (fail) sendJson(response, 503, { error: 'temporarily_unavailable' });
+            else sendJson(response, 200, { access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 });
+            resolve();
+          }, 300),
+        ),
+    );
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const burst = () =>
+      Promise.all(Array.from({ length: 12 }, () => rest.execute('me', {}, createToolContext())));
+    const failed = await burst();
+    for (const result of failed) expect(failure(result).error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(tokens.requests).toHaveLength(1);
+    expect(api.requests).toHaveLength(0);
+    // a failure is not cached: the next burst asks once more, and shares the answer again
+    fail = false;
+    const served = await burst();
+    expect(served.every((result) => result.ok)).toBe(true);
+    expect(tokens.requests).toHaveLength(2);
+    expect(api.requests.map((request) => request.headers.authorization)).toEqual(
+      Array(12).fill('Bearer tok-1'),
+    );
+  });
+
+  it('goes on fetching for the other callers when the first one is cancelled', async () => {
+    const tokens = await server(
+      (_request, response) =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            sendJson(response, 200, { access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 });
+            resolve();
+          }, 300),
+        ),
+    );
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const first = new AbortController();
+    const calls = [
+      rest.execute('me', {}, createToolContext({ signal: first.signal })),
+      rest.execute('me', {}, createToolContext()),
+      rest.execute('me', {}, createToolContext()),
+    ];
+    for (let wait = 0; wait < 1000 && tokens.requests.length === 0; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    first.abort();
+    const [cancelled, ...others] = await Promise.all(calls);
+    expect(cancelled).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(others.every((result) => result.ok)).toBe(true);
+    expect(tokens.requests).toHaveLength(1);
+    expect(api.requests).toHaveLength(2);
+  });
+});
