@@ -4,6 +4,7 @@
  */
 
 import { type RawServerEntry, normalizeEntry } from './normalize-entry.js';
+import { FILE_SERVER_KEYS } from './unknown-keys.js';
 
 export type { RawServerEntry } from './normalize-entry.js';
 
@@ -64,7 +65,9 @@ export function normalizeDocument(document: unknown): NormalizedDocument | strin
     return `"${format === 'zed' ? 'context_servers' : format === 'mcpServers' ? 'mcpServers' : 'servers'}" must be an object of servers by name`;
   const servers: Array<readonly [string, RawServerEntry]> = [];
   for (const [name, entry] of Object.entries(table)) {
-    servers.push([name, isRecord(entry) ? normalizeEntry(entry) : { __notAnObject: entry }]);
+    // Other tools' files carry keys of their own; in ours an unknown key is a typo to report.
+    const known = format === 'toolplane' ? FILE_SERVER_KEYS : undefined;
+    servers.push([name, isRecord(entry) ? normalizeEntry(entry, known) : { __notAnObject: entry }]);
   }
   return { format, servers, inputDefaults };
 }

@@ -12,6 +12,7 @@ import { type McpConfigProblem, createProblem } from './problems.js';
 import { remoteServerSchema, stdioServerSchema, websocketServerSchema } from './schema.js';
 import { stripJsonComments } from './jsonc.js';
 import type { McpServerConfig } from './types.js';
+import { TYPED_SERVER_KEYS, unknownKeyMessage, unknownKeys } from './unknown-keys.js';
 
 /** Where `${...}` placeholders of a config take their values. */
 export interface LoadMcpConfigOptions {
@@ -197,6 +198,12 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
 export function serverConfigProblems(server: string, config: unknown): McpConfigProblem[] {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     return [createProblem(server, undefined, 'must be an object')];
+  }
+  const unknown = unknownKeys(config, TYPED_SERVER_KEYS);
+  if (unknown.length > 0) {
+    return unknown.map((key) =>
+      createProblem(server, key, unknownKeyMessage(key, TYPED_SERVER_KEYS, 'a server')),
+    );
   }
   const entry: RawServerEntry = { ...config };
   if (entry.type === undefined && entry.command !== undefined) entry.type = 'stdio';

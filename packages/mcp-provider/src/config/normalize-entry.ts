@@ -3,6 +3,8 @@
  * interpolated or validated), so one validator serves every format.
  */
 
+import { unknownKeyMessage, unknownKeys } from './unknown-keys.js';
+
 /** A raw server entry after format normalization, before interpolation and validation. */
 export type RawServerEntry = Record<string, unknown>;
 
@@ -57,11 +59,19 @@ function numbersAsText(env: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Maps the field spellings of Claude, Cursor, Windsurf, Gemini CLI, VS Code and Zed onto ours. */
-export function normalizeEntry(entry: Record<string, unknown>): RawServerEntry {
+/**
+ * Maps the field spellings of Claude, Cursor, Windsurf, Gemini CLI, VS Code and Zed onto ours.
+ * With `known` (our own format), a key outside it is a problem naming the key that was meant.
+ */
+export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlySet<string>): RawServerEntry {
   const out: RawServerEntry = { ...entry };
   delete out[FORMAT_PROBLEMS]; // only this function sets it
   const problems: FormatProblem[] = [];
+  if (known) {
+    for (const key of unknownKeys(entry, known)) {
+      problems.push({ field: key, what: unknownKeyMessage(key, known, 'a server') });
+    }
+  }
   // Windsurf says serverUrl, Gemini CLI says httpUrl (streamable HTTP). Beside a url that
   // differs, either would be a guess (Gemini CLI itself takes httpUrl over url).
   for (const spelling of ['httpUrl', 'serverUrl'] as const) {

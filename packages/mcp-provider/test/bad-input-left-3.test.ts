@@ -1,0 +1,118 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} placeholders in plain strings are what these tests feed the loader
+// Items the third bad-input sweep noticed and left, each reproduced through the public API: an
+// unknown key of toolplane's own format (a typo such as `requestTimeout`) that was dropped
+// silently, user headers that would replace the ones the transport sets, a foreign `timeout` of
+// 0 or less reported under a field the user never wrote, and `envFile` given to
+// `createMcpProvider` (read only by the loader), and the hostile inputs next to them.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
+import { tempDirectory } from './helpers.js';
+
+const run = tempDirectory();
+afterAll(() => run.remove());
+
+/** What `createMcpProvider` throws for a config (and options), or undefined. */
+function thrownBy(config: unknown, options: Record<string, unknown> = {}): unknown {
+  try {
+    createMcpProvider('left3', config as McpServerConfig, { runDirectory: run.path, ...options });
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+const URL_SERVER = 'http://127.0.0.1:1/mcp';
+
+describe("an unknown key in toolplane's own format", () => {
+  it('is a problem of that server naming the key and the one that was meant (it was dropped silently)', async () => {
+    const file = join(run.path, 'toolplane.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: {
+          typo: { type: 'http', url: URL_SERVER, requestTimeout: 5000 },
+          caseTypo: { command: 'node', StartupTimeoutMs: 1000 },
+          alias: { command: 'node', environment: { A: '1' } },
+          stranger: { command: 'node', colour: 'blue' },
+          fine: { command: 'node', requestTimeoutMs: 5000 },
+        },
+      }),
+    );
+    const loaded = await loadMcpConfig(file, { env: {} });
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['typo', 'requestTimeout'],
+      ['caseTypo', 'StartupTimeoutMs'],
+      ['alias', 'environment'],
+      ['stranger', 'colour'],
+    ]);
+    expect(loaded.problems[0]?.message).toBe(
+      'MCP server "typo": requestTimeout is not a field of a server: did you mean requestTimeoutMs? (rename or remove it)',
+    );
+    expect(loaded.problems[1]?.message).toMatch(/did you mean startupTimeoutMs\?/);
+    expect(loaded.problems[2]?.message).toMatch(/did you mean env\?/);
+    expect(loaded.problems[3]?.message).toMatch(/colour is not a field of a server: remove it/);
+    expect(loaded.problems[3]?.message).not.toMatch(/did you mean/);
+  });
+
+  it('createMcpProvider refuses one in the config or the options with CONFIG_INVALID', () => {
+    const cases: ReadonlyArray<readonly [unknown, Record<string, unknown>, string, RegExp]> = [
+      [{ url: URL_SERVER, requestTimeout: 5000 }, {}, 'requestTimeout', /did you mean requestTimeoutMs\?/],
+      // another tool's spelling: the typed config has its own
+      [{ url: URL_SERVER, timeout: 60 }, {}, 'timeout', /did you mean requestTimeoutMs\?/],
+      [{ command: 'node', arguments: ['a.js'] }, {}, 'arguments', /did you mean args\?/],
+      [{ command: 'node' }, { killGraceMS: 10 }, 'killGraceMS', /option.*did you mean killGraceMs\?/],
+      [{ command: 'node' }, { onEvents: () => {} }, 'onEvents', /did you mean onEvent\?/],
+    ];
+    for (const [config, options, field, message] of cases) {
+      expect(thrownBy(config, options), field).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+        details: { server: 'left3', field },
+      });
+    }
+    // a key holding undefined carries nothing (a caller spreading optional settings)
+    expect(thrownBy({ command: 'node', requestTimeout: undefined })).toBeUndefined();
+  });
+
+  it('keeps loading real files of other tools, and a VS Code file without "inputs"', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          cline: { command: 'npx', args: ['x'], autoApprove: [], alwaysAllow: [], disabledTools: [] },
+          gemini: { httpUrl: URL_SERVER, trust: false, description: 'docs', cwd: '' },
+        },
+      },
+      { env: {} },
+    );
+    expect(loaded.problems).toEqual([]);
+    expect(Object.keys(loaded.servers)).toEqual(['cline', 'gemini']);
+    const zed = await loadMcpConfig(
+      { context_servers: { z: { command: { path: 'node', args: [] }, settings: {}, source: 'custom' } } },
+      { env: {} },
+    );
+    expect(zed.problems).toEqual([]);
+    // VS Code writes `servers` alone too: its own keys load, a typo is still caught
+    writeFileSync(join(run.path, 'vs.env'), 'A=1\n');
+    const vscode = await loadMcpConfig(
+      {
+        servers: {
+          local: {
+            type: 'stdio',
+            command: 'node',
+            envFile: '${workspaceFolder}/vs.env',
+            dev: { watch: 'src/**' },
+          },
+          remote: { type: 'http', url: URL_SERVER, headers: {}, gallery: true, version: '1.0.0' },
+          typo: { type: 'stdio', command: 'node', arg: ['x'] },
+        },
+      },
+      { env: {}, workspaceFolder: run.path },
+    );
+    expect(Object.keys(vscode.servers)).toEqual(['local', 'remote']);
+    expect(vscode.problems.map((problem) => [problem.server, problem.field])).toEqual([['typo', 'arg']]);
+    expect(vscode.problems[0]?.message).toMatch(/did you mean args\?/);
+  });
+});
