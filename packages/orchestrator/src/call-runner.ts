@@ -13,8 +13,9 @@ import { Accounting } from './accounting.js';
 import { type Builtins, createBuiltins } from './builtins.js';
 import { type AdmittedCall, admitCall } from './call-admission.js';
 import { CALL_STATE, createCallContext } from './call-context.js';
-import { CallIds, takenIdMessage } from './call-ids.js';
+import { takenIdMessage } from './call-ids.js';
 import { CallState } from './call-state.js';
+import { CallsInFlight } from './calls-in-flight.js';
 import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
 import { INVALID_SESSION_ID, recordedSessionId } from './check-caller.js';
 import { shortName } from './check-options.js';
@@ -22,7 +23,6 @@ import { composeMiddleware } from './compose.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import type { EventHub } from './events.js';
 import { createProviderStep } from './execute-provider.js';
-import { IndexedList } from './indexed-list.js';
 import type { CallOptions, OrchestratorOptions } from './options.js';
 import type { QueueSet } from './queue-set.js';
 import { earlyMeta, recordCall } from './record-call.js';
@@ -60,7 +60,7 @@ export interface CallRunnerDeps {
 /**
  * Runs calls: admission, the call's state and id, its deadline, context, events and span, the
  * middleware chain down to the provider, and the accounting of how it ended. Also the calls in
- * flight and the books they write (accounting, operation trees).
+ * flight (to stop one by its id, or all) and the books they write (accounting, operation trees).
  */
 export class CallRunner {
   readonly timer: DeadlineTimer;
@@ -68,10 +68,8 @@ export class CallRunner {
   readonly accounting: Accounting;
   readonly trees = new SessionTrees();
   private readonly deps: CallRunnerDeps;
-  private readonly inflight = new IndexedList<CallState>();
-  private readonly callIds = new CallIds(
-    (callId) => this.inflight.find((state) => state.callId === callId) !== undefined,
-  );
+  /** The calls in flight and those waiting for the providers to start. */
+  readonly calls = new CallsInFlight();
   private readonly terminal: NextMiddleware;
   private dispatch: NextMiddleware;
   private raceDeadline = false;
@@ -103,22 +101,36 @@ export class CallRunner {
     this.dispatch = this.compose();
   }
 
-  /** Calls in flight. */
-  get inflightCount(): number {
-    return this.inflight.size;
-  }
-
   /** Rebuilds the middleware chain (after `use()` added one). */
   recompose(): void {
     this.dispatch = this.compose();
   }
 
-  /** Runs one call through the pipeline (the catalog is ready). Never rejects but for a bug. */
-  async run(name: string, args: unknown, options: CallOptions): Promise<ToolResult> {
+  /**
+   * Runs one call once `ready` (the providers' start) settles; a cancel meanwhile ends it
+   * `CANCELLED` without running it.
+   */
+  async runAfter(
+    ready: Promise<unknown>,
+    name: string,
+    args: unknown,
+    options: CallOptions,
+  ): Promise<ToolResult> {
+    const stopped = await this.calls.waitToStart(ready, options);
+    return this.run(name, args, options, stopped);
+  }
+
+  /**
+   * Runs one call through the pipeline (the catalog is ready). Never rejects but for a bug. A
+   * call given `stopped` (cancelled while it waited to start) is put in flight already stopped:
+   * it is recorded like any call and ends with that error, running nothing.
+   */
+  async run(name: string, args: unknown, options: CallOptions, stopped?: ToolError): Promise<ToolResult> {
     const startedAt = this.timer.now();
     let prepared: PreparedCall | ToolResult;
     try {
       prepared = this.prepare(name, args, options, startedAt);
+      if (stopped && 'state' in prepared) prepared.state.stop(stopped);
     } catch (error) {
       // a getter or a Proxy in the options threw; nothing was started or held
       const tool = typeof name === 'string' ? shortName(name) : `(${typeof name})`;
@@ -145,7 +157,7 @@ export class CallRunner {
     const { deps } = this;
     // options that are not an object (or a callId that is not one) fail in admitCall below
     const given: CallOptions = typeof options === 'object' && options !== null ? options : {};
-    const picked = this.callIds.pick(given.callId);
+    const picked = this.calls.pickId(given.callId);
     const callId = picked.callId;
     const sessionId = recordedSessionId(given.session);
     if (this.closed)
@@ -190,8 +202,7 @@ export class CallRunner {
     const { admitted, state, ctx, sessionId, chosenId, deadline, signal } = prepared;
     const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
     const callId = state.callId;
-    this.inflight.add(state);
-    this.callIds.hold(callId, chosenId);
+    this.calls.add(state, chosenId);
     const op =
       deps.options.operationTree === false
         ? undefined
@@ -232,8 +243,7 @@ export class CallRunner {
     state.finished = true;
     this.timer.remove(deadlineEntry);
     unfollow?.();
-    this.inflight.delete(state);
-    this.callIds.release(callId, chosenId);
+    this.calls.delete(state, chosenId);
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, bytesIn, result);
     const final: ToolResult = withMeta(result, meta);
@@ -243,20 +253,12 @@ export class CallRunner {
     return final;
   }
 
-  /** Stops every call in flight with `error` (each returns its code). */
-  stopAll(error: ToolError): void {
-    for (const state of this.inflight.snapshot()) state.stop(error);
-  }
-
   /**
    * The state of a call in flight: it rides on the context (copied by spread and extendContext);
    * a context a middleware built from scratch is found by its call id.
    */
   stateOf(ctx: ToolContext): CallState | undefined {
-    return (
-      (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ??
-      this.inflight.find((state) => state.callId === ctx.callId)
-    );
+    return (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ?? this.calls.find(ctx.callId);
   }
 
   /** The lesser of a call's own timeout and the time its parent has left (at least 1 ms). */

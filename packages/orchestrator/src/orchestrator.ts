@@ -7,11 +7,11 @@ import {
   type ToolResult,
   type ToolSpec,
   type ToolView,
-  ToolError,
   isReadOnly,
 } from '@toolplane/core';
 import type { AccountingRecord, ToolTotals } from './accounting.js';
 import { CallRunner } from './call-runner.js';
+import { cancelAllError, cancelCallError, checkCancelId } from './cancel-call.js';
 import { NOOP } from './call-values.js';
 import { checkMiddleware, checkOrchestratorOptions } from './check-options.js';
 import { closeAll } from './close-within.js';
@@ -138,7 +138,7 @@ export class ToolsOrchestrator {
    */
   call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const ready = this.catalog.whenReady();
-    if (ready) return ready.then(() => this.runner.run(name, args, options));
+    if (ready) return this.runner.runAfter(ready, name, args, options);
     return this.runner.run(name, args, options);
   }
 
@@ -173,13 +173,38 @@ export class ToolsOrchestrator {
 
   /** Calls in flight and waiting per queue. */
   stats(): OrchestratorStats {
-    return { inflight: this.runner.inflightCount, queues: this.queues.stats() };
+    return { inflight: this.runner.calls.size, queues: this.queues.stats() };
   }
 
-  /** Cancels every call waiting or running; each returns `CANCELLED`. */
-  cancel(reason = 'cancelled by orchestrator.cancel()'): void {
-    const error = new ToolError('CANCELLED', reason);
-    this.runner.stopAll(error);
+  /**
+   * With no arguments: cancels every call, as {@link cancelAll}. With a call id: cancels that one
+   * call (a user's "stop that call", an MCP `notifications/cancelled`), whether it runs, waits in
+   * a queue, waits in middleware (an approval) or waits for its provider to start. It ends
+   * `CANCELLED` with the reason in its message (cut at 1000 characters), recorded once like any
+   * call; calls it made with its `ctx.signal` (a `batch`'s calls, nested calls) end `CANCELLED`
+   * too. Answers `true` when a call had that id and was not already stopping; `false` for an id
+   * no call in flight has (unknown, finished, already cancelled or timed out). Throws
+   * `INVALID_ARGUMENTS` for an id or reason that is not a string.
+   *
+   * @example
+   * orchestrator.on('tool_started', (e) => running.set(e.callId, e.tool));
+   * orchestrator.cancel(callId, 'the user pressed stop'); // true while that call is in flight
+   */
+  cancel(): void;
+  cancel(callId: string, reason?: string): boolean;
+  cancel(...args: unknown[]): boolean | undefined {
+    if (args.length === 0) {
+      this.cancelAll();
+      return undefined;
+    }
+    const [callId, reason] = args;
+    checkCancelId(callId);
+    return this.runner.calls.stop(callId, cancelCallError(reason));
+  }
+
+  /** Cancels every call waiting or running; each returns `CANCELLED` with `reason` as its message. */
+  cancelAll(reason?: string): void {
+    this.runner.calls.stopAll(cancelAllError(reason));
     this.queues.cancelWaiting();
   }
 
@@ -192,7 +217,7 @@ export class ToolsOrchestrator {
     if (this.closed) return;
     this.closed = true;
     this.runner.closed = true;
-    this.cancel('the orchestrator is closing');
+    this.cancelAll('the orchestrator is closing');
     this.catalog.stopStarts();
     this.runner.timer.clear();
     await closeAll(

@@ -1,0 +1,112 @@
+import { ToolError } from '@toolplane/core';
+import { isCallId } from './check-caller.js';
+
+/** A cancel reason longer than this is cut in the result, the event and the accounting. */
+export const MAX_CANCEL_REASON_LENGTH = 1000;
+
+/** The message of a call `cancel()` or `cancelAll()` stopped when no reason was given. */
+export const DEFAULT_CANCEL_ALL_REASON = 'cancelled by orchestrator.cancel()';
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+function cut(reason: string): string {
+  return reason.length > MAX_CANCEL_REASON_LENGTH
+    ? `${reason.slice(0, MAX_CANCEL_REASON_LENGTH)}...`
+    : reason;
+}
+
+/**
+ * Checks the id given to `cancel(callId)`: a string (one no call in flight has is answered
+ * `false`, not refused). Anything else is a bug in the caller, so it throws `INVALID_ARGUMENTS`
+ * rather than answering `false`, which would look like "that call had already finished".
+ */
+export function checkCancelId(callId: unknown): asserts callId is string {
+  if (typeof callId === 'string') return;
+  throw new ToolError(
+    'INVALID_ARGUMENTS',
+    `cancel(callId) needs the call's id as a string; got ${kindOf(callId)} (an MCP request id that is a number must be turned into the string given as callId; cancel() with no arguments cancels every call)`,
+  );
+}
+
+/** The `CANCELLED` error of `cancel(callId, reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
+export function cancelCallError(reason: unknown): ToolError {
+  if (reason === undefined)
+    return new ToolError('CANCELLED', 'the call was cancelled by orchestrator.cancel(callId)');
+  if (typeof reason !== 'string') {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `the reason given to cancel(callId, reason) must be a string or left out; got ${kindOf(reason)}`,
+    );
+  }
+  return new ToolError('CANCELLED', `the call was cancelled: ${cut(reason)}`);
+}
+
+/** The `CANCELLED` error of `cancelAll(reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
+export function cancelAllError(reason: unknown): ToolError {
+  if (reason === undefined) return new ToolError('CANCELLED', DEFAULT_CANCEL_ALL_REASON);
+  if (typeof reason !== 'string') {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `the reason given to cancelAll(reason) must be a string or left out; got ${kindOf(reason)}`,
+    );
+  }
+  return new ToolError('CANCELLED', cut(reason));
+}
+
+/** A call waiting for the providers to start: not in flight yet, so it has no state to stop. */
+interface StartingCall {
+  /** The caller's id, when it chose one of the right shape. */
+  readonly callId: string | undefined;
+  /** Set by a cancel while it waits: the call then ends with it, without running. */
+  stop: ToolError | undefined;
+}
+
+/** The caller's id, read without throwing (a throwing getter is refused when the call runs). */
+function chosenId(options: unknown): string | undefined {
+  try {
+    const given =
+      typeof options === 'object' && options !== null ? (options as { callId?: unknown }).callId : undefined;
+    return isCallId(given) ? given : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The calls made before the providers had started (the first call warms up lazily, and a
+ * provider's start may take long: an MCP server installing itself). A cancel while they wait is
+ * kept, and the call ends `CANCELLED` once it is put in flight, without running.
+ */
+export class StartingCalls {
+  private readonly waiting = new Set<StartingCall>();
+
+  /** Waits for `ready`; answers the stop a cancel gave the call meanwhile, if one did. */
+  async wait(ready: Promise<unknown>, options: unknown): Promise<ToolError | undefined> {
+    const call: StartingCall = { callId: chosenId(options), stop: undefined };
+    this.waiting.add(call);
+    try {
+      await ready;
+    } finally {
+      this.waiting.delete(call);
+    }
+    return call.stop;
+  }
+
+  /** Marks the waiting calls with this id to be stopped; answers whether there was one. */
+  cancel(callId: string, error: ToolError): boolean {
+    let found = false;
+    for (const call of this.waiting) {
+      if (call.callId !== callId || call.stop) continue;
+      call.stop = error;
+      found = true;
+    }
+    return found;
+  }
+
+  /** Marks every waiting call to be stopped. */
+  cancelAll(error: ToolError): void {
+    for (const call of this.waiting) call.stop ??= error;
+  }
+}
