@@ -144,13 +144,32 @@ export class OAuthTokenCache {
         'OAuth2 token endpoint answered more than 64 KiB; check that tokenUrl is the token endpoint',
       );
     }
-    let parsed: { access_token?: unknown; expires_in?: unknown; token_type?: unknown } | null;
+    let parsed: {
+      access_token?: unknown;
+      expires_in?: unknown;
+      token_type?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    } | null;
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch (error) {
       throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint did not answer JSON', {
         cause: error,
       });
+    }
+    if (typeof parsed?.error === 'string' && parsed.access_token === undefined) {
+      // RFC 6749 5.2's error answer, which some servers send with HTTP 200
+      const described =
+        typeof parsed.error_description === 'string' ? `: ${parsed.error_description.slice(0, 300)}` : '';
+      const unavailable = parsed.error === 'temporarily_unavailable' || parsed.error === 'server_error';
+      throw new ToolError(
+        unavailable ? 'PROVIDER_UNAVAILABLE' : 'DENIED',
+        `OAuth2 token endpoint ${url.origin}${url.pathname} answered error ${quoted(parsed.error)}${described}; ${
+          unavailable ? 'try again later' : 'check the client id, secret and scopes'
+        }`,
+        { details: { status: response.statusCode, error: parsed.error.slice(0, 40) } },
+      );
     }
     if (typeof parsed?.access_token !== 'string' || parsed.access_token === '') {
       throw new ToolError('PROVIDER_UNAVAILABLE', 'OAuth2 token endpoint answered without an access_token');

@@ -245,3 +245,27 @@ describe('OAuth2 token requests', () => {
     expect(api.requests).toHaveLength(2);
   });
 });
+
+describe('OAuth2 token errors in a 200 answer', () => {
+  it('reads an OAuth2 error sent with HTTP 200 as the refusal it is', async () => {
+    for (const [error, code] of [
+      ['invalid_client', 'DENIED'],
+      ['invalid_scope', 'DENIED'],
+      ['temporarily_unavailable', 'PROVIDER_UNAVAILABLE'],
+    ] as const) {
+      // some servers (GitHub's token exchange among them) answer errors with 200
+      const tokens = await server((_request, response) =>
+        sendJson(response, 200, { error, error_description: `said ${error}` }),
+      );
+      const api = await server();
+      const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+      const result = failure(await rest.execute('me', {}, createToolContext()));
+      // it used to be PROVIDER_UNAVAILABLE (retryable) "answered without an access_token", dropping what the server said
+      expect(result.error.code, error).toBe(code);
+      expect(result.error.message).toContain(
+        `OAuth2 token endpoint ${tokens.origin}/token answered error "${error}": said ${error}`,
+      );
+      expect(api.requests).toHaveLength(0);
+    }
+  });
+});
