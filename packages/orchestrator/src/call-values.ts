@@ -123,7 +123,8 @@ export function callMeta(
 
 /**
  * The `progress` of a call's context: `tool_progress` events and the caller's callback, silent
- * once the call has stopped; a no-op when nobody listens.
+ * once the call has stopped or ended (a tool that reports after it returned must not show up
+ * under a later call that reuses its id); a no-op when nobody listens.
  */
 export function progressReporter(
   events: EventHub,
@@ -133,7 +134,7 @@ export function progressReporter(
 ): (update: ProgressUpdate) => void {
   if (!userProgress && !events.has('tool_progress')) return NOOP;
   return (update) => {
-    if (state.stopReason) return;
+    if (state.stopReason || state.finished) return;
     events.emit('tool_progress', { callId: state.callId, tool: state.route.name, sessionId, update });
     // the caller's callback is not the tool's: its bug must not fail the call
     try {

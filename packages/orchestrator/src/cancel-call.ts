@@ -11,6 +11,11 @@ function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
+/** Whether a reason says nothing (left out, empty or blank): the default message is used. */
+function isBlank(reason: unknown): boolean {
+  return reason === undefined || (typeof reason === 'string' && reason.trim() === '');
+}
+
 function cut(reason: string): string {
   return reason.length > MAX_CANCEL_REASON_LENGTH
     ? `${reason.slice(0, MAX_CANCEL_REASON_LENGTH)}...`
@@ -32,7 +37,7 @@ export function checkCancelId(callId: unknown): asserts callId is string {
 
 /** The `CANCELLED` error of `cancel(callId, reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
 export function cancelCallError(reason: unknown): ToolError {
-  if (reason === undefined)
+  if (isBlank(reason))
     return new ToolError('CANCELLED', 'the call was cancelled by orchestrator.cancel(callId)');
   if (typeof reason !== 'string') {
     throw new ToolError(
@@ -45,7 +50,7 @@ export function cancelCallError(reason: unknown): ToolError {
 
 /** The `CANCELLED` error of `cancelAll(reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
 export function cancelAllError(reason: unknown): ToolError {
-  if (reason === undefined) return new ToolError('CANCELLED', DEFAULT_CANCEL_ALL_REASON);
+  if (isBlank(reason)) return new ToolError('CANCELLED', DEFAULT_CANCEL_ALL_REASON);
   if (typeof reason !== 'string') {
     throw new ToolError(
       'INVALID_ARGUMENTS',
