@@ -6,9 +6,10 @@
 // `createMcpProvider` (read only by the loader), and the hostile inputs next to them.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
-import { tempDirectory } from './helpers.js';
+import { fixture, fixtureServer, tempDirectory } from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -114,5 +115,45 @@ describe("an unknown key in toolplane's own format", () => {
     expect(Object.keys(vscode.servers)).toEqual(['local', 'remote']);
     expect(vscode.problems.map((problem) => [problem.server, problem.field])).toEqual([['typo', 'arg']]);
     expect(vscode.problems[0]?.message).toMatch(/did you mean args\?/);
+  });
+});
+
+describe('envFile given to createMcpProvider', () => {
+  it('is CONFIG_INVALID saying to use the loader (it was dropped, and the server started without its variables)', () => {
+    writeFileSync(join(run.path, 'direct.env'), 'FROM_FILE=yes\n');
+    const config = { ...fixtureServer(), envFile: join(run.path, 'direct.env') };
+    expect(thrownBy(config)).toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(
+        /^MCP server "left3": envFile is read by loadMcpConfig only .*load the config with loadMcpConfig, or read the file and give its variables in "env"$/,
+      ),
+      details: { server: 'left3', field: 'envFile' },
+    });
+  });
+
+  it('the loader still reads it into env for a server that createMcpProvider then starts', async () => {
+    writeFileSync(join(run.path, 'loaded.env'), 'FROM_FILE=yes\n');
+    // the server starts only when the variable reached it
+    const check = 'test "$FROM_FILE" = yes && exec "$0" "$1"';
+    const viaLoader = {
+      type: 'stdio',
+      command: '/bin/sh',
+      args: ['-c', check, process.execPath, fixture('server.mjs')],
+      envFile: join(run.path, 'loaded.env'),
+      healthIntervalMs: 0,
+    };
+    const loaded = await loadMcpConfig({ servers: { viaLoader } }, { env: {} });
+    expect(loaded.problems).toEqual([]);
+    const config = loaded.servers.viaLoader as McpServerConfig;
+    expect(config).toMatchObject({ env: { FROM_FILE: 'yes' } });
+    expect(config).not.toHaveProperty('envFile');
+    const provider = createMcpProvider('viaLoader', config, { runDirectory: run.path });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute('echo', { message: 'hi' }, createToolContext());
+      expect(result).toMatchObject({ ok: true });
+    } finally {
+      await provider.close?.();
+    }
   });
 });

@@ -202,7 +202,13 @@ export function serverConfigProblems(server: string, config: unknown): McpConfig
   const unknown = unknownKeys(config, TYPED_SERVER_KEYS);
   if (unknown.length > 0) {
     return unknown.map((key) =>
-      createProblem(server, key, unknownKeyMessage(key, TYPED_SERVER_KEYS, 'a server')),
+      createProblem(
+        server,
+        key,
+        key === 'envFile'
+          ? 'is read by loadMcpConfig only (a typed config is already loaded): load the config with loadMcpConfig, or read the file and give its variables in "env"'
+          : unknownKeyMessage(key, TYPED_SERVER_KEYS, 'a server'),
+      ),
     );
   }
   const entry: RawServerEntry = { ...config };
