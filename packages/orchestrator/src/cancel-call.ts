@@ -1,5 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { isCallId } from './check-caller.js';
+import { cutText } from './text-bytes.js';
 
 /** A cancel reason longer than this is cut in the result, the event and the accounting. */
 export const MAX_CANCEL_REASON_LENGTH = 1000;
@@ -18,7 +19,7 @@ function isBlank(reason: unknown): boolean {
 
 function cut(reason: string): string {
   return reason.length > MAX_CANCEL_REASON_LENGTH
-    ? `${reason.slice(0, MAX_CANCEL_REASON_LENGTH)}...`
+    ? `${cutText(reason, MAX_CANCEL_REASON_LENGTH)}...`
     : reason;
 }
 

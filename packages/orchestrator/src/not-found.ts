@@ -1,5 +1,6 @@
 import { type ToolResult, fail } from '@toolplane/core';
 import type { ToolRegistry } from './registry.js';
+import { cutText } from './text-bytes.js';
 
 /**
  * The answer for a name that resolves to nothing: `PROVIDER_UNAVAILABLE` with the start error
@@ -21,6 +22,6 @@ export function notFound(registry: ToolRegistry, name: string): ToolResult {
     suggestions.length > 0
       ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
       : ' List the tools to see what exists.';
-  const shown = name.length > 200 ? `${name.slice(0, 200)}... (${name.length} characters)` : name;
+  const shown = name.length > 200 ? `${cutText(name, 200)}... (${name.length} characters)` : name;
   return fail('TOOL_NOT_FOUND', `there is no tool named "${shown}".${hint}`, { details: { suggestions } });
 }

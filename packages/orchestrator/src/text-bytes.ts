@@ -12,3 +12,10 @@ export function headOf(text: string, maxBytes: number): string {
   if (lineEnd > head.length * 0.8) head = head.slice(0, lineEnd + 1);
   return head;
 }
+
+/** The first `max` UTF-16 units of `text`, one fewer where `max` would split a surrogate pair (an emoji). */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
