@@ -1,5 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
+import { bodyText, decodeContent } from './decode.js';
 import { encodeStrict } from './encoding.js';
 import { readCapped } from './response.js';
 import { readTokenAnswer } from './token-answer.js';
@@ -116,7 +117,25 @@ export class OAuthTokenCache {
         { cause: error },
       );
     }
-    const text = read.bytes.toString('utf8');
+    const contentEncoding = response.headers['content-encoding'];
+    try {
+      // compressed although not asked for, as some servers do: decoded, within the same 64 KiB
+      read = decodeContent(
+        read,
+        typeof contentEncoding === 'string' ? contentEncoding : undefined,
+        64 * 1024,
+      );
+    } catch (error) {
+      // on an error status the body is kept as it came: the status says what went wrong
+      if (response.statusCode >= 200 && response.statusCode < 300)
+        throw new ToolError(
+          'PROVIDER_UNAVAILABLE',
+          `OAuth2 token endpoint ${url.origin}${url.pathname} answered with content-encoding: ${contentEncoding} but its body does not decode`,
+          { cause: error },
+        );
+    }
+    const contentType = response.headers['content-type'];
+    const text = bodyText(read.bytes, typeof contentType === 'string' ? contentType : undefined);
     if (response.statusCode >= 300 && response.statusCode < 400) {
       throw new ToolError('DENIED', redirectMessage(url, response.statusCode, response.headers.location), {
         details: { status: response.statusCode },
@@ -142,7 +161,7 @@ export class OAuthTokenCache {
     if (read.overflow) {
       throw new ToolError(
         'PROVIDER_UNAVAILABLE',
-        'OAuth2 token endpoint answered more than 64 KiB; check that tokenUrl is the token endpoint',
+        `OAuth2 token endpoint ${url.origin}${url.pathname} answered more than 64 KiB; check that tokenUrl is the token endpoint`,
       );
     }
     const { token, lifetimeSeconds } = readTokenAnswer(

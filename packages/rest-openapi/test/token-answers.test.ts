@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { failure, getTool } from './helpers/bad-input.js';
@@ -267,5 +268,57 @@ describe('OAuth2 token errors in a 200 answer', () => {
       );
       expect(api.requests).toHaveLength(0);
     }
+  });
+});
+
+describe('OAuth2 token answers as bytes', () => {
+  it('reads a token answer that is compressed or starts with a byte order mark, like an API answer', async () => {
+    const json = JSON.stringify({ access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 });
+    const bodies: Array<[Buffer, Record<string, string>]> = [
+      [gzipSync(json), { 'content-encoding': 'gzip' }],
+      [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]), {}],
+    ];
+    for (const [index, [body, headers]] of bodies.entries()) {
+      const tokens = await server((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', ...headers });
+        response.end(body);
+      });
+      const api = await server();
+      const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+      // both used to be PROVIDER_UNAVAILABLE "did not answer JSON" on every call
+      const result = await rest.execute('me', {}, createToolContext());
+      expect(result.ok, String(index)).toBe(true);
+      expect(api.requests.map((request) => request.headers.authorization)).toEqual(['Bearer tok-1']);
+    }
+  });
+
+  it('refuses a compressed token answer that does not decode or expands past 64 KiB', async () => {
+    const huge = JSON.stringify({ access_token: 'tok-1', padding: 'x'.repeat(200_000) });
+    for (const body of [Buffer.from('not gzip at all'), gzipSync(huge)]) {
+      const tokens = await server((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        response.end(body);
+      });
+      const api = await server();
+      const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+      const result = failure(await rest.execute('me', {}, createToolContext()));
+      expect(result.error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(result.error.message).toMatch(/OAuth2 token endpoint .*(does not decode|more than 64 KiB)/);
+      expect(api.requests).toHaveLength(0);
+    }
+  });
+
+  it('keeps the status of a token error whose compressed body does not decode', async () => {
+    const tokens = await server((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end('{"error":"invalid_client"}');
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const result = failure(await rest.execute('me', {}, createToolContext()));
+    expect(result.error.code).toBe('DENIED');
+    expect(result.error.message).toContain(
+      'OAuth2 token endpoint answered HTTP 401: {"error":"invalid_client"}',
+    );
   });
 });
