@@ -157,3 +157,64 @@ describe('envFile given to createMcpProvider', () => {
     }
   });
 });
+
+describe('a "timeout" of another tool that cannot be a timeout', () => {
+  it('is a problem naming timeout, the field the user wrote, not requestTimeoutMs', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          zero: { command: 'node', timeout: 0 },
+          negative: { url: URL_SERVER, timeout: -5 },
+          tooLong: { url: URL_SERVER, timeout: 3_000_000_000 },
+          fraction: { command: 'node', timeout: 0.0001 },
+          gemini: { httpUrl: URL_SERVER, timeout: 600_000.5 },
+        },
+      },
+      { env: {} },
+    );
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['zero', 'timeout'],
+      ['negative', 'timeout'],
+      ['tooLong', 'timeout'],
+    ]);
+    expect(loaded.problems[0]?.message).toBe(
+      'MCP server "zero": timeout must be more than 0: the request timeout (seconds up to 3600, milliseconds above), or set requestTimeoutMs',
+    );
+    expect(loaded.problems[2]?.message).toMatch(
+      /timeout must be at most 2147483647 milliseconds \(about 24.8 days\)/,
+    );
+    // a fraction of a millisecond is rounded up, not refused under a field the user never wrote
+    expect(loaded.servers.fraction?.requestTimeoutMs).toBe(1);
+    expect(loaded.servers.gemini?.requestTimeoutMs).toBe(600_001);
+  });
+
+  it('a duration above what a timer can hold is CONFIG_INVALID (the timer fired at once, and every call timed out)', async () => {
+    for (const field of [
+      'requestTimeoutMs',
+      'startupTimeoutMs',
+      'maxTotalTimeoutMs',
+      'idleTimeoutMs',
+      'healthIntervalMs',
+    ]) {
+      expect(thrownBy({ url: URL_SERVER, [field]: 2 ** 31 }), field).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/must be at most 2147483647 milliseconds \(about 24.8 days\)/),
+        details: { server: 'left3', field },
+      });
+    }
+    // the largest one works: a call slower than a few ms answers
+    const config = { ...fixtureServer(), requestTimeoutMs: 2 ** 31 - 1, healthIntervalMs: 0 };
+    const provider = createMcpProvider('longest', config, { runDirectory: run.path });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute(
+        'slow_progress',
+        { steps: 1, intervalMs: 200 },
+        createToolContext(),
+      );
+      expect(result).toMatchObject({ ok: true });
+    } finally {
+      await provider.close?.();
+    }
+  });
+});

@@ -3,6 +3,7 @@
  * interpolated or validated), so one validator serves every format.
  */
 
+import { LONGEST_TIMER_MS } from './schema.js';
 import { unknownKeyMessage, unknownKeys } from './unknown-keys.js';
 
 /** A raw server entry after format normalization, before interpolation and validation. */
@@ -43,7 +44,22 @@ const LONGEST_TIMEOUT_IN_SECONDS = 3600;
  * as milliseconds, Cline's default 60 would fail every call slower than 60 ms.
  */
 function timeoutMs(timeout: number): number {
-  return timeout > 0 && timeout <= LONGEST_TIMEOUT_IN_SECONDS ? timeout * 1000 : timeout;
+  // rounded up: a fraction of a millisecond is still more than 0
+  return Math.ceil(timeout <= LONGEST_TIMEOUT_IN_SECONDS ? timeout * 1000 : timeout);
+}
+
+const TIMEOUT_MEANING =
+  'the request timeout (seconds up to 3600, milliseconds above), or set requestTimeoutMs';
+
+/** Why another tool's `timeout` cannot be a request timeout, or undefined when it can (or is absent). */
+function timeoutProblemOf(timeout: unknown): string | undefined {
+  if (timeout === undefined) return undefined;
+  if (typeof timeout !== 'number' || Number.isNaN(timeout)) return `must be a number: ${TIMEOUT_MEANING}`;
+  if (timeout <= 0) return `must be more than 0: ${TIMEOUT_MEANING}`;
+  if (timeoutMs(timeout) > LONGEST_TIMER_MS) {
+    return `must be at most ${LONGEST_TIMER_MS} milliseconds (about 24.8 days), the longest a timer can wait: lower it`;
+  }
+  return undefined;
 }
 
 /**
@@ -102,14 +118,11 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
     if (nested.env !== undefined) out.env = nested.env;
   }
   if (isRecord(out.env)) out.env = numbersAsText(out.env);
-  if (out.requestTimeoutMs === undefined && typeof entry.timeout === 'number')
+  // Checked here, under the name the user wrote (the validator would name requestTimeoutMs).
+  const timeoutProblem = timeoutProblemOf(entry.timeout);
+  if (timeoutProblem !== undefined) problems.push({ field: 'timeout', what: timeoutProblem });
+  else if (out.requestTimeoutMs === undefined && typeof entry.timeout === 'number')
     out.requestTimeoutMs = timeoutMs(entry.timeout);
-  if (entry.timeout !== undefined && typeof entry.timeout !== 'number') {
-    problems.push({
-      field: 'timeout',
-      what: 'must be a number: the request timeout (seconds up to 3600, milliseconds above), or set requestTimeoutMs',
-    });
-  }
   delete out.timeout;
   // Claude Code: `disabled`.
   if (entry.disabled === true && out.enabled === undefined) out.enabled = false;

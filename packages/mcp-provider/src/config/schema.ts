@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
 const durationMs = z.number().int().nonnegative();
+/** The longest delay a Node timer holds; a longer one fires at once (TimeoutOverflowWarning). */
+export const LONGEST_TIMER_MS = 2_147_483_647;
+/** A delay a timer waits for: a longer one would fire at once, so every request timed out. */
+const timerMs = durationMs.max(LONGEST_TIMER_MS, {
+  error: `must be at most ${LONGEST_TIMER_MS} milliseconds (about 24.8 days), the longest a timer can wait: lower it`,
+});
 const patterns = z.array(z.string().min(1));
 
 /** What a value is, for a message (never the value itself: it may be a secret). */
@@ -76,14 +82,14 @@ const common = {
   toolsAllowed: patterns.optional(),
   toolsDenied: patterns.optional(),
   toolSchemas: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  requestTimeoutMs: durationMs.positive().optional(),
-  maxTotalTimeoutMs: durationMs.positive().optional(),
-  startupTimeoutMs: durationMs.positive().optional(),
+  requestTimeoutMs: timerMs.positive().optional(),
+  maxTotalTimeoutMs: timerMs.positive().optional(),
+  startupTimeoutMs: timerMs.positive().optional(),
   healthProbe: z.enum(['ping', 'listTools', 'none']).optional(),
-  healthIntervalMs: durationMs.optional(),
+  healthIntervalMs: timerMs.optional(),
   shared: z.boolean().optional(),
   lazy: z.boolean().optional(),
-  idleTimeoutMs: durationMs.positive().optional(),
+  idleTimeoutMs: timerMs.positive().optional(),
   queue: z.string().min(1).optional(),
   cacheTtlMs: durationMs.optional(),
   toolsCacheTtlMs: z.record(z.string(), durationMs).optional(),
