@@ -25,6 +25,7 @@ export async function applyAuth(
   env: Readonly<Record<string, string | undefined>>,
   tokens: OAuthTokenCache,
   signal: AbortSignal,
+  waiting: { tokenEndpoint?: string } = {},
 ): Promise<AppliedAuth> {
   const applied: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [], obtainedTokens: [] };
   for (const entry of entries) {
@@ -68,6 +69,8 @@ export async function applyAuth(
       }
       case 'oauth2-client-credentials': {
         const [tokenUrl, clientId, clientSecret] = values as [string, string, string];
+        // named if the call's time runs out while the token endpoint keeps it waiting
+        waiting.tokenEndpoint = endpointName(tokenUrl);
         const token = await tokens.token(
           {
             tokenUrl,
@@ -78,6 +81,7 @@ export async function applyAuth(
           },
           signal,
         );
+        waiting.tokenEndpoint = undefined;
         applied.headers.authorization = `Bearer ${token}`;
         applied.secrets.push(clientSecret, token);
         applied.obtainedTokens.push(token);
@@ -86,6 +90,16 @@ export async function applyAuth(
     }
   }
   return applied;
+}
+
+/** Origin and path of a token URL (its query may hold a key), or how to name one that is no URL. */
+function endpointName(tokenUrl: string): string {
+  try {
+    const url = new URL(tokenUrl);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return 'of this tool';
+  }
 }
 
 function resolveValues(entry: RestAuthConfig, env: Readonly<Record<string, string | undefined>>): string[] {

@@ -85,6 +85,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     abort.emit('abort');
   }, options.timeoutMs);
   let target = targetOf(request);
+  const waiting: { tokenEndpoint?: string } = {};
   try {
     const applied =
       options.auth.length === 0
@@ -96,6 +97,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
             options.auth.some((entry) => entry.type === 'oauth2-client-credentials')
               ? authSignal(ctx.signal, options.timeoutMs)
               : ctx.signal,
+            waiting,
           );
     const authHeaderNames = Object.keys(applied.headers);
     if (applied !== NO_AUTH) {
@@ -191,6 +193,15 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     }
   } catch (error) {
     if (!timedOut && !ctx.signal.aborted && ToolError.isInstance(error)) throw error;
+    const timeout = timedOut || (error as { name?: unknown } | null)?.name === 'TimeoutError';
+    if (waiting.tokenEndpoint !== undefined && timeout && !ctx.signal.aborted) {
+      // the API was never asked: name the endpoint that kept the call waiting
+      return fail(
+        'TIMEOUT',
+        `OAuth2 token endpoint ${waiting.tokenEndpoint} did not answer within ${options.timeoutMs} ms, so ${target} was not sent; try again or raise timeoutMs`,
+        { details: { timeoutMs: options.timeoutMs } },
+      );
+    }
     return transportFailure(error, {
       target,
       callerSignal: ctx.signal,

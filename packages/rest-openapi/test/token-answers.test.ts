@@ -322,3 +322,27 @@ describe('OAuth2 token answers as bytes', () => {
     );
   });
 });
+
+describe('OAuth2 token endpoint that never answers', () => {
+  it('names the token endpoint, not the API, when the call times out waiting for a token', async () => {
+    const tokens = await server(() => new Promise(() => undefined));
+    const api = await server();
+    const rest = provider({
+      me: getTool(`${api.origin}/me`, { timeoutMs: 300, auth: oauth(`${tokens.origin}/token?tenant=t`) }),
+    });
+    const result = failure(await rest.execute('me', {}, createToolContext()));
+    expect(result.error.code).toBe('TIMEOUT');
+    // it used to say "GET <api>/me did not answer within 300 ms", a request never sent
+    expect(result.error.message).toContain(
+      `OAuth2 token endpoint ${tokens.origin}/token did not answer within 300 ms`,
+    );
+    expect(result.error.message).toContain(`GET ${api.origin}/me was not sent`);
+    expect(result.error.message).not.toContain('tenant=t');
+    expect(api.requests).toHaveLength(0);
+    // cancelled while waiting: still CANCELLED
+    const caller = new AbortController();
+    const call = rest.execute('me', {}, createToolContext({ signal: caller.signal }));
+    caller.abort();
+    expect(failure(await call).error.code).toBe('CANCELLED');
+  });
+});
