@@ -10,6 +10,7 @@ import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
 import { fixture, fixtureServer, tempDirectory } from './helpers.js';
+import { startHttpFixture } from './remote-helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -215,6 +216,79 @@ describe('a "timeout" of another tool that cannot be a timeout', () => {
       expect(result).toMatchObject({ ok: true });
     } finally {
       await provider.close?.();
+    }
+  });
+});
+
+describe('a user header the transport sets itself', () => {
+  const protocolHeaders = [
+    'Mcp-Session-Id',
+    'mcp-protocol-version',
+    'ACCEPT',
+    'Content-Type',
+    'Last-Event-ID',
+  ];
+
+  it('is CONFIG_INVALID naming the header, on every remote transport, in createMcpProvider and the loader', async () => {
+    for (const name of protocolHeaders) {
+      for (const config of [
+        { url: URL_SERVER, headers: { [name]: 'x' } },
+        { type: 'sse', url: URL_SERVER, headers: { 'X-Key': 'k', [name]: 'x' } },
+        { type: 'websocket', url: 'ws://127.0.0.1:1/ws', headers: { [name]: 'x' } },
+      ]) {
+        expect(thrownBy(config), `${config.type} ${name}`).toMatchObject({
+          code: 'CONFIG_INVALID',
+          message: expect.stringMatching(
+            new RegExp(`^MCP server "left3": headers\\.${name} is set by the MCP transport .*: remove it$`),
+          ),
+          details: { server: 'left3', field: `headers.${name}` },
+        });
+      }
+    }
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          pinned: { type: 'http', url: URL_SERVER, headers: { 'Mcp-Protocol-Version': '2025-03-26' } },
+          fine: { type: 'http', url: URL_SERVER, headers: { 'X-Api-Key': 'k', 'User-Agent': 'tp' } },
+        },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['pinned', 'headers.Mcp-Protocol-Version'],
+    ]);
+  });
+
+  it('a session with only allowed headers works against a real streamable HTTP server', async () => {
+    const token = `tok-${Date.now().toString(36)}`;
+    const server = await startHttpFixture([`--token=${token}`]);
+    const provider = createMcpProvider(
+      'allowed',
+      {
+        type: 'http',
+        url: `http://127.0.0.1:${server.port}/mcp`,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'X-Client-Name': 'toolplane-test',
+          'User-Agent': 'tp/1',
+        },
+        healthIntervalMs: 0,
+      },
+      { runDirectory: run.path },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const whoami = await provider.execute('whoami', {}, createToolContext());
+      expect(whoami.ok && whoami.content[0]).toEqual({ type: 'text', text: `Bearer ${token}` });
+      // a second request rides the session the server assigned (its Mcp-Session-Id)
+      const echo = await provider.execute('echo', { message: 'again' }, createToolContext());
+      expect(echo).toMatchObject({ ok: true });
+      const count = await provider.execute('initialize_count', {}, createToolContext());
+      expect(count.ok && count.content[0]).toEqual({ type: 'text', text: '1' });
+    } finally {
+      await provider.close?.();
+      await server.close();
     }
   });
 });

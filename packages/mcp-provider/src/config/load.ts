@@ -4,7 +4,7 @@ import { ToolError, errorMessage } from '@toolplane/core';
 import type { z } from 'zod';
 import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
 import { mergeEnvFile } from './env-file.js';
-import { repeatedHeaderProblems } from './header-names.js';
+import { repeatedHeaderProblems, transportHeaderProblems } from './header-names.js';
 import { type InterpolationContext, interpolate } from './interpolate.js';
 import { otherKindProblems } from './kinds.js';
 import { FORMAT_PROBLEMS, type FormatProblem } from './normalize-entry.js';
@@ -184,6 +184,8 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
   if (otherKind.length > 0) return otherKind;
   const repeatedHeaders = repeatedHeaderProblems(server, entry);
   if (repeatedHeaders.length > 0) return repeatedHeaders;
+  const transportHeaders = transportHeaderProblems(server, entry);
+  if (transportHeaders.length > 0) return transportHeaders;
   const parsed = schema.safeParse(entry);
   if (parsed.success) return parsed.data as McpServerConfig;
   return parsed.error.issues.map((issue) =>
