@@ -97,12 +97,15 @@ export class OAuthTokenCache {
         signal,
       });
     } catch (error) {
-      throw new ToolError(
-        'PROVIDER_UNAVAILABLE',
-        `OAuth2 token endpoint ${url.origin}${url.pathname} is unreachable`,
-        {
-          cause: error,
-        },
+      throw (
+        closedError(error) ??
+        new ToolError(
+          'PROVIDER_UNAVAILABLE',
+          `OAuth2 token endpoint ${url.origin}${url.pathname} is unreachable`,
+          {
+            cause: error,
+          },
+        )
       );
     }
     // a token answer is small; a token URL that streams megabytes is read no further than 64 KiB
@@ -111,10 +114,13 @@ export class OAuthTokenCache {
       read = await readCapped(response.body, 64 * 1024);
     } catch (error) {
       // the API was not asked yet: name the endpoint that failed
-      throw new ToolError(
-        'PROVIDER_UNAVAILABLE',
-        `OAuth2 token endpoint ${url.origin}${url.pathname} broke off its answer`,
-        { cause: error },
+      throw (
+        closedError(error) ??
+        new ToolError(
+          'PROVIDER_UNAVAILABLE',
+          `OAuth2 token endpoint ${url.origin}${url.pathname} broke off its answer`,
+          { cause: error },
+        )
       );
     }
     const contentEncoding = response.headers['content-encoding'];
@@ -180,6 +186,16 @@ export class OAuthTokenCache {
     }
     return { token, expiresAt };
   }
+}
+
+/** The failure of calls that waited for a token when the provider closed (undici's dispatcher destroyed). */
+function closedError(error: unknown): ToolError | undefined {
+  if ((error as { code?: unknown } | null)?.code !== 'UND_ERR_DESTROYED') return undefined;
+  return new ToolError(
+    'PROVIDER_UNAVAILABLE',
+    'the call was stopped because its provider was closed while it waited for an OAuth2 token',
+    { retryable: false, cause: error, details: { cause: 'UND_ERR_DESTROYED' } },
+  );
 }
 
 /** Why a tokenUrl cannot be used, or undefined: an absolute http(s) URL without user info. */

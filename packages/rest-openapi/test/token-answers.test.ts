@@ -345,4 +345,31 @@ describe('OAuth2 token endpoint that never answers', () => {
     caller.abort();
     expect(failure(await call).error.code).toBe('CANCELLED');
   });
+
+  it('ends a call waiting for a token when the provider closes, saying so and not retryable', async () => {
+    for (const stage of ['headers', 'body']) await closedWhileWaiting(stage);
+  });
+
+  async function closedWhileWaiting(stage: string): Promise<void> {
+    const tokens = await server((_request, response) => {
+      if (stage === 'headers') return; // never answers
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"access_');
+    });
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const calls = [rest.execute('me', {}, createToolContext()), rest.execute('me', {}, createToolContext())];
+    for (let wait = 0; wait < 400 && tokens.requests.length === 0; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await rest.close();
+    for (const result of await Promise.all(calls)) {
+      // it used to be a retryable "OAuth2 token endpoint ... is unreachable"
+      expect(failure(result).error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(failure(result).error.retryable).toBe(false);
+      expect(failure(result).error.message, stage).toContain(
+        'its provider was closed while it waited for an OAuth2 token',
+      );
+    }
+    expect(api.requests).toHaveLength(0);
+  }
 });
