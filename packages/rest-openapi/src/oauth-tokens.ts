@@ -99,6 +99,7 @@ export class OAuthTokenCache {
     } catch (error) {
       throw (
         closedError(error) ??
+        timeoutError(error, url) ??
         new ToolError(
           'PROVIDER_UNAVAILABLE',
           `OAuth2 token endpoint ${url.origin}${url.pathname} is unreachable`,
@@ -116,6 +117,7 @@ export class OAuthTokenCache {
       // the API was not asked yet: name the endpoint that failed
       throw (
         closedError(error) ??
+        timeoutError(error, url) ??
         new ToolError(
           'PROVIDER_UNAVAILABLE',
           `OAuth2 token endpoint ${url.origin}${url.pathname} broke off its answer`,
@@ -195,6 +197,23 @@ function closedError(error: unknown): ToolError | undefined {
     'PROVIDER_UNAVAILABLE',
     'the call was stopped because its provider was closed while it waited for an OAuth2 token',
     { retryable: false, cause: error, details: { cause: 'UND_ERR_DESTROYED' } },
+  );
+}
+
+const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** A token request that ran out of time (connect, headers, body, or the token fetch's own limit). */
+function timeoutError(error: unknown, url: URL): ToolError | undefined {
+  const failed = error as { code?: unknown; name?: unknown } | null;
+  if (!TIMEOUT_CODES.has(failed?.code) && failed?.name !== 'TimeoutError') return undefined;
+  return new ToolError(
+    'TIMEOUT',
+    `OAuth2 token endpoint ${url.origin}${url.pathname} sent no answer in time (${String(typeof failed?.code === 'string' ? failed.code : failed?.name)}); try again later`,
+    { cause: error },
   );
 }
 

@@ -372,4 +372,20 @@ describe('OAuth2 token endpoint that never answers', () => {
     }
     expect(api.requests).toHaveLength(0);
   }
+
+  it('says the token endpoint was too slow, not unreachable, when it sends no headers in time', async () => {
+    const tokens = await server(() => new Promise(() => undefined));
+    const api = await server();
+    const rest = provider(
+      { me: getTool(`${api.origin}/me`, { timeoutMs: '1m', auth: oauth(`${tokens.origin}/token`) }) },
+      { headersTimeoutMs: 300 },
+    );
+    const result = failure(await rest.execute('me', {}, createToolContext()));
+    // it used to be PROVIDER_UNAVAILABLE "OAuth2 token endpoint ... is unreachable"
+    expect(result.error.code).toBe('TIMEOUT');
+    expect(result.error.message).toContain(
+      `OAuth2 token endpoint ${tokens.origin}/token sent no answer in time`,
+    );
+    expect(api.requests).toHaveLength(0);
+  });
 });
