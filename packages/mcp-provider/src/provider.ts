@@ -12,7 +12,6 @@ import {
   stableStringify,
 } from '@toolplane/core';
 import { serverConfigProblems, serverNameProblem } from './config/load.js';
-import { unknownKeyMessage, unknownKeys } from './config/unknown-keys.js';
 import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/types.js';
 import type { RestartPolicy } from './lifecycle/backoff.js';
 import type { McpEventListener, McpProviderEvent } from './lifecycle/events.js';
@@ -26,6 +25,7 @@ import {
   writeToolCache,
 } from './lifecycle/tool-cache.js';
 import { resultOf, secretValuesOf } from './provider-helpers.js';
+import { checkProviderOptions } from './provider-options.js';
 import type {
   McpServerIdentity,
   McpSession,
@@ -55,17 +55,6 @@ export interface McpProviderOptions {
   /** Replaces how sessions are opened (another MCP client, tests of the lifecycle). */
   readonly sessionFactory?: McpSessionFactory;
 }
-
-/** The keys of {@link McpProviderOptions}: any other is a typo, refused rather than dropped. */
-const PROVIDER_OPTION_KEYS: ReadonlySet<keyof McpProviderOptions> = new Set([
-  'registry',
-  'onEvent',
-  'runDirectory',
-  'toolCacheDirectory',
-  'restartPolicy',
-  'killGraceMs',
-  'sessionFactory',
-] as const);
 
 /** A snapshot of a provider's server. */
 export interface McpProviderStatus {
@@ -136,13 +125,7 @@ export function createMcpProvider(
       details: { server: name, field: 'name' },
     });
   }
-  const unknownOption = unknownKeys(options, PROVIDER_OPTION_KEYS)[0];
-  if (unknownOption !== undefined) {
-    const what = unknownKeyMessage(unknownOption, PROVIDER_OPTION_KEYS, 'the options of createMcpProvider');
-    throw new ToolError('CONFIG_INVALID', `MCP server "${name}": ${unknownOption} ${what}`, {
-      details: { server: name, field: unknownOption },
-    });
-  }
+  checkProviderOptions(name, options);
   const configProblems = serverConfigProblems(name, config);
   if (configProblems.length > 0) {
     throw new ToolError('CONFIG_INVALID', configProblems.map((problem) => problem.message).join('; '), {

@@ -8,7 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
+import {
+  DEFAULT_RESTART_POLICY,
+  type McpServerConfig,
+  createMcpProvider,
+  loadMcpConfig,
+} from '../src/index.js';
 import { fixture, fixtureServer, tempDirectory } from './helpers.js';
 import { startHttpFixture } from './remote-helpers.js';
 
@@ -289,6 +294,65 @@ describe('a user header the transport sets itself', () => {
     } finally {
       await provider.close?.();
       await server.close();
+    }
+  });
+});
+
+describe('options of createMcpProvider of the wrong shape', () => {
+  it('a restartPolicy missing a field or holding a bad one is CONFIG_INVALID naming it (a crash later threw in the restart)', () => {
+    const cases: ReadonlyArray<readonly [unknown, string, RegExp]> = [
+      [
+        { maxRestarts: 2 },
+        'restartPolicy.backoffMs',
+        /is missing: give all four fields.*\.\.\.DEFAULT_RESTART_POLICY/,
+      ],
+      [{ ...DEFAULT_RESTART_POLICY, backoffMs: [] }, 'restartPolicy.backoffMs', /at least one delay/],
+      [{ ...DEFAULT_RESTART_POLICY, backoffMs: [0, -1] }, 'restartPolicy.backoffMs[1]', /0 to 2147483647/],
+      [
+        { ...DEFAULT_RESTART_POLICY, maxRestarts: Number.NaN },
+        'restartPolicy.maxRestarts',
+        /whole number of 0 or more/,
+      ],
+      [
+        { ...DEFAULT_RESTART_POLICY, crashWindowMs: '60s' },
+        'restartPolicy.crashWindowMs',
+        /whole number of 0 or more/,
+      ],
+      [
+        { ...DEFAULT_RESTART_POLICY, maxRestart: 3 },
+        'restartPolicy.maxRestart',
+        /did you mean maxRestarts\?/,
+      ],
+      ['fast', 'restartPolicy', /must be an object/],
+    ];
+    for (const [restartPolicy, field, message] of cases) {
+      expect(thrownBy({ command: 'node' }, { restartPolicy }), field).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+        details: { server: 'left3', field },
+      });
+    }
+    expect(
+      thrownBy({ command: 'node' }, { restartPolicy: { ...DEFAULT_RESTART_POLICY, maxRestarts: 1 } }),
+    ).toBeUndefined();
+  });
+
+  it('a killGraceMs, directory or callback of the wrong shape is CONFIG_INVALID naming it', () => {
+    const cases: ReadonlyArray<readonly [Record<string, unknown>, string, RegExp]> = [
+      [{ killGraceMs: -1 }, 'killGraceMs', /0 to 2147483647/],
+      [{ killGraceMs: 2 ** 31 }, 'killGraceMs', /0 to 2147483647/],
+      [{ runDirectory: '' }, 'runDirectory', /must be a directory path/],
+      [{ toolCacheDirectory: 42 }, 'toolCacheDirectory', /must be a directory path/],
+      [{ onEvent: 'log' }, 'onEvent', /must be a function/],
+      [{ sessionFactory: {} }, 'sessionFactory', /must be a function/],
+      [{ registry: {} }, 'registry', /createSharedRegistry/],
+    ];
+    for (const [options, field, message] of cases) {
+      expect(thrownBy({ command: 'node' }, options), field).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(message),
+        details: { server: 'left3', field },
+      });
     }
   });
 });

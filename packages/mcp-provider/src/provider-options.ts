@@ -1,0 +1,106 @@
+import { ToolError } from '@toolplane/core';
+import { LONGEST_TIMER_MS } from './config/schema.js';
+import { unknownKeyMessage, unknownKeys } from './config/unknown-keys.js';
+
+/** The keys of createMcpProvider's options: any other is a typo, refused rather than dropped. */
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'registry',
+  'onEvent',
+  'runDirectory',
+  'toolCacheDirectory',
+  'restartPolicy',
+  'killGraceMs',
+  'sessionFactory',
+]);
+const RESTART_POLICY_KEYS: ReadonlySet<string> = new Set([
+  'backoffMs',
+  'maxRestarts',
+  'crashWindowMs',
+  'healthyResetMs',
+]);
+
+const isWholeNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isTimerDelay = (value: unknown): boolean => isWholeNumber(value) && value <= LONGEST_TIMER_MS;
+const TIMER_DELAY = `must be a whole number of milliseconds from 0 to ${LONGEST_TIMER_MS} (the longest a timer can wait)`;
+
+/** The first problem of a restart policy as [field, what], or undefined. */
+function restartPolicyProblem(policy: unknown): readonly [string, string] | undefined {
+  if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) {
+    return ['restartPolicy', 'must be an object: { ...DEFAULT_RESTART_POLICY, maxRestarts: 3 }'];
+  }
+  const unknown = unknownKeys(policy, RESTART_POLICY_KEYS)[0];
+  if (unknown !== undefined) {
+    return [`restartPolicy.${unknown}`, unknownKeyMessage(unknown, RESTART_POLICY_KEYS, 'a restart policy')];
+  }
+  const record = policy as Record<string, unknown>;
+  for (const key of RESTART_POLICY_KEYS) {
+    if (record[key] === undefined) {
+      return [
+        `restartPolicy.${key}`,
+        'is missing: give all four fields (spread the defaults: { ...DEFAULT_RESTART_POLICY, maxRestarts: 3 })',
+      ];
+    }
+  }
+  const backoff = record.backoffMs;
+  if (!Array.isArray(backoff) || backoff.length === 0) {
+    return [
+      'restartPolicy.backoffMs',
+      'must be an array of at least one delay in milliseconds ([0, 1000, 5000])',
+    ];
+  }
+  const bad = backoff.findIndex((delay) => !isTimerDelay(delay));
+  if (bad >= 0) return [`restartPolicy.backoffMs[${bad}]`, TIMER_DELAY];
+  for (const key of ['maxRestarts', 'crashWindowMs', 'healthyResetMs'] as const) {
+    if (!isWholeNumber(record[key])) return [`restartPolicy.${key}`, 'must be a whole number of 0 or more'];
+  }
+  return undefined;
+}
+
+/** The first problem of the options as [field, what], or undefined. */
+function optionProblem(options: object): readonly [string, string] | undefined {
+  const unknown = unknownKeys(options, OPTION_KEYS)[0];
+  if (unknown !== undefined) {
+    return [unknown, unknownKeyMessage(unknown, OPTION_KEYS, 'the options of createMcpProvider')];
+  }
+  const record = options as Record<string, unknown>;
+  for (const key of ['runDirectory', 'toolCacheDirectory'] as const) {
+    const value = record[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      return [key, 'must be a directory path (a non-empty string), or left out for the default'];
+    }
+  }
+  for (const key of ['onEvent', 'sessionFactory'] as const) {
+    if (record[key] !== undefined && typeof record[key] !== 'function') return [key, 'must be a function'];
+  }
+  const registry = record.registry as { acquire?: unknown } | undefined;
+  if (registry !== undefined && typeof registry?.acquire !== 'function') {
+    return ['registry', 'must be a registry made by createSharedRegistry()'];
+  }
+  if (record.killGraceMs !== undefined && !isTimerDelay(record.killGraceMs))
+    return ['killGraceMs', TIMER_DELAY];
+  return record.restartPolicy === undefined ? undefined : restartPolicyProblem(record.restartPolicy);
+}
+
+/**
+ * Throws `CONFIG_INVALID` naming the first option of createMcpProvider that cannot be used: an
+ * unknown key (with the one meant), a restart policy missing a field (its first crash threw an
+ * unhandled TypeError and the server stayed "ready" though gone), a delay a timer cannot hold.
+ */
+export function checkProviderOptions(server: string, options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `MCP server "${server}": the options of createMcpProvider must be an object`,
+      {
+        details: { server },
+      },
+    );
+  }
+  const problem = optionProblem(options);
+  if (problem === undefined) return;
+  const [field, what] = problem;
+  throw new ToolError('CONFIG_INVALID', `MCP server "${server}": ${field} ${what}`, {
+    details: { server, field },
+  });
+}
