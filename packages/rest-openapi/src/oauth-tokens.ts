@@ -14,6 +14,10 @@ interface CachedToken {
 export class OAuthTokenCache {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly pending = new Map<string, Promise<CachedToken>>();
+  /** Until when (ms) a token endpoint that answered 429 with Retry-After is left alone, per key. */
+  private readonly waitUntil = new Map<string, { until: number; endpoint: string }>();
+  /** The longest Retry-After honoured, in seconds: a hostile one cannot shut a provider out for days. */
+  static readonly MAX_WAIT_SECONDS = 300;
   /**
    * Tokens obtained, newest last, for `secretValues()`: the last {@link OAuthTokenCache.KEPT}, so
    * a token endpoint that issues short-lived tokens (or an API that refuses each) cannot grow
@@ -41,18 +45,49 @@ export class OAuthTokenCache {
     const key = `${config.tokenUrl}\n${config.clientId}\n${config.clientSecret}\n${(config.scopes ?? []).join(' ')}\n${config.audience ?? ''}`;
     const cached = this.tokens.get(key);
     if (cached && cached.expiresAt > this.now()) return cached.token;
+    this.refuseWhileAskedToWait(key);
     let waiting = this.pending.get(key);
     if (!waiting) {
       // shared by every caller waiting for this token, so bounded by its own timeout rather
       // than by the signal of whichever caller happened to ask first
-      waiting = this.fetchToken(config, AbortSignal.timeout(this.timeoutMs)).finally(() =>
-        this.pending.delete(key),
-      );
+      waiting = this.fetchToken(config, AbortSignal.timeout(this.timeoutMs))
+        .catch((error: unknown) => {
+          this.rememberWait(key, config.tokenUrl, error);
+          throw error;
+        })
+        .finally(() => this.pending.delete(key));
       this.pending.set(key, waiting);
     }
     const fresh = await untilAborted(waiting, signal);
     this.tokens.set(key, fresh);
     return fresh.token;
+  }
+
+  /** A 429 with Retry-After: calls fail fast until then instead of asking again each time. */
+  private rememberWait(key: string, tokenUrl: string, error: unknown): void {
+    if (!ToolError.isInstance(error) || error.code !== 'RATE_LIMITED') return;
+    const seconds = error.details?.retryAfterSeconds;
+    if (typeof seconds !== 'number' || seconds <= 0) return;
+    const url = new URL(tokenUrl);
+    this.waitUntil.set(key, {
+      until: this.now() + Math.min(seconds, OAuthTokenCache.MAX_WAIT_SECONDS) * 1000,
+      endpoint: `${url.origin}${url.pathname}`,
+    });
+  }
+
+  private refuseWhileAskedToWait(key: string): void {
+    const wait = this.waitUntil.get(key);
+    if (!wait) return;
+    const left = Math.ceil((wait.until - this.now()) / 1000);
+    if (left <= 0) {
+      this.waitUntil.delete(key);
+      return;
+    }
+    throw new ToolError(
+      'RATE_LIMITED',
+      `OAuth2 token endpoint ${wait.endpoint} answered HTTP 429 and asked to wait; it is not asked again for ${left} s`,
+      { details: { status: 429, retryAfterSeconds: left } },
+    );
   }
 
   /**

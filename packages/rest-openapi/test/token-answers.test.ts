@@ -389,3 +389,43 @@ describe('OAuth2 token endpoint that never answers', () => {
     expect(api.requests).toHaveLength(0);
   });
 });
+
+describe('OAuth2 token endpoint asking to wait', () => {
+  it('does not ask a token endpoint that answered 429 again before its Retry-After has passed', async () => {
+    let limited = true;
+    const tokens = await server((_request, response) =>
+      limited
+        ? sendJson(response, 429, { error: 'slow_down' }, { 'retry-after': '1' })
+        : sendJson(response, 200, { access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 }),
+    );
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    for (let call = 0; call < 4; call++) {
+      const result = failure(await rest.execute('me', {}, createToolContext()));
+      expect(result.error.code).toBe('RATE_LIMITED');
+      expect(result.error.details?.retryAfterSeconds).toBe(1);
+    }
+    // a loop of calls used to ask it every time, however long it had asked to be left alone
+    expect(tokens.requests).toHaveLength(1);
+    limited = false;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    expect(tokens.requests).toHaveLength(2);
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it('leaves a token endpoint alone for at most 5 minutes, whatever its Retry-After says', async () => {
+    const tokens = await server((_request, response) =>
+      sendJson(response, 429, { error: 'slow_down' }, { 'retry-after': '99999999' }),
+    );
+    const api = await server();
+    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
+    const first = failure(await rest.execute('me', {}, createToolContext()));
+    expect(first.error.details?.retryAfterSeconds).toBe(99999999);
+    const next = failure(await rest.execute('me', {}, createToolContext()));
+    expect(next.error.code).toBe('RATE_LIMITED');
+    expect(next.error.details?.retryAfterSeconds).toBeLessThanOrEqual(300);
+    expect(next.error.message).toContain(`OAuth2 token endpoint ${tokens.origin}/token answered HTTP 429`);
+    expect(tokens.requests).toHaveLength(1);
+  });
+});
