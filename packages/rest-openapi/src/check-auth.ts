@@ -1,4 +1,4 @@
-import { tokenUrlProblem } from './oauth-tokens.js';
+import { tokenUrlProblem } from './token-request.js';
 
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
