@@ -47,5 +47,30 @@ export function authProblem(auth: unknown): string | undefined {
     )
       return `${where}.scopes must be a list of strings`;
   }
+  return headerClash(entries as readonly { type?: unknown; in?: unknown; name?: unknown }[]);
+}
+
+/**
+ * The header an auth entry sets (lower case): `authorization` for bearer, basic and OAuth2, the
+ * name of an API key sent in a header; undefined for query and cookie keys.
+ */
+export function authHeaderName(entry: { type?: unknown; in?: unknown; name?: unknown }): string | undefined {
+  if (entry.type === 'apiKey') return entry.in === 'header' ? String(entry.name).toLowerCase() : undefined;
+  return 'authorization';
+}
+
+/** Two entries that would set one header (the last would win silently, the other spent for nothing). */
+function headerClash(
+  entries: readonly { type?: unknown; in?: unknown; name?: unknown }[],
+): string | undefined {
+  const first = new Map<string, number>();
+  for (const [index, entry] of entries.entries()) {
+    const header = authHeaderName(entry);
+    if (header === undefined) continue;
+    const earlier = first.get(header);
+    if (earlier !== undefined)
+      return `auth[${earlier}] and auth[${index}] both set the ${header} header, which carries one credential; keep one of them`;
+    first.set(header, index);
+  }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { RestAuthConfig } from '../config.js';
+import { authHeaderName } from '../check-auth.js';
 import { SchemeRefused } from './scheme-refused.js';
 import { documentTokenUrl } from './token-url.js';
 
@@ -208,6 +209,18 @@ export function authForRequirements(
       const entry = authForScheme(name, scheme, requirement[name] ?? [], version, options);
       if ('unsupported' in entry) {
         problems.push(`security scheme "${name}" (${entry.unsupported}) is not supported`);
+        usable = false;
+        break;
+      }
+      const header = authHeaderName(entry);
+      const clash = auth.findIndex((earlier) => header !== undefined && authHeaderName(earlier) === header);
+      if (clash >= 0) {
+        // one header carries one credential: HTTP cannot send what this alternative asks
+        problems.push(
+          `security schemes "${names[clash]}" and "${name}" are required together but both need the ${
+            header === 'authorization' ? 'Authorization' : header
+          } header, which carries one credential`,
+        );
         usable = false;
         break;
       }

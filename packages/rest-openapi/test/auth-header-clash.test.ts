@@ -1,0 +1,92 @@
+import { createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { createRestProvider, importOpenApi } from '../src/index.js';
+import { getTool, minimal, thrown } from './helpers/bad-input.js';
+import { fakeSecret, useCleanups } from './helpers/fixtures.js';
+import { sendJson } from './helpers/loopback.js';
+
+const { server, defer } = useCleanups();
+
+describe('credentials that need the same header', () => {
+  it('refuses a tool whose auth entries would each set the Authorization header (or one API-key header)', async () => {
+    const api = await server();
+    const oauth = {
+      type: 'oauth2-client-credentials' as const,
+      tokenUrl: `${api.origin}/token`,
+      clientId: 'id',
+      clientSecret: 'secret',
+    };
+    for (const auth of [
+      [{ type: 'bearer' as const, token: 't' }, oauth],
+      [
+        { type: 'basic' as const, username: 'u', password: 'p' },
+        { type: 'bearer' as const, token: 't' },
+      ],
+      [
+        { type: 'apiKey' as const, in: 'header' as const, name: 'Authorization', value: 'k' },
+        { type: 'bearer' as const, token: 't' },
+      ],
+      [
+        { type: 'apiKey' as const, in: 'header' as const, name: 'X-Key', value: 'a' },
+        { type: 'apiKey' as const, in: 'header' as const, name: 'x-key', value: 'b' },
+      ],
+    ]) {
+      // the last one used to win silently: one credential sent, the other (an OAuth2 client
+      // secret included) spent for nothing, and the API's 401 left unexplained
+      const error = thrown(() =>
+        createRestProvider({ namespace: 't', env: {}, tools: { me: getTool(`${api.origin}/me`, { auth }) } }),
+      );
+      expect(error.code, JSON.stringify(auth)).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(/auth\[0\] and auth\[1\] both set the (authorization|x-key) header/);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('does not import a document requirement that needs two credentials in the Authorization header; takes the next alternative', async () => {
+    const bearer = fakeSecret('bearer');
+    const tokens = await server((_request, response) =>
+      sendJson(response, 200, { access_token: 'tok-1', token_type: 'Bearer' }),
+    );
+    const api = await server();
+    const schemes = {
+      oauth: {
+        type: 'oauth2',
+        flows: { clientCredentials: { tokenUrl: `${tokens.origin}/token`, scopes: {} } },
+      },
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+    };
+    const document = minimal(
+      {
+        '/both': { get: { operationId: 'both', security: [{ oauth: [], bearerAuth: [] }] } },
+        '/either': {
+          get: { operationId: 'either', security: [{ oauth: [], bearerAuth: [] }, { bearerAuth: [] }] },
+        },
+      },
+      { servers: [{ url: api.origin }], components: { securitySchemes: schemes } },
+    );
+    const { tools, warnings } = await importOpenApi(
+      { document },
+      { namespace: 'clash', allowedTokenOrigins: [tokens.origin] },
+    );
+    // like any requirement the client cannot meet: imported without credentials, and said so (the
+    // OAuth2 token used to be fetched, the client secret spent, and replaced by the bearer token)
+    expect(tools.both?.auth).toBeUndefined();
+    expect(warnings).toEqual([
+      'GET /both: security schemes "oauth" and "bearerAuth" are required together but both need the Authorization header, which carries one credential; calls go without credentials',
+    ]);
+    const rest = createRestProvider({
+      namespace: 'clash',
+      tools,
+      env: { CLASH_BEARERAUTH: bearer, CLASH_OAUTH_CLIENT_ID: 'id', CLASH_OAUTH_CLIENT_SECRET: 's' },
+    });
+    defer(() => rest.close());
+    const either = await rest.execute('either', {}, createToolContext());
+    expect(either.ok, JSON.stringify(either)).toBe(true);
+    expect((await rest.execute('both', {}, createToolContext())).ok).toBe(true);
+    expect(api.requests.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${bearer}`,
+      undefined,
+    ]);
+    expect(tokens.requests).toHaveLength(0);
+  });
+});
