@@ -265,6 +265,21 @@ describe('a user header the transport sets itself', () => {
     ]);
   });
 
+  it('so is a connection header the HTTP client manages (a value it cannot take failed every request with "fetch failed")', () => {
+    for (const name of ['Upgrade', 'expect', 'Keep-Alive', 'Connection']) {
+      for (const type of ['http', 'sse']) {
+        expect(
+          thrownBy({ type, url: URL_SERVER, headers: { [name]: 'x' } }),
+          `${type} ${name}`,
+        ).toMatchObject({
+          code: 'CONFIG_INVALID',
+          message: expect.stringMatching(/is set by the MCP transport \(.*fetch failed.*\).*: remove it$/),
+          details: { server: 'left3', field: `headers.${name}` },
+        });
+      }
+    }
+  });
+
   it('a session with only allowed headers works against a real streamable HTTP server', async () => {
     const token = `tok-${Date.now().toString(36)}`;
     const server = await startHttpFixture([`--token=${token}`]);

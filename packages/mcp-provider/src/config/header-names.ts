@@ -47,12 +47,29 @@ const TRANSPORT_HEADERS: ReadonlyMap<string, string> = new Map([
   ['last-event-id', 'where a resumed SSE stream starts'],
   ['content-length', 'the length of each body (a fixed one fails every request with "fetch failed")'],
   ['transfer-encoding', 'how each body is framed (a value here fails every request with "fetch failed")'],
+  [
+    'connection',
+    'how the HTTP client keeps its connection (most values fail every request with "fetch failed")',
+  ],
+  [
+    'keep-alive',
+    'how long the HTTP client keeps its connection (a value here fails every request with "fetch failed")',
+  ],
+  [
+    'upgrade',
+    'the protocol the connection switches to (a value here fails every request with "fetch failed")',
+  ],
+  [
+    'expect',
+    'whether a body waits for "100 Continue" (a value here fails every request with "fetch failed")',
+  ],
 ]);
 
 /**
  * User headers that would replace or join one the transport sets (`Mcp-Session-Id`,
- * `Mcp-Protocol-Version`, `Accept`, `Content-Type`, `Last-Event-ID`, and the body framing
- * `Content-Length`, `Transfer-Encoding`), in any case: a session id or protocol version given
+ * `Mcp-Protocol-Version`, `Accept`, `Content-Type`, `Last-Event-ID`, the body framing
+ * `Content-Length`, `Transfer-Encoding`, and the connection headers `Connection`, `Keep-Alive`,
+ * `Upgrade`, `Expect`), in any case: a session id or protocol version given
  * here broke the session at its first request.
  */
 export function transportHeaderProblems(server: string, entry: RawServerEntry): McpConfigProblem[] {
