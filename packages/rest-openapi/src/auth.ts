@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { authHeaderName } from './check-auth.js';
 import type { RestAuthConfig } from './config.js';
 import { encodeStrict } from './encoding.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
@@ -28,7 +29,8 @@ export async function applyAuth(
   waiting: { tokenEndpoint?: string } = {},
 ): Promise<AppliedAuth> {
   const applied: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [], obtainedTokens: [] };
-  for (const entry of entries) {
+  const headerSetBy = new Map<string, number>();
+  for (const [index, entry] of entries.entries()) {
     let values: string[];
     try {
       values = resolveValues(entry, env);
@@ -44,6 +46,16 @@ export async function applyAuth(
         );
       }
     }
+    const header = authHeaderName(entry);
+    const earlier = header === undefined ? undefined : headerSetBy.get(header);
+    if (earlier !== undefined) {
+      // optional entries meant to stand in for each other, both set: the last would win silently
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `auth[${earlier}] and auth[${index}] both set the ${header} header, which carries one credential; unset the variables of one of them`,
+      );
+    }
+    if (header !== undefined) headerSetBy.set(header, index);
     switch (entry.type) {
       case 'bearer': {
         const token = values[0] as string;

@@ -47,26 +47,29 @@ export function authProblem(auth: unknown): string | undefined {
     )
       return `${where}.scopes must be a list of strings`;
   }
-  return headerClash(entries as readonly { type?: unknown; in?: unknown; name?: unknown }[]);
+  return headerClash(entries as readonly AuthEntryShape[]);
 }
+
+type AuthEntryShape = { type?: unknown; in?: unknown; name?: unknown; optional?: unknown };
 
 /**
  * The header an auth entry sets (lower case): `authorization` for bearer, basic and OAuth2, the
  * name of an API key sent in a header; undefined for query and cookie keys.
  */
-export function authHeaderName(entry: { type?: unknown; in?: unknown; name?: unknown }): string | undefined {
+export function authHeaderName(entry: AuthEntryShape): string | undefined {
   if (entry.type === 'apiKey') return entry.in === 'header' ? String(entry.name).toLowerCase() : undefined;
   return 'authorization';
 }
 
-/** Two entries that would set one header (the last would win silently, the other spent for nothing). */
-function headerClash(
-  entries: readonly { type?: unknown; in?: unknown; name?: unknown }[],
-): string | undefined {
+/**
+ * Two entries that would set one header (the last would win silently, the other spent for
+ * nothing). Optional entries may stand in for each other: a call refuses them when both are set.
+ */
+function headerClash(entries: readonly AuthEntryShape[]): string | undefined {
   const first = new Map<string, number>();
   for (const [index, entry] of entries.entries()) {
     const header = authHeaderName(entry);
-    if (header === undefined) continue;
+    if (header === undefined || entry.optional === true) continue;
     const earlier = first.get(header);
     if (earlier !== undefined)
       return `auth[${earlier}] and auth[${index}] both set the ${header} header, which carries one credential; keep one of them`;

@@ -89,4 +89,36 @@ describe('credentials that need the same header', () => {
     ]);
     expect(tokens.requests).toHaveLength(0);
   });
+
+  it('lets optional entries that need one header stand in for each other, and refuses a call where both are set', async () => {
+    const api = await server();
+    const auth = [
+      { type: 'bearer' as const, token: '${TOKEN}', optional: true },
+      { type: 'basic' as const, username: '${USER}', password: '${PASSWORD}', optional: true },
+    ];
+    const token = fakeSecret('token');
+    const password = fakeSecret('password');
+    const make = (env: Record<string, string>) => {
+      const rest = createRestProvider({
+        namespace: 't',
+        env,
+        tools: { me: getTool(`${api.origin}/me`, { auth }) },
+      });
+      defer(() => rest.close());
+      return rest;
+    };
+    expect((await make({ TOKEN: token }).execute('me', {}, createToolContext())).ok).toBe(true);
+    const both = await make({ TOKEN: token, USER: 'u', PASSWORD: password }).execute(
+      'me',
+      {},
+      createToolContext(),
+    );
+    // the basic credentials used to replace the bearer token silently
+    expect(both.ok).toBe(false);
+    expect(both.ok ? undefined : both.error.code).toBe('CONFIG_INVALID');
+    expect(both.ok ? '' : both.error.message).toContain(
+      'auth[0] and auth[1] both set the authorization header',
+    );
+    expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${token}`]);
+  });
 });
