@@ -371,3 +371,57 @@ describe('options of createMcpProvider of the wrong shape', () => {
     }
   });
 });
+
+describe('the top level of a config', () => {
+  it("with servers under two formats' keys is CONFIG_INVALID naming both (one set was dropped silently)", async () => {
+    const cases: ReadonlyArray<readonly [object, RegExp]> = [
+      [
+        { servers: { a: { command: 'node' } }, mcpServers: { b: { command: 'node' } } },
+        /"mcpServers" and "servers"/,
+      ],
+      [
+        { context_servers: { a: { command: 'node' } }, mcpServers: { b: { command: 'node' } } },
+        /"mcpServers" and "context_servers"/,
+      ],
+      [
+        { mcp: { servers: { a: { command: 'node' } } }, servers: { b: { command: 'node' } } },
+        /"servers" and "mcp\.servers"/,
+      ],
+    ];
+    for (const [document, names] of cases) {
+      await expect(loadMcpConfig(document, { env: {} })).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(names),
+      });
+      await expect(loadMcpConfig(document, { env: {} })).rejects.toThrow(/keep one/);
+    }
+  });
+
+  it("in toolplane's own format, an unknown key is CONFIG_INVALID naming it (a misspelt inputs or a setting that does nothing)", async () => {
+    await expect(
+      loadMcpConfig(
+        { servers: { a: { command: 'node' } }, input: [{ id: 'key', default: 'k' }] },
+        { env: {} },
+      ),
+    ).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: 'MCP config: "input" is not a field of the config: did you mean inputs? (rename or remove it)',
+    });
+    // $schema is for editors; other tools' files keep their own top-level keys
+    const ours = await loadMcpConfig(
+      { $schema: 'https://example.com/s.json', servers: { a: { command: 'node' } } },
+      { env: {} },
+    );
+    expect(Object.keys(ours.servers)).toEqual(['a']);
+    const claude = await loadMcpConfig(
+      { mcpServers: { a: { command: 'node' } }, projects: {}, numStartups: 3 },
+      { env: {} },
+    );
+    expect(Object.keys(claude.servers)).toEqual(['a']);
+    const vscodeSettings = await loadMcpConfig(
+      { 'editor.fontSize': 14, mcp: { servers: { a: { command: 'node' } } } },
+      { env: {} },
+    );
+    expect(Object.keys(vscodeSettings.servers)).toEqual(['a']);
+  });
+});

@@ -4,7 +4,10 @@
  */
 
 import { type RawServerEntry, normalizeEntry } from './normalize-entry.js';
-import { FILE_SERVER_KEYS } from './unknown-keys.js';
+import { FILE_SERVER_KEYS, unknownKeyMessage, unknownKeys } from './unknown-keys.js';
+
+/** Top-level keys of our own format (`inputs` makes it VS Code's; `$schema` is for editors). */
+const DOCUMENT_KEYS: ReadonlySet<string> = new Set(['servers', 'inputs', '$schema']);
 
 export type { RawServerEntry } from './normalize-entry.js';
 
@@ -41,6 +44,17 @@ function vscodeInputDefaults(inputs: unknown): Record<string, string> {
  */
 export function normalizeDocument(document: unknown): NormalizedDocument | string {
   if (!isRecord(document)) return 'the config must be a JSON object';
+  const tables = [
+    ['mcpServers', document.mcpServers],
+    ['servers', document.servers],
+    ['context_servers', document.context_servers],
+    ['mcp.servers', isRecord(document.mcp) ? document.mcp.servers : undefined],
+  ].filter(([, table]) => table !== undefined);
+  if (tables.length > 1) {
+    const names = tables.map(([name]) => `"${name}"`);
+    const listed = `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+    return `${listed} ${tables.length === 2 ? 'both' : 'all'} hold servers (two formats in one file, and only one would be read): keep one`;
+  }
   let format: McpConfigFormat;
   let table: unknown;
   let inputDefaults: Record<string, string> = {};
@@ -56,6 +70,12 @@ export function normalizeDocument(document: unknown): NormalizedDocument | strin
     inputDefaults = vscodeInputDefaults(document.mcp.inputs);
   } else if (document.servers !== undefined) {
     format = document.inputs !== undefined ? 'vscode' : 'toolplane';
+    // In our own format an unknown key is a typo (`input`) or a setting that does nothing.
+    if (format === 'toolplane') {
+      const unknown = unknownKeys(document, DOCUMENT_KEYS)[0];
+      if (unknown !== undefined)
+        return `"${unknown}" ${unknownKeyMessage(unknown, DOCUMENT_KEYS, 'the config')}`;
+    }
     table = document.servers;
     inputDefaults = vscodeInputDefaults(document.inputs);
   } else {
