@@ -121,14 +121,25 @@ export interface ResponseFacts {
   readonly target: string;
 }
 
+/**
+ * Seconds a `Retry-After` header asks to wait (RFC 9110 10.2.3): a number of seconds, or an HTTP
+ * date (0 once it has passed); undefined when absent or unreadable.
+ */
+export function retryAfterOf(header: unknown): number | undefined {
+  if (typeof header !== 'string') return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined;
+}
+
 /** Turns a read response into a result: 2xx is ok, anything else a failure with an excerpt. */
 export function toResult(facts: ResponseFacts, read: ReadBody, maxBytes: number): ToolResult {
   const { status, contentType } = facts;
   if (status < 200 || status >= 300) {
     const code = codeForStatus(status);
     const body = excerpt(read.bytes, contentType);
-    const retryAfterSeconds =
-      facts.retryAfter && /^\d+$/.test(facts.retryAfter) ? Number(facts.retryAfter) : undefined;
+    const retryAfterSeconds = retryAfterOf(facts.retryAfter);
     const advice = ADVICE[code] ?? 'check the arguments and the endpoint';
     return fail(code, `HTTP ${status} from ${facts.target}: ${body} (${advice})`, {
       details: { status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },

@@ -2,7 +2,7 @@ import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { bodyText, decodeContent } from './decode.js';
 import { encodeStrict } from './encoding.js';
-import { readCapped } from './response.js';
+import { readCapped, retryAfterOf } from './response.js';
 import { readTokenAnswer } from './token-answer.js';
 
 /** What a client-credentials token request needs (values already read from the environment). */
@@ -97,8 +97,7 @@ export async function requestToken(
   }
   const retryAfter = response.headers['retry-after'];
   if (response.statusCode === 429) {
-    const seconds =
-      typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+    const seconds = retryAfterOf(retryAfter);
     throw new ToolError(
       'RATE_LIMITED',
       `OAuth2 token endpoint answered HTTP 429: ${text.slice(0, 300)}; wait before calling again`,

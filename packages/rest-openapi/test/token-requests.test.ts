@@ -213,4 +213,35 @@ describe('OAuth2 token endpoint asking to wait', () => {
     expect(next.error.message).toContain(`OAuth2 token endpoint ${tokens.origin}/token answered HTTP 429`);
     expect(tokens.requests).toHaveLength(1);
   });
+
+  it('reads a Retry-After given as an HTTP date, from the token endpoint and from the API', async () => {
+    const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+    const tokens = await server((_request, response) =>
+      sendJson(response, 429, { error: 'slow_down' }, { 'retry-after': inSeconds(120) }),
+    );
+    const api = await server((_request, response) =>
+      sendJson(response, 429, { error: 'busy' }, { 'retry-after': inSeconds(120) }),
+    );
+    const rest = provider({
+      token: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }),
+      plain: getTool(`${api.origin}/me`),
+    });
+    // both used to drop the date: no retryAfterSeconds, and the token endpoint asked on every call
+    for (const name of ['token', 'token', 'plain']) {
+      const result = failure(await rest.execute(name, {}, createToolContext()));
+      expect(result.error.code).toBe('RATE_LIMITED');
+      const seconds = result.error.details?.retryAfterSeconds;
+      expect(typeof seconds, name).toBe('number');
+      expect(seconds as number).toBeGreaterThan(60);
+      expect(seconds as number).toBeLessThanOrEqual(121);
+    }
+    expect(tokens.requests).toHaveLength(1);
+    // a date in the past means no wait, not a negative one
+    const past = await server((_request, response) =>
+      sendJson(response, 429, { error: 'busy' }, { 'retry-after': inSeconds(-60) }),
+    );
+    const late = provider({ me: getTool(`${past.origin}/me`) });
+    const result = failure(await late.execute('me', {}, createToolContext()));
+    expect(result.error.details?.retryAfterSeconds).toBe(0);
+  });
 });
