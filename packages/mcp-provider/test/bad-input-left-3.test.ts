@@ -425,3 +425,28 @@ describe('the top level of a config', () => {
     expect(Object.keys(vscodeSettings.servers)).toEqual(['a']);
   });
 });
+
+describe('a server switched off, given to createMcpProvider', () => {
+  it('is CONFIG_INVALID naming enabled (it was started anyway, though the loader skips it)', async () => {
+    const config = { ...fixtureServer(), enabled: false, healthIntervalMs: 0 };
+    expect(thrownBy(config)).toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(
+        /^MCP server "left3": enabled is false: .*skip this server.*or remove "enabled"/,
+      ),
+      details: { server: 'left3', field: 'enabled' },
+    });
+    // switched on, it starts
+    const provider = createMcpProvider(
+      'switchedOn',
+      { ...config, enabled: true },
+      { runDirectory: run.path },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect(provider.status().state).toBe('ready');
+    } finally {
+      await provider.close?.();
+    }
+  });
+});

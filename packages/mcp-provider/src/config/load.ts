@@ -213,6 +213,15 @@ export function serverConfigProblems(server: string, config: unknown): McpConfig
       ),
     );
   }
+  if ((config as { enabled?: unknown }).enabled === false) {
+    return [
+      createProblem(
+        server,
+        'enabled',
+        'is false: the server is switched off (loadMcpConfig leaves it out): skip this server, or remove "enabled" to start it',
+      ),
+    ];
+  }
   const entry: RawServerEntry = { ...config };
   if (entry.type === undefined && entry.command !== undefined) entry.type = 'stdio';
   const validated = validateEntry(server, entry);
