@@ -450,3 +450,30 @@ describe('a server switched off, given to createMcpProvider', () => {
     }
   });
 });
+
+describe('a header value with a character beyond Latin-1', () => {
+  it('is CONFIG_INVALID naming the header, not a failed start that names none', async () => {
+    const cases: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
+      [{ url: URL_SERVER, headers: { 'X-Name': 'tok\u20acn' } }, 'headers.X-Name'],
+      [{ type: 'sse', url: URL_SERVER, headers: { 'X-Emoji': 'hi \u{1F600}' } }, 'headers.X-Emoji'],
+      [{ type: 'websocket', url: 'ws://127.0.0.1:1/ws', bearerToken: 't\u00f6k\u20acn' }, 'bearerToken'],
+    ];
+    for (const [config, field] of cases) {
+      const error = thrownBy(config);
+      expect(error, field).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/has a character beyond Latin-1 .*percent-encode it or remove it/),
+        details: { server: 'left3', field },
+      });
+      // the value itself is never quoted (it may be a secret)
+      expect((error as Error).message).not.toMatch(/tok|\u20ac|\u{1F600}/u);
+    }
+    // Latin-1 text ("café") is a valid header value and still loads, also through a placeholder
+    expect(thrownBy({ url: URL_SERVER, headers: { 'X-Name': 'caf\u00e9' } })).toBeUndefined();
+    const loaded = await loadMcpConfig(
+      { mcpServers: { a: { url: URL_SERVER, headers: { 'X-Key': '${KEY}' } } } },
+      { env: { KEY: 'k\u20ac' } },
+    );
+    expect(loaded.problems.map((problem) => problem.field)).toEqual(['headers.X-Key']);
+  });
+});

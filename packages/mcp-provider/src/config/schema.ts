@@ -58,9 +58,15 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const headerName = z.string().regex(HEADER_NAME, {
   error: "is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only): rename it",
 });
-const headerValue = text().refine((value) => !['\r', '\n', NUL].some((bad) => value.includes(bad)), {
-  error: 'has a line break or NUL character in its value, which a request cannot carry: remove it',
-});
+const headerValue = text()
+  .refine((value) => !['\r', '\n', NUL].some((bad) => value.includes(bad)), {
+    error: 'has a line break or NUL character in its value, which a request cannot carry: remove it',
+  })
+  // A header is bytes: fetch and ws refuse a character above U+00FF at the first request.
+  .refine((value) => [...value].every((character) => (character.codePointAt(0) ?? 0) <= 0xff), {
+    error:
+      'has a character beyond Latin-1 (above U+00FF, such as a euro sign or an emoji), which a request header cannot carry: percent-encode it or remove it',
+  });
 /** The token alone: the provider sends `Authorization: Bearer <token>` itself. */
 const bearerToken = text()
   .min(1)
