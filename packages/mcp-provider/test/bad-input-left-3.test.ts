@@ -477,3 +477,44 @@ describe('a header value with a character beyond Latin-1', () => {
     expect(loaded.problems.map((problem) => problem.field)).toEqual(['headers.X-Key']);
   });
 });
+
+describe('a URL with a user name or password', () => {
+  it('on HTTP or SSE is CONFIG_INVALID without quoting it (fetch refused it at start, with the password in the message)', async () => {
+    const password = `pw-${Date.now().toString(36)}`;
+    for (const type of [undefined, 'http', 'sse']) {
+      const error = thrownBy({ ...(type ? { type } : {}), url: `http://user:${password}@127.0.0.1:1/mcp` });
+      expect(error, String(type)).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(
+          /url has a user name or password, which fetch will not send: .*"Authorization"/,
+        ),
+        details: { server: 'left3', field: 'url' },
+      });
+      expect((error as Error).message).not.toContain(password);
+    }
+    const loaded = await loadMcpConfig(
+      { mcpServers: { a: { url: 'https://${AUTH}@example.com/mcp' } } },
+      { env: { AUTH: `u:${password}` } },
+    );
+    expect(loaded.problems.map((problem) => problem.field)).toEqual(['url']);
+    expect(loaded.problems[0]?.message).not.toContain(password);
+  });
+
+  it('on WebSocket still connects (ws sends it as Basic auth)', async () => {
+    const server = await startHttpFixture();
+    const provider = createMcpProvider(
+      'wsCredentials',
+      { type: 'websocket', url: `ws://user:pass@127.0.0.1:${server.port}/ws`, healthIntervalMs: 0 },
+      { runDirectory: run.path },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect(await provider.execute('echo', { message: 'x' }, createToolContext())).toMatchObject({
+        ok: true,
+      });
+    } finally {
+      await provider.close?.();
+      await server.close();
+    }
+  });
+});

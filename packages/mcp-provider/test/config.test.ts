@@ -212,8 +212,10 @@ describe('providers from a config', () => {
   });
 
   it('lists secret values for the scrubber', () => {
+    // a password in the URL: only a WebSocket URL may carry one (fetch refuses it on HTTP)
     const provider = createMcpProvider('secrets', {
-      url: 'https://user:p4ssw0rd-long@mcp.example.com/mcp',
+      type: 'websocket',
+      url: 'wss://user:p4ssw0rd-long@mcp.example.com/mcp',
       headers: { Authorization: 'Bearer abcdef123456' },
     });
     expect(provider.secretValues?.()).toEqual(

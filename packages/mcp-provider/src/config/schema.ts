@@ -149,11 +149,24 @@ function urlWithProtocols(protocols: readonly string[]) {
   );
 }
 
+/** False for a URL carrying `user:password@` (fetch refuses to build a request from it). */
+function withoutCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true; // the protocol check names a URL that does not parse
+  }
+}
+
 /** Validates a remote server entry. */
 export const remoteServerSchema = z.object({
   ...common,
   type: z.enum(['http', 'sse']).optional(),
-  url: urlWithProtocols(['http:', 'https:']),
+  url: urlWithProtocols(['http:', 'https:']).refine(withoutCredentials, {
+    error:
+      'has a user name or password, which fetch will not send: remove them from the URL and send them as a header ("Authorization": "Basic <base64 of user:password>") or as bearerToken',
+  }),
   headers: headerMap.optional(),
   bearerToken: bearerToken.optional(),
 });
