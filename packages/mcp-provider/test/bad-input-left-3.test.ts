@@ -518,3 +518,27 @@ describe('a URL with a user name or password', () => {
     }
   });
 });
+
+describe("numbers and switches of the wrong shape in toolplane's own format", () => {
+  it('are named with what they must be, not zod\'s "Invalid input: expected number, received string"', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        servers: {
+          quoted: { command: 'node', requestTimeoutMs: '5000' },
+          negative: { command: 'node', healthIntervalMs: -1 },
+          fraction: { command: 'node', startupTimeoutMs: 1.5 },
+          zero: { command: 'node', idleTimeoutMs: 0 },
+          switch: { command: 'node', lazy: 'true' },
+        },
+      },
+      { env: {} },
+    );
+    expect(loaded.problems.map((problem) => problem.message)).toEqual([
+      'MCP server "quoted": requestTimeoutMs must be a number of milliseconds, not a string: remove the quotes',
+      'MCP server "negative": healthIntervalMs must be 0 or more',
+      'MCP server "fraction": startupTimeoutMs must be a whole number of milliseconds',
+      'MCP server "zero": idleTimeoutMs must be more than 0',
+      'MCP server "switch": lazy must be true or false, not a string: remove the quotes',
+    ]);
+  });
+});

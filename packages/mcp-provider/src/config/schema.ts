@@ -1,12 +1,5 @@
 import { z } from 'zod';
 
-const durationMs = z.number().int().nonnegative();
-/** The longest delay a Node timer holds; a longer one fires at once (TimeoutOverflowWarning). */
-export const LONGEST_TIMER_MS = 2_147_483_647;
-/** A delay a timer waits for: a longer one would fire at once, so every request timed out. */
-const timerMs = durationMs.max(LONGEST_TIMER_MS, {
-  error: `must be at most ${LONGEST_TIMER_MS} milliseconds (about 24.8 days), the longest a timer can wait: lower it`,
-});
 const patterns = z.array(z.string().min(1));
 
 /** What a value is, for a message (never the value itself: it may be a secret). */
@@ -21,6 +14,39 @@ function notAString(issue: { readonly input?: unknown }): string {
   const quote = typeof issue.input === 'number' || typeof issue.input === 'boolean';
   return `must be a string, not ${kindOf(issue.input)}${quote ? ': quote it in the config' : ''}`;
 }
+
+/** A whole number of `unit` (0 or more), named with what it must be instead of zod's "Invalid input". */
+function wholeNumber(unit: string) {
+  return z
+    .number({
+      error: (issue) => {
+        if (issue.code !== 'invalid_type') return undefined;
+        if (typeof issue.input === 'number') return `must be a whole number of ${unit}`;
+        const quoted = typeof issue.input === 'string' ? ': remove the quotes' : '';
+        return `must be a number of ${unit}, not ${kindOf(issue.input)}${quoted}`;
+      },
+    })
+    .int({ error: `must be a whole number of ${unit}` })
+    .nonnegative({ error: 'must be 0 or more' });
+}
+const durationMs = wholeNumber('milliseconds');
+const byteCount = wholeNumber('bytes');
+const MORE_THAN_ZERO = { error: 'must be more than 0' } as const;
+
+/** A switch, named with what it must be (a quoted "true" is a string). */
+const flag = z.boolean({
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? `must be true or false, not ${kindOf(issue.input)}${typeof issue.input === 'string' ? ': remove the quotes' : ''}`
+      : undefined,
+});
+
+/** The longest delay a Node timer holds; a longer one fires at once (TimeoutOverflowWarning). */
+export const LONGEST_TIMER_MS = 2_147_483_647;
+/** A delay a timer waits for: a longer one would fire at once, so every request timed out. */
+const timerMs = durationMs.max(LONGEST_TIMER_MS, {
+  error: `must be at most ${LONGEST_TIMER_MS} milliseconds (about 24.8 days), the longest a timer can wait: lower it`,
+});
 
 /** A string field whose wrong-type message is `message(input)`. */
 function text(message: (input: unknown) => string = (input) => notAString({ input })) {
@@ -83,23 +109,23 @@ const headerMap = z.record(headerName, headerValue, {
 });
 
 const common = {
-  enabled: z.boolean().optional(),
+  enabled: flag.optional(),
   client: z.enum(['v1', 'v2']).optional(),
   toolsAllowed: patterns.optional(),
   toolsDenied: patterns.optional(),
   toolSchemas: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  requestTimeoutMs: timerMs.positive().optional(),
-  maxTotalTimeoutMs: timerMs.positive().optional(),
-  startupTimeoutMs: timerMs.positive().optional(),
+  requestTimeoutMs: timerMs.positive(MORE_THAN_ZERO).optional(),
+  maxTotalTimeoutMs: timerMs.positive(MORE_THAN_ZERO).optional(),
+  startupTimeoutMs: timerMs.positive(MORE_THAN_ZERO).optional(),
   healthProbe: z.enum(['ping', 'listTools', 'none']).optional(),
   healthIntervalMs: timerMs.optional(),
-  shared: z.boolean().optional(),
-  lazy: z.boolean().optional(),
-  idleTimeoutMs: timerMs.positive().optional(),
+  shared: flag.optional(),
+  lazy: flag.optional(),
+  idleTimeoutMs: timerMs.positive(MORE_THAN_ZERO).optional(),
   queue: z.string().min(1).optional(),
   cacheTtlMs: durationMs.optional(),
   toolsCacheTtlMs: z.record(z.string(), durationMs).optional(),
-  resources: z.boolean().optional(),
+  resources: flag.optional(),
 };
 
 /** Validates a stdio server entry. */
@@ -127,9 +153,9 @@ export const stdioServerSchema = z.object({
     .optional(),
   cwd: text().min(1).pipe(processString).optional(),
   env: environment.optional(),
-  inheritEnv: z.boolean().optional(),
-  stderrTailBytes: durationMs.positive().optional(),
-  maxMessageBytes: durationMs.positive().optional(),
+  inheritEnv: flag.optional(),
+  stderrTailBytes: byteCount.positive(MORE_THAN_ZERO).optional(),
+  maxMessageBytes: byteCount.positive(MORE_THAN_ZERO).optional(),
 });
 
 function urlWithProtocols(protocols: readonly string[]) {
