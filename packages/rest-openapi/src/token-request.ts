@@ -47,17 +47,7 @@ export async function requestToken(
       signal,
     });
   } catch (error) {
-    throw (
-      closedError(error) ??
-      timeoutError(error, url) ??
-      new ToolError(
-        'PROVIDER_UNAVAILABLE',
-        `OAuth2 token endpoint ${url.origin}${url.pathname} is unreachable`,
-        {
-          cause: error,
-        },
-      )
-    );
+    throw transportError(error, url, 'is unreachable');
   }
   // a token answer is small; a token URL that streams megabytes is read no further than 64 KiB
   let read: Awaited<ReturnType<typeof readCapped>>;
@@ -65,15 +55,7 @@ export async function requestToken(
     read = await readCapped(response.body, 64 * 1024);
   } catch (error) {
     // the API was not asked yet: name the endpoint that failed
-    throw (
-      closedError(error) ??
-      timeoutError(error, url) ??
-      new ToolError(
-        'PROVIDER_UNAVAILABLE',
-        `OAuth2 token endpoint ${url.origin}${url.pathname} broke off its answer`,
-        { cause: error },
-      )
-    );
+    throw transportError(error, url, 'broke off its answer');
   }
   const contentEncoding = response.headers['content-encoding'];
   try {
@@ -118,6 +100,17 @@ export async function requestToken(
     );
   }
   return readTokenAnswer(text, `${url.origin}${url.pathname}`, response.statusCode);
+}
+
+/** A token request that failed on the way: the provider closed, time ran out, or else `what` happened. */
+function transportError(error: unknown, url: URL, what: string): ToolError {
+  return (
+    closedError(error) ??
+    timeoutError(error, url) ??
+    new ToolError('PROVIDER_UNAVAILABLE', `OAuth2 token endpoint ${url.origin}${url.pathname} ${what}`, {
+      cause: error,
+    })
+  );
 }
 
 /** The failure of calls that waited for a token when the provider closed (undici's dispatcher destroyed). */

@@ -2,17 +2,10 @@ import { gzipSync } from 'node:zlib';
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { failure, getTool } from './helpers/bad-input.js';
-import { fakeSecret, useCleanups } from './helpers/fixtures.js';
+import { fakeSecret, oauth, useCleanups } from './helpers/fixtures.js';
 import { sendJson } from './helpers/loopback.js';
 
 const { server, provider } = useCleanups();
-
-const oauth = (tokenUrl: string, clientSecret = 'secret') => ({
-  type: 'oauth2-client-credentials' as const,
-  tokenUrl,
-  clientId: 'id',
-  clientSecret,
-});
 
 describe('OAuth2 token_type', () => {
   it('sends a token whose type is Bearer in any case, or not given', async () => {

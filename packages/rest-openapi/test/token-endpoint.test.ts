@@ -2,17 +2,10 @@ import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { createRestProvider } from '../src/index.js';
 import { failure, getTool, thrown } from './helpers/bad-input.js';
-import { fakeSecret, useCleanups } from './helpers/fixtures.js';
+import { fakeSecret, oauth, useCleanups } from './helpers/fixtures.js';
 import { sendJson } from './helpers/loopback.js';
 
 const { server, provider } = useCleanups();
-
-const oauth = (tokenUrl: string, clientSecret = 'secret') => ({
-  type: 'oauth2-client-credentials' as const,
-  tokenUrl,
-  clientId: 'id',
-  clientSecret,
-});
 
 describe('OAuth2 token endpoint answers', () => {
   it('honours expires_in sent as a numeric string', async () => {

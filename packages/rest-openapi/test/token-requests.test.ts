@@ -1,17 +1,10 @@
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { failure, getTool } from './helpers/bad-input.js';
-import { fakeSecret, useCleanups } from './helpers/fixtures.js';
+import { fakeSecret, oauth, useCleanups } from './helpers/fixtures.js';
 import { sendJson } from './helpers/loopback.js';
 
 const { server, provider } = useCleanups();
-
-const oauth = (tokenUrl: string, clientSecret = 'secret') => ({
-  type: 'oauth2-client-credentials' as const,
-  tokenUrl,
-  clientId: 'id',
-  clientSecret,
-});
 
 describe('OAuth2 token requests', () => {
   it('sends the client secret only in the Basic header, keeps the tokenUrl query, and encodes hostile scopes', async () => {

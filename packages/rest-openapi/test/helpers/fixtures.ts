@@ -46,3 +46,11 @@ export function objectSchema(
 export function fakeSecret(prefix: string): string {
   return `${prefix}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 }
+
+/** OAuth2 client-credentials auth for a test tool: client id `id`, the token endpoint at `tokenUrl`. */
+export const oauth = (tokenUrl: string, clientSecret = 'secret') => ({
+  type: 'oauth2-client-credentials' as const,
+  tokenUrl,
+  clientId: 'id',
+  clientSecret,
+});
