@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   expectForms,
   expectLeftAlone,
+  expectTracesScrubbed,
   marker,
   password,
   scrubber,
-  trace,
-  tracedSecrets,
   user,
 } from '../test/command-lines.js';
 
@@ -15,25 +14,20 @@ import {
 
 describe('mysql -pSECRET', () => {
   it('redacts the password in what `bash -x` prints for mysql, mysqldump and mariadb', async () => {
-    for (const secret of tracedSecrets) {
-      const stderr = await trace(
-        ['mysql', 'mysqldump', 'mariadb', 'mysqladmin'],
-        [
-          'mysql -u root -p"$SECRET" -e "select 1"',
-          'mysqldump -u root -p"$SECRET" appdb',
-          'mariadb -h db.internal -uroot -p"$SECRET"',
-          'mysql --password="$SECRET" appdb',
-          'mysqladmin -uroot "-p$SECRET" status',
-        ],
-        secret,
-      );
-      if (stderr === undefined) return;
-      expect(stderr).toContain(secret);
-      const { text, findings } = scrubber.scrub(stderr);
-      expect(text).not.toContain(secret);
-      expect(findings.map((finding) => finding.kind)).toEqual(Array(5).fill('password'));
-      expect(text).toMatch(/\+ mysql -u root '?-p\[REDACTED:password\]'? -e 'select 1'\n/);
-    }
+    await expectTracesScrubbed(
+      ['mysql', 'mysqldump', 'mariadb', 'mysqladmin'],
+      [
+        'mysql -u root -p"$SECRET" -e "select 1"',
+        'mysqldump -u root -p"$SECRET" appdb',
+        'mariadb -h db.internal -uroot -p"$SECRET"',
+        'mysql --password="$SECRET" appdb',
+        'mysqladmin -uroot "-p$SECRET" status',
+      ],
+      (text, kinds) => {
+        expect(kinds).toEqual(Array(5).fill('password'));
+        expect(text).toMatch(/\+ mysql -u root '?-p\[REDACTED:password\]'? -e 'select 1'\n/);
+      },
+    );
   });
 
   it('redacts -p glued to its value, quoted or not, in JSON and argument lists', () => {
@@ -98,31 +92,23 @@ describe('mysql -pSECRET', () => {
 
 describe('HTTPie -a user:pass', () => {
   it('redacts the password in what `bash -x` prints for http, https and xh, keeping the user name', async () => {
-    for (const secret of tracedSecrets) {
-      const stderr = await trace(
-        ['http', 'https', 'xh'],
-        [
-          'http -a "$SECRET_USER:$SECRET" GET example.com/api',
-          'http --auth "$SECRET_USER:$SECRET" example.com',
-          'https -v -a "$SECRET_USER:$SECRET" example.com name=x',
-          'http -a"$SECRET_USER:$SECRET" example.com',
-          'xh -a "$SECRET_USER:$SECRET" example.com',
-          'http -A bearer -a "$SECRET" example.com',
-        ],
-        secret,
-      );
-      if (stderr === undefined) return;
-      expect(stderr).toContain(secret);
-      const { text, findings } = scrubber.scrub(stderr);
-      expect(text).not.toContain(secret);
-      expect(findings.map((finding) => finding.kind)).toEqual([
-        ...Array(5).fill('password'),
-        'authorization',
-      ]);
-      expect(text).toMatch(
-        new RegExp(`\\+ http -a '?${user}:\\[REDACTED:password\\]'? GET example.com/api\\n`),
-      );
-    }
+    await expectTracesScrubbed(
+      ['http', 'https', 'xh'],
+      [
+        'http -a "$SECRET_USER:$SECRET" GET example.com/api',
+        'http --auth "$SECRET_USER:$SECRET" example.com',
+        'https -v -a "$SECRET_USER:$SECRET" example.com name=x',
+        'http -a"$SECRET_USER:$SECRET" example.com',
+        'xh -a "$SECRET_USER:$SECRET" example.com',
+        'http -A bearer -a "$SECRET" example.com',
+      ],
+      (text, kinds) => {
+        expect(kinds).toEqual([...Array(5).fill('password'), 'authorization']);
+        expect(text).toMatch(
+          new RegExp(`\\+ http -a '?${user}:\\[REDACTED:password\\]'? GET example.com/api\\n`),
+        );
+      },
+    );
   });
 
   it('redacts every option form, in JSON and argument lists', () => {
@@ -166,28 +152,23 @@ describe('HTTPie -a user:pass', () => {
 
 describe('smbclient -U user%pass', () => {
   it('redacts the password in what `bash -x` prints for smbclient, rpcclient and net, keeping the user name', async () => {
-    for (const secret of tracedSecrets) {
-      const stderr = await trace(
-        ['smbclient', 'rpcclient', 'net'],
-        [
-          'smbclient //fileserver/share -U "$SECRET_USER%$SECRET" -c ls',
-          'smbclient //fileserver/share -U "CORP\\\\$SECRET_USER%$SECRET"',
-          'smbclient -U"$SECRET_USER%$SECRET" -L fileserver',
-          'smbclient //fileserver/share --user="$SECRET_USER%$SECRET"',
-          'rpcclient -U "$SECRET_USER%$SECRET" 10.0.0.5 -c enumdomusers',
-          'net ads join -U "administrator%$SECRET"',
-          'smbclient //fileserver/share --password "$SECRET" -U "$SECRET_USER"',
-          'smbclient //fileserver/share --password="$SECRET"',
-        ],
-        secret,
-      );
-      if (stderr === undefined) return;
-      expect(stderr).toContain(secret);
-      const { text, findings } = scrubber.scrub(stderr);
-      expect(text).not.toContain(secret);
-      expect(findings.map((finding) => finding.kind)).toEqual(Array(8).fill('password'));
-      expect(text).toContain(`CORP\\${user}%[REDACTED:password]`);
-    }
+    await expectTracesScrubbed(
+      ['smbclient', 'rpcclient', 'net'],
+      [
+        'smbclient //fileserver/share -U "$SECRET_USER%$SECRET" -c ls',
+        'smbclient //fileserver/share -U "CORP\\\\$SECRET_USER%$SECRET"',
+        'smbclient -U"$SECRET_USER%$SECRET" -L fileserver',
+        'smbclient //fileserver/share --user="$SECRET_USER%$SECRET"',
+        'rpcclient -U "$SECRET_USER%$SECRET" 10.0.0.5 -c enumdomusers',
+        'net ads join -U "administrator%$SECRET"',
+        'smbclient //fileserver/share --password "$SECRET" -U "$SECRET_USER"',
+        'smbclient //fileserver/share --password="$SECRET"',
+      ],
+      (text, kinds) => {
+        expect(kinds).toEqual(Array(8).fill('password'));
+        expect(text).toContain(`CORP\\${user}%[REDACTED:password]`);
+      },
+    );
   });
 
   it('redacts every option form, in JSON and argument lists', () => {

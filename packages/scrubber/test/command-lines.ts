@@ -46,6 +46,29 @@ export async function trace(
   }
 }
 
+/**
+ * For each of {@link tracedSecrets}: asserts that the {@link trace} of `commands` shows the secret
+ * and that its scrubbed text does not, then hands that text and the kinds of the findings to
+ * `check`. Returns early (skipped) when {@link trace} does.
+ */
+export async function expectTracesScrubbed(
+  names: readonly string[],
+  commands: readonly string[],
+  check: (text: string, kinds: readonly string[]) => void,
+): Promise<void> {
+  for (const secret of tracedSecrets) {
+    const stderr = await trace(names, commands, secret);
+    if (stderr === undefined) return;
+    expect(stderr).toContain(secret);
+    const { text, findings } = scrubber.scrub(stderr);
+    expect(text).not.toContain(secret);
+    check(
+      text,
+      findings.map((finding) => finding.kind),
+    );
+  }
+}
+
 /** Asserts that every case scrubs to its expected text, `#` standing for `[REDACTED:<kind>]`. */
 export function expectForms(cases: readonly (readonly [string, string])[], kind = 'password'): void {
   for (const [text, expected] of cases)

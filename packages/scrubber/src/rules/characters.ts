@@ -26,3 +26,19 @@ export function isNameCode(code: number): boolean {
     code === 46
   );
 }
+
+/**
+ * Where the line starting at `start` ends: its first line break, or the text's end; the search stops
+ * at `start + max + 1` (a value longer than `max`), so callers check `end - start > max`.
+ */
+export function lineEnd(text: string, start: number, max: number): number {
+  let end = start;
+  while (
+    end < text.length &&
+    end - start <= max &&
+    text.charCodeAt(end) !== 10 &&
+    text.charCodeAt(end) !== 13
+  )
+    end++;
+  return end;
+}

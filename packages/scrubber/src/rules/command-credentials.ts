@@ -8,7 +8,7 @@ import {
   isPlaceholderArgument,
   isShellSyntax,
 } from './arguments.js';
-import { isBlank, isQuote, isWhitespace } from './characters.js';
+import { isBlank, isQuote, isWhitespace, lineEnd } from './characters.js';
 import {
   BEARER,
   COMMANDS,
@@ -113,14 +113,7 @@ function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | 
   if (found === -1) return undefined;
   const close = nameEnd + found;
   const start = close + 5;
-  let end = start;
-  while (
-    end < text.length &&
-    end - start <= MAX_VALUE &&
-    text.charCodeAt(end) !== 10 &&
-    text.charCodeAt(end) !== 13
-  )
-    end++;
+  const end = lineEnd(text, start, MAX_VALUE);
   if (end === start || end - start > MAX_VALUE || isPlaceholder(text.slice(start, end))) return undefined;
   return { start, end, kind: 'password' };
 }

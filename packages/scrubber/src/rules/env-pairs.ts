@@ -1,6 +1,7 @@
 import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
+import { isBlank, lineEnd } from './characters.js';
 import { credentialKind } from './key-names.js';
 
 // Environment variables listed as name/value pairs: `kubectl get pod -o yaml` (`- name: X` then
@@ -36,16 +37,9 @@ function quotedEnd(text: string, start: number): number {
 }
 
 /** End of an unquoted (YAML) value: the end of the line, trailing spaces dropped. */
-function lineEnd(text: string, start: number): number {
-  let end = start;
-  while (
-    end < text.length &&
-    end - start <= MAX_VALUE &&
-    text.charCodeAt(end) !== 10 &&
-    text.charCodeAt(end) !== 13
-  )
-    end++;
-  while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+function yamlValueEnd(text: string, start: number): number {
+  let end = lineEnd(text, start, MAX_VALUE);
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
   return end;
 }
 
@@ -75,7 +69,7 @@ function matchEnvPair(text: string, index: number): RuleMatch | undefined {
   } else if ((key[0] as string).includes('"') || text.charCodeAt(start) === 39) {
     return undefined; // JSON values that are not strings (numbers, null), and single quotes
   } else {
-    valueEnd = lineEnd(text, start);
+    valueEnd = yamlValueEnd(text, start);
   }
   if (valueEnd < 0 || valueEnd - valueStart < 4 || valueEnd - valueStart > MAX_VALUE) return undefined;
   if (isPlaceholder(text.slice(valueStart, valueEnd))) return undefined;
