@@ -1,6 +1,6 @@
 import { createId } from '@toolplane/core';
 import { isCallId } from './check-caller.js';
-import { cutText } from './text-bytes.js';
+import { shortened } from './text-bytes.js';
 
 /** The id a call was given, or why it cannot have the one its caller chose. */
 export interface PickedCallId {
@@ -13,8 +13,7 @@ export interface PickedCallId {
 
 /** Why a call whose id names a call in flight is refused, and what to do. */
 export function takenIdMessage(callId: string, tool: string): string {
-  const shown = callId.length > 100 ? `${cutText(callId, 100)}...` : callId;
-  return `callId "${shown}" of a call to ${tool} is already used by a call in flight; give each call a fresh id, or leave callId out for a generated one`;
+  return `callId "${shortened(callId, 100)}" of a call to ${tool} is already used by a call in flight; give each call a fresh id, or leave callId out for a generated one`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { isCallId } from './check-caller.js';
-import { cutText } from './text-bytes.js';
+import { shortened } from './text-bytes.js';
 
 /** A cancel reason longer than this is cut in the result, the event and the accounting. */
 export const MAX_CANCEL_REASON_LENGTH = 1000;
@@ -17,12 +17,6 @@ function isBlank(reason: unknown): boolean {
   return reason === undefined || (typeof reason === 'string' && reason.trim() === '');
 }
 
-function cut(reason: string): string {
-  return reason.length > MAX_CANCEL_REASON_LENGTH
-    ? `${cutText(reason, MAX_CANCEL_REASON_LENGTH)}...`
-    : reason;
-}
-
 /**
  * Checks the id given to `cancel(callId)`: a string (one no call in flight has is answered
  * `false`, not refused). Anything else is a bug in the caller, so it throws `INVALID_ARGUMENTS`
@@ -36,29 +30,35 @@ export function checkCancelId(callId: unknown): asserts callId is string {
   );
 }
 
-/** The `CANCELLED` error of `cancel(callId, reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
-export function cancelCallError(reason: unknown): ToolError {
-  if (isBlank(reason))
-    return new ToolError('CANCELLED', 'the call was cancelled by orchestrator.cancel(callId)');
+/**
+ * The reason given to `method`, cut to {@link MAX_CANCEL_REASON_LENGTH}; undefined when it says
+ * nothing. Throws `INVALID_ARGUMENTS` for a reason that is not a string.
+ */
+function reasonText(reason: unknown, method: string): string | undefined {
+  if (isBlank(reason)) return undefined;
   if (typeof reason !== 'string') {
     throw new ToolError(
       'INVALID_ARGUMENTS',
-      `the reason given to cancel(callId, reason) must be a string or left out; got ${kindOf(reason)}`,
+      `the reason given to ${method} must be a string or left out; got ${kindOf(reason)}`,
     );
   }
-  return new ToolError('CANCELLED', `the call was cancelled: ${cut(reason)}`);
+  return shortened(reason, MAX_CANCEL_REASON_LENGTH);
+}
+
+/** The `CANCELLED` error of `cancel(callId, reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
+export function cancelCallError(reason: unknown): ToolError {
+  const text = reasonText(reason, 'cancel(callId, reason)');
+  return new ToolError(
+    'CANCELLED',
+    text === undefined
+      ? 'the call was cancelled by orchestrator.cancel(callId)'
+      : `the call was cancelled: ${text}`,
+  );
 }
 
 /** The `CANCELLED` error of `cancelAll(reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
 export function cancelAllError(reason: unknown): ToolError {
-  if (isBlank(reason)) return new ToolError('CANCELLED', DEFAULT_CANCEL_ALL_REASON);
-  if (typeof reason !== 'string') {
-    throw new ToolError(
-      'INVALID_ARGUMENTS',
-      `the reason given to cancelAll(reason) must be a string or left out; got ${kindOf(reason)}`,
-    );
-  }
-  return new ToolError('CANCELLED', cut(reason));
+  return new ToolError('CANCELLED', reasonText(reason, 'cancelAll(reason)') ?? DEFAULT_CANCEL_ALL_REASON);
 }
 
 /** A call waiting for the providers to start: not in flight yet, so it has no state to stop. */

@@ -2,7 +2,7 @@ import { MIDDLEWARE_PHASES, type Middleware, ToolError, type ToolResult, fail } 
 import type { OrchestratorOptions } from './options.js';
 import type { CallOptions } from './options.js';
 import type { ProviderOptions, ToolRoute } from './registry.js';
-import { cutText } from './text-bytes.js';
+import { shortened } from './text-bytes.js';
 
 const MAX_SHOWN_NAME = 200;
 
@@ -129,7 +129,7 @@ export function checkWarmupOptions(options: { concurrency?: unknown; signal?: un
 
 /** A name as long as a model may send cut for messages and accounting. */
 export function shortName(name: string): string {
-  return name.length > MAX_SHOWN_NAME ? `${cutText(name, MAX_SHOWN_NAME)}...` : name;
+  return shortened(name, MAX_SHOWN_NAME);
 }
 
 /**

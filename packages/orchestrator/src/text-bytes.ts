@@ -19,3 +19,8 @@ export function cutText(text: string, max: number): string {
   const last = text.charCodeAt(max - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
+
+/** `text` cut to its first `max` UTF-16 units (see {@link cutText}) with "..." after, when it is longer. */
+export function shortened(text: string, max: number): string {
+  return text.length > max ? `${cutText(text, max)}...` : text;
+}

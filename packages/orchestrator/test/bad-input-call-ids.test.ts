@@ -1,19 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type ToolContext,
-  type ToolResult,
-  createLocalProvider,
-  defineTool,
-  fail,
-  ok,
-  onAbort,
-} from '@toolplane/core';
+import { type ToolResult, createLocalProvider, defineTool, ok } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf } from './bad-input-helpers.js';
-import { waitFor } from './helpers.js';
+import { relay, waitFor } from './helpers.js';
 
 // A caller-chosen callId names one call in flight: events, accounting, telemetry and the
 // operation tree are keyed by it, and a context a middleware rebuilt is matched to its call by it.
@@ -24,45 +15,11 @@ afterEach(async () => {
   orchestrator = undefined;
 });
 
-/**
- * A tool backed by a real child process: it answers with the first line the child reads on its
- * stdin (the test writes it), and kills the child when its call is stopped.
- */
-function childTool(children: Map<string, ReturnType<typeof spawn>>) {
-  return defineTool({
-    name: 'relay',
-    description: 'Answers with the line its child process is given.',
-    input: z.object({ key: z.string() }),
-    sideEffect: 'none',
-    execute: async ({ key }, ctx: ToolContext): Promise<ToolResult> => {
-      const child = spawn(
-        process.execPath,
-        ['-e', "process.stdin.once('data', (d) => { process.stdout.write(d); process.exit(0); })"],
-        { stdio: ['pipe', 'pipe', 'ignore'] },
-      );
-      children.set(key, child);
-      const stop = onAbort(ctx, () => child.kill('SIGKILL'));
-      try {
-        let output = '';
-        child.stdout?.setEncoding('utf8');
-        child.stdout?.on('data', (text: string) => {
-          output += text;
-        });
-        const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
-        if (code !== 0) return fail('CANCELLED', `child ended by ${signal ?? code}`);
-        return ok(`${key}:${output.trim()}`);
-      } finally {
-        stop();
-      }
-    },
-  });
-}
-
 describe('a callId already in flight', () => {
   it('is refused with INVALID_ARGUMENTS in the same session and in another; the first call is not harmed', async () => {
     orchestrator = createOrchestrator();
-    const children = new Map<string, ReturnType<typeof spawn>>();
-    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [childTool(children)] }));
+    const children = new Map<string, ChildProcess>();
+    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
     const seen: string[] = [];
     orchestrator.on('tool_started', (event) => seen.push(`started ${event.callId} ${event.sessionId}`));
     orchestrator.on('tool_finished', (event) => seen.push(`finished ${event.callId} ${event.ok}`));
@@ -110,8 +67,8 @@ describe('a callId already in flight', () => {
 
   it('is free again once its call has finished (a model may resend a tool call after a timeout)', async () => {
     orchestrator = createOrchestrator();
-    const children = new Map<string, ReturnType<typeof spawn>>();
-    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [childTool(children)] }));
+    const children = new Map<string, ChildProcess>();
+    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
     const timedOut = await orchestrator.call('p__relay', { key: 'slow' }, { callId: 'again', timeoutMs: 50 });
     expect(codeOf(timedOut)).toBe('TIMEOUT');
     const second = orchestrator.call('p__relay', { key: 'retry' }, { callId: 'again' });
@@ -124,8 +81,8 @@ describe('a callId already in flight', () => {
 
   it('a middleware that rebuilds the context from scratch reaches its own call, not the other one with that id', async () => {
     orchestrator = createOrchestrator();
-    const children = new Map<string, ReturnType<typeof spawn>>();
-    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [childTool(children)] }));
+    const children = new Map<string, ChildProcess>();
+    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
     // a context built field by field carries no trace of its call's state but its callId
     orchestrator.use({
       name: 'rebuilder',
@@ -235,7 +192,7 @@ describe('next to them: call options whose fields throw when read', () => {
     ],
   ])('%s is CONFIG_INVALID (before: call() rejected and left the call in flight)', async (_what, options) => {
     orchestrator = createOrchestrator();
-    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [childTool(new Map())] }));
+    orchestrator.register(createLocalProvider({ namespace: 'p', tools: [relay(new Map())] }));
     await orchestrator.warmup();
     let outcome: ToolResult | Error;
     try {

@@ -8,6 +8,11 @@ export function codeOf(result: ToolResult): string {
   return result.ok ? 'OK' : result.error.code;
 }
 
+/** The error message of a result, or '' when it succeeded. */
+export function messageOf(result: ToolResult): string {
+  return result.ok ? '' : result.error.message;
+}
+
 /** The ToolError a function throws (fails the test when it throws nothing or something else). */
 export function thrownBy(run: () => unknown): ToolError {
   try {

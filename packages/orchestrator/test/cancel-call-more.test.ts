@@ -12,8 +12,8 @@ import {
   onAbort,
 } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
-import { codeOf } from './bad-input-helpers.js';
-import { waitFor } from './helpers.js';
+import { codeOf, messageOf } from './bad-input-helpers.js';
+import { type Children, waitFor } from './helpers.js';
 
 // Hostile inputs next to cancel(callId): cancels at odd moments, odd reasons, and what a call
 // that was cancelled or has ended may still send under its id.
@@ -23,8 +23,6 @@ afterEach(async () => {
   await orchestrator?.close();
   orchestrator = undefined;
 });
-
-type Children = Map<string, ChildProcess>;
 
 /** A child process that echoes every line it reads, until its stdin closes or it is killed. */
 function echoChild(): ChildProcess {
@@ -69,10 +67,6 @@ function reporter(children: Children, forwarded: string[]) {
 /** Whether text has no lone surrogate (String#isWellFormed, which Node 20's TypeScript lib lacks). */
 function wellFormed(text: string | undefined): boolean {
   return text !== undefined && !/\p{Surrogate}/u.test(text);
-}
-
-function messageOf(result: ToolResult): string {
-  return result.ok ? '' : result.error.message;
 }
 
 describe('what a call sends under its id after it has ended', () => {

@@ -2,19 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type ToolContext,
-  type ToolProvider,
-  type ToolResult,
-  createLocalProvider,
-  defineTool,
-  fail,
-  ok,
-  onAbort,
-} from '@toolplane/core';
+import { type ToolResult, createLocalProvider, defineTool, fail, ok, onAbort } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
-import { batchEntries, codeOf, thrownBy } from './bad-input-helpers.js';
-import { waitFor } from './helpers.js';
+import { batchEntries, codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
+import { type Children, relay, slowStarting, waitFor } from './helpers.js';
 
 // orchestrator.cancel(callId, reason?): one call stopped by its id (a user's "stop that call",
 // an MCP notifications/cancelled), without the AbortSignal its caller passed.
@@ -25,50 +16,9 @@ afterEach(async () => {
   orchestrator = undefined;
 });
 
-type Children = Map<string, ChildProcess>;
-
-/**
- * A tool backed by a real child process: it answers with the first line the child reads on its
- * stdin (the test writes it), and kills the child when its call is stopped.
- */
-function relay(children: Children, queue?: string) {
-  return defineTool({
-    name: 'relay',
-    description: 'Answers with the line its child process is given.',
-    input: z.object({ key: z.string() }),
-    sideEffect: 'none',
-    ...(queue ? { queue } : {}),
-    execute: async ({ key }, ctx: ToolContext): Promise<ToolResult> => {
-      const child = spawn(
-        process.execPath,
-        ['-e', "process.stdin.once('data', (d) => { process.stdout.write(d); process.exit(0); })"],
-        { stdio: ['pipe', 'pipe', 'ignore'] },
-      );
-      children.set(key, child);
-      const stop = onAbort(ctx, () => child.kill('SIGKILL'));
-      try {
-        let output = '';
-        child.stdout?.setEncoding('utf8');
-        child.stdout?.on('data', (text: string) => {
-          output += text;
-        });
-        const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
-        if (code !== 0) return fail('EXECUTION_FAILED', `child ended by ${signal ?? code}`);
-        return ok(`${key}:${output.trim()}`);
-      } finally {
-        stop();
-      }
-    },
-  });
-}
-
 /** Whether a child process has ended (killed or exited). */
 function ended(child: ChildProcess | undefined): boolean {
   return child !== undefined && (child.exitCode !== null || child.signalCode !== null);
-}
-
-function messageOf(result: ToolResult): string {
-  return result.ok ? '' : result.error.message;
 }
 
 /** Every tool_started and tool_finished event, as text. */
@@ -307,23 +257,11 @@ describe('cancel(callId) of a call that has not started running', () => {
     const local = createOrchestrator();
     orchestrator = local;
     const children: Children = new Map();
-    const inner = createLocalProvider({ namespace: 'p', tools: [relay(children)] });
-    let releaseStart: () => void = () => {};
     // a provider whose start waits on a real child process (a slow MCP server, say)
-    const slowStart: ToolProvider = {
-      ...inner,
-      namespace: 'p',
-      listTools: () => inner.listTools(),
-      execute: (name, args, ctx) => inner.execute(name, args, ctx),
-      start: async () => {
-        const starter = spawn(process.execPath, ['-e', "process.stdin.once('data', () => process.exit(0))"], {
-          stdio: ['pipe', 'ignore', 'ignore'],
-        });
-        releaseStart = () => starter.stdin?.write('go\n');
-        await once(starter, 'exit');
-      },
-    };
-    local.register(slowStart);
+    const { provider, releaseStart } = slowStarting(
+      createLocalProvider({ namespace: 'p', tools: [relay(children)] }),
+    );
+    local.register(provider);
     const seen = recordEvents(local);
     const call = local.call('p__relay', { key: 'early' }, { callId: 'w-1' });
     await waitFor(() => local.providers().some((provider) => provider.state === 'starting'));
@@ -348,21 +286,10 @@ describe('cancel() of everything while a provider starts', () => {
     const local = createOrchestrator();
     orchestrator = local;
     const children: Children = new Map();
-    const inner = createLocalProvider({ namespace: 'p', tools: [relay(children)] });
-    let releaseStart: () => void = () => {};
-    local.register({
-      ...inner,
-      namespace: 'p',
-      listTools: () => inner.listTools(),
-      execute: (name, args, ctx) => inner.execute(name, args, ctx),
-      start: async () => {
-        const starter = spawn(process.execPath, ['-e', "process.stdin.once('data', () => process.exit(0))"], {
-          stdio: ['pipe', 'ignore', 'ignore'],
-        });
-        releaseStart = () => starter.stdin?.write('go\n');
-        await once(starter, 'exit');
-      },
-    });
+    const { provider, releaseStart } = slowStarting(
+      createLocalProvider({ namespace: 'p', tools: [relay(children)] }),
+    );
+    local.register(provider);
     const calls = [
       local.call('p__relay', { key: 'generated' }),
       local.call('p__relay', { key: 'chosen' }, { callId: 'all-1' }),

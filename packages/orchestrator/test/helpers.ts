@@ -1,10 +1,16 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { z } from 'zod';
 import {
   PROVIDER_SPEC_VERSION,
   type ToolContext,
   type ToolProvider,
   type ToolResult,
   type ToolSpec,
+  defineTool,
+  fail,
   ok,
+  onAbort,
 } from '@toolplane/core';
 
 /** A tool of a test provider: its spec (name filled in) and how it runs. */
@@ -77,4 +83,64 @@ export async function waitFor(predicate: () => boolean, maxMs = 5000): Promise<v
     await delay(5);
   }
   throw new Error('condition not met in time');
+}
+
+/** The child processes of `relay` tools, by the key their call was given. */
+export type Children = Map<string, ChildProcess>;
+
+/**
+ * A tool backed by a real child process: it answers with the first line the child reads on its
+ * stdin (the test writes it), and kills the child when its call is stopped.
+ */
+export function relay(children: Children, queue?: string) {
+  return defineTool({
+    name: 'relay',
+    description: 'Answers with the line its child process is given.',
+    input: z.object({ key: z.string() }),
+    sideEffect: 'none',
+    ...(queue ? { queue } : {}),
+    execute: async ({ key }, ctx: ToolContext): Promise<ToolResult> => {
+      const child = spawn(
+        process.execPath,
+        ['-e', "process.stdin.once('data', (d) => { process.stdout.write(d); process.exit(0); })"],
+        { stdio: ['pipe', 'pipe', 'ignore'] },
+      );
+      children.set(key, child);
+      const stop = onAbort(ctx, () => child.kill('SIGKILL'));
+      try {
+        let output = '';
+        child.stdout?.setEncoding('utf8');
+        child.stdout?.on('data', (text: string) => {
+          output += text;
+        });
+        const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+        if (code !== 0) return fail('EXECUTION_FAILED', `child ended by ${signal ?? code}`);
+        return ok(`${key}:${output.trim()}`);
+      } finally {
+        stop();
+      }
+    },
+  });
+}
+
+/**
+ * `inner` behind a start that waits on a real child process (a slow MCP server, say), and the
+ * function that lets that start finish.
+ */
+export function slowStarting(inner: ToolProvider): { provider: ToolProvider; releaseStart: () => void } {
+  let release: () => void = () => {};
+  const provider: ToolProvider = {
+    ...inner,
+    namespace: inner.namespace,
+    listTools: () => inner.listTools(),
+    execute: (name, args, ctx) => inner.execute(name, args, ctx),
+    start: async () => {
+      const starter = spawn(process.execPath, ['-e', "process.stdin.once('data', () => process.exit(0))"], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      release = () => starter.stdin?.write('go\n');
+      await once(starter, 'exit');
+    },
+  };
+  return { provider, releaseStart: () => release() };
 }
