@@ -65,6 +65,9 @@ export async function countSerially(count: SerialCount): Promise<SerialCountEnd>
       position = ahead.offset;
       newlines = ahead.newlines;
       lastByte = undefined;
+      // Counted elsewhere up to a segment's start: what is left of the count is usually that
+      // segment (it holds the wanted line), read at once rather than in growing chunks.
+      chunk = Math.max(chunk, Math.min(SEGMENT_BYTES, buffer.length));
       continue;
     }
     const { bytesRead } = await handle.read(buffer, 0, Math.min(chunk, count.to - position), position);
