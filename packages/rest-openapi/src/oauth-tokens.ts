@@ -1,11 +1,20 @@
+import { performance } from 'node:perf_hooks';
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { type TokenRequest, requestToken } from './token-request.js';
 
 interface CachedToken {
   readonly token: string;
+  /** On the monotonic clock of {@link OAuthTokenCache}, not the wall clock. */
   readonly expiresAt: number;
 }
+
+/**
+ * Milliseconds of a clock that only runs forward: lifetimes and waits are durations, and a wall
+ * clock stepped by NTP, a suspended laptop or a hand would make an expired token look fresh (or
+ * a fresh one expired, and a Retry-After wait last a day).
+ */
+const monotonicNow = (): number => performance.now();
 
 /** Fetches and caches OAuth2 client-credentials tokens, one per token URL, client and scopes. */
 export class OAuthTokenCache {
@@ -26,7 +35,7 @@ export class OAuthTokenCache {
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs = 30_000,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = monotonicNow,
   ) {}
 
   async token(config: TokenRequest, signal: AbortSignal): Promise<string> {
