@@ -12,6 +12,8 @@ import { OutputStore } from './output-store.js';
 /** The orchestrator's own middleware, as its options ask for. */
 export interface Builtins {
   readonly middleware: readonly Middleware[];
+  /** The PreToolUse/PostToolUse hooks, when the options have some. */
+  readonly hooks: Middleware | undefined;
   readonly cache: ReturnType<typeof cacheMiddleware> | undefined;
   readonly budget: ReturnType<typeof contextBudgetMiddleware> | undefined;
   readonly store: OutputStore | undefined;
@@ -29,7 +31,8 @@ export function createBuiltins(
   },
 ): Builtins {
   const middleware: Middleware[] = [];
-  if (options.hooks) middleware.push(hooksMiddleware(options.hooks));
+  const hooks = options.hooks ? hooksMiddleware(options.hooks) : undefined;
+  if (hooks) middleware.push(hooks);
   if (options.rateLimit) middleware.push(rateLimitMiddleware(options.rateLimit, deps.now));
   if (options.validation !== false) {
     middleware.push(
@@ -59,5 +62,5 @@ export function createBuiltins(
       sizeCapMiddleware(output, { store, stateOf: deps.stateOf, exempt: new Set(['tool_output']) }),
     );
   }
-  return { middleware, cache, budget, store, maxBytes: output?.maxBytes ?? 64 * 1024 };
+  return { middleware, hooks, cache, budget, store, maxBytes: output?.maxBytes ?? 64 * 1024 };
 }

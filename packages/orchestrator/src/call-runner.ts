@@ -273,7 +273,16 @@ export class CallRunner {
   private compose(): NextMiddleware {
     const middleware = this.deps.middleware;
     this.raceDeadline = this.deps.options.hooks !== undefined || middleware.some((each) => each.handle);
-    return composeMiddleware(this.builtins.middleware, middleware, this.terminal);
+    if (!this.raceDeadline) return composeMiddleware(this.builtins.middleware, middleware, this.terminal);
+    // middleware and hooks that see a result keep it from a cancel (CallState.cancel)
+    const hooks = this.builtins.hooks;
+    return composeMiddleware(this.builtins.middleware, middleware, this.terminal, {
+      observers: new Set(hooks ? [hooks] : []),
+      answered: (call) => {
+        const state = this.stateOf(call.ctx);
+        if (state) state.answered = true;
+      },
+    });
   }
 
   private early(

@@ -23,6 +23,11 @@ export class CallState {
   finished = false;
   /** Why the call was stopped (timeout, cancel), once it was. */
   stopReason: ToolError | undefined;
+  /**
+   * Set once an answer is on its way back to the caller (the provider answered, the cache did,
+   * or a middleware's `next()` settled): a cancel from then on keeps that answer (see {@link cancel}).
+   */
+  answered = false;
   /** Settles the running attempt early (set by the executor while an attempt runs). */
   settleAttempt: ((result: ToolResult) => void) | undefined;
   /** Settles the whole call early (set by `call()`). */
@@ -73,7 +78,19 @@ export class CallState {
    * `onAbort` keeps one listener per signal, however many calls of a batch share it.
    */
   followCaller(signal: AbortSignal): () => void {
-    return onAbort({ signal }, () => this.stop(cancelledBy(signal)));
+    return onAbort({ signal }, () => this.cancel(cancelledBy(signal)));
+  }
+
+  /**
+   * Stops the call with a cancel, unless it is stopping already or its answer is on its way back:
+   * that answer is kept, so the caller, the events, the accounting, the context budget and any
+   * middleware or hook that saw it agree on one outcome. Answers whether the call was stopped.
+   * (A deadline and `close()` use {@link stop}: they must end a middleware that hangs.)
+   */
+  cancel(reason: ToolError): boolean {
+    if (this.stopReason || this.answered) return false;
+    this.stop(reason);
+    return true;
   }
 
   /** Stops the call: aborts its signal, frees its queue slot and settles it with `reason`. */

@@ -47,19 +47,25 @@ export class CallsInFlight {
   /**
    * Stops the call with this id with `error`: running, waiting in a queue or in middleware (an
    * approval), or waiting for the providers to start. Calls it made with its `ctx.signal` stop
-   * with it. Answers whether such a call was there and not already stopping.
+   * with it. Answers whether such a call was there, not already stopping, and not already
+   * answered (an answer on its way back is kept: {@link CallState.cancel}).
    */
   stop(callId: string, error: ToolError): boolean {
     const waited = this.starting.cancel(callId, error);
     const state = this.find(callId);
-    if (!state || state.stopReason) return waited;
-    state.stop(error);
-    return true;
+    return state ? state.cancel(error) || waited : waited;
   }
 
-  /** Stops every call in flight, and every call waiting for the providers to start, with `error`. */
-  stopAll(error: ToolError): void {
+  /**
+   * Stops every call in flight, and every call waiting for the providers to start, with `error`.
+   * A call whose answer is on its way back keeps it, unless `force` (`close()`: deadlines no
+   * longer fire after it, so a call still in a middleware must end now).
+   */
+  stopAll(error: ToolError, force = false): void {
     this.starting.cancelAll(error);
-    for (const state of this.states.snapshot()) state.stop(error);
+    for (const state of this.states.snapshot()) {
+      if (force) state.stop(error);
+      else state.cancel(error);
+    }
   }
 }

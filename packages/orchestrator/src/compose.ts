@@ -11,16 +11,27 @@ import {
   failFromError,
 } from '@toolplane/core';
 
+/** How the chain tells that a middleware that sees results (the app's, the hooks) got one. */
+export interface AnswerWatch {
+  /** Built-ins that see results and may take time over them (the hooks). */
+  readonly observers: ReadonlySet<Middleware>;
+  /** Called when `next()` given to the app's middleware or an observer settles with a result. */
+  readonly answered: (call: ToolCall) => void;
+}
+
 /**
  * One function for the whole chain: middleware ordered by phase (built-ins first within a
  * phase, then the app's in the order added), outermost first, ending at `terminal`. The app's
  * middleware is guarded: a malformed result, or a throw or rejection that is not a `ToolError`,
  * becomes an `INTERNAL` failure naming it (the built-ins, which cannot do that, run unguarded).
+ * The `next()` handed to the app's middleware and to `watch.observers` tells `watch.answered`
+ * when it settles: once one of them has seen a result, a cancel keeps it.
  */
 export function composeMiddleware(
   builtins: readonly Middleware[],
   added: readonly Middleware[],
   terminal: NextMiddleware,
+  watch?: AnswerWatch,
 ): NextMiddleware {
   const ordered: Middleware[] = [];
   for (const phase of MIDDLEWARE_PHASES) {
@@ -33,12 +44,24 @@ export function composeMiddleware(
     const middleware = ordered[i] as Middleware;
     const handle = middleware.handle;
     if (!handle) continue;
-    const inner = next;
+    const below = next;
+    const inner =
+      watch && (!own.has(middleware) || watch.observers.has(middleware))
+        ? (call: ToolCall) => told(below(call), call, watch)
+        : below;
     next = own.has(middleware)
       ? (call: ToolCall) => handle.call(middleware, call, inner)
       : (call: ToolCall) => guarded(middleware, handle, call, inner);
   }
   return next;
+}
+
+/** `pending`, telling `watch` when it settles with a result. */
+function told(pending: Promise<ToolResult>, call: ToolCall, watch: AnswerWatch): Promise<ToolResult> {
+  return pending.then((result) => {
+    watch.answered(call);
+    return result;
+  });
 }
 
 function guarded(

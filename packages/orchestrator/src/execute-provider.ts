@@ -109,8 +109,13 @@ function run(
       settled = true;
       state.settleAttempt = undefined;
       queue?.release();
-      if (retries(state, result, maxAttempts)) resolve(retryAfter(deps, state, call, maxAttempts));
-      else resolve(result);
+      if (retries(state, result, maxAttempts)) {
+        resolve(retryAfter(deps, state, call, maxAttempts));
+        return;
+      }
+      // the answer is on its way back: a cancel from now on keeps it
+      state.answered = true;
+      resolve(result);
     };
     if (state.stopReason) {
       finish(failFromError(state.stopReason));

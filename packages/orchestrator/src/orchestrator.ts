@@ -217,7 +217,8 @@ export class ToolsOrchestrator {
     if (this.closed) return;
     this.closed = true;
     this.runner.closed = true;
-    this.cancelAll('the orchestrator is closing');
+    this.runner.calls.stopAll(cancelAllError('the orchestrator is closing'), true);
+    this.queues.cancelWaiting();
     this.catalog.stopStarts();
     this.runner.timer.clear();
     await closeAll(

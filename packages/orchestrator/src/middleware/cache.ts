@@ -66,7 +66,10 @@ export function cacheMiddleware(
     if (hit && hit.expiresAt > now) {
       entries.delete(key);
       entries.set(key, hit);
-      if (state) state.cached = true;
+      if (state) {
+        state.cached = true;
+        state.answered = true;
+      }
       return hit.result;
     }
     if (hit) entries.delete(key);
