@@ -183,7 +183,7 @@ export const COMMAND_CREDENTIAL_PATTERNS: readonly RegExp[] = [BEARER, OPTION_CL
 export const commandCredentials: SecretRule = {
   id: 'command_credentials',
   description:
-    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman login -p, wget --http-password (also in wget -d output), htpasswd -b file user password, ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p',
+    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman/az login -p, helm/svn/twine --password, skopeo --creds user:password, wget --http-password (also in wget -d output), htpasswd -b file user password, ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p',
   // A `-` after what may precede an option: the scan then tries the rule only at those dashes
   // (the anchor starts one character before the option).
   anchors: OPTION_AFTER.map((character) => `${character}-`),

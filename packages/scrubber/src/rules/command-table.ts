@@ -135,11 +135,34 @@ export const COMMANDS: readonly CredentialCommand[] = [
   {
     // Container registry logins: `-p` of `docker run` publishes ports, so only the `login` subcommand.
     names: ['login'],
-    after: ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'oras', 'registry'],
+    after: ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'oras', 'registry', 'az'],
     options: [
       { name: '-p', shape: 'whole', separate: true },
       { name: '--password', shape: 'whole', separate: true, equals: true },
     ],
+  },
+  {
+    // Clients whose long `--password` takes the next word (unlike mysql's): helm's chart repository
+    // password (`helm repo add`, `pull`, `install`...), twine's upload password, Subversion's.
+    names: ['helm', 'svn'],
+    options: [{ name: '--password', shape: 'whole', separate: true, equals: true }],
+  },
+  {
+    names: ['twine'],
+    options: [
+      { name: '-p', shape: 'whole', separate: true },
+      { name: '--password', shape: 'whole', separate: true, equals: true },
+    ],
+  },
+  {
+    // skopeo's registry credentials: `--creds user:password` (`--creds user` asks).
+    names: ['skopeo'],
+    options: ['--creds', '--src-creds', '--dest-creds'].map((name) => ({
+      name,
+      shape: 'user:password',
+      separate: true,
+      equals: true,
+    })),
   },
   {
     // OpenLDAP's clients: `-w` is the bind password (`-W` asks, `-y file` reads it).
