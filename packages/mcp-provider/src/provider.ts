@@ -12,6 +12,7 @@ import {
   stableStringify,
 } from '@toolplane/core';
 import { serverConfigProblems, serverNameProblem } from './config/load.js';
+import { shownServerName } from './config/problems.js';
 import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/types.js';
 import type { RestartPolicy } from './lifecycle/backoff.js';
 import type { McpEventListener, McpProviderEvent } from './lifecycle/events.js';
@@ -121,8 +122,9 @@ export function createMcpProvider(
 ): McpProvider {
   const nameProblem = serverNameProblem(name);
   if (nameProblem !== undefined) {
-    throw new ToolError('CONFIG_INVALID', `MCP server "${name}" ${nameProblem}`, {
-      details: { server: name, field: 'name' },
+    const shown = typeof name === 'string' ? `MCP server ${shownServerName(name)} ` : 'MCP server ';
+    throw new ToolError('CONFIG_INVALID', `${shown}${nameProblem}`, {
+      details: { ...(typeof name === 'string' ? { server: name } : {}), field: 'name' },
     });
   }
   checkProviderOptions(name, options);

@@ -34,6 +34,9 @@ const TYPE_ALIASES: Readonly<Record<string, string>> = {
   websocket: 'websocket',
 };
 
+/** A `toolsDenied` pattern that matches every tool name. */
+const DENY_ALL = '*';
+
 /** Cline and Roo Code allow a `timeout` of 1 to 3600 seconds (default 60). */
 const LONGEST_TIMEOUT_IN_SECONDS = 3600;
 
@@ -131,6 +134,7 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
   if (typeof out.type === 'string') out.type = TYPE_ALIASES[out.type] ?? out.type;
   else if (out.type === undefined && out.command !== undefined) out.type = 'stdio';
   // Gemini CLI's tool filters are ours under other names: dropped, every tool would be exposed.
+  let denyAll = false;
   for (const [theirs, ours] of [
     ['includeTools', 'toolsAllowed'],
     ['excludeTools', 'toolsDenied'],
@@ -140,11 +144,18 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
     if (value === undefined) continue;
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
       problems.push({ field: theirs, what: 'must be an array of tool names (["search"])' });
+    } else if (theirs === 'includeTools' && value.length === 0 && entry[ours] === undefined) {
+      // Gemini CLI keeps a tool only when the list names it: an empty list keeps none (our own
+      // toolsAllowed refuses to be empty), so every tool of this server is denied.
+      denyAll = true;
     } else if (entry[ours] === undefined) {
       out[ours] = value;
     } else if (JSON.stringify(entry[ours]) !== JSON.stringify(value)) {
       problems.push({ field: theirs, what: `and ${ours} differ: keep one` });
     }
+  }
+  if (denyAll && (out.toolsDenied === undefined || Array.isArray(out.toolsDenied))) {
+    out.toolsDenied = [DENY_ALL, ...((out.toolsDenied as unknown[] | undefined) ?? [])];
   }
   // Fields of other tools that do not concern us.
   for (const key of ['source', 'settings', 'trust', 'description']) delete out[key];

@@ -17,8 +17,17 @@ export function problemToError(problem: McpConfigProblem): ToolError {
   });
 }
 
+/**
+ * A server name as a message shows it: quoted as JSON (a line break or a control character is
+ * escaped) and cut to 64 characters (a name may be a megabyte long).
+ */
+export function shownServerName(server: string): string {
+  return JSON.stringify(server.length > 64 ? `${server.slice(0, 64)}...` : server);
+}
+
 /** A problem with the server and field named in its message. */
 export function createProblem(server: string, field: string | undefined, what: string): McpConfigProblem {
-  const where = field ? `MCP server "${server}": ${field} ${what}` : `MCP server "${server}": ${what}`;
+  const name = shownServerName(server);
+  const where = field ? `MCP server ${name}: ${field} ${what}` : `MCP server ${name}: ${what}`;
   return field ? { server, field, message: where } : { server, message: where };
 }

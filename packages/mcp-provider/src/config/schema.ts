@@ -111,7 +111,12 @@ const headerMap = z.record(headerName, headerValue, {
 const common = {
   enabled: flag.optional(),
   client: z.enum(['v1', 'v2']).optional(),
-  toolsAllowed: patterns.optional(),
+  toolsAllowed: patterns
+    .min(1, {
+      error:
+        'is empty, which would allow no tool (an empty allow-list is most likely a mistake): remove toolsAllowed to allow all tools, or disable the server',
+    })
+    .optional(),
   toolsDenied: patterns.optional(),
   toolSchemas: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   requestTimeoutMs: timerMs.positive(MORE_THAN_ZERO).optional(),

@@ -15,7 +15,7 @@ export interface McpServerCommonConfig {
   readonly client?: 'v1' | 'v2';
   /** A disabled server is skipped by the loader. Default true. */
   readonly enabled?: boolean;
-  /** Glob patterns of remote tool names to expose; absent means all. */
+  /** Glob patterns of remote tool names to expose; absent means all (an empty list is refused). */
   readonly toolsAllowed?: readonly string[];
   /** Glob patterns of remote tool names to hide; deny wins over allow. */
   readonly toolsDenied?: readonly string[];
