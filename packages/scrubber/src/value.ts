@@ -5,15 +5,41 @@ type Scrub = (text: string) => ScrubOutcome;
 function scrubEntry(key: string, value: string, scrub: Scrub): string {
   // Scrubbed as a one-member JSON object so the key name gives the value its context.
   const outcome = scrub(JSON.stringify({ [key]: value }));
-  if (outcome.findings.length === 0) return value;
+  // A backslash in the value is escaped text (`https:\/\/`, `{\"password\": ...}`) that JSON
+  // escapes once more: the value is also scrubbed as it is.
+  const escaped = value.includes('\\');
+  if (outcome.findings.length === 0) return escaped ? scrub(value).text : value;
   try {
     const parsed = JSON.parse(outcome.text) as Record<string, unknown>;
     const scrubbed = parsed[key];
-    if (typeof scrubbed === 'string') return scrubbed;
+    if (typeof scrubbed === 'string') return escaped ? scrub(scrubbed).text : scrubbed;
   } catch {
     // A match spanned the key: fall back to the value alone.
   }
   return scrub(value).text;
+}
+
+/**
+ * Whether a string of `root` that holds a backslash has a finding of its own. JSON.stringify
+ * escapes such a string once more (`\/` becomes `\\/`), which can hide from the scrub of the
+ * JSON text what the string shows when scrubbed as it is. Reads each object once (cycles too).
+ */
+function escapedStringHides(root: object, scrub: Scrub): boolean {
+  const seen = new Set<object>([root]);
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const current = stack.pop() as object;
+    for (const [key, item] of Object.entries(current)) {
+      if (key.includes('\\') && scrub(key).findings.length > 0) return true;
+      if (typeof item === 'string') {
+        if (item.includes('\\') && scrub(item).findings.length > 0) return true;
+      } else if (item !== null && typeof item === 'object' && !seen.has(item)) {
+        seen.add(item);
+        stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** An object or array being copied by {@link walk}. */
@@ -115,6 +141,8 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
   } catch {
     json = undefined;
   }
+  // Strings with escaped text of their own are scrubbed one by one (as they are, too).
+  if (json?.includes('\\\\') === true && escapedStringHides(value, scrub)) return walk(value, scrub) as T;
   if (json !== undefined) {
     const outcome = scrub(json);
     if (outcome.findings.length === 0) return value;
