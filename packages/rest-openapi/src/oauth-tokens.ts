@@ -31,6 +31,12 @@ export class OAuthTokenCache {
    */
   readonly issued = new Set<string>();
   static readonly KEPT = 256;
+  /**
+   * Credentials (token URL, client, scopes) whose token or Retry-After wait is kept, least
+   * recently used dropped first: the key is read from `${VAR}` at each call, so a server that
+   * rotates a client secret in its environment would otherwise keep an entry per secret for ever.
+   */
+  static readonly MAX_KEYS = 64;
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -41,7 +47,10 @@ export class OAuthTokenCache {
   async token(config: TokenRequest, signal: AbortSignal): Promise<string> {
     const key = `${config.tokenUrl}\n${config.clientId}\n${config.clientSecret}\n${(config.scopes ?? []).join(' ')}\n${config.audience ?? ''}`;
     const cached = this.tokens.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.token;
+    if (cached && cached.expiresAt > this.now()) {
+      keepNewest(this.tokens, key, cached);
+      return cached.token;
+    }
     this.refuseWhileAskedToWait(key);
     let waiting = this.pending.get(key);
     if (!waiting) {
@@ -56,7 +65,7 @@ export class OAuthTokenCache {
       this.pending.set(key, waiting);
     }
     const fresh = await untilAborted(waiting, signal);
-    this.tokens.set(key, fresh);
+    keepNewest(this.tokens, key, fresh);
     return fresh.token;
   }
 
@@ -66,7 +75,7 @@ export class OAuthTokenCache {
     const seconds = error.details?.retryAfterSeconds;
     if (typeof seconds !== 'number' || seconds <= 0) return;
     const url = new URL(tokenUrl);
-    this.waitUntil.set(key, {
+    keepNewest(this.waitUntil, key, {
       until: this.now() + Math.min(seconds, OAuthTokenCache.MAX_WAIT_SECONDS) * 1000,
       endpoint: `${url.origin}${url.pathname}`,
     });
@@ -107,6 +116,16 @@ export class OAuthTokenCache {
       this.issued.delete(oldest);
     }
     return { token, expiresAt };
+  }
+}
+
+/** Sets `key` as the most recently used entry, dropping the least recently used past the bound. */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= OAuthTokenCache.MAX_KEYS) break;
+    map.delete(oldest);
   }
 }
 
