@@ -50,6 +50,26 @@ export function authProblem(auth: unknown): string | undefined {
   return headerClash(entries as readonly AuthEntryShape[]);
 }
 
+/**
+ * A header the tool's `headers` configure that an auth entry sets too (the entry used to replace
+ * it silently). Names the header and the entry, never a value: either may hold a credential.
+ */
+export function configuredHeaderClash(
+  headers: Readonly<Record<string, unknown>> | undefined,
+  auth: unknown,
+): string | undefined {
+  if (headers === undefined || auth === undefined) return undefined;
+  const entries = (Array.isArray(auth) ? auth : [auth]) as readonly AuthEntryShape[];
+  for (const header of Object.keys(headers)) {
+    const lower = header.toLowerCase();
+    const index = entries.findIndex((entry) => authHeaderName(entry) === lower);
+    if (index === -1) continue;
+    const where = Array.isArray(auth) ? `auth[${index}]` : 'auth';
+    return `headers.${header} and ${where} (${String(entries[index]?.type)}) both set the ${lower} header, which carries one credential; remove the header or the auth entry`;
+  }
+  return undefined;
+}
+
 type AuthEntryShape = { type?: unknown; in?: unknown; name?: unknown; optional?: unknown };
 
 /**

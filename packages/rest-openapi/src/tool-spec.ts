@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type ToolAnnotations, type ToolSpec, ToolError, stableStringify } from '@toolplane/core';
 import type { RestToolConfig } from './config.js';
-import { HEADER_TOKEN, authProblem } from './check-auth.js';
+import { HEADER_TOKEN, authProblem, configuredHeaderClash } from './check-auth.js';
 import { parseDuration } from './duration.js';
 import { MAX_NESTING, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
 
@@ -75,7 +75,7 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
         `parameters.${argument}: ${JSON.stringify(binding.name ?? argument)} is not a valid HTTP header name`,
       );
   }
-  const auth = authProblem(config.auth);
+  const auth = authProblem(config.auth) ?? configuredHeaderClash(config.headers, config.auth);
   if (auth) throw problem(auth);
 }
 

@@ -1,6 +1,6 @@
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
-import { createRestProvider, importOpenApi } from '../src/index.js';
+import { type RestToolConfig, createRestProvider, importOpenApi } from '../src/index.js';
 import { getTool, minimal, thrown } from './helpers/bad-input.js';
 import { fakeSecret, useCleanups } from './helpers/fixtures.js';
 import { sendJson } from './helpers/loopback.js';
@@ -120,5 +120,87 @@ describe('credentials that need the same header', () => {
       'auth[0] and auth[1] both set the authorization header',
     );
     expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${token}`]);
+  });
+});
+
+describe('a configured header that an auth entry sets too', () => {
+  it('refuses the tool, naming the header and the entry but never the value', async () => {
+    const api = await server();
+    const literal = fakeSecret('static');
+    const cases: { headers: Record<string, string>; auth: RestToolConfig['auth'] }[] = [
+      {
+        headers: { Authorization: `Bearer ${literal}` },
+        auth: { type: 'bearer' as const, token: '${TOKEN}' },
+      },
+      {
+        headers: { authorization: `Basic ${literal}` },
+        auth: [{ type: 'bearer' as const, token: '${TOKEN}', optional: true }],
+      },
+      {
+        headers: { 'X-Api-Key': literal },
+        auth: { type: 'apiKey' as const, in: 'header' as const, name: 'x-api-key', value: '${KEY}' },
+      },
+    ];
+    for (const { headers, auth } of cases) {
+      // the auth entry used to replace the operator's header silently
+      const error = thrown(() =>
+        createRestProvider({
+          namespace: 't',
+          env: { TOKEN: fakeSecret('token'), KEY: fakeSecret('key') },
+          tools: { me: getTool(`${api.origin}/me`, { headers, auth }) },
+        }),
+      );
+      const header = Object.keys(headers)[0] as string;
+      expect(error.code, header).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(`headers.${header} and auth`);
+      expect(error.message).toContain(`both set the ${header.toLowerCase()} header`);
+      expect(error.message).not.toContain(literal);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('keeps a configured header that no auth entry sets, next to the credentials', async () => {
+    const api = await server();
+    const token = fakeSecret('token');
+    const rest = createRestProvider({
+      namespace: 't',
+      env: { TOKEN: token },
+      tools: {
+        me: getTool(`${api.origin}/me`, {
+          headers: { 'X-Tenant': 'acme' },
+          auth: [
+            { type: 'bearer', token: '${TOKEN}' },
+            { type: 'apiKey', in: 'query', name: 'authorization', value: 'k' },
+          ],
+        }),
+      },
+    });
+    defer(() => rest.close());
+    expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
+    expect(api.requests[0]?.headers['x-tenant']).toBe('acme');
+    expect(api.requests[0]?.headers.authorization).toBe(`Bearer ${token}`);
+  });
+
+  it('skips an imported operation whose scheme sets a header toolDefaults sets, with the reason', async () => {
+    const literal = fakeSecret('static');
+    const document = minimal(
+      {
+        '/secured': { get: { operationId: 'secured', security: [{ bearerAuth: [] }] } },
+        '/open': { get: { operationId: 'open' } },
+      },
+      {
+        servers: [{ url: 'https://api.example.com' }],
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      },
+    );
+    const { tools, warnings } = await importOpenApi(
+      { document },
+      { namespace: 'clash', toolDefaults: { headers: { Authorization: `Bearer ${literal}` } } },
+    );
+    expect(Object.keys(tools)).toEqual(['open']);
+    expect(warnings.join('\n')).toContain(
+      'headers.Authorization and auth (bearer) both set the authorization header',
+    );
+    expect(warnings.join('\n')).not.toContain(literal);
   });
 });
