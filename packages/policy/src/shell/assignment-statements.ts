@@ -1,6 +1,9 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
-import { RUN_TIME, assignVariable, forgetVariable, valuesOf } from './facts.js';
+import { assignArray, assignElement } from './array-assignments.js';
+import { literalIndex } from './arrays.js';
+import { RUN_TIME, assignVariable, forgetVariable } from './facts.js';
+import { valuesOf } from './readings.js';
 import { inOptionCluster } from './normalize.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
@@ -15,7 +18,8 @@ export interface Assignment {
 
 /**
  * Checks an assignment (its substitutions run, some variables change what runs) and returns
- * what it assigns; an array element (`a[0]=x`) or an array (`a=(x y)`) assigns nothing followed.
+ * what it assigns for the command; an array element (`a[0]=x`) or an array (`a=(x y)`) is
+ * recorded at once (`a=(x) cmd` is not a prefix bash takes).
  */
 export function checkAssignment(
   state: AnalysisState,
@@ -33,7 +37,17 @@ export function checkAssignment(
   const word = value ? resolve(state, scope, value) : undefined;
   if (DANGEROUS_VARIABLE.test(name))
     notUnderstood(state, `setting ${name} changes what later commands run`, text);
-  if (subscript || value?.type === 'array') return undefined;
+  if (subscript) {
+    const at = literalIndex(index?.text ?? '');
+    if (at === undefined) forgetVariable(state.facts, name);
+    else assignElement(state.facts, name, at, valuesOf(state.facts, word));
+    return undefined;
+  }
+  if (value?.type === 'array') {
+    const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
+    assignArray(state.facts, name, value, append);
+    return undefined;
+  }
   const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
   const values = valuesOf(state.facts, word);
   if (!append) return { name, values };

@@ -1,4 +1,5 @@
-import { type LineFacts, RUN_TIME, assignVariable, valuesOf } from './facts.js';
+import { type LineFacts, RUN_TIME, assignVariable } from './facts.js';
+import { valuesOf } from './readings.js';
 import { type ShellWord, staticWord } from './words.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, addSources } from './context.js';
-import { RUN_TIME, assignVariable, defineFunction, inChild, maybe, valuesOf } from './facts.js';
+import { RUN_TIME, assignVariable, defineFunction, inChild, maybe } from './facts.js';
+import { valuesOf } from './readings.js';
 import { namedChildrenOf } from './parser.js';
 import { resolve, walk } from './walk.js';
 import type { ShellWord } from './words.js';

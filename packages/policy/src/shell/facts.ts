@@ -1,9 +1,10 @@
+import { allKey, arrayName, joinElements, elementsOf } from './arrays.js';
 import { type ShellWord, literalPrefix } from './words.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
-const MAX_VALUES = 64;
+export const MAX_VALUES = 64;
 /** Longest value followed (as long as a command line may be); longer ones overflow. */
-const MAX_TEXT = 65_536;
+export const MAX_TEXT = 65_536;
 /** Most variables followed in one command line. */
 const MAX_VARIABLES = 256;
 
@@ -101,7 +102,8 @@ export function defineFunction(facts: LineFacts, name: string, walk: () => void)
   walk();
   const variables = new Map<string, readonly ShellWord[]>();
   for (const [variable, values] of facts.variables)
-    if (before.variables.get(variable) !== values && !locals.has(variable)) variables.set(variable, values);
+    if (before.variables.get(variable) !== values && !locals.has(arrayName(variable)))
+      variables.set(variable, values);
   const directories = facts.directories !== before.directories ? facts.directories : undefined;
   Object.assign(facts, before);
   facts.locals = outerLocals;
@@ -138,88 +140,13 @@ export function maybe(facts: LineFacts, walk: () => void): void {
 }
 
 /** A value as stored: its text, whether it is known, nothing of the word it came from. */
-const valueWord = (text: string, dynamic: boolean, prefix?: string): ShellWord => ({
+export const valueWord = (text: string, dynamic: boolean, prefix?: string): ShellWord => ({
   text,
   dynamic,
   glob: false,
   substitutions: [],
   ...(dynamic && prefix ? { parts: [prefix] } : {}),
 });
-
-/**
- * The readings of a word with the values its variables may have now, each split into fields
- * where an unquoted value holds blanks; undefined when none of its variables was set in the line.
- */
-export function readingsOf(facts: LineFacts, word: ShellWord): ShellWord[][] | undefined {
-  if (!word.parts) return undefined;
-  interface Partial {
-    text: string;
-    dynamic: boolean;
-    split: boolean;
-    /** Literal text before the first unknown part. */
-    prefix: string;
-  }
-  let partials: Partial[] = [{ text: '', dynamic: false, split: false, prefix: '' }];
-  let known = false;
-  for (const part of word.parts) {
-    if (typeof part === 'string') {
-      for (const partial of partials) {
-        partial.text += part;
-        if (!partial.dynamic) partial.prefix += part;
-      }
-      continue;
-    }
-    const values = facts.variables.get(part.variable);
-    if (values || part.fallback) known = true;
-    const options = [...(values ?? [RUN_TIME]), ...(part.fallback ? [part.fallback] : [])];
-    const next: Partial[] = [];
-    for (const partial of partials)
-      for (const value of options)
-        next.push({
-          text: partial.text + value.text,
-          dynamic: partial.dynamic || value.dynamic,
-          split: partial.split || (!part.quoted && /\s/.test(value.text)),
-          prefix: partial.dynamic
-            ? partial.prefix
-            : partial.prefix + (value.dynamic ? (literalPrefix(value) ?? '') : value.text),
-        });
-    if (next.length > MAX_VALUES || next.some((partial) => partial.text.length > MAX_TEXT)) {
-      facts.overflow = true;
-      return undefined;
-    }
-    partials = next;
-  }
-  if (!known) return undefined;
-  return partials.map((partial) =>
-    partial.split
-      ? partial.text
-          .split(/\s+/)
-          .filter((field) => field !== '')
-          .map((field) => valueWord(field, partial.dynamic))
-      : [valueWord(partial.text, partial.dynamic, partial.prefix)],
-  );
-}
-
-/** The word with its readings ({@link readingsOf}) attached, when it has any. */
-export function withReadings(facts: LineFacts, word: ShellWord): ShellWord {
-  const readings = readingsOf(facts, word);
-  return readings ? { ...word, readings } : word;
-}
-
-/** The values a word assigned to a variable may have (an assignment splits nothing). */
-export function valuesOf(facts: LineFacts, word: ShellWord | undefined): ShellWord[] {
-  if (!word) return [valueWord('', false)];
-  const readings = word.readings ?? readingsOf(facts, word);
-  if (readings)
-    return readings.map((fields) =>
-      valueWord(
-        fields.map((field) => field.text).join(' '),
-        fields.some((field) => field.dynamic),
-        fields.length === 1 ? literalPrefix(fields[0] as ShellWord) : undefined,
-      ),
-    );
-  return [valueWord(word.text, word.dynamic, literalPrefix(word))];
-}
 
 /** Records `name=value` (or `name+=value`) for the words that follow. */
 export function assignVariable(
@@ -252,12 +179,23 @@ export function assignVariable(
       }
   }
   // No value at all is never a reading that matches nothing: it stays unknown.
-  facts.variables.set(name, next.length > 0 ? union(facts, [], next) : [RUN_TIME]);
+  const stored = next.length > 0 ? union(facts, [], next) : [RUN_TIME];
+  facts.variables.set(name, stored);
+  // `A=x` sets element 0 of an array A.
+  const whole = name.includes('[') ? undefined : facts.variables.get(allKey(name));
+  if (whole)
+    facts.variables.set(
+      allKey(name),
+      distinct(
+        facts,
+        whole.flatMap((old) => stored.map((value) => joinElements([value, ...elementsOf(old).slice(1)]))),
+      ),
+    );
 }
 
 /** Forgets a variable (`unset`): its value is unknown again. */
 export function forgetVariable(facts: LineFacts, name: string): void {
-  facts.variables.delete(name);
+  for (const key of facts.variables.keys()) if (arrayName(key) === name) facts.variables.delete(key);
 }
 
 /**

@@ -4,7 +4,8 @@ import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood } from './co
 import { checkDangers } from './dangers.js';
 import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
-import { callFunction, valuesOf, withVariables } from './facts.js';
+import { callFunction, withVariables } from './facts.js';
+import { valuesOf } from './readings.js';
 import { runFindExec } from './find-exec.js';
 import { runInterpreter } from './interpreters.js';
 import { recordLinks } from './links.js';

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { elementKey, literalIndex } from './arrays.js';
 import { namedChildrenOf } from './parser.js';
 
 /**
@@ -39,7 +40,15 @@ export interface ShellWord {
  */
 export type WordPart =
   | string
-  | { readonly variable: string; readonly quoted: boolean; readonly fallback?: ShellWord };
+  | {
+      readonly variable: string;
+      readonly quoted: boolean;
+      readonly fallback?: ShellWord;
+      /** `${NAME[@]}` or `${NAME[*]}`: every element of the array. */
+      readonly all?: '@' | '*';
+    }
+  /** `$(...)` or backticks: its output, when the command inside only prints known words. */
+  | { readonly substitution: Node; readonly quoted: boolean };
 
 /** The literal text a word starts with, when it is dynamic: `/dev/` for `/dev/$DISK`. */
 export function literalPrefix(word: ShellWord): string | undefined {
@@ -66,6 +75,20 @@ interface Accumulator {
 
 /** `$NAME` or `${NAME}`: the name; positional and special parameters are not followed. */
 const PLAIN_VARIABLE = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
+/** `${NAME[INDEX]}` with a literal index, `${NAME[@]}` or `${NAME[*]}`. */
+const ARRAY_ELEMENT = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+|@|\*)\]\}$/;
+
+/** The part a plain variable or array element expansion gives, if it is one. */
+function variablePart(text: string, quoted: boolean): WordPart | undefined {
+  const plain = PLAIN_VARIABLE.exec(text);
+  if (plain) return { variable: (plain[1] ?? plain[2]) as string, quoted };
+  const element = ARRAY_ELEMENT.exec(text);
+  if (!element) return undefined;
+  const [, name, index] = element as unknown as [string, string, string];
+  if (index === '@' || index === '*') return { variable: name, quoted, all: index };
+  const at = literalIndex(index);
+  return at === undefined ? undefined : { variable: elementKey(name, at), quoted };
+}
 
 function unescapeUnquoted(raw: string): string {
   return raw.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
@@ -195,15 +218,20 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
       }
       acc.ifsOnly = false;
       {
-        const match = PLAIN_VARIABLE.exec(node.text);
-        const fallback = match ? undefined : defaultValue(node, quoted, depth);
-        if (match) acc.parts.push({ variable: (match[1] ?? match[2]) as string, quoted });
+        const variable = variablePart(node.text, quoted);
+        const fallback = variable ? undefined : defaultValue(node, quoted, depth);
+        if (variable) acc.parts.push(variable);
         else if (fallback) acc.parts.push(fallback);
         else acc.plain = false;
       }
       if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
       return;
     case 'command_substitution':
+      acc.dynamic = true;
+      acc.ifsOnly = false;
+      acc.parts.push({ substitution: node, quoted });
+      acc.substitutions.push(node);
+      return;
     case 'process_substitution':
       acc.dynamic = true;
       acc.ifsOnly = false;

@@ -1,0 +1,78 @@
+import type { Node } from 'web-tree-sitter';
+import { MAX_INDEXED, allKey, arrayName, elementKey, elementsOf, joinElements } from './arrays.js';
+import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct } from './facts.js';
+import { namedChildrenOf } from './parser.js';
+import { withReadings } from './readings.js';
+import { type ShellWord, resolveWord } from './words.js';
+
+/**
+ * The possible element lists of array `name` now: from `name[@]` when it was set in the line,
+ * else its scalar value as element 0 (an environment value when the line never set it).
+ */
+function currentLists(facts: LineFacts, name: string): ShellWord[][] {
+  const whole = facts.variables.get(allKey(name));
+  if (whole) return whole.map(elementsOf);
+  return (facts.variables.get(name) ?? [RUN_TIME]).map((value) => [value]);
+}
+
+/**
+ * Records the possible element lists of array `name`: the whole (`name[@]`) and each of its
+ * first {@link MAX_INDEXED} elements (`name`, `name[1]`...; an element some list lacks is unknown).
+ */
+function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][]): void {
+  if (lists.length > MAX_VALUES) facts.overflow = true;
+  for (const key of [...facts.variables.keys()]) if (arrayName(key) === name) facts.variables.delete(key);
+  const longest = Math.min(MAX_INDEXED, Math.max(0, ...lists.map((list) => list.length)));
+  for (let index = 0; index < longest; index++)
+    assignVariable(
+      facts,
+      elementKey(name, index),
+      lists.map((list) => list[index] ?? RUN_TIME),
+    );
+  facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));
+}
+
+/** `A=(x y)` or `A+=(x y)`: each word gives one element per field of each of its readings. */
+export function assignArray(facts: LineFacts, name: string, array: Node, append: boolean): void {
+  let lists: ShellWord[][] = append ? currentLists(facts, name) : [[]];
+  for (const child of namedChildrenOf(array)) {
+    if (!child || child.type === 'comment') continue;
+    const word = withReadings(facts, resolveWord(child));
+    // A file-name pattern may give any number of elements: the ones after it are not followed.
+    const readings = word.glob ? [[{ ...word, dynamic: true }]] : (word.readings ?? [[word]]);
+    const next: ShellWord[][] = [];
+    for (const list of lists) for (const fields of readings) next.push([...list, ...fields]);
+    if (next.length > MAX_VALUES) {
+      facts.overflow = true;
+      return;
+    }
+    lists = next;
+    if (word.glob) break;
+  }
+  storeArray(facts, name, lists);
+}
+
+/** `A[3]=x`: element 3 of every possible list (appended when a list is shorter). */
+export function assignElement(
+  facts: LineFacts,
+  name: string,
+  index: number,
+  values: readonly ShellWord[],
+): void {
+  const lists: ShellWord[][] = [];
+  const current = currentLists(facts, name);
+  for (const list of current)
+    for (const value of values) {
+      const copy = [...list];
+      if (index < copy.length) copy[index] = value;
+      else copy.push(value);
+      lists.push(copy);
+    }
+  storeArray(facts, name, lists);
+  // Past the end of a shorter list (a sparse array) positions are no longer indexes: the
+  // elements from there on are unknown, but this one.
+  const shortest = Math.min(...current.map((list) => list.length));
+  if (index <= shortest) return;
+  for (let at = shortest; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
+  assignVariable(facts, elementKey(name, index), values);
+}

@@ -1,0 +1,128 @@
+import type { Node } from 'web-tree-sitter';
+import { ELEMENT, allKey, decodeField, expandElements, joinElements } from './arrays.js';
+import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, valueWord } from './facts.js';
+import { staticOutputs } from './static-output.js';
+import { type ShellWord, type WordPart, literalPrefix, resolveWord } from './words.js';
+
+/** Deepest nesting of command substitutions whose output is worked out (`$(echo $(echo x))`). */
+const MAX_SUBSTITUTION_DEPTH = 8;
+
+/**
+ * What `$(...)` or backticks give when the command inside is `echo` or `printf` of known words:
+ * its output without the trailing newlines (and without NUL characters, which bash drops).
+ */
+function substitutionValues(facts: LineFacts, node: Node, depth: number): ShellWord[] | undefined {
+  if (depth >= MAX_SUBSTITUTION_DEPTH) return undefined;
+  const inside = node.namedChildren.filter((child) => child?.type !== 'comment');
+  if (inside.length !== 1 || !inside[0]) return undefined;
+  const outputs = staticOutputs(inside[0], (argument) => {
+    const word = resolveWord(argument);
+    return word.glob ? [[{ ...word, dynamic: true }]] : (readingsOf(facts, word, depth + 1) ?? [[word]]);
+  });
+  return outputs?.map((output) =>
+    output.dynamic ? output : valueWord(output.text.replace(/\n+$/, '').replaceAll('\u0000', ''), false),
+  );
+}
+
+/** The values of a variable part: the variable's, an element's, or a whole array's. */
+function partValues(
+  facts: LineFacts,
+  part: Exclude<WordPart, string>,
+  depth: number,
+): ShellWord[] | undefined {
+  if ('substitution' in part) return substitutionValues(facts, part.substitution, depth);
+  if (!part.all) return facts.variables.get(part.variable)?.slice();
+  const whole = facts.variables.get(allKey(part.variable));
+  const scalar = facts.variables.get(part.variable);
+  // A variable that is not an array is an array of one element.
+  const values = whole ?? scalar?.map((value) => joinElements([value]));
+  return values?.map((value) =>
+    value.dynamic ? value : { ...value, text: expandElements(value, part.all === '*' && part.quoted) },
+  );
+}
+
+/**
+ * The readings of a word with the values its variables (and static substitutions) may have now,
+ * each split into fields where an unquoted value holds blanks or an array gives several words;
+ * undefined when none of its parts is known in the line.
+ */
+export function readingsOf(facts: LineFacts, word: ShellWord, depth = 0): ShellWord[][] | undefined {
+  if (!word.parts) return undefined;
+  interface Partial {
+    text: string;
+    dynamic: boolean;
+    split: boolean;
+    /** Holds array elements ({@link ELEMENT}): split into fields, each known or not on its own. */
+    fields: boolean;
+    /** Literal text before the first unknown part. */
+    prefix: string;
+  }
+  let partials: Partial[] = [{ text: '', dynamic: false, split: false, fields: false, prefix: '' }];
+  let known = false;
+  for (const part of word.parts) {
+    if (typeof part === 'string') {
+      for (const partial of partials) {
+        partial.text += part;
+        if (!partial.dynamic) partial.prefix += part;
+      }
+      continue;
+    }
+    const values = partValues(facts, part, depth);
+    const fallback = 'fallback' in part ? part.fallback : undefined;
+    if (values || fallback) known = true;
+    const all = 'all' in part && part.all !== undefined;
+    const options = [...(values ?? [RUN_TIME]), ...(fallback ? [fallback] : [])];
+    const next: Partial[] = [];
+    for (const partial of partials)
+      for (const value of options)
+        next.push({
+          text: partial.text + value.text,
+          dynamic: partial.dynamic || value.dynamic,
+          split: partial.split || (!part.quoted && /\s/.test(value.text)),
+          fields: partial.fields || (all && !value.dynamic),
+          prefix: partial.dynamic
+            ? partial.prefix
+            : partial.prefix + (value.dynamic ? (literalPrefix(value) ?? '') : value.text),
+        });
+    if (next.length > MAX_VALUES || next.some((partial) => partial.text.length > MAX_TEXT)) {
+      facts.overflow = true;
+      return undefined;
+    }
+    partials = next;
+  }
+  if (!known) return undefined;
+  return partials.map((partial) => {
+    if (partial.fields)
+      return partial.text
+        .split(ELEMENT)
+        .flatMap((field) => (partial.split ? field.split(/\s+/).filter((piece) => piece !== '') : [field]))
+        .map((field) => decodeField(field, partial.dynamic));
+    return partial.split
+      ? partial.text
+          .split(/\s+/)
+          .filter((field) => field !== '')
+          .map((field) => valueWord(field, partial.dynamic))
+      : [valueWord(partial.text, partial.dynamic, partial.prefix)];
+  });
+}
+
+/** The word with its readings ({@link readingsOf}) attached, when it has any. */
+export function withReadings(facts: LineFacts, word: ShellWord): ShellWord {
+  const readings = readingsOf(facts, word);
+  return readings ? { ...word, readings } : word;
+}
+
+/** The values a word assigned to a variable may have (an assignment splits nothing). */
+export function valuesOf(facts: LineFacts, word: ShellWord | undefined): ShellWord[] {
+  if (!word) return [valueWord('', false)];
+  const readings = word.readings ?? readingsOf(facts, word);
+  if (readings)
+    return readings.map((fields) =>
+      valueWord(
+        fields.map((field) => field.text).join(' '),
+        fields.some((field) => field.dynamic),
+        fields.length === 1 ? literalPrefix(fields[0] as ShellWord) : undefined,
+      ),
+    );
+  return [valueWord(word.text, word.dynamic, literalPrefix(word))];
+}

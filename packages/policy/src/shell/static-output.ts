@@ -1,0 +1,145 @@
+import type { Node } from 'web-tree-sitter';
+import { namedChildrenOf } from './parser.js';
+import { type ShellWord, literalPrefix, resolveWord } from './words.js';
+
+/** Most outputs (one per combination of its words' possible values) worked out for one command. */
+const MAX_OUTPUTS = 64;
+/** Longest output worked out (as long as a command line may be). */
+const MAX_OUTPUT = 65_536;
+
+/** The possible field lists of one argument node, with the values set earlier in the line put in. */
+export type FieldsOf = (node: Node) => readonly (readonly ShellWord[])[];
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+};
+
+/**
+ * Backslash escapes as `echo -e` and printf's `%b` read them (`\0NNN` octal) or as a printf
+ * format does (`\NNN`); `\c` ends the output. Returns the text and whether `\c` stopped it.
+ */
+export function decodeEscapes(text: string, format: boolean): { text: string; stopped: boolean } {
+  const octal = format ? '[0-7]{1,3}' : '0[0-7]{0,3}';
+  const pattern = new RegExp(
+    `\\\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|${octal}|c|.)`,
+    'gs',
+  );
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    out += text.slice(last, match.index);
+    last = match.index + match[0].length;
+    const sequence = match[1] as string;
+    const head = sequence[0] as string;
+    if (head === 'c') return { text: out, stopped: true };
+    if (head === 'x' || head === 'u' || head === 'U') {
+      const code = Number.parseInt(sequence.slice(1), 16);
+      out += code <= 0x10ffff ? String.fromCodePoint(code) : match[0];
+    } else if (/[0-7]/.test(head)) out += String.fromCharCode(Number.parseInt(sequence, 8) & 0xff);
+    else if (format && head === '"') out += '"';
+    else out += SIMPLE_ESCAPES[head] ?? match[0];
+  }
+  return { text: out + text.slice(last), stopped: false };
+}
+
+const staticText = (text: string): ShellWord => ({ text, dynamic: false, glob: false, substitutions: [] });
+
+/** `echo [-neE] WORD...` as bash's builtin prints it. */
+function echo(fields: readonly ShellWord[]): ShellWord | undefined {
+  let escapes = false;
+  let newline = true;
+  let index = 0;
+  for (; index < fields.length; index++) {
+    const field = fields[index] as ShellWord;
+    if (field.dynamic || !/^-[neE]+$/.test(field.text)) break;
+    for (const letter of field.text.slice(1)) {
+      if (letter === 'n') newline = false;
+      else escapes = letter === 'e';
+    }
+  }
+  const words = fields.slice(index);
+  const unknown = words.findIndex((word) => word.dynamic || word.glob);
+  if (unknown >= 0) {
+    // Known only up to the first word computed at run time: its literal start is kept.
+    const before = words.slice(0, unknown).map((word) => `${word.text} `);
+    const prefix = `${before.join('')}${literalPrefix(words[unknown] as ShellWord) ?? ''}`;
+    if (escapes && prefix.includes('\\')) return undefined;
+    return { text: prefix, dynamic: true, glob: false, substitutions: [], parts: [prefix] };
+  }
+  const joined = words.map((word) => word.text).join(' ');
+  const decoded = escapes ? decodeEscapes(joined, false) : { text: joined, stopped: false };
+  return staticText(decoded.text + (newline && !decoded.stopped ? '\n' : ''));
+}
+
+/** `printf FORMAT [ARG...]` for formats of text, escapes, `%s`, `%b` and `%%`; undefined otherwise. */
+function printf(fields: readonly ShellWord[]): ShellWord | undefined {
+  const words = fields[0]?.text === '--' && !fields[0].dynamic ? fields.slice(1) : fields;
+  const [format, ...args] = words;
+  if (!format || format.dynamic || format.text.startsWith('-')) return undefined;
+  if (args.some((arg) => arg.dynamic || arg.glob)) return undefined;
+  const pieces = format.text.split(/(%[%sb]|%)/);
+  if (pieces.includes('%')) return undefined;
+  let out = '';
+  let next = 0;
+  // The format is used again while arguments remain (once when it takes none).
+  do {
+    const start = next;
+    for (const piece of pieces) {
+      if (piece === '%%') out += '%';
+      else if (piece === '%s') out += args[next++]?.text ?? '';
+      else if (piece === '%b') {
+        const decoded = decodeEscapes(args[next++]?.text ?? '', false);
+        out += decoded.text;
+        if (decoded.stopped) return staticText(out);
+      } else {
+        const decoded = decodeEscapes(piece, true);
+        out += decoded.text;
+        if (decoded.stopped) return staticText(out);
+      }
+      if (out.length > MAX_OUTPUT) return undefined;
+    }
+    if (next === start) break;
+  } while (next < args.length);
+  return staticText(out);
+}
+
+/**
+ * What a command prints when it is `echo` or `printf` of words whose values are known (literal,
+ * or set earlier in the line): one output per possible combination of its words' values, its
+ * literal start where a word is known only at run time. Undefined for any other command, a
+ * redirection, an assignment in front, or more combinations than are followed.
+ */
+export function staticOutputs(command: Node, fieldsOf: FieldsOf): ShellWord[] | undefined {
+  if (command.type !== 'command') return undefined;
+  const children = namedChildrenOf(command);
+  const nameNode = children[0];
+  if (nameNode?.type !== 'command_name') return undefined;
+  const name = resolveWord(nameNode.namedChild(0) ?? nameNode);
+  if (name.dynamic || (name.text !== 'echo' && name.text !== 'printf')) return undefined;
+  let combinations: ShellWord[][] = [[]];
+  for (let index = 1; index < children.length; index++) {
+    const child = children[index] as Node;
+    if (command.fieldNameForNamedChild(index) !== 'argument') return undefined;
+    const next: ShellWord[][] = [];
+    for (const fields of fieldsOf(child))
+      for (const combination of combinations) next.push([...combination, ...fields]);
+    if (next.length > MAX_OUTPUTS) return undefined;
+    combinations = next;
+  }
+  const outputs: ShellWord[] = [];
+  for (const words of combinations) {
+    const output = name.text === 'echo' ? echo(words) : printf(words);
+    if (!output || output.text.length > MAX_OUTPUT) return undefined;
+    outputs.push(output);
+  }
+  return outputs;
+}
