@@ -6,7 +6,6 @@ import {
   type ToolResult,
   ToolError,
   createId,
-  errorMessage,
   fail,
 } from '@toolplane/core';
 import { Accounting } from './accounting.js';
@@ -30,6 +29,7 @@ import type { ToolRegistry } from './registry.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
+import { thrownMessage } from './thrown.js';
 
 /** A call admitted and ready to run: nothing of it is in flight yet. */
 interface PreparedCall {
@@ -136,7 +136,7 @@ export class CallRunner {
       const tool = typeof name === 'string' ? shortName(name) : `(${typeof name})`;
       const refusal = fail(
         'CONFIG_INVALID',
-        `reading the options of a call to ${tool} threw: ${errorMessage(error)}; pass a plain object { session?, principal?, timeoutMs?, signal?, ... }`,
+        `reading the options of a call to ${tool} threw: ${thrownMessage(error)}; pass a plain object { session?, principal?, timeoutMs?, signal?, ... }`,
       );
       return this.early(tool, createId('call'), INVALID_SESSION_ID, startedAt, refusal);
     }

@@ -1,7 +1,8 @@
-import { type OverflowHandle, type ToolError, type ToolResult, errorMessage, onAbort } from '@toolplane/core';
+import { type OverflowHandle, type ToolError, type ToolResult, onAbort } from '@toolplane/core';
 import { NOOP, cancelledBy } from './call-values.js';
 import type { ToolRoute } from './registry.js';
 import type { CallRecord } from './session-trees.js';
+import { thrownMessage } from './thrown.js';
 
 /**
  * Mutable facts of one call in flight, shared by the orchestrator and its built-in middleware
@@ -118,7 +119,7 @@ export class CallState {
     try {
       return answer(reason);
     } catch (error) {
-      process.emitWarning(`a tool's answer to a stop threw: ${errorMessage(error)}`, 'ToolplaneWarning');
+      process.emitWarning(`a tool's answer to a stop threw: ${thrownMessage(error)}`, 'ToolplaneWarning');
       return undefined;
     }
   }
@@ -128,6 +129,6 @@ function runListener(listener: (reason: unknown) => void, reason: unknown): void
   try {
     listener(reason);
   } catch (error) {
-    process.emitWarning(`an onAbort listener threw: ${errorMessage(error)}`, 'ToolplaneWarning');
+    process.emitWarning(`an onAbort listener threw: ${thrownMessage(error)}`, 'ToolplaneWarning');
   }
 }

@@ -7,11 +7,11 @@ import {
   type ToolResult,
   type ToolServices,
   contentBytes,
-  errorMessage,
 } from '@toolplane/core';
 import type { CallState } from './call-state.js';
 import type { EventHub } from './events.js';
 import type { ToolRoute } from './registry.js';
+import { thrownMessage } from './thrown.js';
 
 /** A writable view of a readonly type, for objects built field by field. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -62,7 +62,7 @@ export function jsonBytes(args: Record<string, unknown>): number | string {
     for (const _key in args) return Buffer.byteLength(JSON.stringify(args));
     return 2;
   } catch (error) {
-    return `must be JSON data; serializing them failed (${errorMessage(error)})`;
+    return `must be JSON data; serializing them failed (${thrownMessage(error)})`;
   }
 }
 
@@ -140,7 +140,7 @@ export function progressReporter(
     try {
       userProgress?.(update);
     } catch (error) {
-      process.emitWarning(`a progress callback threw: ${errorMessage(error)}`, 'ToolplaneWarning');
+      process.emitWarning(`a progress callback threw: ${thrownMessage(error)}`, 'ToolplaneWarning');
     }
   };
 }

@@ -1,5 +1,6 @@
-import { type Middleware, errorMessage } from '@toolplane/core';
+import type { Middleware } from '@toolplane/core';
 import type { ProviderEntry } from './registry.js';
+import { thrownMessage } from './thrown.js';
 
 /**
  * Runs one `close()`: a throw, a rejection or a hang past `limitMs` is reported through `warn`
@@ -16,7 +17,7 @@ export function closeWithin(
     .then(close)
     .then(
       () => undefined,
-      (error: unknown) => warn(`${what} failed to close: ${errorMessage(error)}`),
+      (error: unknown) => warn(`${what} failed to close: ${thrownMessage(error)}`),
     );
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(() => {

@@ -4,12 +4,10 @@ import {
   type NextMiddleware,
   type ToolCall,
   type ToolResult,
-  ToolError,
   describeInvalidResult,
-  errorMessage,
   fail,
-  failFromError,
 } from '@toolplane/core';
+import { failureFrom, isToolError, thrownMessage } from './thrown.js';
 
 /** How the chain tells that a middleware that sees results (the app's, the hooks) got one. */
 export interface AnswerWatch {
@@ -87,8 +85,8 @@ function guarded(
 
 /** A ToolError keeps its code (a middleware may throw `DENIED`); anything else is its bug. */
 function thrown(middleware: Middleware, error: unknown): ToolResult {
-  if (ToolError.isInstance(error)) return failFromError(error);
-  return broken(middleware, `threw: ${errorMessage(error)}`);
+  if (isToolError(error)) return failureFrom(error);
+  return broken(middleware, `threw: ${thrownMessage(error)}`);
 }
 
 function broken(middleware: Middleware, what: string): ToolResult {

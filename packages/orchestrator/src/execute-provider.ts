@@ -8,6 +8,7 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import { repairContext } from './call-context.js';
+import { providerFailure } from './thrown.js';
 import type { CallState } from './call-state.js';
 import type { NamedQueue } from './queue.js';
 
@@ -126,7 +127,7 @@ function run(
     try {
       pending = route.entry.provider.execute(route.localName, call.args, repairContext(call.ctx, state));
     } catch (error) {
-      finish(failFromError(error));
+      finish(providerFailure(error, route.entry.provider.namespace, route.name));
       return;
     }
     if (!pending || typeof (pending as Promise<unknown>).then !== 'function') {
@@ -135,7 +136,7 @@ function run(
     }
     pending.then(
       (value) => finish(checked(value, route.entry.provider.namespace, route.name)),
-      (error: unknown) => finish(failFromError(error)),
+      (error: unknown) => finish(providerFailure(error, route.entry.provider.namespace, route.name)),
     );
   });
 }

@@ -1,12 +1,7 @@
-import {
-  type Middleware,
-  type RegisteredTool,
-  ToolError,
-  type ToolView,
-  errorMessage,
-} from '@toolplane/core';
+import { type Middleware, type RegisteredTool, ToolError, type ToolView } from '@toolplane/core';
 import { DEFAULT_SESSION_ID, principalProblem, sessionProblem } from './check-caller.js';
 import { shortName } from './check-options.js';
+import { thrownMessage } from './thrown.js';
 
 /**
  * A whole view from the partial one `listTools(view)` takes (no principal: an empty one; no
@@ -63,7 +58,7 @@ function filteredBy(
     answer = filter.call(middleware, tools, view);
   } catch (error) {
     if (ToolError.isInstance(error)) throw error;
-    throw broken(middleware, `threw: ${errorMessage(error)}`, error);
+    throw broken(middleware, `threw: ${thrownMessage(error)}`, error);
   }
   if (!Array.isArray(answer)) {
     throw broken(middleware, `returned ${answer === null ? 'null' : typeof answer}, not an array of tools`);

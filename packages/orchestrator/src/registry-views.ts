@@ -1,5 +1,6 @@
 import { checkSpecs } from './check-specs.js';
 import type { ProviderEntry, ToolRegistry } from './registry.js';
+import { thrownMessage } from './thrown.js';
 
 /** A provider and its state, as `providers()` reports it. */
 export interface ProviderState {
@@ -44,6 +45,6 @@ export async function refreshProvider(entry: ProviderEntry, warn: (message: stri
     entry.specs = checkSpecs(await entry.provider.listTools(), entry.provider.namespace, warn);
     if (entry.state === 'failed') entry.state = 'ready';
   } catch (error) {
-    warn(`refreshing the tool list failed: ${String(error)}`);
+    warn(`refreshing the tool list failed: ${thrownMessage(error)}`);
   }
 }

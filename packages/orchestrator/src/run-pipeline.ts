@@ -1,9 +1,10 @@
 import { type NextMiddleware, type ToolCall, type ToolResult, fail } from '@toolplane/core';
 import type { CallState } from './call-state.js';
+import { thrownMessage } from './thrown.js';
 
 /** The result of a call whose middleware chain threw or rejected. */
 export function pipelineFailure(error: unknown): ToolResult {
-  return fail('INTERNAL', `the pipeline failed: ${error instanceof Error ? error.message : String(error)}`);
+  return fail('INTERNAL', `the pipeline failed: ${thrownMessage(error)}`);
 }
 
 /**

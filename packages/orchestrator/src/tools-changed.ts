@@ -1,4 +1,5 @@
-import { type Middleware, type RegisteredTool, errorMessage } from '@toolplane/core';
+import type { Middleware, RegisteredTool } from '@toolplane/core';
+import { thrownMessage } from './thrown.js';
 
 /**
  * Tells every middleware the full tool list. One whose `onToolsChanged` throws is reported to
@@ -16,7 +17,7 @@ export function tellToolsChanged(
       each.onToolsChanged(tools);
     } catch (error) {
       warn(
-        `middleware "${String(each.name)}" (${String(each.phase)}) onToolsChanged threw: ${errorMessage(error)}; it may act on an old tool list until it is fixed`,
+        `middleware "${String(each.name)}" (${String(each.phase)}) onToolsChanged threw: ${thrownMessage(error)}; it may act on an old tool list until it is fixed`,
       );
     }
   }

@@ -1,6 +1,6 @@
-import { errorMessage } from '@toolplane/core';
 import { checkSpecs } from './check-specs.js';
 import type { ProviderEntry } from './registry.js';
+import { thrownMessage } from './thrown.js';
 
 /** How one provider's start went. */
 export interface WarmupReport {
@@ -82,7 +82,7 @@ async function startOne(entry: ProviderEntry, options: WarmupOptions): Promise<W
       durationMs: Date.now() - started,
     };
   } catch (error) {
-    const message = errorMessage(error);
+    const message = thrownMessage(error);
     entry.state = 'failed';
     entry.error = message;
     entry.specs = [];

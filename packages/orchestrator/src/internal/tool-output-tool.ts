@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { type Tool, type ToolResult, errorMessage, fail, ok } from '@toolplane/core';
+import { type Tool, type ToolResult, fail, ok } from '@toolplane/core';
 import { JSONPath } from 'jsonpath-plus';
 import type { OutputStore, StoredOutput } from '../output-store.js';
 import { headOf } from '../text-bytes.js';
+import { thrownMessage } from '../thrown.js';
 
 const MAX_LINE_FOR_REGEX = 10_000;
 
@@ -65,7 +66,7 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
           } catch (error) {
             return fail(
               'INVALID_ARGUMENTS',
-              `pattern is not a valid regular expression: ${errorMessage(error)}`,
+              `pattern is not a valid regular expression: ${thrownMessage(error)}`,
             );
           }
           text = await grep(stored, regex, num(args.context, 0), num(args.limit, 100), ctx.signal);
@@ -84,7 +85,7 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
           } catch (error) {
             return fail(
               'INVALID_ARGUMENTS',
-              `path ${JSON.stringify(args.path.slice(0, 200))} cannot be used (${errorMessage(error)}): filter and script expressions ([?(...)], [(...)]) are not supported; use a plain path such as $.items[*].id and mode "grep" to search`,
+              `path ${JSON.stringify(args.path.slice(0, 200))} cannot be used (${thrownMessage(error)}): filter and script expressions ([?(...)], [(...)]) are not supported; use a plain path such as $.items[*].id and mode "grep" to search`,
             );
           }
           text = JSON.stringify(found, null, 2);
@@ -93,7 +94,7 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
         const head = headOf(text, maxBytes);
         return ok(head === text ? text : `${head}\n[truncated: ask for a smaller slice]`);
       } catch (error) {
-        return fail('EXECUTION_FAILED', `reading stored output ${handle} failed: ${errorMessage(error)}`);
+        return fail('EXECUTION_FAILED', `reading stored output ${handle} failed: ${thrownMessage(error)}`);
       }
     },
   };

@@ -4,9 +4,9 @@ import {
   type ToolContext,
   type ToolResult,
   describeInvalidResult,
-  errorMessage,
   fail,
 } from '@toolplane/core';
+import { thrownMessage } from '../thrown.js';
 
 /** What a PreToolUse hook sees. */
 export interface PreToolUseEvent {
@@ -63,7 +63,7 @@ export function hooksMiddleware(hooks: ToolHooks): Middleware {
         } catch (error) {
           return fail(
             'DENIED',
-            `the PreToolUse hook failed, so ${call.tool.name} was not run: ${errorMessage(error)}`,
+            `the PreToolUse hook failed, so ${call.tool.name} was not run: ${thrownMessage(error)}`,
           );
         }
         if (decision?.deny) {
@@ -102,7 +102,7 @@ export function hooksMiddleware(hooks: ToolHooks): Middleware {
           }
           result = withContext(result, decision?.additionalContext);
         } catch (error) {
-          result = withContext(result, `(PostToolUse hook failed: ${errorMessage(error)})`);
+          result = withContext(result, `(PostToolUse hook failed: ${thrownMessage(error)})`);
         }
       }
       return withContext(result, extra);

@@ -4,7 +4,6 @@ import {
   type ToolCall,
   type ToolResult,
   contentText,
-  errorMessage,
   fail,
   stableStringify,
   type ToolContext,
@@ -12,6 +11,7 @@ import {
 import type { CallState } from '../call-state.js';
 import type { OutputStore } from '../output-store.js';
 import { headOf, textBytes } from '../text-bytes.js';
+import { thrownMessage } from '../thrown.js';
 
 /** Limits on what a single call may hand to the model. */
 export interface OutputLimits {
@@ -165,7 +165,7 @@ function structuredFits(result: ToolResult, maxBytes: number): boolean | string 
   try {
     text = stableStringify(structured);
   } catch (error) {
-    return error instanceof RangeError ? 'it nests too deeply or refers to itself' : errorMessage(error);
+    return error instanceof RangeError ? 'it nests too deeply or refers to itself' : thrownMessage(error);
   }
   return textBytes(text) <= maxBytes;
 }

@@ -1,11 +1,5 @@
-import {
-  type CompiledSchema,
-  type Middleware,
-  compileSchema,
-  errorMessage,
-  fail,
-  formatIssues,
-} from '@toolplane/core';
+import { type CompiledSchema, type Middleware, compileSchema, fail, formatIssues } from '@toolplane/core';
+import { thrownMessage } from '../thrown.js';
 
 /**
  * Checks arguments against the tool's input schema before anything else runs. A schema that
@@ -24,7 +18,7 @@ export function validationMiddleware(onBrokenSchema: (tool: string, message: str
         compiled = compileSchema(schema);
       } catch (error) {
         broken.add(schema);
-        onBrokenSchema(call.tool.name, errorMessage(error));
+        onBrokenSchema(call.tool.name, thrownMessage(error));
         return next(call);
       }
       const outcome = compiled.validate(call.args);
