@@ -1,0 +1,77 @@
+// Tool names are not paths: allow and deny patterns must match a remote tool's whole name, whatever
+// characters a hostile server puts in it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMcpProvider, createToolFilter } from '../src/index.js';
+import { hostileServer, tempDirectory } from './helpers.js';
+
+const run = tempDirectory();
+afterAll(() => run.remove());
+
+describe('toolsDenied and toolsAllowed against tool names with odd characters', () => {
+  it('match a name whole: "/", a line break or dots do not slip past a deny pattern', async () => {
+    const provider = createMcpProvider(
+      'odd',
+      hostileServer(['--odd-names'], { toolsDenied: ['admin*', '.*', 'x*'] }),
+      { runDirectory: run.path },
+    );
+    const allowOnly = createMcpProvider(
+      'oddAllow',
+      hostileServer(['--odd-names'], { toolsAllowed: ['?cho', '[l]ists'] }),
+      {
+        runDirectory: run.path,
+      },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      await allowOnly.start?.(AbortSignal.timeout(30_000));
+      const remote = async (of: typeof provider) =>
+        (await of.listTools()).map((spec) => String(spec.meta?.remoteName)).sort();
+      // the path globs of picomatch stopped "*" at "/" and a line break, and never matched dots
+      expect(await remote(provider)).toEqual(['echo', 'lists', 'storm']);
+      expect(await remote(allowOnly)).toEqual(['echo', 'lists']);
+    } finally {
+      await provider.close?.();
+      await allowOnly.close?.();
+    }
+  });
+
+  it('createToolFilter: "*" and "?" take any character, classes and braces work, "\\" escapes', () => {
+    const filter = createToolFilter(
+      ['read_*', 'a?c', '[xy]z', '[!q]q', '{get,put}_*', 'lit\\*'],
+      ['read_secret*'],
+    );
+    const names = [
+      'read_a/b',
+      'read_\n',
+      'read_secret/x',
+      'a/c',
+      'a\nc',
+      'xz',
+      'zz',
+      'qq',
+      'rq',
+      'get_1',
+      'put_.',
+      'del_1',
+      'lit*',
+      'litx',
+    ];
+    expect(names.filter(filter)).toEqual([
+      'read_a/b',
+      'read_\n',
+      'a/c',
+      'a\nc',
+      'xz',
+      'rq',
+      'get_1',
+      'put_.',
+      'lit*',
+    ]);
+    // characters a regular expression gives meaning to are taken literally
+    expect(createToolFilter(['a.b+(c)|$^'])('a.b+(c)|$^')).toBe(true);
+    expect(createToolFilter(['a.b'])('axb')).toBe(false);
+    // no allow list: all; deny wins
+    expect(createToolFilter(undefined, ['x'])('y')).toBe(true);
+    expect(createToolFilter(['*'], ['*'])('y')).toBe(false);
+  });
+});
