@@ -7,6 +7,7 @@ import {
   type ToolResult,
   type ToolSpec,
   type ToolView,
+  ToolError,
   isReadOnly,
 } from '@toolplane/core';
 import type { AccountingRecord, ToolTotals } from './accounting.js';
@@ -40,6 +41,8 @@ export class ToolsOrchestrator {
   private readonly runner: CallRunner;
   private readonly catalog: ToolCatalog;
   private closed = false;
+  /** The running or finished `close()`: a second call waits for the same one. */
+  private closing: Promise<void> | undefined;
 
   constructor(options: OrchestratorOptions = {}) {
     checkOrchestratorOptions(options);
@@ -71,6 +74,12 @@ export class ToolsOrchestrator {
   /** Adds middleware to its phase (after the built-ins and earlier middleware of that phase). */
   use(middleware: Middleware): this {
     checkMiddleware(middleware);
+    // close() has closed the middleware it had: one added now would never be closed
+    if (this.closed)
+      throw new ToolError(
+        'CONFIG_INVALID',
+        'use() after close(): the orchestrator is closed; create a new one',
+      );
     this.middleware.push(middleware);
     this.runner.recompose();
     tellToolsChanged([middleware], this.catalog.registry.all(), (message) =>
@@ -211,12 +220,17 @@ export class ToolsOrchestrator {
   /**
    * Cancels everything, stops a warmup in progress, closes every provider and middleware (each
    * given `closeTimeoutMs`; one that throws or hangs is reported with a `warning` and does not
-   * keep the others open), and removes stored outputs.
+   * keep the others open), and removes stored outputs. A second call resolves with the first.
    */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closed = true;
     this.runner.closed = true;
+    // forced: deadlines stop firing below, so a call still in a middleware must end now
     this.runner.calls.stopAll(cancelAllError('the orchestrator is closing'), true);
     this.queues.cancelWaiting();
     this.catalog.stopStarts();

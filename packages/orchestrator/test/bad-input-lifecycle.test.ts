@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '@toolplane/core';
+import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
+import { codeOf, thrownBy } from './bad-input-helpers.js';
+import { testProvider, waitFor } from './helpers.js';
+
+// close() called twice and at once, and what is still handed to an orchestrator after it.
+
+let orchestrator: ToolsOrchestrator | undefined;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await orchestrator?.close();
+  orchestrator = undefined;
+});
+
+/** A provider whose close() waits for a real child process to exit (a server shutting down). */
+function slowClosing(): {
+  provider: ReturnType<typeof testProvider>;
+  child: () => ChildProcess | undefined;
+  closed: () => boolean;
+} {
+  let child: ChildProcess | undefined;
+  let closed = false;
+  const provider = testProvider(
+    'p',
+    { echo: { spec: { sideEffect: 'none' }, run: () => ok('hi') } },
+    {
+      close: async () => {
+        child = spawn(process.execPath, ['-e', "process.stdin.once('data', () => process.exit(0))"], {
+          stdio: ['pipe', 'ignore', 'ignore'],
+        });
+        children.push(child);
+        await once(child, 'exit');
+        closed = true;
+      },
+    },
+  );
+  return { provider, child: () => child, closed: () => closed };
+}
+
+describe('close() called twice', () => {
+  it('a second close() while the first runs resolves once the providers are closed (before: at once)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const { provider, child, closed } = slowClosing();
+    local.register(provider);
+    await local.warmup();
+    const settled: string[] = [];
+    const first = local.close().then(() => settled.push('first'));
+    const second = local.close().then(() => settled.push('second'));
+    await waitFor(() => child() !== undefined);
+    // both are still waiting for the provider's child to exit
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual([]);
+    child()?.stdin?.write('bye\n');
+    await Promise.all([first, second]);
+    expect(closed()).toBe(true);
+    expect(settled.sort()).toEqual(['first', 'second']);
+    // and a third, after it, resolves at once
+    await local.close();
+  });
+});
+
+describe('what is handed to a closed orchestrator', () => {
+  it('use() after close() is CONFIG_INVALID (before: accepted, and that middleware was never closed)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    await local.close();
+    let closedMiddleware = 0;
+    const error = thrownBy(() =>
+      local.use({
+        name: 'late',
+        phase: 'gate',
+        handle: (call, next) => next(call),
+        close: async () => {
+          closedMiddleware++;
+        },
+      }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/the orchestrator is closed; create a new one/);
+    expect(closedMiddleware).toBe(0);
+    expect(thrownBy(() => local.register(testProvider('q', {}))).message).toMatch(/closed/);
+    expect(codeOf(await local.call('p__echo', {}))).toBe('PROVIDER_UNAVAILABLE');
+  });
+});
