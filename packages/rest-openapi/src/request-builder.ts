@@ -52,6 +52,8 @@ export interface ArgumentPlan {
   /** Where leftover arguments go. */
   readonly leftovers: 'query' | 'json-body';
   readonly headers: readonly HeaderTemplate[];
+  /** Configured headers filled from `${VAR}` (credentials, like auth's): dropped on a redirect to another origin. */
+  readonly envHeaders: readonly string[];
   /** The URL after `${ENV}` expansion, split and compiled; cached by expanded text. */
   compiledUrl(url: string, tool: string): CompiledUrl;
 }
@@ -86,6 +88,9 @@ export function planArguments(config: RestToolConfig): ArgumentPlan {
     queryNames: new Set(config.queryParamNames ?? []),
     leftovers: BODYLESS.has(config.method) || hasBody ? 'query' : 'json-body',
     headers,
+    envHeaders: Object.entries(config.headers ?? {})
+      .filter(([, value]) => typeof value === 'string' && value.includes('${'))
+      .map(([name]) => name.toLowerCase()),
     compiledUrl(url, tool) {
       const hit = urls.get(url);
       if (hit) return hit;

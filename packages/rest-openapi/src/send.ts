@@ -99,7 +99,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
               : ctx.signal,
             waiting,
           );
-    const authHeaderNames = Object.keys(applied.headers);
+    // credentials are for the configured origin: auth's headers and headers filled from ${VAR}
+    const authHeaderNames = [...Object.keys(applied.headers), ...options.plan.envHeaders];
     if (applied !== NO_AUTH) {
       request = {
         ...request,
