@@ -4,6 +4,7 @@ import { commandCredentials } from './command-credentials.js';
 import { cookie } from './cookies.js';
 import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
+import { pgpass } from './pgpass.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
@@ -47,5 +48,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   curlCredentials,
   commandCredentials,
   netrc,
+  pgpass,
   assignment,
 ];
