@@ -49,6 +49,14 @@ export function pathPlaceholders(pathTemplate: string): string[] {
   return [...pathTemplate.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
 }
 
+/**
+ * Whether a path template has a `{` or `}` outside a `{name}` placeholder (`/items/{id`,
+ * `/items/{}`, `/items/{{id}}`): a broken template, whose braces would otherwise be sent raw.
+ */
+export function hasStrayBrace(pathTemplate: string): boolean {
+  return /[{}]/.test(pathTemplate.replace(PLACEHOLDER, ''));
+}
+
 /** A path template split once into literal text and the arguments that fill it. */
 export type PathPart = string | { readonly argument: string };
 

@@ -3,6 +3,8 @@ import { type ToolAnnotations, type ToolSpec, ToolError, stableStringify } from 
 import type { RestToolConfig } from './config.js';
 import { HEADER_TOKEN, authProblem, configuredHeaderClash } from './check-auth.js';
 import { parseDuration } from './duration.js';
+import { hasStrayBrace } from './path.js';
+import { configuredPath, strayBraceMessage } from './url-template.js';
 import { MAX_NESTING, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
 
 const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -34,6 +36,8 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
   if (typeof config.url !== 'string' || !/^(https?:\/\/|\$\{)/i.test(config.url)) {
     throw problem(`url must start with http://, https:// or a \${VAR}, got ${JSON.stringify(config.url)}`);
   }
+  const path = configuredPath(config.url);
+  if (hasStrayBrace(path)) throw new ToolError('CONFIG_INVALID', strayBraceMessage(name, path));
   const schema = config.parametersSchema as { type?: unknown } | undefined;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw problem(

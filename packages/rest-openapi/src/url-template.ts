@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { hasStrayBrace } from './path.js';
 
 /** A tool URL split into the part arguments can never touch (origin) and the path/query template. */
 export interface SplitUrl {
@@ -53,6 +54,8 @@ export function splitToolUrl(url: string, tool: string): SplitUrl {
       `tool "${tool}": the url path ${JSON.stringify(pathTemplate)} has a "." or ".." segment, which servers collapse; write the path it means`,
     );
   }
+  if (hasStrayBrace(pathTemplate))
+    throw new ToolError('CONFIG_INVALID', strayBraceMessage(tool, pathTemplate));
   return {
     origin: parsed.origin,
     host: parsed.host,
@@ -60,4 +63,18 @@ export function splitToolUrl(url: string, tool: string): SplitUrl {
     pathTemplate: pathTemplate.startsWith('/') ? pathTemplate : `/${pathTemplate}`,
     staticQuery: match[4] ?? '',
   };
+}
+
+/** Says a url path has a brace outside a `{name}` placeholder. */
+export function strayBraceMessage(tool: string, pathTemplate: string): string {
+  return `tool "${tool}": the url path ${JSON.stringify(pathTemplate.slice(0, 200))} has a "{" or "}" outside a {name} placeholder; close the placeholder or percent-encode the brace (%7B, %7D)`;
+}
+
+/**
+ * The path of a configured url as far as it is known before `${VAR}` is read (the text after the
+ * host, or after the first `${VAR}`, without the query), for checks at creation.
+ */
+export function configuredPath(url: string): string {
+  const afterOrigin = url.replace(/^https?:\/\/[^/?#]*/i, '').replace(/^\$\{[^}]*\}/, '');
+  return (afterOrigin.split('?')[0] as string).replace(/\$\{[^}]*\}/g, '');
 }

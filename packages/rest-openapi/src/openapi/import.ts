@@ -19,7 +19,14 @@ import { createRefResolver } from './resolver.js';
 import { SchemaConverter } from './schema.js';
 import { type SchemeCredentials, authForRequirements, defaultVariableOwners } from './security.js';
 import { checkServerVariables } from './server-variables.js';
-import { type ServerChoice, baseUrl2, baseUrl3, checkDocumentServer, checkSwaggerBase } from './servers.js';
+import {
+  type ServerChoice,
+  baseUrl2,
+  baseUrl3,
+  checkDocumentServer,
+  checkServerAddress,
+  checkSwaggerBase,
+} from './servers.js';
 import { trimText } from './text.js';
 import { SchemeRefused } from './scheme-refused.js';
 import { checkAllowedTokenOrigins } from './token-url.js';
@@ -231,6 +238,7 @@ export async function importOpenApi(
         version === '2.0'
           ? baseUrl2(document, options, location)
           : baseUrl3(documentServers, operation.servers, options, location);
+      if (!options.baseUrl) checkServerAddress(base, location, operation.label);
       const { parameters: argNames, body: bodyName } = argumentNames(operation);
       const properties: Record<string, JsonSchema> = {};
       const required: string[] = [];

@@ -11,3 +11,10 @@ export class SchemeRefused extends ToolError {
     super('CONFIG_INVALID', message);
   }
 }
+
+/**
+ * A server of a document from a public origin that is a local or private address (a cloud
+ * metadata endpoint, the operator's own network): the model's calls and the operator's
+ * credentials would go there. It stops the whole import (`CONFIG_INVALID`), like a scheme.
+ */
+export class ServerRefused extends SchemeRefused {}

@@ -1,5 +1,7 @@
+import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
 import { ToolError } from '@toolplane/core';
 import type { OpenAPIV2 } from 'openapi-types';
+import { ServerRefused } from './scheme-refused.js';
 import { type Server, fillVariables } from './server-variables.js';
 
 /** How the importer picks the base URL. */
@@ -153,4 +155,25 @@ export function baseUrl2(
         ? 'http'
         : 'https';
   return `${scheme}://${document.host}${basePath}`.replace(/\/+$/, '');
+}
+
+/** Whether a URL's host is a local or private address by name or by literal address (not by DNS). */
+function privateHost(url: URL): boolean {
+  // the host alone: json-schema-ref-parser also calls some ports "internal", which servers may use
+  return isUnsafeUrl(`http://${url.hostname}/`);
+}
+
+/**
+ * Refuses (`ServerRefused`) a base URL the document chose on a local or private address when the
+ * document came from a public origin: only its own origin, a document on such an address, or a
+ * file the operator gave may point there (as for the documents it refers to).
+ */
+export function checkServerAddress(base: string, location: string | undefined, label: string): void {
+  if (location === undefined || !/^https?:\/\//i.test(location) || !/^https?:\/\//i.test(base)) return;
+  const document = new URL(location);
+  const server = new URL(base);
+  if (server.origin === document.origin || privateHost(document) || !privateHost(server)) return;
+  throw new ServerRefused(
+    `${label}: the document from ${document.origin} names the server ${server.origin}, a local or private address, where calls and their credentials would go; pass baseUrl to choose the API's address (or load the document from that network)`,
+  );
 }

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { importOpenApi } from '../src/index.js';
+import { getTool, minimal, rejection, thrown } from './helpers/bad-input.js';
+import { useCleanups } from './helpers/fixtures.js';
+
+const { server, provider } = useCleanups();
+
+describe('path templates with unmatched braces', () => {
+  it('skips an imported operation whose path has a brace outside a {name}, and keeps the rest', async () => {
+    const api = await server();
+    const document = minimal(
+      {
+        '/a/{id': { get: { operationId: 'open' } },
+        '/b/id}': { get: { operationId: 'close' } },
+        '/c/{}': { get: { operationId: 'empty' } },
+        '/d/{{x}}': {
+          get: {
+            operationId: 'doubled',
+            parameters: [{ name: 'x', in: 'path', required: true, schema: { type: 'string' } }],
+          },
+        },
+        '/e/{a}{b}': { get: { operationId: 'adjacent' } },
+      },
+      { servers: [{ url: api.origin }] },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'braces' });
+    // they used to be imported and called with "{" and "}" sent raw in the path
+    expect(Object.keys(tools)).toEqual(['adjacent']);
+    for (const path of ['/a/{id', '/b/id}', '/c/{}', '/d/{{x}}'])
+      expect(warnings.join('\n')).toContain(`${path}: tool`);
+    expect(warnings.join('\n')).toContain('has a "{" or "}" outside a {name} placeholder');
+  });
+
+  it('refuses a hand-written url whose path has an unmatched brace when the provider is created', async () => {
+    const api = await server();
+    for (const path of ['/items/{id', '/items/id}', '/items/{}', '/items/{{id}}']) {
+      const error = thrown(() => provider({ get: getTool(`${api.origin}${path}`) }));
+      expect(error.code, path).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('outside a {name} placeholder');
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('servers on local or private addresses', () => {
+  const from = 'https://public.example.com/openapi.json';
+  const withServers = (servers: unknown[], operationServers?: unknown[]) =>
+    minimal(
+      { '/a': { get: { operationId: 'a', ...(operationServers ? { servers: operationServers } : {}) } } },
+      { servers },
+    );
+
+  it('stops the import of a document from a public origin whose server is a local or private address', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest',
+      'http://10.0.0.5',
+      'http://192.168.1.1:8080',
+      'http://127.0.0.1:9',
+      'http://localhost:3000',
+      'http://[::1]/',
+    ]) {
+      // the model's calls (and the API key) used to go wherever the document pointed
+      const error = await rejection(importOpenApi({ document: withServers([{ url }]), baseUrl: from }));
+      expect(error.code, url).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(`server ${new URL(url).origin}`);
+      expect(error.message).toContain('local or private address');
+      expect(error.message).toContain('pass baseUrl');
+    }
+    // an operation's own server too
+    const own = await rejection(
+      importOpenApi({
+        document: withServers([{ url: 'https://api.example.com' }], [{ url: 'http://10.1.2.3' }]),
+        baseUrl: from,
+      }),
+    );
+    expect(own.message).toContain('server http://10.1.2.3');
+  });
+
+  it('keeps public servers, a document from a local address, a local file, and a pinned baseUrl', async () => {
+    const cases: [unknown, Record<string, unknown>][] = [
+      [{ document: withServers([{ url: 'https://api.example.com:8443' }]), baseUrl: from }, {}],
+      [{ document: withServers([{ url: 'http://10.0.0.5' }]), baseUrl: 'http://10.0.0.9/openapi.json' }, {}],
+      [{ document: withServers([{ url: 'http://127.0.0.1:8080' }]) }, {}],
+      [
+        { document: withServers([{ url: 'http://10.0.0.5' }]), baseUrl: from },
+        { baseUrl: 'http://10.0.0.5' },
+      ],
+    ];
+    for (const [source, options] of cases) {
+      const { tools } = await importOpenApi(source as Parameters<typeof importOpenApi>[0], {
+        namespace: 's',
+        ...options,
+      });
+      expect(Object.keys(tools), JSON.stringify(source)).toEqual(['a']);
+    }
+  });
+});
