@@ -1,4 +1,5 @@
 import {
+  MIDDLEWARE_PHASES,
   type CallMeta,
   type Middleware,
   type NextMiddleware,
@@ -73,6 +74,8 @@ export class CallRunner {
   private readonly terminal: NextMiddleware;
   private dispatch: NextMiddleware;
   private raceDeadline = false;
+  /** Whether app middleware runs after validation (see ExecuteDeps.recheckArgs). */
+  private recheckArgs = false;
   /** Set by the orchestrator's `close()`: calls are refused from then on. */
   closed = false;
 
@@ -87,6 +90,7 @@ export class CallRunner {
       stateOf,
       queueFor: (name) => deps.queues.queueFor(name),
       now,
+      recheckArgs: () => this.recheckArgs,
       retry: {
         maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 2),
         baseDelayMs: options.retry?.baseDelayMs ?? 200,
@@ -273,6 +277,10 @@ export class CallRunner {
   private compose(): NextMiddleware {
     const middleware = this.deps.middleware;
     this.raceDeadline = this.deps.options.hooks !== undefined || middleware.some((each) => each.handle);
+    const validated = MIDDLEWARE_PHASES.indexOf('validate');
+    this.recheckArgs =
+      this.deps.options.validation !== false &&
+      middleware.some((each) => each.handle && MIDDLEWARE_PHASES.indexOf(each.phase) >= validated);
     if (!this.raceDeadline) return composeMiddleware(this.builtins.middleware, middleware, this.terminal);
     // middleware and hooks that see a result keep it from a cancel (CallState.cancel)
     const hooks = this.builtins.hooks;

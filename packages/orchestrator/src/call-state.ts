@@ -29,6 +29,8 @@ export class CallState {
    * or a middleware's `next()` settled): a cancel from then on keeps that answer (see {@link cancel}).
    */
   answered = false;
+  /** Where the provider step is: a second `next()` while it runs or after it succeeded is refused. */
+  providerStep: 'running' | 'succeeded' | 'failed' | undefined;
   /** Settles the running attempt early (set by the executor while an attempt runs). */
   settleAttempt: ((result: ToolResult) => void) | undefined;
   /** Settles the whole call early (set by `call()`). */

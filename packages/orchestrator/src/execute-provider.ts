@@ -1,5 +1,8 @@
 import {
+  type CompiledSchema,
   type ToolCall,
+  compileSchema,
+  formatIssues,
   type ToolResult,
   describeInvalidResult,
   fail,
@@ -26,6 +29,11 @@ export interface ExecuteDeps {
   readonly queueFor: (name: string | undefined) => NamedQueue | undefined;
   readonly now: () => number;
   readonly retry: Required<RetryOptions>;
+  /**
+   * Whether app middleware runs after validation (it may have changed the arguments since): the
+   * arguments are then checked again against the tool's schema before the provider gets them.
+   */
+  readonly recheckArgs: () => boolean;
 }
 
 /**
@@ -44,9 +52,49 @@ export function createProviderStep(deps: ExecuteDeps): (call: ToolCall) => Promi
         ),
       );
     }
+    const again = repeatedNext(state);
+    if (again) return Promise.resolve(again);
+    if (deps.recheckArgs()) {
+      const changed = changedArgs(state, call);
+      if (changed) return Promise.resolve(changed);
+    }
+    state.providerStep = 'running';
     const maxAttempts = isIdempotent(state.route.spec) ? deps.retry.maxAttempts : 1;
     return attempt(deps, state, call, maxAttempts);
   };
+}
+
+/**
+ * The refusal of a second `next()` from a middleware: one while the tool runs, or one after it
+ * succeeded (a mutating tool would repeat its effect). One after a failure runs the tool again
+ * (an app's own retry).
+ */
+function repeatedNext(state: CallState): ToolResult | undefined {
+  if (state.stopReason || state.providerStep === undefined || state.providerStep === 'failed')
+    return undefined;
+  const when =
+    state.providerStep === 'running' ? 'while the tool was running' : 'after the tool had succeeded';
+  return fail(
+    'INTERNAL',
+    `a middleware called next() for ${state.route.name} again ${when}; the tool was not run again. Call next() once per call (again only after a failure, to retry)`,
+  );
+}
+
+/** The refusal of arguments a middleware changed after validation so that they fail the schema. */
+function changedArgs(state: CallState, call: ToolCall): ToolResult | undefined {
+  let compiled: CompiledSchema;
+  try {
+    compiled = compileSchema(state.route.spec.inputSchema);
+  } catch {
+    // reported when validation first met it; the tool runs unvalidated
+    return undefined;
+  }
+  const outcome = compiled.validate(call.args);
+  if (outcome.valid) return undefined;
+  return fail(
+    'INTERNAL',
+    `a middleware after validation changed the arguments of ${state.route.name} so that they no longer match its input schema (${formatIssues(outcome.issues)}); the tool was not run. This is a bug in that middleware, not in the call`,
+  );
 }
 
 /** Whether a failed attempt gets another one (never after a stop, a timeout or a cancel). */
@@ -116,6 +164,7 @@ function run(
       }
       // the answer is on its way back: a cancel from now on keeps it
       state.answered = true;
+      state.providerStep = result.ok ? 'succeeded' : 'failed';
       resolve(result);
     };
     if (state.stopReason) {
