@@ -30,6 +30,8 @@ describe('command substitutions whose output is static', () => {
     ['for d in $(echo /dev/sda /dev/sdb); do cp img "$d"; done', 'deny', DISK],
     ['OUT=$(echo /dev/$NAME); tee "$OUT" < img', 'ask', RUN_TIME],
     ['tee /dev/$(echo sda) < img', 'deny', DISK],
+    // output nested deeper than is worked out makes the line asked, not unknown
+    [`tee ${'$(echo '.repeat(10)}/dev/sda${')'.repeat(10)} < img`, 'ask', /more variables, values/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([
@@ -68,5 +70,40 @@ describe('arrays', () => {
     'A=(/dev/sda); unset A; tee "${A[@]}" < img',
     'f(){ local -a A=(/dev/sda); }; f; tee "${A[0]}" < img',
     'A=(/dev/sda x.img); A[0]=y.img; tee "${A[0]}" < img',
+  ])('%j stays allowed', allowedInDefault);
+});
+describe('literal input of xargs', () => {
+  it.each<Case>([
+    ['echo /dev/sda | xargs -I{} cp img {}', 'deny', DISK],
+    ["printf '/dev/sda\\n' | xargs tee", 'deny', DISK],
+    ["printf '%s\\0' /dev/sda | xargs -0 tee", 'deny', DISK],
+    ['xargs tee <<< /dev/sda', 'deny', DISK],
+    ['echo a.img /dev/sda | xargs -n1 cp img', 'deny', DISK],
+    ['echo /dev/sda x.img | xargs -n 1 cp img', 'deny', DISK],
+    ['D=/dev/sda; echo "$D" | xargs tee', 'deny', DISK],
+    ['echo /dev/sda | sudo xargs tee', 'deny', DISK],
+    ['echo "\'/dev/sda\'" | xargs tee', 'deny', DISK],
+    ['echo sda | xargs -I% cp img /dev/%', 'deny', DISK],
+    ['echo /dev/$NAME | xargs tee', 'ask', RUN_TIME],
+    ["printf '%s\\n' a.img /dev/sda | xargs -L1 cp img", 'deny', DISK],
+    ['echo /dev/sda | xargs -r -t --max-args=1 tee', 'deny', DISK],
+    ["echo /dev/sda | xargs -d '\\n' tee", 'deny', DISK],
+    ['echo /dev/sda | (xargs tee)', 'deny', DISK],
+    ['echo "\'rm -rf /\'" | xargs sh -c', 'deny', /^destructive-file-operation/],
+    // known input shows more, never less: a shell fed by xargs stays asked
+    ['echo ls | xargs sh -c', 'ask', /runs with arguments supplied at run time/],
+    ['echo / | xargs rm', 'ask', /arguments decided at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'echo out.img | xargs tee',
+    'xargs -a list.txt tee',
+    'echo /dev/sda | xargs -a list.txt tee',
+    'cat list.txt | xargs tee',
+    'echo /dev/sda | xargs ls -l',
+    'echo /dev/sda | xargs -I{} cp {} backup.img',
+    'echo /dev/sda x.img | xargs -n1 echo',
+    'echo /dev/sda | xargs tee < list.txt',
+    'echo x.img /dev/sda | xargs -E /dev/sda tee',
   ])('%j stays allowed', allowedInDefault);
 });

@@ -3,7 +3,7 @@ import { type Assignment, checkAssignment } from './assignment-statements.js';
 import { recordRead } from './assignments.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { withVariables } from './facts.js';
-import { withReadings } from './readings.js';
+import { valuesOf, withReadings } from './readings.js';
 import { analyzeNested } from './parse-script.js';
 import { namedChildrenOf } from './parser.js';
 import { handleRedirect } from './redirections.js';
@@ -37,7 +37,7 @@ export function handleCommand(state: AnalysisState, scope: Scope, node: Node): v
     }
   }
   const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
-  const commandScope = herestring ? { ...scope, stdinFrom: [...scope.stdinFrom, '<<<'] } : scope;
+  const commandScope = herestring ? herestringScope(state, scope, herestring) : scope;
   withVariables(state.facts, assignments, () => {
     if (herestring) shellFromHerestring(state, commandScope, words, herestring);
     else runCommand(state, commandScope, words, node.text, analyzeNested);
@@ -47,6 +47,17 @@ export function handleCommand(state: AnalysisState, scope: Scope, node: Node): v
   const head = words[0];
   if (body && head && !head.dynamic && head.text === 'read' && assignments.length === 0)
     recordRead(state.facts, 'read', words.slice(1), withReadings(state.facts, resolveWord(body)));
+}
+
+/** The scope of a command fed by a herestring: its text (and a newline) is standard input. */
+function herestringScope(state: AnalysisState, scope: Scope, herestring: Node): Scope {
+  const from = [...scope.stdinFrom, '<<<'];
+  const body = herestring.namedChild(0);
+  if (!body) return { ...scope, stdinFrom: from };
+  const values = valuesOf(state.facts, withReadings(state.facts, resolveWord(body))).map((value) =>
+    value.dynamic ? value : { ...value, text: `${value.text}\n` },
+  );
+  return { ...scope, stdinFrom: from, stdinText: { from, values } };
 }
 
 /**

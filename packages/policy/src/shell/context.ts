@@ -2,6 +2,7 @@ import type { Parser } from 'web-tree-sitter';
 import type { Finding, FindingCategory, SimpleCommand } from './analysis.js';
 import type { LineFacts } from './facts.js';
 import { DECODERS, FETCHERS } from './programs.js';
+import type { ShellWord } from './words.js';
 
 /** Maximum nesting of `bash -c`, `eval` and friends that is followed before giving up. */
 export const MAX_NESTING = 6;
@@ -42,6 +43,17 @@ export interface Scope {
   readonly stdinFrom: readonly string[];
   /** Function whose body this is, for detecting self-recursion (fork bombs). */
   readonly inFunction?: string;
+  /**
+   * What standard input holds when it is known (a literal `echo`/`printf` before in a pipeline,
+   * a herestring): one value per possible text. Valid only while `stdinFrom` is `from` (any
+   * other input replaces the array).
+   */
+  readonly stdinText?: { readonly from: readonly string[]; readonly values: readonly ShellWord[] };
+}
+
+/** The known texts of standard input in a scope, if any ({@link Scope.stdinText}). */
+export function knownInput(scope: Scope): readonly ShellWord[] | undefined {
+  return scope.stdinText?.from === scope.stdinFrom ? scope.stdinText.values : undefined;
 }
 
 /** The scope of a top-level command line. */

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, addSources } from './context.js';
 import { RUN_TIME, assignVariable, defineFunction, inChild, maybe } from './facts.js';
-import { valuesOf } from './readings.js';
+import { commandOutputs, valuesOf } from './readings.js';
 import { namedChildrenOf } from './parser.js';
 import { resolve, walk } from './walk.js';
 import type { ShellWord } from './words.js';
@@ -9,11 +9,26 @@ import type { ShellWord } from './words.js';
 /** `a | b | c`: each stage is fed by the commands of the stages before it. */
 export function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {
   let upstream: readonly string[] = scope.stdinFrom;
-  for (const child of namedChildrenOf(node)) {
+  let text: ShellWord[] | undefined;
+  const stages = namedChildrenOf(node);
+  // `a | b < file`: the grammar puts the redirection on the pipeline, bash on its last stage.
+  const parent = node.parent;
+  const lastFedElsewhere =
+    parent?.type === 'redirected_statement' &&
+    namedChildrenOf(parent).some((child) => child.id !== node.id && /^[0-9]*<(?!\()/.test(child.text));
+  for (const child of stages) {
     if (!child) continue;
+    if (lastFedElsewhere && child === stages[stages.length - 1]) text = undefined;
     const before = state.commands.length;
+    const stage: Scope = {
+      ...scope,
+      stdinFrom: upstream,
+      ...(text ? { stdinText: { from: upstream, values: text } } : {}),
+    };
     // Every stage runs in a subshell: what one sets, the others and the rest of the line do not see.
-    inChild(state.facts, () => walk(state, { ...scope, stdinFrom: upstream }, child));
+    inChild(state.facts, () => walk(state, stage, child));
+    // `echo /dev/sda | xargs tee`: what a literal echo or printf prints is known to the next stage.
+    text = child.type === 'command' ? commandOutputs(state.facts, child) : undefined;
     upstream = addSources(
       upstream,
       state.commands.slice(before).map((command) => command.name),

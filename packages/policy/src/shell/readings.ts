@@ -12,16 +12,28 @@ const MAX_SUBSTITUTION_DEPTH = 8;
  * its output without the trailing newlines (and without NUL characters, which bash drops).
  */
 function substitutionValues(facts: LineFacts, node: Node, depth: number): ShellWord[] | undefined {
-  if (depth >= MAX_SUBSTITUTION_DEPTH) return undefined;
+  if (depth >= MAX_SUBSTITUTION_DEPTH) {
+    // Deeper output is not worked out: the line is asked rather than the value left unknown.
+    facts.overflow = true;
+    return undefined;
+  }
   const inside = node.namedChildren.filter((child) => child?.type !== 'comment');
   if (inside.length !== 1 || !inside[0]) return undefined;
-  const outputs = staticOutputs(inside[0], (argument) => {
-    const word = resolveWord(argument);
-    return word.glob ? [[{ ...word, dynamic: true }]] : (readingsOf(facts, word, depth + 1) ?? [[word]]);
-  });
+  const outputs = commandOutputs(facts, inside[0], depth + 1);
   return outputs?.map((output) =>
     output.dynamic ? output : valueWord(output.text.replace(/\n+$/, '').replaceAll('\u0000', ''), false),
   );
+}
+
+/**
+ * What a command node prints when it is `echo` or `printf` of words known in the line
+ * ({@link staticOutputs}), with the values set earlier put in.
+ */
+export function commandOutputs(facts: LineFacts, command: Node, depth = 0): ShellWord[] | undefined {
+  return staticOutputs(command, (argument) => {
+    const word = resolveWord(argument);
+    return word.glob ? [[{ ...word, dynamic: true }]] : (readingsOf(facts, word, depth) ?? [[word]]);
+  });
 }
 
 /** The values of a variable part: the variable's, an element's, or a whole array's. */

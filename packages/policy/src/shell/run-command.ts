@@ -1,6 +1,6 @@
 import { recordRead } from './assignments.js';
 import { STDIN_FILE, judgeCodeFromInput, judgeComputedCode } from './code-from-input.js';
-import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood } from './context.js';
+import { type AnalysisState, MAX_NESTING, type Scope, knownInput, notUnderstood } from './context.js';
 import { checkDangers } from './dangers.js';
 import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
@@ -20,6 +20,7 @@ import { inspectInlineScripts } from './scripts.js';
 import { type ShellWord, sliceWord, staticWord } from './words.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
+import { xargsCommands } from './xargs-input.js';
 
 /** Parses a nested script (`bash -c '...'`, `eval ...`) in a scope one level deeper. */
 export type NestedAnalyzer = (state: AnalysisState, scope: Scope, script: string, text: string) => void;
@@ -122,23 +123,33 @@ export function runCommand(
           const name = word.text.slice(0, word.text.indexOf('='));
           return { name, values: valuesOf(state.facts, sliceWord(word, name.length + 1)) };
         });
+        // `echo /dev/sda | xargs tee`: with a known input, the commands xargs runs are known.
+        const input = name === 'xargs' ? knownInput(scope) : undefined;
+        const built = input
+          ? xargsCommands(args.slice(0, args.length - peeled.words.length), peeled.words, input)
+          : undefined;
+        if (built === 'too-many') notUnderstood(state, 'xargs is fed more input than is followed', text);
         // `xargs -I{} tee /dev/{}`: the replaced words are file names known only at run time.
         const replacement = name === 'xargs' ? xargsReplacement(args) : undefined;
         const words = replacement
           ? peeled.words.map((word) => markRunTimeName(word, replacement))
           : peeled.words;
+        // Known input only adds what it shows: the commands still count as fed at run time.
+        const commands = built && built !== 'too-many' ? built : [words];
+        const more = wrapper.extraArgs === true;
         withVariables(state.facts, variables, () =>
-          inWrapperDirectory(state.facts, peeled.directory, () =>
-            runCommand(
-              state,
-              { ...inner, via, elevated },
-              words,
-              text,
-              nested,
-              written,
-              extraArgs || wrapper.extraArgs === true,
-            ),
-          ),
+          inWrapperDirectory(state.facts, peeled.directory, () => {
+            for (const command of commands)
+              runCommand(
+                state,
+                { ...inner, via, elevated },
+                command,
+                text,
+                nested,
+                written,
+                extraArgs || more,
+              );
+          }),
         );
         return;
       }
