@@ -1,28 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '@toolplane/core';
-import { type ConfigIssue, type LoadedConfig, formatIssue, readConfig } from '../config/load.js';
+import { type ConfigIssue, type LoadedConfig, formatIssue, formatPath, readConfig } from '../config/load.js';
+import { mcpProblemIssue } from '../config/mcp-issues.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { EXIT_CODES } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
-
-/** `headers.Authorization` / `args[0]` as path segments. */
-function fieldSegments(field: string | undefined): (string | number)[] {
-  if (!field) return [];
-  const out: (string | number)[] = [];
-  for (const match of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
-    if (match[2] !== undefined) out.push(Number(match[2]));
-    else if (match[1] !== undefined) out.push(match[1]);
-  }
-  return out;
-}
-
-function pathText(path: readonly (string | number)[]): string {
-  return path
-    .map((part) => (typeof part === 'number' ? `[${part}]` : part))
-    .join('.')
-    .replace(/\.\[/g, '[');
-}
 
 /** Problems of MCP server entries (commands, types, unset variables), with their positions. */
 async function mcpIssues(
@@ -34,10 +17,7 @@ async function mcpIssues(
 ): Promise<ConfigIssue[]> {
   const { loadMcpConfig } = await import('@toolplane/mcp-provider');
   const mcp = await loadMcpConfig(document, { workspaceFolder: directory });
-  return mcp.problems.map((problem) => {
-    const path = [key, problem.server, ...fieldSegments(problem.field)];
-    return { file, ...locate(path), path: pathText(path), message: problem.message };
-  });
+  return mcp.problems.map((problem) => mcpProblemIssue(file, problem, locate, key));
 }
 
 /** Checks that go beyond the schema: MCP server entries, REST tool configs, paths, the policy. */
@@ -45,7 +25,7 @@ async function deepIssues(loaded: LoadedConfig): Promise<ConfigIssue[]> {
   const file = loaded.file ?? '';
   const issues: ConfigIssue[] = [];
   const add = (path: (string | number)[], message: string): void => {
-    issues.push({ file, ...loaded.locate(path), path: pathText(path), message });
+    issues.push({ file, ...loaded.locate(path), path: formatPath(path), message });
   };
   const at = (path: string): string => (isAbsolute(path) ? path : resolve(loaded.directory, path));
   if (loaded.mcpDocument)

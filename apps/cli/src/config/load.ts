@@ -1,7 +1,6 @@
 import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { z } from 'zod';
 import {
   INPUT_TIMEOUT_VARIABLE,
   type InputBounds,
@@ -11,8 +10,10 @@ import {
   unreadableKind,
 } from '../input/read-input.js';
 import { CliError, configError, usageError } from '../output/cli-error.js';
+import { ownFormatIssues } from './mcp-issues.js';
 import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
+import { zodIssues } from './zod-issues.js';
 
 /** File names looked for in the current directory, in this order. */
 export const CONFIG_FILE_NAMES: readonly string[] = [
@@ -113,62 +114,20 @@ function parseText(file: string, text: string): ParsedText {
   return parseYamlText(text);
 }
 
-type ZodIssue = z.core.$ZodIssue;
-
-function depthOf(issues: readonly ZodIssue[]): number {
-  let depth = 0;
-  for (const issue of issues) {
-    const nested = issue.code === 'invalid_union' ? 1 + Math.max(0, ...issue.errors.map(depthOf)) : 0;
-    depth = Math.max(depth, issue.path.length + nested);
-  }
-  return depth;
-}
-
-/**
- * Replaces a union's "Invalid input" by the issues of the branch that got furthest (the one
- * the user meant), so `builtin.tools[1]` is reported instead of `builtin`.
- */
-function flattenIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[] = []): ZodIssue[] {
-  const out: ZodIssue[] = [];
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
-    if (issue.code !== 'invalid_union' || issue.errors.length === 0) {
-      out.push({ ...issue, path } as ZodIssue);
-      continue;
-    }
-    const depths = issue.errors.map(depthOf);
-    const best = Math.max(...depths);
-    if (best === 0) {
-      const expected = issue.errors.map(
-        (branch) => branch[0]?.message.replace(/^Invalid (input|option): /, '') ?? '',
-      );
-      out.push({ ...issue, path, message: `Invalid input: ${expected.join(', or ')}` } as ZodIssue);
-      continue;
-    }
-    out.push(...flattenIssues(issue.errors[depths.indexOf(best)] ?? [], path));
-  }
-  return out;
-}
-
-function zodIssues(file: string, parsed: ParsedText, error: z.ZodError): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  for (const issue of flattenIssues(error.issues)) {
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
-    for (const key of keys) {
-      const path = key === undefined ? issue.path : [...issue.path, key];
-      const position = parsed.locate(path);
-      const message =
-        key === undefined ? issue.message : `unknown field "${key}": remove it or check its spelling`;
-      issues.push({ file, ...position, path: formatPath(path), message });
-    }
-  }
-  return issues;
-}
-
 function isMcpFile(document: Record<string, unknown>, file: string): boolean {
   if (CONFIG_FILE_NAMES.includes(basename(file))) return false;
   if ('servers' in document || 'context_servers' in document) return true;
   return 'mcpServers' in document && Object.keys(document).some((key) => !CONFIG_KEYS.has(key));
+}
+
+/**
+ * Whether the servers are checked strictly, as ours: the file is named `toolplane.config.*`, or
+ * it holds keys only our format has. A file with `mcpServers` alone may be a client's (Claude
+ * Code's `.mcp.json`, Cline's settings), whose entries carry keys of their own (`alwaysAllow`).
+ */
+function isOwnFile(document: Record<string, unknown>, file: string): boolean {
+  if (CONFIG_FILE_NAMES.includes(basename(file))) return true;
+  return Object.keys(document).some((key) => key !== 'mcpServers' && key !== '$schema');
 }
 
 /** Result of {@link readConfig}: the config, or the problems that stop it from loading. */
@@ -262,11 +221,18 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       ok: false,
       file,
       issues: zodIssues(file, parsed, result.error),
-      ...(typeof servers === 'object' && servers !== null ? { mcpDocument: { mcpServers: servers } } : {}),
+      // our own file as the MCP loader's own format (`servers`): it refuses unknown keys of an entry
+      ...(typeof servers === 'object' && servers !== null
+        ? { mcpDocument: isOwnFile(record, file) ? { servers } : { mcpServers: servers } }
+        : {}),
       locate: parsed.locate,
     };
   }
   const config = result.data;
+  if (config.mcpServers && isOwnFile(record, file)) {
+    const strict = await ownFormatIssues(file, config.mcpServers, directory, parsed.locate);
+    if (strict) return { ok: false, file, issues: strict };
+  }
   return {
     ok: true,
     loaded: {
