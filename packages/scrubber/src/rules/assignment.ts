@@ -3,6 +3,7 @@ import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { isNameCode, isQuote } from './characters.js';
 import { credentialKind, hasCredentialTail, keyWords } from './key-names.js';
+import { ansiQuotedEnd, dumpLineEnd, joinedQuoteEnd, startsLine } from './shell-values.js';
 
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
@@ -36,20 +37,6 @@ function unquotedEnd(text: string, start: number, inQuery: boolean, limit = text
   pattern.lastIndex = start;
   pattern.test(text);
   return Math.min(pattern.lastIndex, limit);
-}
-
-/** Whether the key at `keyStart` begins a line (an .env file, YAML, a header block). */
-function startsLine(text: string, keyStart: number): boolean {
-  let cursor = keyStart - 1;
-  while (cursor >= 0 && keyStart - cursor < 40) {
-    const code = text.charCodeAt(cursor);
-    if (code === 10 || code === 13) return true;
-    if (code !== 32 && code !== 9 && code !== 45) {
-      return text.startsWith('export', cursor - 5) && startsLine(text, cursor - 5);
-    }
-    cursor--;
-  }
-  return cursor < 0;
 }
 
 /**
@@ -107,10 +94,20 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
   if (text.charCodeAt(start) === 92) start++; // \" inside a JSON string
   const quote = text.charCodeAt(start);
   if (isQuote(quote)) return matchQuoted(text, start + 1, quote, info);
+  // bash's $'...' (`set`, `declare -p` print a value with control characters so).
+  if (quote === 36 && text.charCodeAt(start + 1) === 39 && startsLine(text, info.keyStart)) {
+    const end = ansiQuotedEnd(text, start + 2);
+    const value = text.slice(start + 2, Math.max(end, start + 2));
+    return end === -1 || !acceptableValue(value, info)
+      ? undefined
+      : { start: start + 2, end, kind: info.kind };
+  }
   AUTH_SCHEME.lastIndex = start;
   if (AUTH_SCHEME.test(text))
     return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, info.inQuery);
   let end = unquotedEnd(text, start, info.inQuery);
+  // `env` prints values raw: on a line of such a dump the value is the rest of the line.
+  if (info.separator === 61) end = Math.max(end, dumpLineEnd(text, info.keyStart, start));
   // In HTML a query's `&` is `&amp;`: the value ends there, and the entity stays whole.
   const entity = text.slice(start, end).indexOf('&amp');
   if (entity > 0 && text.startsWith('&amp;', start + entity)) end = start + entity;
@@ -155,6 +152,9 @@ function matchQuoted(text: string, start: number, quote: number, info: KeyInfo):
     end - start > MAX_VALUE
   )
     return undefined;
+  // bash quotes a quote inside '...' as '\'' (`set` output): the value runs to the last quote.
+  if (quote === 39 && info.separator === 61 && startsLine(text, info.keyStart))
+    end = joinedQuoteEnd(text, end);
   AUTH_SCHEME.lastIndex = start;
   if (AUTH_SCHEME.test(text) && AUTH_SCHEME.lastIndex < end) {
     return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, false, end);

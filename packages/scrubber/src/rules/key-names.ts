@@ -17,6 +17,8 @@ const LAST_WORD_KIND: ReadonlyMap<string, string> = new Map([
   ['authorization', 'authorization'],
   ['auth', 'authorization'],
   ['bearer', 'authorization'],
+  // A personal access token: `GH_PAT`, `AZURE_DEVOPS_PAT`.
+  ['pat', 'token'],
 ]);
 
 const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
@@ -34,12 +36,24 @@ const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
   'session',
   'subscription',
   'shared',
+  'license',
+  'ssh',
+  'deploy',
+  'webhook',
+  'hmac',
+  'jwt',
+  'cipher',
+  'crypto',
+  'aes',
+  'storage',
+  'service',
 ]);
 
 const CONCATENATED_SUFFIXES = ['password', 'passwd', 'secret', 'token', 'apikey', 'passphrase'];
 
 const SUFFIXES: readonly string[] = [
   ...LAST_WORD_KIND.keys(),
+  'secret_key_base', // Rails
   ...[...KEY_QUALIFIERS].flatMap((qualifier) => [`${qualifier}key`, `${qualifier}_key`, `${qualifier}-key`]),
 ];
 
@@ -120,6 +134,7 @@ function computeCredentialKind(key: string): string | undefined {
   const last = words[words.length - 1];
   if (last === undefined) return undefined;
   const previous = words[words.length - 2];
+  if (last === 'base' && previous === 'key' && words[words.length - 3] === 'secret') return 'secret';
   if (last === 'key') {
     if (previous === undefined || !KEY_QUALIFIERS.has(previous)) return undefined;
     if (words.includes('aws') || (words.includes('secret') && previous === 'access')) return 'aws_secret_key';
