@@ -1,4 +1,5 @@
 import type { ToolSpec } from '@toolplane/core';
+import { thrownMessage } from './thrown.js';
 
 /** How many skipped tools a warning names before it counts the rest. */
 const NAMED_PROBLEMS = 5;
@@ -21,14 +22,17 @@ export function checkSpecs(
   }
   const problems: string[] = [];
   const specs: ToolSpec[] = [];
+  const names = new Set<string>();
   for (let i = 0; i < listed.length; i++) {
-    const spec: unknown = listed[i];
-    const problem = specProblem(spec);
+    const spec = plainCopy(listed[i]);
+    const problem = typeof spec === 'string' ? spec : specProblem(spec, names);
     if (problem !== undefined) {
       problems.push(`tool ${i} ${problem}`);
       continue;
     }
-    specs.push(withValidNumbers(spec as ToolSpec, problems));
+    const checked = spec as ToolSpec;
+    names.add(checked.name);
+    specs.push(withValidNumbers(checked, problems));
   }
   if (problems.length > 0) {
     const named = problems.slice(0, NAMED_PROBLEMS).join('; ');
@@ -38,12 +42,30 @@ export function checkSpecs(
   return specs;
 }
 
-function specProblem(spec: unknown): string | undefined {
+/**
+ * A spec's own fields copied once into a plain object, so a getter or Proxy is read here and
+ * never again; why not, when reading it throws (the entry is skipped, not the whole provider).
+ */
+function plainCopy(spec: unknown): unknown {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return spec;
+  try {
+    return { ...spec };
+  } catch (error) {
+    return `cannot be read (${thrownMessage(error)}): skipped`;
+  }
+}
+
+function specProblem(spec: unknown, names: ReadonlySet<string>): string | undefined {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'is not an object: skipped';
   const { name, inputSchema } = spec as { name?: unknown; inputSchema?: unknown };
   if (typeof name !== 'string' || name.length === 0) return 'has no name (a non-empty string): skipped';
+  const shown = `"${name.slice(0, 64)}"`;
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema))
-    return `"${name.slice(0, 64)}" has no inputSchema object: skipped`;
+    return `${shown} has no inputSchema object: skipped`;
+  if (names.has(name)) return `${shown} is listed twice: the second is skipped`;
+  const type: unknown = (inputSchema as { type?: unknown }).type;
+  if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object')))
+    return `${shown} has an inputSchema of type ${JSON.stringify(type)?.slice(0, 40)}, not "object" (arguments are always an object, so it could never be called): skipped`;
   return undefined;
 }
 

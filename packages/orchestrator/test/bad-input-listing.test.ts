@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ToolSpec, ok } from '@toolplane/core';
+import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
+import { codeOf } from './bad-input-helpers.js';
+import { testProvider } from './helpers.js';
+
+// listTools() answers with entries that cannot be read, names listed twice, and input schemas
+// that no arguments object could ever match.
+
+let orchestrator: ToolsOrchestrator | undefined;
+afterEach(async () => {
+  await orchestrator?.close();
+  orchestrator = undefined;
+});
+
+const objectSchema = { type: 'object', properties: {} } as const;
+
+function trap(): never {
+  throw new Error('spec trap');
+}
+
+describe('a listTools() answer with entries of the wrong kind', () => {
+  it('an entry whose fields throw when read is skipped with a warning; the other tools serve (before: the whole provider failed with "spec trap")', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const warnings: string[] = [];
+    local.on('warning', (event) => warnings.push(event.message));
+    const listed: unknown[] = [
+      { name: 'good', description: 'works', inputSchema: objectSchema },
+      new Proxy({}, { get: trap, ownKeys: trap, getOwnPropertyDescriptor: trap }),
+      {
+        get name(): string {
+          return trap();
+        },
+        inputSchema: objectSchema,
+      },
+    ];
+    const runs: string[] = [];
+    local.register(
+      testProvider(
+        'p',
+        {},
+        {
+          listTools: () => listed as ToolSpec[],
+          execute: async (name) => {
+            runs.push(name);
+            return ok(name);
+          },
+        },
+      ),
+    );
+    const [, report] = await local.warmup();
+    expect(report).toMatchObject({ provider: 'p', ok: true, tools: 1 });
+    expect(local.providers().find((each) => each.namespace === 'p')?.state).toBe('ready');
+    expect(local.listTools().map((spec) => spec.name)).toContain('p__good');
+    expect(codeOf(await local.call('p__good', {}))).toBe('OK');
+    expect(runs).toEqual(['good']);
+    expect(warnings.join('\n')).toMatch(
+      /tool 1 cannot be read \(spec trap\): skipped; tool 2 cannot be read \(spec trap\): skipped/,
+    );
+  });
+
+  it('a name listed twice keeps the first, with a warning (before: p__x and p__x_2, both the same tool)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const warnings: string[] = [];
+    local.on('warning', (event) => warnings.push(event.message));
+    local.register(
+      testProvider(
+        'p',
+        {},
+        {
+          listTools: () => [
+            { name: 'x', description: 'first', inputSchema: objectSchema },
+            { name: 'x', description: 'second', inputSchema: objectSchema },
+          ],
+        },
+      ),
+    );
+    await local.warmup();
+    const mine = local.listTools().filter((spec) => spec.name.startsWith('p__'));
+    expect(mine.map((spec) => [spec.name, spec.description])).toEqual([['p__x', 'first']]);
+    expect(warnings.join('\n')).toMatch(/tool 1 "x" is listed twice: the second is skipped/);
+  });
+
+  it.each<[string, unknown]>([
+    ['a string', 'string'],
+    ['an array', 'array'],
+    ['a list without object', ['string', 'null']],
+  ])(
+    'an inputSchema of type %s is skipped: arguments are an object, so no call could match it',
+    async (_what, type) => {
+      const local = createOrchestrator();
+      orchestrator = local;
+      const warnings: string[] = [];
+      local.on('warning', (event) => warnings.push(event.message));
+      local.register(
+        testProvider(
+          'p',
+          {},
+          {
+            listTools: () =>
+              [
+                { name: 'never', inputSchema: { type } },
+                { name: 'nullable', inputSchema: { type: ['object', 'null'] } },
+                { name: 'untyped', inputSchema: { properties: { q: { type: 'string' } } } },
+              ] as unknown as ToolSpec[],
+          },
+        ),
+      );
+      await local.warmup();
+      const mine = local
+        .listTools()
+        .map((spec) => spec.name)
+        .filter((name) => name.startsWith('p__'));
+      expect(mine).toEqual(['p__nullable', 'p__untyped']);
+      expect(warnings.join('\n')).toMatch(
+        /tool 0 "never" has an inputSchema of type .*, not "object" \(arguments are always an object, so it could never be called\): skipped/,
+      );
+    },
+  );
+});
