@@ -2,26 +2,40 @@ import { ToolError, errorMessage } from '@toolplane/core';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ReadBody } from './response.js';
 
+const DECODERS: Readonly<Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
 /**
- * Undoes a `content-encoding` (gzip, deflate, br) that a server applied, with the byte cap
- * applied to the decoded size too, so a small compressed body cannot expand without bound.
- * Unknown encodings are left as they are (and reported as binary).
+ * Undoes a `content-encoding` (gzip, deflate, br, or a list of them, last applied first) that a
+ * server applied, with the byte cap applied to each decoded layer too, so a small compressed
+ * body cannot expand without bound. An encoding it cannot undo (`zstd`, `compress`) throws: the
+ * encoded bytes are no answer.
  */
 export function decodeContent(read: ReadBody, encoding: string | undefined, maxBytes: number): ReadBody {
-  const name = encoding?.trim().toLowerCase();
-  if (!name || name === 'identity' || read.overflow || read.bytes.length === 0) return read;
+  const names = (encoding ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'identity');
+  if (names.length === 0 || read.overflow || read.bytes.length === 0) return read;
   const options = { maxOutputLength: maxBytes };
-  try {
-    if (name === 'gzip' || name === 'x-gzip')
-      return { bytes: gunzipSync(read.bytes, options), overflow: false };
-    if (name === 'deflate') return { bytes: inflateSync(read.bytes, options), overflow: false };
-    if (name === 'br') return { bytes: brotliDecompressSync(read.bytes, options), overflow: false };
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
-      return { bytes: Buffer.alloc(0), overflow: true };
-    throw error;
+  let bytes = read.bytes;
+  for (const name of names.reverse()) {
+    const decode = DECODERS[name];
+    if (!Object.hasOwn(DECODERS, name) || decode === undefined)
+      throw new Error(`${name.slice(0, 40)} is not an encoding this client undoes (gzip, deflate or br)`);
+    try {
+      bytes = decode(bytes, options);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
+        return { bytes: Buffer.alloc(0), overflow: true };
+      throw error;
+    }
   }
-  return read;
+  return { bytes, overflow: false };
 }
 
 /**
@@ -42,7 +56,7 @@ export function decodeResponse(
     if (status < 200 || status >= 300) return read;
     throw new ToolError(
       'EXECUTION_FAILED',
-      `${target} answered with content-encoding: ${encoding} but its body does not decode (${errorMessage(error)}); the server or a proxy in between is misconfigured`,
+      `${target} answered with content-encoding: ${encoding?.slice(0, 100)} but its body does not decode (${errorMessage(error)}); the server or a proxy in between is misconfigured`,
     );
   }
 }

@@ -1,5 +1,7 @@
+import { gzipSync } from 'node:zlib';
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
+import { failure, getTool } from './helpers/bad-input.js';
 import { fakeSecret, objectSchema, useCleanups } from './helpers/fixtures.js';
 
 const { server, provider } = useCleanups();
@@ -33,5 +35,44 @@ describe('redirects to other origins', () => {
     expect(other.requests[0]?.headers['x-api-key']).toBeUndefined();
     expect(other.requests[0]?.headers['x-both']).toBeUndefined();
     expect(other.requests[0]?.headers['x-tenant']).toBe('acme');
+  });
+});
+
+describe('content encodings that are stacked or unknown', () => {
+  /** A GET tool against a server answering `body` with this content-encoding. */
+  async function answered(encoding: string, body: Buffer, maxResponseBytes?: number) {
+    const api = await server((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      response.end(body);
+    });
+    const rest = provider(
+      { get: getTool(`${api.origin}/x`) },
+      maxResponseBytes === undefined ? {} : { maxResponseBytes },
+    );
+    return rest.execute('get', {}, createToolContext());
+  }
+
+  it('undoes every encoding of a list, last applied first, within the byte cap', async () => {
+    for (const [encoding, body] of [
+      ['gzip, gzip', gzipSync(gzipSync('{"a":1}'))],
+      ['gzip,identity', gzipSync('{"a":1}')],
+      [' GZIP ', gzipSync('{"a":1}')],
+    ] as const) {
+      const result = await answered(encoding, body);
+      // the compressed bytes used to come back as the answer's text
+      expect(result.ok, encoding).toBe(true);
+      expect(result.ok && result.structured, encoding).toEqual({ a: 1 });
+    }
+    // a bomb in two layers: each layer is held to the cap
+    const bomb = gzipSync(gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)));
+    const big = failure(await answered('gzip, gzip', bomb, 1024 * 1024));
+    expect(big.error.code).toBe('OUTPUT_TOO_LARGE');
+  });
+
+  it('says an encoding it cannot undo instead of returning the encoded bytes as the answer', async () => {
+    const result = failure(await answered('zstd', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3])));
+    expect(result.error.code).toBe('EXECUTION_FAILED');
+    expect(result.error.message).toContain('content-encoding: zstd');
+    expect(result.error.message).toContain('gzip, deflate or br');
   });
 });
