@@ -75,3 +75,20 @@ describe('toolsDenied and toolsAllowed against tool names with odd characters', 
     expect(createToolFilter(['*'], ['*'])('y')).toBe(false);
   });
 });
+
+describe('a pattern that starts with "!"', () => {
+  it('is CONFIG_INVALID naming the field (picomatch read it as a negation; a literal "!" would match nothing)', () => {
+    for (const field of ['toolsAllowed', 'toolsDenied'] as const) {
+      let thrown: unknown;
+      try {
+        createMcpProvider('bang', hostileServer([], { [field]: ['echo', '!storm'] }), {
+          runDirectory: run.path,
+        });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({ code: 'CONFIG_INVALID', details: { field: `${field}[1]` } });
+      expect((thrown as Error).message).toMatch(/is not a negation here/);
+    }
+  });
+});

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-const patterns = z.array(z.string().min(1));
+/** Glob patterns; picomatch read a leading "!" as a negation, which these globs do not. */
+const patterns = z.array(
+  z
+    .string()
+    .min(1)
+    .refine((pattern) => !pattern.startsWith('!'), {
+      error:
+        'starts with "!", which is not a negation here: list the tools to hide in toolsDenied and the tools to keep in toolsAllowed',
+    }),
+);
 
 /** What a value is, for a message (never the value itself: it may be a secret). */
 function kindOf(input: unknown): string {
