@@ -1,5 +1,12 @@
 import { type CompiledSchema, ToolError, compileSchema, formatIssues } from '@toolplane/core';
+import { nestsDeeperThan } from './nesting.js';
 import type { McpCallOutcome, McpToolDefinition } from './session.js';
+
+/**
+ * How deep a result may nest: deep enough for real data (a syntax tree), shallow enough for
+ * the recursive walks after it (`JSON.stringify` overflows a few thousand levels down).
+ */
+export const MAX_RESULT_DEPTH = 1000;
 
 /** A tool's listed output schema and, once a call needed it, its compiled form. */
 interface OutputSchema {
@@ -25,8 +32,17 @@ export class OutputChecks {
     }
   }
 
-  /** `INVALID_RESULT` when a result breaks its tool's output schema (or lacks structured content). */
+  /** `INVALID_RESULT` when a result nests too deep, breaks its tool's output schema or lacks structured content. */
   check(tool: string, outcome: McpCallOutcome): ToolError | undefined {
+    if (
+      nestsDeeperThan(outcome.structuredContent, MAX_RESULT_DEPTH) ||
+      nestsDeeperThan(outcome.content, MAX_RESULT_DEPTH)
+    ) {
+      return new ToolError(
+        'INVALID_RESULT',
+        `Tool ${tool} returned a result that nests deeper than ${MAX_RESULT_DEPTH} levels, which cannot be passed on: fix the server`,
+      );
+    }
     const entry = this.schemas.get(tool);
     if (!entry) return undefined;
     if (!outcome.structuredContent && !outcome.isError) {

@@ -6,6 +6,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { nestsDeeperThan } from './nesting.js';
 import { toPage } from './sdk-results.js';
 
 /** A `tools/list` result read without judging its tools (they are checked one by one). */
@@ -23,6 +24,9 @@ export type LooseListTools<O> = (
 /** Whether a request failed because the client's schema refused the server's result. */
 function isInvalidResult(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // the v2 client's result schema walks a value recursively: a definition nested thousands of
+  // levels deep overflows the stack there (the loose page below does not walk it)
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return true;
   if (Array.isArray((error as { issues?: unknown }).issues)) return true;
   return /malformed result|invalid result/i.test(error.message);
 }
@@ -44,6 +48,29 @@ function toolProblem(tool: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * How deep a tool definition may nest objects and arrays. Real schemas nest a few dozen levels;
+ * one nested thousands deep overflowed the stack of every recursive walk after it (the
+ * definition hash, ajv), and the whole listing failed with "Maximum call stack size exceeded".
+ */
+export const MAX_DEFINITION_DEPTH = 100;
+
+/** A page's tools without the ones nested too deep to walk, and why those were left out. */
+function withoutDeepTools(tools: readonly unknown[], dropped: string[]): unknown[] {
+  if (!tools.some((tool) => nestsDeeperThan(tool, MAX_DEFINITION_DEPTH))) return [...tools];
+  return tools.filter((tool, index) => {
+    if (!nestsDeeperThan(tool, MAX_DEFINITION_DEPTH)) return true;
+    dropped.push(
+      `tools/list entry ${index}${nameOf(tool)} nests deeper than ${MAX_DEFINITION_DEPTH} levels: left out (fix the server's definition)`,
+    );
+    return false;
+  });
+}
+
+function nameOf(tool: unknown): string {
+  return isRecord(tool) && typeof tool.name === 'string' ? ` "${tool.name.slice(0, 100)}"` : '';
+}
+
 /** The usable tools of a page the client refused as a whole, and why the others were left out. */
 function salvageTools(tools: readonly unknown[]): { kept: McpToolDefinition[]; dropped: string[] } {
   const kept: McpToolDefinition[] = [];
@@ -52,8 +79,9 @@ function salvageTools(tools: readonly unknown[]): { kept: McpToolDefinition[]; d
     const problem = toolProblem(tool);
     if (problem === undefined) kept.push(tool as McpToolDefinition);
     else {
-      const name = isRecord(tool) && typeof tool.name === 'string' ? ` "${tool.name.slice(0, 100)}"` : '';
-      dropped.push(`tools/list entry ${index}${name} ${problem}: left out (fix the server's definition)`);
+      dropped.push(
+        `tools/list entry ${index}${nameOf(tool)} ${problem}: left out (fix the server's definition)`,
+      );
     }
   });
   return { kept, dropped };
@@ -102,8 +130,9 @@ export function sdkRequests<O>(
         dropped = salvaged.dropped;
         page = { tools: salvaged.kept, nextCursor: loose.nextCursor };
       }
-      onToolsPage?.(page.tools as McpToolDefinition[], cursor === undefined);
-      const result = toPage<McpToolDefinition>(page.tools, page.nextCursor);
+      const tools = withoutDeepTools(page.tools, dropped) as McpToolDefinition[];
+      onToolsPage?.(tools, cursor === undefined);
+      const result = toPage<McpToolDefinition>(tools, page.nextCursor);
       return dropped.length > 0 ? { ...result, dropped } : result;
     },
     async listResourcesPage(cursor, options): Promise<McpPage<McpResourceInfo>> {

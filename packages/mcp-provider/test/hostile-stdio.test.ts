@@ -1,0 +1,65 @@
+// stdio servers that misbehave on purpose (fixtures/hostile-server.mjs), past what the earlier
+// sweeps tried.
+import { createToolContext } from '@toolplane/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMcpProvider } from '../src/index.js';
+import { eventLog, hostileServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+
+const run = tempDirectory();
+afterAll(() => run.remove());
+
+describe('a tool whose inputSchema nests deeper than a stack', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: is left out with a protocol-error naming it, and the other tools serve`, async () => {
+      const tag = uniqueTag();
+      const log = eventLog();
+      const provider = createMcpProvider('deep', hostileServer(['--deep-schema=20000', tag], { client }), {
+        runDirectory: run.path,
+        onEvent: log.onEvent,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        expect(pidsWithTag(tag)).toHaveLength(1);
+        const names = (await provider.listTools()).map((spec) => spec.name);
+        expect(names).toContain('echo');
+        expect(names).not.toContain('deep');
+        const reports = log.events.filter((event) => event.type === 'protocol-error');
+        expect(reports.map((event) => JSON.stringify(event)).join('\n')).toMatch(/deep/);
+        const result = await provider.execute('echo', {}, createToolContext());
+        expect(result.ok).toBe(true);
+      } finally {
+        await provider.close?.();
+      }
+      // the server process is gone after close
+      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+    });
+  }
+});
+
+describe('a tool result nested deeper than a stack', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: is a failure with a code, and the server keeps serving`, async () => {
+      const tag = uniqueTag();
+      const provider = createMcpProvider(
+        'deepResult',
+        hostileServer(['--deep-result=20000', tag], { client }),
+        {
+          runDirectory: run.path,
+        },
+      );
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        expect(pidsWithTag(tag)).toHaveLength(1);
+        const result = await provider.execute('echo', {}, createToolContext());
+        expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_RESULT' } });
+        expect(result.ok || result.error.message).toMatch(/nest/);
+        const again = await provider.execute('lists', {}, createToolContext());
+        expect(again.ok).toBe(true);
+      } finally {
+        await provider.close?.();
+      }
+      // the server process is gone after close
+      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+    });
+  }
+});
