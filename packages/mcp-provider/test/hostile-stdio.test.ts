@@ -63,3 +63,57 @@ describe('a tool result nested deeper than a stack', () => {
     });
   }
 });
+
+describe('answers to ids never sent, and an answer sent twice', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: each call gets its own first answer, the strays are reported, the session serves on`, async () => {
+      const tag = uniqueTag();
+      const log = eventLog();
+      const provider = createMcpProvider('stray', hostileServer(['--stray-answers', tag], { client }), {
+        runDirectory: run.path,
+        onEvent: log.onEvent,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        for (let i = 0; i < 3; i++) {
+          const result = await provider.execute('echo', {}, createToolContext());
+          expect(result).toMatchObject({ ok: true, content: [{ type: 'text', text: 'called echo' }] });
+        }
+        expect(provider.status().state).toBe('ready');
+        expect(pidsWithTag(tag)).toHaveLength(1);
+        // the SDK reports an answer to an id it never sent (the stdio call path drops a "tp-" id
+        // quietly, as it drops an answer that comes after a timeout)
+        const reports = JSON.stringify(log.events.filter((event) => event.type === 'protocol-error'));
+        expect(reports).toMatch(/unknown message ID.*987654/);
+        expect(reports).toMatch(/unknown message ID.*never-sent/);
+      } finally {
+        await provider.close?.();
+      }
+      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+    });
+  }
+});
+
+describe('a server that exits while it is asked to initialize', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: fails the start at once with its exit code and stderr, leaving no process`, async () => {
+      const tag = uniqueTag();
+      const provider = createMcpProvider(
+        'quitter',
+        hostileServer(['--exit-in-initialize', tag], { client }),
+        {
+          runDirectory: run.path,
+        },
+      );
+      try {
+        await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+          code: 'PROVIDER_UNAVAILABLE',
+          message: expect.stringMatching(/code 4[\s\S]*exiting in initialize/),
+        });
+      } finally {
+        await provider.close?.();
+      }
+      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+    });
+  }
+});
