@@ -13,9 +13,15 @@ import { type ShellWord, resolveWord } from './words.js';
 
 /**
  * A command node: its words, the assignments that prefix it, its redirections and a herestring
- * that may carry a script (`bash <<< 'cmd'`) or the line `read` splits.
+ * that may carry a script (`bash <<< 'cmd'`) or the line `read` splits; `extraArguments` are
+ * words after a redirection of the statement, which bash gives the command.
  */
-export function handleCommand(state: AnalysisState, scope: Scope, node: Node): void {
+export function handleCommand(
+  state: AnalysisState,
+  scope: Scope,
+  node: Node,
+  extraArguments: readonly Node[] = [],
+): void {
   const words: ShellWord[] = [];
   const assignments: Assignment[] = [];
   for (let index = 0; index < node.childCount; index++) {
@@ -36,11 +42,14 @@ export function handleCommand(state: AnalysisState, scope: Scope, node: Node): v
       walk(state, scope, child);
     }
   }
+  // Words the grammar hangs on a redirection after the command (`rm > log -rf /`) are its arguments.
+  for (const extra of extraArguments) words.push(resolve(state, scope, extra));
+  const text = extraArguments.length > 0 ? (node.parent?.text ?? node.text) : node.text;
   const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
   const commandScope = herestring ? herestringScope(state, scope, herestring) : scope;
   withVariables(state.facts, assignments, () => {
     if (herestring) shellFromHerestring(state, commandScope, words, herestring);
-    else runCommand(state, commandScope, words, node.text, analyzeNested);
+    else runCommand(state, commandScope, words, text, analyzeNested);
   });
   // `read -r A B <<< "x y"` sets A and B from the herestring (with the default IFS only).
   const body = herestring?.namedChild(0);

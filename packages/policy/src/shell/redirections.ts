@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, addSources, notUnderstood, report } from './context.js';
+import { handleCommand } from './command-nodes.js';
 import { analyzeHeredocBody } from './heredoc-body.js';
 import { throughLinks } from './links.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
@@ -65,14 +66,30 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
         bodyScope = { ...bodyScope, stdinFrom: [...bodyScope.stdinFrom, '<file'] };
     }
   }
+  // `rm > log -rf /`, `tee <<EOF /dev/sda`: the grammar reads words after a redirection's target
+  // as more targets (or heredoc arguments); bash gives them to the command.
+  const extra: Node[] = [];
+  for (const redirect of redirects) {
+    if (redirect.type === 'file_redirect')
+      for (const target of redirect.childrenForFieldName('destination').slice(1)) if (target) extra.push(target);
+    if (redirect.type === 'heredoc_redirect')
+      for (let index = 0; index < redirect.childCount; index++)
+        if (redirect.fieldNameForChild(index) === 'argument') extra.push(redirect.child(index) as Node);
+  }
   const before = state.commands.length;
-  if (body) walk(state, bodyScope, body);
+  if (body?.type === 'command') handleCommand(state, bodyScope, body, extra);
+  else {
+    if (extra.length > 0) notUnderstood(state, 'words after a redirection are not analyzed', node.text);
+    for (const word of extra) walk(state, bodyScope, word);
+    if (body) walk(state, bodyScope, body);
+  }
   const bodyNames = state.commands.slice(before).map((command) => command.name);
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect') {
       // A heredoc may carry the rest of a pipeline (`cat <<EOF | sh`); its body is text, not commands.
-      for (const child of namedChildrenOf(redirect)) {
-        if (!child) continue;
+      for (let index = 0; index < redirect.childCount; index++) {
+        const child = redirect.child(index);
+        if (!child?.isNamed || redirect.fieldNameForChild(index) === 'argument') continue;
         if (child.type === 'heredoc_body') analyzeHeredocBody(state, scope, redirect, child);
         else if (child.type.startsWith('heredoc_')) continue;
         else if (child.type.endsWith('_redirect')) handleRedirect(state, scope, child);

@@ -1,0 +1,41 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { describe, expect, it } from 'vitest';
+import { createPolicy } from '../src/index.js';
+import { type Case, deviceWritePolicy } from './device-write-cases.js';
+import { bash, call } from './helpers.js';
+
+/**
+ * Ways to hide a destructive command from the default rules that a third sweep found open,
+ * with their near misses. Each line is judged in bypass mode under generous allow rules, where
+ * anything neither denied nor asked runs; the near misses must stay allowed in the default mode.
+ */
+const { expectVerdict, allowedInDefault } = deviceWritePolicy('evasion-3');
+const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
+const RM = /^destructive-file-operation: rm with recursive and force flags/;
+
+describe('words after a redirection belong to the command', () => {
+  it.each<Case>([
+    ['rm > /dev/null -rf /', 'deny', RM],
+    ['rm 2>/dev/null -rf /', 'deny', RM],
+    ['rm -r < /dev/null -f /', 'deny', RM],
+    ['tee < img /dev/sda', 'deny', DISK],
+    ['dd < img of=/dev/sda', 'deny', DISK],
+    ['cp > log img /dev/sda', 'deny', DISK],
+    ['tee &> log /dev/sda < img', 'deny', DISK],
+    ['tee <<EOF /dev/sda\nx\nEOF', 'deny', DISK],
+    ['sudo > log rm -rf /', 'deny', RM],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'echo x 2>/dev/null y',
+    'cat < list.txt -n',
+    'tee < img out.img',
+    'ls 2>/dev/null -la /dev',
+  ])('%j stays allowed', allowedInDefault);
+
+  it('under an allow rule for rm, rm -rf hidden after a redirection is still denied', async () => {
+    const policy = createPolicy({ commands: { allow: ['rm *'] } });
+    const decision = await policy.check(call(bash, { command: 'rm > /dev/null -rf /' }));
+    expect(decision.decision, decision.reason).toBe('deny');
+  });
+});
