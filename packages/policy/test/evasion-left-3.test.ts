@@ -26,12 +26,10 @@ describe('words after a redirection belong to the command', () => {
     ['sudo > log rm -rf /', 'deny', RM],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
-  it.each([
-    'echo x 2>/dev/null y',
-    'cat < list.txt -n',
-    'tee < img out.img',
-    'ls 2>/dev/null -la /dev',
-  ])('%j stays allowed', allowedInDefault);
+  it.each(['echo x 2>/dev/null y', 'cat < list.txt -n', 'tee < img out.img', 'ls 2>/dev/null -la /dev'])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
 
   it('under an allow rule for rm, rm -rf hidden after a redirection is still denied', async () => {
     const policy = createPolicy({ commands: { allow: ['rm *'] } });

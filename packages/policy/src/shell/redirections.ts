@@ -71,7 +71,8 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
   const extra: Node[] = [];
   for (const redirect of redirects) {
     if (redirect.type === 'file_redirect')
-      for (const target of redirect.childrenForFieldName('destination').slice(1)) if (target) extra.push(target);
+      for (const target of redirect.childrenForFieldName('destination').slice(1))
+        if (target) extra.push(target);
     if (redirect.type === 'heredoc_redirect')
       for (let index = 0; index < redirect.childCount; index++)
         if (redirect.fieldNameForChild(index) === 'argument') extra.push(redirect.child(index) as Node);
