@@ -8,7 +8,8 @@ import { pgpass } from './pgpass.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
-import { jwt, privateKey, slackWebhook, urlPassword } from './structured.js';
+import { encodedPrivateKey } from './encoded-private-key.js';
+import { jwt, privateKey, slackWebhook, urlPassword, urlToken } from './structured.js';
 import {
   anthropicKey,
   githubToken,
@@ -18,6 +19,7 @@ import {
   openaiKey,
   pypiToken,
   slackToken,
+  vaultToken,
 } from './tokens.js';
 
 /**
@@ -26,6 +28,7 @@ import {
  */
 export const DEFAULT_RULES: readonly SecretRule[] = [
   privateKey,
+  encodedPrivateKey,
   githubToken,
   anthropicKey,
   openaiKey,
@@ -41,8 +44,10 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   pypiToken,
   huggingfaceToken,
   gitlabToken,
+  vaultToken,
   jwt,
   urlPassword,
+  urlToken,
   envPair,
   cookie,
   curlCredentials,

@@ -155,6 +155,32 @@ export const urlPassword: SecretRule = {
   ],
 };
 
+/**
+ * A token given as the whole user name of an https URL (`https://TOKEN@github.com/o/r.git`, as
+ * GitHub and GitLab accept): only a user name that looks random and is 20+ characters long.
+ */
+export const urlToken: SecretRule = {
+  id: 'url_token',
+  description: 'Tokens given as the whole user name of a URL (https://TOKEN@github.com/...)',
+  anchors: ['://'],
+  pattern: /:\/\/([A-Za-z0-9_-]{20,256})@/y,
+  validate: (secret) => looksRandom(secret) && !isPlaceholder(secret),
+  maxLength: 264,
+  positives: (fake) => {
+    const token = fake.chars(ALPHABETS.alnum, 40);
+    return [
+      { text: `origin\thttps://${token}@github.com/team/app.git (fetch)`, secret: token },
+      { text: `{"url":"https://${token}@gitlab.example.com/g/p.git"}`, secret: token },
+    ];
+  },
+  negatives: () => [
+    'https://alice@git.example.com/team/app.git',
+    'https://deploy-bot-production@ci.example.com',
+    'ssh://git@github.com/a/b',
+    'https://first.last@example.com',
+  ],
+};
+
 /** Slack incoming-webhook and workflow URLs. */
 export const slackWebhook: SecretRule = {
   id: 'slack_webhook',
