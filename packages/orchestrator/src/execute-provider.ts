@@ -11,7 +11,7 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import { repairContext } from './call-context.js';
-import { providerFailure } from './thrown.js';
+import { providerFailure, thrownMessage } from './thrown.js';
 import type { CallState } from './call-state.js';
 import type { NamedQueue } from './queue.js';
 
@@ -172,31 +172,83 @@ function run(
       return;
     }
     state.settleAttempt = finish;
-    let pending: Promise<ToolResult>;
+    const provider = route.entry.provider.namespace;
+    let pending: unknown;
     try {
       pending = route.entry.provider.execute(route.localName, call.args, repairContext(call.ctx, state));
     } catch (error) {
-      finish(providerFailure(error, route.entry.provider.namespace, route.name));
+      finish(providerFailure(error, provider, route.name));
       return;
     }
-    if (!pending || typeof (pending as Promise<unknown>).then !== 'function') {
-      finish(checked(pending as unknown, route.entry.provider.namespace, route.name));
+    // a getter or Proxy may throw from here on: this runs inside the executor, where a throw
+    // would leave the attempt unsettled and its queue slot held for good
+    let then: unknown;
+    try {
+      then =
+        typeof pending === 'object' && pending !== null ? (pending as { then?: unknown }).then : undefined;
+    } catch (error) {
+      finish(invalidResult(provider, route.name, `it cannot be read: ${thrownMessage(error)}`));
       return;
     }
-    pending.then(
-      (value) => finish(checked(value, route.entry.provider.namespace, route.name)),
-      (error: unknown) => finish(providerFailure(error, route.entry.provider.namespace, route.name)),
-    );
+    if (typeof then === 'function') {
+      try {
+        (then as Promise<unknown>['then']).call(
+          pending,
+          (value) => finish(checked(value, provider, route.name)),
+          (error: unknown) => finish(providerFailure(error, provider, route.name)),
+        );
+      } catch (error) {
+        finish(providerFailure(error, provider, route.name));
+      }
+      return;
+    }
+    finish(checked(pending, provider, route.name));
   });
 }
 
 function checked(value: unknown, provider: string, tool: string): ToolResult {
-  const problem = describeInvalidResult(value);
-  if (problem === undefined) return value as ToolResult;
+  let problem: string | undefined;
+  try {
+    problem = describeInvalidResult(value) ?? contentProblem(value as ToolResult);
+  } catch (error) {
+    problem = `it cannot be read: ${thrownMessage(error)}`;
+  }
+  return problem === undefined ? (value as ToolResult) : invalidResult(provider, tool, problem);
+}
+
+function invalidResult(provider: string, tool: string, problem: string): ToolResult {
   return fail(
     'INVALID_RESULT',
     `provider "${provider}" returned an invalid result for ${tool} (${problem}); this is a bug in the provider, not in the arguments`,
   );
+}
+
+/** Fields of a content block core has checked to be strings (the rest may hold anything). */
+const STRING_FIELDS: ReadonlySet<string> = new Set(['type', 'text', 'data', 'mimeType', 'uri', 'name']);
+
+/**
+ * Why a result's content is not JSON data (a cycle or a BigInt in `annotations`, `_meta`,
+ * `resource`...), or undefined: callers send results on as JSON (an MCP answer, a model
+ * message), where such a result would throw. Only fields that are not plain strings are
+ * serialized.
+ */
+function contentProblem(result: ToolResult): string | undefined {
+  const content = result.content;
+  if (!content) return undefined;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as unknown as Record<string, unknown>;
+    for (const key in block) {
+      const field = block[key];
+      if (typeof field === 'string' || STRING_FIELDS.has(key)) continue;
+      try {
+        JSON.stringify(field);
+      } catch (error) {
+        const why = error instanceof RangeError ? 'it nests too deeply' : thrownMessage(error).split('\n')[0];
+        return `content[${i}].${key.slice(0, 40)} is not JSON data: ${why}`;
+      }
+    }
+  }
+  return undefined;
 }
 
 function sleep(ms: number, state: CallState): Promise<void> {

@@ -77,7 +77,7 @@ export class ToolsOrchestrator {
     // close() has closed the middleware it had: one added now would never be closed
     if (this.closed)
       throw new ToolError(
-        'CONFIG_INVALID',
+        'PROVIDER_UNAVAILABLE',
         'use() after close(): the orchestrator is closed; create a new one',
       );
     this.middleware.push(middleware);

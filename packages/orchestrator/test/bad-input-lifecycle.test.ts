@@ -65,7 +65,7 @@ describe('close() called twice', () => {
 });
 
 describe('what is handed to a closed orchestrator', () => {
-  it('use() after close() is CONFIG_INVALID (before: accepted, and that middleware was never closed)', async () => {
+  it('use() after close() is PROVIDER_UNAVAILABLE, as register() is (before: accepted, and that middleware was never closed)', async () => {
     const local = createOrchestrator();
     orchestrator = local;
     await local.close();
@@ -80,7 +80,7 @@ describe('what is handed to a closed orchestrator', () => {
         },
       }),
     );
-    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.message).toMatch(/the orchestrator is closed; create a new one/);
     expect(closedMiddleware).toBe(0);
     expect(thrownBy(() => local.register(testProvider('q', {}))).message).toMatch(/closed/);
