@@ -165,13 +165,25 @@ export function toResult(facts: ResponseFacts, read: ReadBody, maxBytes: number)
       bytes: read.bytes.length,
     });
   }
-  const text = bodyText(read.bytes, contentType);
-  if (kind === 'json') {
+  if (kind === 'json') return jsonResult(read.bytes, contentType);
+  return ok(bodyText(read.bytes, contentType));
+}
+
+/**
+ * JSON is UTF-8 between systems and a charset parameter means nothing for it (RFC 8259 8.1), yet
+ * servers add wrong ones: UTF-8 first, then the charset the type names (real UTF-16 JSON). A body
+ * that parses neither way comes back as its text, without `structured`.
+ */
+function jsonResult(bytes: Buffer, contentType: string | undefined): ToolResult {
+  const utf8 = bodyText(bytes, undefined);
+  try {
+    return ok(utf8, JSON.parse(utf8));
+  } catch {
+    const declared = bodyText(bytes, contentType);
     try {
-      return ok(text, JSON.parse(text));
+      return ok(declared, JSON.parse(declared));
     } catch {
-      return ok(text);
+      return ok(declared);
     }
   }
-  return ok(text);
 }

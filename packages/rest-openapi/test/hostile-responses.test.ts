@@ -76,3 +76,27 @@ describe('content encodings that are stacked or unknown', () => {
     expect(result.error.message).toContain('gzip, deflate or br');
   });
 });
+
+describe('JSON with a charset that does not fit', () => {
+  it('reads JSON as UTF-8 whatever charset the content type claims, and real UTF-16 JSON still', async () => {
+    const json = '{"city":"São Paulo"}';
+    for (const [contentType, body] of [
+      ['application/json; charset=utf-16', Buffer.from(json)],
+      ['application/json; charset=iso-8859-1', Buffer.from(json)],
+      ['application/json; charset=utf-16le', Buffer.from(json, 'utf16le')],
+    ] as const) {
+      const api = await server((_request, response) => {
+        response.writeHead(200, { 'content-type': contentType });
+        response.end(body);
+      });
+      const result = await provider({ get: getTool(`${api.origin}/x`) }).execute(
+        'get',
+        {},
+        createToolContext(),
+      );
+      // RFC 8259: JSON between systems is UTF-8 and a charset means nothing; UTF-8 bytes used to be
+      // decoded as UTF-16 (garbage, no structured value) or Latin-1 ("SÃ£o")
+      expect(result.ok && result.structured, contentType).toEqual({ city: 'São Paulo' });
+    }
+  });
+});
