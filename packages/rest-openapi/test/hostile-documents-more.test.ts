@@ -95,3 +95,29 @@ describe('servers on local or private addresses', () => {
     }
   });
 });
+
+describe('enormous enums', () => {
+  it('leaves an enum of more than 256 values out of the input schema, says so, and keeps short ones', async () => {
+    const huge = Array.from({ length: 100_000 }, (_, index) => `value-${index}`);
+    const document = minimal({
+      '/a': {
+        get: {
+          operationId: 'a',
+          parameters: [
+            { name: 'huge', in: 'query', schema: { type: 'string', enum: huge } },
+            { name: 'short', in: 'query', schema: { type: 'string', enum: ['x', 'y'] } },
+          ],
+        },
+      },
+    });
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'enums' });
+    const properties = tools.a?.parametersSchema.properties as Record<string, Record<string, unknown>>;
+    // the whole list used to go into the schema the model is shown: 1.4 MB for this one argument
+    expect(JSON.stringify(tools.a?.parametersSchema).length).toBeLessThan(2000);
+    expect(properties.huge?.enum).toBeUndefined();
+    expect(properties.huge?.type).toBe('string');
+    expect(properties.huge?.description).toContain('One of 100000 values');
+    expect(properties.short?.enum).toEqual(['x', 'y']);
+    expect(warnings.join('\n')).toContain('1 enum of more than 256 values was left out');
+  });
+});

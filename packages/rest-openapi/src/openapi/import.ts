@@ -16,7 +16,7 @@ import type { NormalizedOperation } from './operation-model.js';
 import { readOperations } from './operations.js';
 import { reconcilePathParameters } from './path-parameters.js';
 import { createRefResolver } from './resolver.js';
-import { SchemaConverter } from './schema.js';
+import { MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
 import { type SchemeCredentials, authForRequirements, defaultVariableOwners } from './security.js';
 import { checkServerVariables } from './server-variables.js';
 import {
@@ -322,6 +322,12 @@ export async function importOpenApi(
       if (error instanceof SchemeRefused) throw error;
       problem(operation.label, errorMessage(error));
     }
+  }
+  if (converter.droppedEnums > 0) {
+    const count = converter.droppedEnums;
+    warnings.push(
+      `${count} enum${count === 1 ? '' : 's'} of more than ${MAX_ENUM_VALUES} values ${count === 1 ? 'was' : 'were'} left out of the input schemas (the API still checks the value); the descriptions say how many values each allows`,
+    );
   }
   const info = (document.info ?? {}) as Mutable;
   return {

@@ -37,6 +37,8 @@ const DROPPED = new Set([
   'collectionFormat',
   'contentSchema',
 ]);
+/** The most values an `enum` may list in an input schema; a longer one is left out, and said so. */
+export const MAX_ENUM_VALUES = 256;
 const SCHEMA_MAPS = ['properties', 'patternProperties'] as const;
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 const SCHEMA_SINGLES = [
@@ -63,6 +65,8 @@ export class SchemaConverter {
   private readonly names = new Map<string, string>();
   private readonly usedNames = new Set<string>();
   private readonly edges = new Map<string, readonly string[]>();
+  /** Enums left out for having more than {@link MAX_ENUM_VALUES} values (each converted schema once). */
+  droppedEnums = 0;
 
   constructor(
     private readonly resolver: RefResolver,
@@ -243,8 +247,14 @@ export class SchemaConverter {
           setOwn(deps, name, Array.isArray(member) ? member : this.walk(member, needs, depth + 1));
         }
         out.dependencies = deps;
+      } else if (key === 'enum' && Array.isArray(value) && value.length > MAX_ENUM_VALUES) {
+        // a schema the model is shown: 100,000 allowed values would crowd out everything else
+        this.droppedEnums++;
+        const note = `One of ${value.length} values (too many to list; the API checks the value).`;
+        out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note;
       } else if (key === 'description' && typeof value === 'string') {
-        out.description = trimText(value, this.maxDescriptionLength);
+        const trimmed = trimText(value, this.maxDescriptionLength);
+        out.description = typeof out.description === 'string' ? `${trimmed} ${out.description}` : trimmed;
       } else {
         setOwn(out, key, value);
       }
