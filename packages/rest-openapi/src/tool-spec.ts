@@ -56,10 +56,19 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
       throw problem('streaming needs discriminatorField and doneValue');
     }
   }
+  const headerSetBy = new Map<string, string>();
+  const setsHeader = (header: string, by: string): void => {
+    const earlier = headerSetBy.get(header.toLowerCase());
+    // one of the two would be dropped silently
+    if (earlier !== undefined)
+      throw problem(`${earlier} and ${by} both set the ${header.toLowerCase()} header; keep one of them`);
+    headerSetBy.set(header.toLowerCase(), by);
+  };
   for (const [header, value] of Object.entries(config.headers ?? {})) {
     if (!HEADER_TOKEN.test(header))
       throw problem(`header name ${JSON.stringify(header)} is not a valid HTTP token`);
     if (typeof value !== 'string') throw problem(`header ${header} must be a string`);
+    setsHeader(header, `headers.${header}`);
   }
   if (config.cache !== undefined) parseDuration(config.cache, `REST tool "${name}": cache`);
   const field = (key: string): string => `REST tool "${name}": ${key}`;
@@ -78,6 +87,7 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
       throw problem(
         `parameters.${argument}: ${JSON.stringify(binding.name ?? argument)} is not a valid HTTP header name`,
       );
+    if (binding.in === 'header') setsHeader(binding.name ?? argument, `parameters.${argument}`);
   }
   const auth = authProblem(config.auth) ?? configuredHeaderClash(config.headers, config.auth);
   if (auth) throw problem(auth);

@@ -204,3 +204,26 @@ describe('a configured header that an auth entry sets too', () => {
     expect(warnings.join('\n')).not.toContain(literal);
   });
 });
+
+describe('one header configured twice', () => {
+  it('refuses headers that differ only in case, and a header argument named like a configured header', async () => {
+    const api = await server();
+    const extras: Partial<RestToolConfig>[] = [
+      { headers: { 'X-Key': 'a', 'x-key': 'b' } },
+      {
+        headers: { 'X-Trace': 'fixed' },
+        parameters: { trace: { in: 'header' as const, name: 'x-trace' } },
+        parametersSchema: { type: 'object', properties: { trace: { type: 'string' } } },
+      },
+    ];
+    for (const extra of extras) {
+      // one of the two used to be dropped silently (the last key, or the argument)
+      const error = thrown(() =>
+        createRestProvider({ namespace: 't', env: {}, tools: { me: getTool(`${api.origin}/me`, extra) } }),
+      );
+      expect(error.code, JSON.stringify(extra)).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(/both set the x-(key|trace) header/);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+});
