@@ -12,7 +12,7 @@ const fake = createFakeSource();
 const scrubber = createScrubber();
 
 // Credentials kept in files that tools print: kubeconfig `client-key-data` (a PEM private key,
-// base64-encoded), HashiCorp Vault tokens, and a token given as the user name of a git remote.
+// base64-encoded) and a token given as the user name of a git remote.
 
 /** Runs a tool the test needs; undefined (skipped) when it is not installed, except under CI. */
 async function tool(command: string, args: readonly string[]): Promise<string | undefined> {
@@ -119,27 +119,6 @@ describe('credential files', () => {
     const certificate = Buffer.from(pem('CERTIFICATE')).toString('base64');
     const publicKey = Buffer.from(pem('PUBLIC KEY')).toString('base64');
     expect(scrubber.scrub(`tls.crt: ${certificate}\nca.pub: ${publicKey}\n`).findings).toEqual([]);
-  });
-
-  it('redacts HashiCorp Vault tokens (hvs., hvb., hvr.) in vault login output and headers', () => {
-    const service = `hvs.${fake.chars(ALPHABETS.alnum, 91)}`;
-    const batch = `hvb.${fake.chars(ALPHABETS.alnum, 120)}`;
-    const recovery = `hvr.${fake.chars(ALPHABETS.alnum, 24)}`;
-    const login = [
-      'Key                  Value',
-      '---                  -----',
-      `token                ${service}`,
-      `token_accessor       ${fake.chars(ALPHABETS.alnum, 24)}`,
-      'token_duration       768h',
-      `batch                ${batch}`,
-      `recovery ${recovery}`,
-    ].join('\n');
-    const scrubbed = scrubber.scrubText(login);
-    for (const token of [service, batch, recovery]) expect(scrubbed).not.toContain(token.slice(4));
-    expect(scrubbed).toContain('token                [REDACTED:vault_token]');
-    expect(scrubbed).toContain('token_duration       768h');
-    expect(scrubber.scrubText(`> X-Vault-Token: ${service}\r\n`)).not.toContain(service.slice(4));
-    expect(scrubber.scrub('hvs.xxxxxxxxxxxxxxxxxxxxxxxxxxxx and the hvs. prefix').findings).toEqual([]);
   });
 
   it('redacts a token given as the user name of a real git remote', async () => {

@@ -4,7 +4,8 @@ import type { RuleMatch, SecretRule } from '../types.js';
 // A PEM private key that was base64-encoded whole: kubeconfig `client-key-data`, a Kubernetes
 // Secret's `tls.key`, Helm values. The encoding of `-----BEGIN ` starts every such value (it is
 // the first thing encoded), so the rule is anchored on it, decodes the header to tell a private
-// key from a certificate or public key, and redacts the base64 run.
+// key from a certificate or public key, and redacts the base64 run. The anchor leaves out the
+// leading `L`: its `S` is a probe character other rules already use, so the rule adds no scan.
 
 /** `-----BEGIN ` in base64. */
 const ENCODED_BEGIN = 'LS0tLS1CRUdJTi';
@@ -44,9 +45,10 @@ export const encodedPrivateKey: SecretRule = {
   id: 'private_key_base64',
   description:
     'PEM private keys encoded in base64 whole (kubeconfig client-key-data, Kubernetes Secret tls.key); certificates and public keys are left alone',
-  anchors: [ENCODED_BEGIN],
-  match: (text, start) => {
-    const match = matchEncodedPrivateKey(text, start);
+  anchors: [ENCODED_BEGIN.slice(1)],
+  match: (text, anchor) => {
+    if (text.charCodeAt(anchor - 1) !== 76) return undefined; // the `L`
+    const match = matchEncodedPrivateKey(text, anchor - 1);
     return match === undefined ? undefined : { ...match, kind: 'private_key' };
   },
   maxLength: MAX_ENCODED,

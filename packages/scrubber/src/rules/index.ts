@@ -19,7 +19,6 @@ import {
   openaiKey,
   pypiToken,
   slackToken,
-  vaultToken,
 } from './tokens.js';
 
 /**
@@ -44,7 +43,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   pypiToken,
   huggingfaceToken,
   gitlabToken,
-  vaultToken,
   jwt,
   urlPassword,
   urlToken,

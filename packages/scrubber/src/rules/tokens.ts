@@ -168,18 +168,3 @@ export const slackToken: SecretRule = {
     'xoxb-',
   ],
 };
-
-/** HashiCorp Vault service, batch and recovery tokens. */
-export const vaultToken: SecretRule = {
-  id: 'vault_token',
-  description: 'HashiCorp Vault tokens: hvs. (service), hvb. (batch), hvr. (recovery), 24+ characters',
-  anchors: ['hvs.', 'hvb.', 'hvr.'],
-  pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,400}(?:\.[A-Za-z0-9]{1,16})?(?![A-Za-z0-9_-])/y,
-  validate: (secret) => looksRandom(secret.slice(4)),
-  maxLength: 425,
-  positives: (fake) => [
-    ...inContexts(`hvs.${fake.chars(alnum, 91)}`, 'vault_token'),
-    ...bareContexts(`hvb.${fake.chars(alnum, 138)}`),
-  ],
-  negatives: () => ['hvs.xxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'the hvs. prefix', 'hvs.CAESI'],
-};
