@@ -37,3 +37,33 @@ describe('words after a redirection belong to the command', () => {
     expect(decision.decision, decision.reason).toBe('deny');
   });
 });
+
+describe('parameter operations on values set in the line', () => {
+  it.each<Case>([
+    ['X=x/dev/sda; tee "${X#x}" < img', 'deny', DISK],
+    ['X=a/b/c/dev/sda; tee "/${X#*/*/*/}" < img', 'deny', DISK],
+    ['X=/dev/sda.bak; tee "${X%.bak}" < img', 'deny', DISK],
+    ['X=/dev/sdaXX; tee "${X%%X*}" < img', 'deny', DISK],
+    ['X=/tmp/sda; tee "${X/tmp/dev}" < img', 'deny', DISK],
+    ['X=/tmp/sda; tee "${X/#\\/tmp/\\/dev}" < img', 'deny', DISK],
+    ['X=/dev/sdz; cp img "${X//z/a}"', 'deny', DISK],
+    ['X=/DEV/SDA; tee "${X,,}" < img', 'deny', DISK],
+    ['X=/DEV/SDA; tee "${X@L}" < img', 'deny', DISK],
+    ['X=\'\\x2fdev/sda\'; tee "${X@E}" < img', 'deny', DISK],
+    ['X=AAA/dev/sda; tee "${X:3}" < img', 'deny', DISK],
+    ['X=/dev/sda; tee "${X:?unset}" < img', 'deny', DISK],
+    ['X=1; tee ${X:+/dev/sda} < img', 'deny', DISK],
+    ['Y=X; X=/dev/sda; tee "${!Y}" < img', 'deny', DISK],
+    ['tee ${X:+/dev/sda} < img', 'ask', /may write to the block device/],
+    [`X=/dev/sda${'A'.repeat(300)}; tee "\${X%%A*}" < img`, 'ask', /more variables, values/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'X=/dev/sda; tee "${X@Q}" < img',
+    'X=/dev/sda; tee "${X//s/}" < img',
+    'X=/dev/sda; tee "${X##*/}" < img',
+    'X=/dev/sda; tee "${X:0:4}" < img',
+    'tee "${X##*/}" < img',
+    'X=; tee ${X:+/dev/sda} < img',
+  ])('%j stays allowed', allowedInDefault);
+});

@@ -43,6 +43,29 @@ function partValues(
   depth: number,
 ): ShellWord[] | undefined {
   if ('substitution' in part) return substitutionValues(facts, part.substitution, depth);
+  if (part.indirect) {
+    const names = facts.variables.get(part.variable);
+    if (!names) return undefined;
+    return names.flatMap((name) =>
+      name.dynamic || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text)
+        ? [RUN_TIME]
+        : (facts.variables.get(name.text) ?? [RUN_TIME]),
+    );
+  }
+  if (part.transform) {
+    const values = facts.variables.get(part.variable) ?? [RUN_TIME];
+    const out: ShellWord[] = [];
+    for (const value of values) {
+      const results = part.transform(value);
+      if (results === 'overflow') {
+        facts.overflow = true;
+        return undefined;
+      }
+      out.push(...results);
+    }
+    // Known when some result is: `${X:+/dev/sda}` is /dev/sda or nothing even for an unknown X.
+    return facts.variables.has(part.variable) || out.some((value) => !value.dynamic) ? out : undefined;
+  }
   if (!part.all) return facts.variables.get(part.variable)?.slice();
   const whole = facts.variables.get(allKey(part.variable));
   const scalar = facts.variables.get(part.variable);

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { elementKey, literalIndex } from './arrays.js';
+import { type Transform, parameterOperation } from './parameter-operations.js';
 import { namedChildrenOf } from './parser.js';
 
 /**
@@ -46,6 +47,10 @@ export type WordPart =
       readonly fallback?: ShellWord;
       /** `${NAME[@]}` or `${NAME[*]}`: every element of the array. */
       readonly all?: '@' | '*';
+      /** `${!NAME}`: the variable NAME names. */
+      readonly indirect?: boolean;
+      /** `${NAME#x}`, `${NAME/a/b}`...: what the operation makes of each value. */
+      readonly transform?: Transform;
     }
   /** `$(...)` or backticks: its output, when the command inside only prints known words. */
   | { readonly substitution: Node; readonly quoted: boolean };
@@ -220,8 +225,12 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
       {
         const variable = variablePart(node.text, quoted);
         const fallback = variable ? undefined : defaultValue(node, quoted, depth);
+        const operation = variable || fallback ? undefined : parameterOperation(node);
+        const indirect = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.text)?.[1];
         if (variable) acc.parts.push(variable);
         else if (fallback) acc.parts.push(fallback);
+        else if (operation) acc.parts.push({ ...operation, quoted });
+        else if (indirect) acc.parts.push({ variable: indirect, quoted, indirect: true });
         else acc.plain = false;
       }
       if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;

@@ -1,0 +1,202 @@
+import type { Node } from 'web-tree-sitter';
+import { decodeEscapes } from './static-output.js';
+import type { ShellWord } from './words.js';
+
+/** Longest value a pattern operation is worked out on; longer ones make the line asked. */
+const MAX_OPERAND = 256;
+
+/**
+ * What an operation does to one value of its variable: the values it may give, or `'overflow'`
+ * when it is not worked out (a long value, a pattern with more than one `*`).
+ */
+export type Transform = (value: ShellWord) => readonly ShellWord[] | 'overflow';
+
+const known = (text: string): ShellWord => ({ text, dynamic: false, glob: false, substitutions: [] });
+const UNKNOWN: ShellWord = { text: '', dynamic: true, glob: false, substitutions: [] };
+
+/** One piece of a glob pattern: `*`, `?`, or a test for one character. */
+type GlobToken = '*' | '?' | ((char: string) => boolean);
+
+/** A glob pattern's pieces; undefined when it holds quotes or expansions or is too long. */
+function globTokens(pattern: string): GlobToken[] | undefined {
+  if (/["'$`]/.test(pattern) || pattern.length > MAX_OPERAND) return undefined;
+  const tokens: GlobToken[] = [];
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index] as string;
+    if (char === '\\' && index + 1 < pattern.length) {
+      const next = pattern[++index] as string;
+      tokens.push((candidate) => candidate === next);
+    } else if (char === '*') tokens.push('*');
+    else if (char === '?') tokens.push('?');
+    else if (char === '[' && pattern.indexOf(']', index + 2) > 0) {
+      const end = pattern.indexOf(']', index + 2);
+      const body = pattern.slice(index + 1, end);
+      const negated = /^[!^]/.test(body);
+      const set = negated ? body.slice(1) : body;
+      const ranges = [...set.matchAll(/(.)-(.)|(.)/gs)];
+      tokens.push((candidate) => {
+        const inside = ranges.some(([, from, to, single]) =>
+          single !== undefined
+            ? candidate === single
+            : candidate >= (from as string) && candidate <= (to as string),
+        );
+        return inside !== negated;
+      });
+      index = end;
+    } else tokens.push((candidate) => candidate === char);
+  }
+  return tokens;
+}
+
+/**
+ * Where a match of the pattern that starts at `start` may end (by end index), in one pass over
+ * the text: the pattern positions reachable after each character, `*` matching any run.
+ */
+function matchEnds(tokens: readonly GlobToken[], text: string, start: number): boolean[] {
+  const ends: boolean[] = [];
+  const close = (positions: Set<number>): Set<number> => {
+    for (const position of positions) if (tokens[position] === '*') positions.add(position + 1);
+    return positions;
+  };
+  let positions = close(new Set([0]));
+  for (let index = start; ; index++) {
+    ends[index] = positions.has(tokens.length);
+    if (index === text.length || positions.size === 0) break;
+    const char = text[index] as string;
+    const next = new Set<number>();
+    for (const position of positions) {
+      const token = tokens[position];
+      if (token === undefined) continue;
+      if (token === '*') next.add(position);
+      else if (token === '?' || token(char)) next.add(position + 1);
+    }
+    positions = close(next);
+  }
+  return ends;
+}
+
+/** Cuts the shortest or longest prefix (`#`, `##`) or suffix (`%`, `%%`) that matches. */
+function cut(text: string, tokens: readonly GlobToken[], operator: string): string {
+  const longest = operator.length === 2;
+  if (operator.startsWith('#')) {
+    const ends = matchEnds(tokens, text, 0);
+    const lengths = Array.from({ length: text.length + 1 }, (_, index) => index);
+    const length = (longest ? lengths.reverse() : lengths).find((at) => ends[at]);
+    return length === undefined ? text : text.slice(length);
+  }
+  const starts = Array.from({ length: text.length + 1 }, (_, index) => index);
+  const start = (longest ? starts : starts.reverse()).find((at) => matchEnds(tokens, text, at)[text.length]);
+  return start === undefined ? text : text.slice(0, start);
+}
+
+/** `/pat/rep`, `//`, `/#`, `/%`: the longest match at the leftmost place it matches (every place for `//`). */
+function replace(text: string, tokens: readonly GlobToken[], operator: string, replacement: string): string {
+  let out = '';
+  let index = 0;
+  while (index <= text.length) {
+    const ends = matchEnds(tokens, text, index);
+    let end = -1;
+    if (operator === '/%') end = ends[text.length] ? text.length : -1;
+    else for (let to = text.length; to >= index && end < 0; to--) if (ends[to]) end = to;
+    // An empty match replaces nothing, except at the anchored start or end.
+    if (end > index || (end === index && (operator === '/#' || operator === '/%'))) {
+      out += replacement;
+      if (operator !== '//') return out + text.slice(end);
+      index = end;
+      continue;
+    }
+    if (operator === '/#' || index === text.length) return operator === '/#' ? text : out;
+    out += text[index];
+    index++;
+  }
+  return out;
+}
+
+function changeCase(text: string, operator: string): string {
+  if (operator === ',,') return text.toLowerCase();
+  if (operator === '^^') return text.toUpperCase();
+  const first = text.slice(0, 1);
+  return (operator === ',' ? first.toLowerCase() : first.toUpperCase()) + text.slice(1);
+}
+
+/** The operand of an operation as text, when it is static. */
+function operandText(node: Node | null | undefined): string | undefined {
+  if (!node) return '';
+  if (/["'$`]/.test(node.text)) return undefined;
+  return node.text;
+}
+
+/**
+ * The operation of `${NAME OP ...}` on known values: pattern removal (`#`, `##`, `%`, `%%`),
+ * replacement (`/`, `//`, `/#`, `/%`), substrings (`:OFFSET[:LENGTH]`), case changes, the
+ * alternative value (`:+`, `+`), the error check (`:?`, `?`) and `@E`/`@U`/`@L`/`@u`/`@Q`.
+ * Undefined for anything else (the word stays unknown).
+ */
+export function parameterOperation(node: Node): { variable: string; transform: Transform } | undefined {
+  const name = node.child(1);
+  if (name?.type !== 'variable_name') return undefined;
+  const operator = node.child(2);
+  if (!operator || operator.isNamed) return undefined;
+  const operands = node.namedChildren.slice(1);
+  const variable = name.text;
+  const op = operator.text;
+  const first = operandText(operands[0]);
+  if (first === undefined) return undefined;
+  const text =
+    (transform: (value: string) => string | undefined): Transform =>
+    (value) => {
+      if (value.dynamic) return [UNKNOWN];
+      if (value.text.length > MAX_OPERAND) return 'overflow';
+      const out = transform(value.text);
+      return out === undefined ? 'overflow' : [known(out)];
+    };
+  // The operand as written (the grammar splits `${X/\/a/b}` at the escaped slash).
+  const raw = node.text.slice(2 + variable.length + op.length, -1);
+  if (['#', '##', '%', '%%'].includes(op)) {
+    const tokens = globTokens(raw);
+    return tokens ? { variable, transform: text((value) => cut(value, tokens, op)) } : undefined;
+  }
+  if (['/', '//', '/#', '/%'].includes(op)) {
+    const slash = raw.search(/(^|[^\\])\//);
+    const at = slash < 0 ? raw.length : raw[slash] === '/' ? slash : slash + 1;
+    const tokens = globTokens(raw.slice(0, at));
+    const replacement = raw.slice(at + 1);
+    if (!tokens || /["'$`]/.test(replacement)) return undefined;
+    const plain = replacement.replace(/\\(.)/g, '$1');
+    return { variable, transform: text((value) => replace(value, tokens, op, plain)) };
+  }
+  if ([',,', '^^', ',', '^'].includes(op) && operands.length === 0)
+    return { variable, transform: text((value) => changeCase(value, op)) };
+  if (op === ':' && operands.every((operand) => operand?.type === 'number')) {
+    const [offset, length] = operands.map((operand) => Number(operand?.text));
+    return { variable, transform: text((value) => value.substr(offset as number, length)) };
+  }
+  if (op === ':?' || op === '?') return { variable, transform: (value) => [value] };
+  if (op === ':+' || op === '+') {
+    const alternative = known(first);
+    // Set (and not empty, for `:+`): the alternative; otherwise nothing. Unknown: either.
+    return {
+      variable,
+      transform: (value) =>
+        value.dynamic
+          ? [alternative, known('')]
+          : value.text !== '' || op === '+'
+            ? [alternative]
+            : [known('')],
+    };
+  }
+  const letter = node.child(3)?.text ?? '';
+  if (op === '@' && /^[EULuQ]$/.test(letter)) {
+    return {
+      variable,
+      transform: text((value) => {
+        if (letter === 'E') return decodeEscapes(value, true).text;
+        if (letter === 'U') return value.toUpperCase();
+        if (letter === 'L') return value.toLowerCase();
+        if (letter === 'u') return changeCase(value, '^');
+        return `'${value.replaceAll("'", "'\\''")}'`;
+      }),
+    };
+  }
+  return undefined;
+}
