@@ -350,6 +350,14 @@ export function createMcpProvider(
     ctx: ToolContext,
   ): Promise<ToolResult> {
     const entry = byName.get(localName);
+    if (!entry && !listed && !closed) {
+      // "has no tool" would be a guess: the tools are not known until the server lists them
+      const why = connection.lastError ? ` (its start failed: ${connection.lastError})` : '';
+      return fail(
+        'PROVIDER_UNAVAILABLE',
+        `MCP server "${name}" has not listed its tools${why}: start it (provider.start) or call refreshTools, then call again`,
+      );
+    }
     if (!entry) {
       const known = specs.slice(0, 20).map((spec) => spec.name);
       return fail(

@@ -1,10 +1,13 @@
 // HTTP servers that misbehave on purpose, on 127.0.0.1: an answer that is an endless event
-// stream carrying no response.
+// stream carrying no response, and a front that refuses the first requests with 401.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
 import { eventLog, tempDirectory, waitFor } from './helpers.js';
+import { startHttpFixture } from './remote-helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -71,6 +74,84 @@ describe('an HTTP server that answers with an endless event stream', () => {
     } finally {
       await provider.close?.();
       await server.close();
+    }
+  });
+});
+
+/** A front for the fixture server on 127.0.0.1 that answers its first `refusals` requests with 401. */
+async function refusingFront(
+  target: number,
+  refusals: number,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  let left = refusals;
+  const server = createServer(async (request, response) => {
+    const body: Buffer[] = [];
+    for await (const chunk of request) body.push(chunk as Buffer);
+    if (left > 0) {
+      left--;
+      response.writeHead(401, { 'www-authenticate': 'Bearer' }).end('not yet');
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
+    }
+    try {
+      const upstream = await fetch(`http://127.0.0.1:${target}${request.url}`, {
+        method: request.method ?? 'GET',
+        headers,
+        ...(body.length > 0 ? { body: Buffer.concat(body) } : {}),
+      });
+      response.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+      if (!upstream.body) return void response.end();
+      const stream = Readable.fromWeb(upstream.body as never);
+      // the fixture server is killed at the end with a stream open: end the answer with it
+      stream.on('error', () => response.destroy());
+      stream.pipe(response);
+    } catch {
+      response.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('an HTTP server that answers 401, then 200', () => {
+  it('fails the first start naming the 401, a call says the tools are not listed, and the next start succeeds', async () => {
+    const fixtureServer = await startHttpFixture();
+    const front = await refusingFront(fixtureServer.port, 1);
+    const provider = createMcpProvider(
+      'flaky',
+      { type: 'http', url: front.url, healthIntervalMs: 0 },
+      { runDirectory: run.path },
+    );
+    try {
+      await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: expect.stringMatching(/401/),
+      });
+      // a call before the tools are listed says why, not "has no tool" (the tools are unknown)
+      const early = await provider.execute('echo', { message: 'early' }, createToolContext());
+      expect(early).toMatchObject({ ok: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
+      expect(early.ok || early.error.message).toMatch(
+        /has not listed its tools \(its start failed: .*401.*\): start it/,
+      );
+      // the failure is not kept: the server is asked again
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute('echo', { message: 'again' }, createToolContext());
+      expect(result).toMatchObject({ ok: true, content: [{ type: 'text', text: 'again' }] });
+      expect(provider.status().state).toBe('ready');
+    } finally {
+      await provider.close?.();
+      await front.close();
+      await fixtureServer.close();
     }
   });
 });
