@@ -38,13 +38,39 @@ export function combinedInstructions(registry: ToolRegistry): string {
   return sections.join('\n\n');
 }
 
-/** Re-lists a provider's tools after it said its list changed (a failed provider that lists is ready again). */
-export async function refreshProvider(entry: ProviderEntry, warn: (message: string) => void): Promise<void> {
+/**
+ * Re-lists a provider's tools after it said its list changed (a failed provider that lists is
+ * ready again). A listing that throws, answers garbage or does not answer within `timeoutMs`
+ * keeps the previous list, with a warning.
+ */
+export async function refreshProvider(
+  entry: ProviderEntry,
+  warn: (message: string) => void,
+  timeoutMs: number,
+): Promise<void> {
   await Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const namespace = entry.provider.namespace;
+  const gaveUp = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `re-listing the tools of "${namespace}" did not answer within ${timeoutMs} ms; the previous list is kept`,
+          ),
+        ),
+      timeoutMs,
+    );
+    // a re-list left hanging must not keep the process alive after close()
+    timer.unref?.();
+  });
   try {
-    entry.specs = checkSpecs(await entry.provider.listTools(), entry.provider.namespace, warn);
+    const listed = await Promise.race([Promise.resolve().then(() => entry.provider.listTools()), gaveUp]);
+    entry.specs = checkSpecs(listed, namespace, warn);
     if (entry.state === 'failed') entry.state = 'ready';
   } catch (error) {
     warn(`refreshing the tool list failed: ${thrownMessage(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }

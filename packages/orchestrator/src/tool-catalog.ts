@@ -39,6 +39,8 @@ export class ToolCatalog {
   private warming: Promise<void> | undefined;
   private specsCache: readonly ToolSpec[] | undefined;
   private readonly refreshing = new Map<string, Promise<void>>();
+  /** Providers that announced a change while being re-listed: re-listed once more after. */
+  private readonly changedAgain = new Set<string>();
   private readonly stopWarmup = new AbortController();
 
   constructor(deps: CatalogDeps) {
@@ -139,13 +141,22 @@ export class ToolCatalog {
 
   private scheduleRefresh(entry: ProviderEntry): void {
     const namespace = entry.provider.namespace;
-    if (this.refreshing.has(namespace) || this.deps.closed()) return;
-    const run = refreshProvider(entry, (message) =>
-      this.deps.events.emit('warning', { provider: namespace, message }),
+    if (this.deps.closed()) return;
+    // the re-list running may have read the list before this change: one more follows it
+    if (this.refreshing.has(namespace)) {
+      this.changedAgain.add(namespace);
+      return;
+    }
+    const run = refreshProvider(
+      entry,
+      (message) => this.deps.events.emit('warning', { provider: namespace, message }),
+      this.deps.options.startTimeoutMs ?? 120_000,
     )
       .finally(() => this.refreshing.delete(namespace))
       .then(() => {
-        if (!this.deps.closed()) this.rebuild();
+        if (this.deps.closed()) return;
+        this.rebuild();
+        if (this.changedAgain.delete(namespace)) this.scheduleRefresh(entry);
       });
     this.refreshing.set(namespace, run);
   }
