@@ -178,7 +178,17 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       }
       const lengthHeader = response.headers['content-length'];
       const declared = typeof lengthHeader === 'string' ? Number(lengthHeader) : Number.NaN;
-      if (Number.isFinite(declared) && declared > options.maxResponseBytes && response.statusCode < 300) {
+      // a HEAD answer (and a 204 or 304) declares the length of a body it does not send
+      const bodiless =
+        request.method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
+      if (
+        !bodiless &&
+        Number.isFinite(declared) &&
+        declared > options.maxResponseBytes &&
+        response.statusCode < 300
+      ) {
+        // destroying an unread body emits 'error' (aborted): heard here, not thrown at the process
+        response.body.on('error', () => undefined);
         response.body.destroy();
         return toResult(facts, { bytes: Buffer.alloc(0), overflow: true }, options.maxResponseBytes);
       }

@@ -100,3 +100,24 @@ describe('JSON with a charset that does not fit', () => {
     }
   });
 });
+
+describe('a HEAD answer that declares a large body', () => {
+  it('is a success without a body, not OUTPUT_TOO_LARGE (nor an uncaught stream error)', async () => {
+    const api = await server((_request, response) => {
+      // a HEAD answer carries the length the GET body would have, and no body
+      response.writeHead(200, {
+        'content-type': 'application/zip',
+        'content-length': String(50 * 1024 * 1024),
+      });
+      response.end();
+    });
+    const rest = provider({ head: getTool(`${api.origin}/file.zip`, { method: 'HEAD' }) });
+    for (let call = 0; call < 2; call++) {
+      const result = await rest.execute('head', {}, createToolContext());
+      // it used to be OUTPUT_TOO_LARGE, and the body it destroyed threw an 'error' nobody heard
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      expect(result.ok && result.structured).toEqual({ status: 200 });
+    }
+    expect(api.requests.map((request) => request.method)).toEqual(['HEAD', 'HEAD']);
+  });
+});
