@@ -54,15 +54,17 @@ describe('grep of one huge file', () => {
     await handle.close();
   };
 
-  it('without ripgrep, refuses a file too large to read whole with INVALID_ARGUMENTS that says what to use', async () => {
+  it('without ripgrep, searches it too, in chunks, stopping where ripgrep stops (the NUL block)', async () => {
     await writeHuge();
     const nodeOnly = createBuiltinProvider({ workspace: ws.dir, grep: { ripgrep: false } });
     try {
-      const error = failure(
-        await nodeOnly.execute('grep', { pattern: 'ERROR', path: 'huge.log' }, context()),
+      const result = await nodeOnly.execute(
+        'grep',
+        { pattern: 'ERROR', path: 'huge.log', output_mode: 'content' },
+        context(),
       );
-      expect(error.code).toBe('INVALID_ARGUMENTS');
-      expect(error.message).toContain('install ripgrep (rg) on the host, search it with bash');
+      expect(okText(result)).toBe('huge.log\n4322:ERROR disk full\n\n(1 matching line in 1 file)');
+      expect(result.ok && result.structured).toMatchObject({ engine: 'node' });
     } finally {
       await nodeOnly.close?.();
     }

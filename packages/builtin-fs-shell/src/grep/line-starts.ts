@@ -18,7 +18,7 @@ const CHECKED_PREFIX_BYTES = 64;
  */
 const SETTLED_MS = 2000;
 
-/** What a ripgrep search found, for {@link rememberLineStarts}. */
+/** What a search found (lines with byte offsets), for {@link rememberLineStarts}. */
 export interface FoundLines {
   readonly files: readonly FileHits[];
   /** The real directory the hits' paths are relative to. */

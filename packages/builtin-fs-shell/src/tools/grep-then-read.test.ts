@@ -18,7 +18,12 @@ async function bytesReadByProcess(): Promise<number> {
   return Number(/^rchar: (\d+)$/m.exec(io)?.[1]);
 }
 
-describe.skipIf(!ripgrep)('grep, then read near the match, in a large file', () => {
+const engines: ReadonlyArray<readonly [string, false | undefined]> = [
+  ...(ripgrep ? [['ripgrep', undefined] as const] : []),
+  ['the Node engine', false],
+];
+
+describe.each(engines)('grep (%s), then read near the match, in a large file', (_engine, engine) => {
   let dir: string;
   let cleanup: () => Promise<void>;
   let provider: BuiltinProvider;
@@ -34,7 +39,12 @@ describe.skipIf(!ripgrep)('grep, then read near the match, in a large file', () 
     const settled = (await stat(join(dir, 'other.log'))).ctimeMs + 2100;
     await sleep(Math.max(0, settled - Date.now()));
     // No background index builds: the bytes counted below are the reads' own.
-    provider = createBuiltinProvider({ workspace: dir, tools: ['read', 'grep'], indexAhead: false });
+    provider = createBuiltinProvider({
+      workspace: dir,
+      tools: ['read', 'grep'],
+      indexAhead: false,
+      ...(engine === false ? { grep: { ripgrep: false } } : {}),
+    });
   });
   afterAll(async () => {
     await provider.close?.();
@@ -49,9 +59,15 @@ describe.skipIf(!ripgrep)('grep, then read near the match, in a large file', () 
   }
 
   it('reads around the match without counting the lines before it', async () => {
-    const found = okText(
-      await provider.execute('grep', { pattern: 'NEEDLE', path: 'big.log', output_mode: 'content' }, ctx),
+    const searched = await provider.execute(
+      'grep',
+      { pattern: 'NEEDLE', path: 'big.log', output_mode: 'content' },
+      ctx,
     );
+    expect(searched.ok && searched.structured).toMatchObject({
+      engine: engine === false ? 'node' : 'ripgrep',
+    });
+    const found = okText(searched);
     const line = Number(/^(\d+):entry \d+ status=NEEDLE$/m.exec(found)?.[1]);
     expect(line).toBe(NEEDLE_LINE);
     const size = (await stat(join(dir, 'big.log'))).size;

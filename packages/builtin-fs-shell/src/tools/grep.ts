@@ -4,7 +4,6 @@ import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplan
 import { z } from 'zod';
 import { FILE_TYPES } from '../grep/file-types.js';
 import { findRipgrep } from '../grep/find-ripgrep.js';
-import { formatBytes } from '../files/sniff.js';
 import { formatHits } from '../grep/format.js';
 import { rememberLineStarts } from '../grep/line-starts.js';
 import { searchWithNode } from '../grep/node-search.js';
@@ -58,12 +57,6 @@ export interface GrepRunOptions {
   readonly ripgrep?: string | false;
 }
 
-/**
- * Largest file the Node engine searches when `path` names a file (it reads it whole, in
- * memory); ripgrep streams files of any size.
- */
-export const MAX_SINGLE_FILE_BYTES = 256 * 1024 * 1024;
-
 /** The ripgrep binary a search uses, or undefined for the Node engine. */
 function ripgrepOf(options: GrepRunOptions): string | undefined {
   return options.ripgrep === false ? undefined : (options.ripgrep ?? findRipgrep());
@@ -97,13 +90,6 @@ export function createGrepTool(deps: ToolDeps): Tool {
           `${target.display} is a special file (pipe, socket or device), not a file or directory to search`,
         );
       const rootIsFile = info.isFile();
-      if (rootIsFile && info.size > MAX_SINGLE_FILE_BYTES && !ripgrepOf(deps.grep)) {
-        throw new ToolError(
-          'INVALID_ARGUMENTS',
-          `${target.display} is ${formatBytes(info.size)}; without ripgrep, grep reads a single file whole, up to ${formatBytes(MAX_SINGLE_FILE_BYTES)}: install ripgrep (rg) on the host, search it with bash and grep, or read it by offset and limit`,
-          { details: { size: info.size } },
-        );
-      }
       let typeGlobs: readonly string[] | undefined;
       if (args.type !== undefined) {
         typeGlobs = FILE_TYPES[args.type];
