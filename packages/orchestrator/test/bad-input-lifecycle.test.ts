@@ -87,3 +87,55 @@ describe('what is handed to a closed orchestrator', () => {
     expect(codeOf(await local.call('p__echo', {}))).toBe('PROVIDER_UNAVAILABLE');
   });
 });
+
+describe('thousands of calls against a concurrency limit', () => {
+  it('3000 calls on 3 slots: never more than 3 run, the line empties as calls end, time out or are cancelled', async () => {
+    const local = createOrchestrator({ queues: { db: { maxConcurrency: 3 } } });
+    orchestrator = local;
+    let running = 0;
+    let peak = 0;
+    let ran = 0;
+    local.register(
+      testProvider('p', {
+        q: {
+          spec: { queue: 'db', sideEffect: 'none' },
+          run: async (args, ctx) => {
+            running++;
+            ran++;
+            peak = Math.max(peak, running);
+            // a turn of the event loop, so the calls overlap; a stopped call stops at once (its
+            // slot is freed when it is stopped, so one that went on would run beside the next)
+            await new Promise<void>((resolve) => {
+              const stop = ctx.onAbort?.(() => resolve());
+              setImmediate(() => {
+                stop?.();
+                resolve();
+              });
+            });
+            running--;
+            return ok(String(args.i));
+          },
+        },
+      }),
+    );
+    await local.warmup();
+    const calls = Array.from({ length: 3000 }, (_, i) =>
+      // every third call has a deadline it may reach in line; every fifth is cancelled by its caller
+      local.call('p__q', { i }, { callId: `c${i}`, ...(i % 3 === 0 ? { timeoutMs: 1 } : {}) }),
+    );
+    expect(local.stats().queues.db).toMatchObject({ running: 3 });
+    for (let i = 0; i < 3000; i += 5) local.cancel(`c${i}`);
+    const results = await Promise.all(calls);
+    const codes = new Set(results.map(codeOf));
+    expect([...codes].every((code) => ['OK', 'TIMEOUT', 'CANCELLED'].includes(code))).toBe(true);
+    const succeeded = results.filter((result) => result.ok).length;
+    expect(succeeded).toBeGreaterThan(0);
+    expect(succeeded).toBeLessThanOrEqual(ran);
+    // cancelled in line: they never ran
+    expect(results.filter((result) => codeOf(result) === 'CANCELLED').length).toBeGreaterThan(500);
+    expect(peak).toBe(3);
+    expect(local.stats()).toMatchObject({ inflight: 0, queues: { db: { running: 0, waiting: 0 } } });
+    // the queue still serves
+    expect(codeOf(await local.call('p__q', { i: 'after' }, { callId: 'c5' }))).toBe('OK');
+  });
+});
