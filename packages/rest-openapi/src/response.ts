@@ -1,4 +1,5 @@
 import { bodyText } from './decode.js';
+import { MAX_NESTING } from './limits.js';
 import { type ToolErrorCode, type ToolResult, fail, ok } from '@toolplane/core';
 
 /** The bytes read from a response body, and whether the cap cut it. */
@@ -177,13 +178,40 @@ export function toResult(facts: ResponseFacts, read: ReadBody, maxBytes: number)
 function jsonResult(bytes: Buffer, contentType: string | undefined): ToolResult {
   const utf8 = bodyText(bytes, undefined);
   try {
-    return ok(utf8, JSON.parse(utf8));
+    return withStructured(utf8, JSON.parse(utf8));
   } catch {
     const declared = bodyText(bytes, contentType);
     try {
-      return ok(declared, JSON.parse(declared));
+      return withStructured(declared, JSON.parse(declared));
     } catch {
       return ok(declared);
     }
   }
+}
+
+/**
+ * The text and its parsed value, unless the value nests deeper than {@link MAX_NESTING} levels:
+ * JSON.parse builds such a value, but serialising it again (a cache, a scrubber, the wire)
+ * overflows the stack, so only the text is kept.
+ */
+function withStructured(text: string, value: unknown): ToolResult {
+  return text.length > 2 * MAX_NESTING && jsonNestsDeeperThan(text, MAX_NESTING) ? ok(text) : ok(text, value);
+}
+
+/** Whether JSON text opens more than `limit` arrays or objects at once (strings skipped). */
+function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c)
+        index++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
 }

@@ -121,3 +121,23 @@ describe('a HEAD answer that declares a large body', () => {
     expect(api.requests.map((request) => request.method)).toEqual(['HEAD', 'HEAD']);
   });
 });
+
+describe('JSON nested absurdly deep', () => {
+  it('keeps the text of an answer nesting deeper than 256 levels but gives no structured value', async () => {
+    const deep = 200_000;
+    const api = await server((request, response) => {
+      const depth = request.url === '/deep' ? deep : 100;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`${'['.repeat(depth)}"x"${']'.repeat(depth)}`);
+    });
+    const rest = provider({ deep: getTool(`${api.origin}/deep`), fine: getTool(`${api.origin}/fine`) });
+    const result = await rest.execute('deep', {}, createToolContext());
+    expect(result.ok).toBe(true);
+    // the parsed value used to be returned: JSON.stringify of it overflows the stack, so whatever
+    // serialises the result next (a cache, a scrubber, the wire) threw
+    expect(result.ok && result.structured).toBeUndefined();
+    expect(() => JSON.stringify(result)).not.toThrow();
+    const fine = await rest.execute('fine', {}, createToolContext());
+    expect(fine.ok && Array.isArray(fine.structured)).toBe(true);
+  });
+});
