@@ -9,7 +9,7 @@ import { bash, call } from './helpers.js';
  * with their near misses. Each line is judged in bypass mode under generous allow rules, where
  * anything neither denied nor asked runs; the near misses must stay allowed in the default mode.
  */
-const { expectVerdict, allowedInDefault } = deviceWritePolicy('evasion-3');
+const { expectVerdict, allowedInDefault, inBypass } = deviceWritePolicy('evasion-3');
 const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
 const RM = /^destructive-file-operation: rm with recursive and force flags/;
 
@@ -66,4 +66,33 @@ describe('parameter operations on values set in the line', () => {
     'tee "${X##*/}" < img',
     'X=; tee ${X:+/dev/sda} < img',
   ])('%j stays allowed', allowedInDefault);
+});
+
+describe('positional parameters, function arguments and command names set in the line', () => {
+  it.each<Case>([
+    ['set -- /dev/sda; tee "$1" < img', 'deny', DISK],
+    ['set -e -- x.img /dev/sda; tee "$@" < img', 'deny', DISK],
+    ['set -- x.img /dev/sda; shift; tee "$1" < img', 'deny', DISK],
+    ['f(){ tee "$@"; }; f /dev/sda < img', 'deny', DISK],
+    ['f(){ dd of="$1"; }; f /dev/sda < img', 'deny', DISK],
+    ['function f { cp img "${2}"; }; f x /dev/sda', 'deny', DISK],
+    ['f(){ g "$@"; }; g(){ tee "$1"; }; f /dev/sda < img', 'deny', DISK],
+    ['f(){ "$@"; }; f rm -rf /', 'deny', RM],
+    ['X=rm; $X -rf /', 'deny', RM],
+    ['T=tee; $T /dev/sda < img', 'deny', DISK],
+    ['$(echo rm) -rf /', 'deny', RM],
+    [`f(){ tee "$1"; }; ${'f a.img; '.repeat(17)}true`, 'ask', /called with arguments more than 16 times/],
+    ['f(){ "$@"; }; f ls', 'ask', /command name is computed at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'f(){ tee "$1"; }; f out.img < img',
+    'set -- /dev/sda; shift; tee "$1" < img',
+    'set -e; tee "$1" < img',
+    'f(){ cp "$1" backup.img; }; f /dev/sda',
+    'f(){ local a=1; }; f /dev/sda; tee out.img < img',
+  ])('%j runs in bypass mode (no deny rule, nothing unknown)', async (command) => {
+    const decision = await inBypass(command);
+    expect(decision.decision, decision.reason).toBe('allow');
+  });
 });

@@ -69,7 +69,7 @@ const CORPUS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   ['echo `rm -rf /`', 'deny'],
   ['git log "$(rm -rf /)"', 'deny'],
   ['echo "${x:-$(shutdown now)}"', 'deny'],
-  ['$(echo rm) -rf /', 'ask'],
+  ['$(echo rm) -rf /', 'deny'],
   // bash -c, eval
   ['bash -c "rm -rf /"', 'deny'],
   ["sh -c 'echo ok; rm -rf /'", 'deny'],
@@ -80,7 +80,7 @@ const CORPUS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   // ${IFS}
   ['rm${IFS}-rf${IFS}/', 'deny'],
   ['echo${IFS}hi;rm${IFS}-rf${IFS}/', 'deny'],
-  ['X=rm; $X -rf /', 'ask'],
+  ['X=rm; $X -rf /', 'deny'],
   // sed e/w commands
   ["sed -n '1e rm -rf /' README.md", 'deny'],
   ["sed 's/.*/id/e' README.md", 'ask'],

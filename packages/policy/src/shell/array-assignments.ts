@@ -34,10 +34,24 @@ function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][
 
 /** `A=(x y)` or `A+=(x y)`: each word gives one element per field of each of its readings. */
 export function assignArray(facts: LineFacts, name: string, array: Node, append: boolean): void {
+  const words: ShellWord[] = [];
+  for (const child of namedChildrenOf(array))
+    if (child && child.type !== 'comment') words.push(withReadings(facts, resolveWord(child)));
+  assignWords(facts, name, words, append);
+}
+
+/**
+ * Array `name` made of words (`set -- x y`, a function's arguments), or those words appended
+ * to it: one element per field of each of their readings.
+ */
+export function assignWords(
+  facts: LineFacts,
+  name: string,
+  words: readonly ShellWord[],
+  append = false,
+): void {
   let lists: ShellWord[][] = append ? currentLists(facts, name) : [[]];
-  for (const child of namedChildrenOf(array)) {
-    if (!child || child.type === 'comment') continue;
-    const word = withReadings(facts, resolveWord(child));
+  for (const word of words) {
     // A file-name pattern may give any number of elements: the ones after it are not followed.
     const readings = word.glob ? [[{ ...word, dynamic: true }]] : (word.readings ?? [[word]]);
     const next: ShellWord[][] = [];
@@ -50,6 +64,16 @@ export function assignArray(facts: LineFacts, name: string, array: Node, append:
     if (word.glob) break;
   }
   storeArray(facts, name, lists);
+}
+
+/** `shift [N]`: the positional parameters lose their first N. */
+export function shiftWords(facts: LineFacts, name: string, count: number): void {
+  if (!facts.variables.has(allKey(name))) return;
+  storeArray(
+    facts,
+    name,
+    currentLists(facts, name).map((list) => list.slice(count)),
+  );
 }
 
 /** `A[3]=x`: element 3 of every possible list (appended when a list is shorter). */

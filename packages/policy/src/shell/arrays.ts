@@ -10,6 +10,9 @@ export const ELEMENT = '\u0000';
 const UNKNOWN_START = '\u0001';
 const UNKNOWN_END = '\u0002';
 
+/** The array that holds the positional parameters (`$1` is its element 0, `"$@"` all of them). */
+export const POSITIONAL = '@';
+
 /** Elements followed one by one (`${A[3]}`); the array as a whole (`${A[@]}`) keeps them all. */
 export const MAX_INDEXED = 64;
 

@@ -33,6 +33,8 @@ export interface AnalysisState {
   facts: LineFacts;
   /** Syntax nodes being walked right now, outermost included (bounded by {@link MAX_TREE_DEPTH}). */
   treeDepth: number;
+  /** Function bodies walked again for a call with arguments (bounded by `MAX_REPLAYS`). */
+  replays: number;
 }
 
 /** Where in the line a node sits: what feeds its input, which wrappers and function enclose it. */

@@ -59,7 +59,10 @@ export function handleFunction(state: AnalysisState, scope: Scope, node: Node): 
   state.functions.add(name);
   const body = node.childForFieldName('body');
   // The body runs when called, not here: what it changes holds from its calls on.
-  if (body) defineFunction(state.facts, name, () => walk(state, { ...scope, inFunction: name }, body));
+  if (!body) return;
+  defineFunction(state.facts, name, () => walk(state, { ...scope, inFunction: name }, body));
+  const effects = state.facts.functions.get(name);
+  if (effects) state.facts.functions.set(name, { ...effects, body });
 }
 
 /** `for NAME in WORDS; do ...; done`: the body may run once for every word, or never. */

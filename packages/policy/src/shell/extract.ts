@@ -25,6 +25,7 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
     substitutionNames: new Map(),
     facts: createFacts(),
     treeDepth: 0,
+    replays: 0,
   };
   // No shell can receive a NUL byte (argv and `bash -c` strings end at it): what runs is unclear.
   if (source.includes('\u0000')) notUnderstood(state, 'the command line contains a NUL character', source);

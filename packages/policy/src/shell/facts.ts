@@ -1,3 +1,4 @@
+import type { Node } from 'web-tree-sitter';
 import { allKey, arrayName, joinElements, elementsOf } from './arrays.js';
 import { type ShellWord, literalPrefix } from './words.js';
 
@@ -59,6 +60,8 @@ export function createFacts(): LineFacts {
 export interface FunctionEffects {
   readonly variables: ReadonlyMap<string, readonly ShellWord[]>;
   readonly directories?: readonly ShellWord[];
+  /** The body, walked again for a call with arguments (`f /dev/sda` with `tee "$1"` inside). */
+  readonly body?: Node;
 }
 
 type Snapshot = Omit<LineFacts, 'overflow'>;

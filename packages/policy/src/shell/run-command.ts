@@ -7,6 +7,7 @@ import { inspectEmbeddedCommands } from './embedded.js';
 import { callFunction, withVariables } from './facts.js';
 import { valuesOf } from './readings.js';
 import { runFindExec } from './find-exec.js';
+import { replayFunction, setPositional } from './function-calls.js';
 import { runInterpreter } from './interpreters.js';
 import { recordLinks } from './links.js';
 import { makeCommand } from './make-command.js';
@@ -67,6 +68,11 @@ export function runCommand(
       text,
     );
     state.commands.push(makeCommand('', words.slice(1), written, scope, text, extraArgs));
+    // `X=rm; $X -rf /`, `f(){ "$@"; }; f rm -rf /`: each reading of a name set in the line is
+    // judged too (the line stays asked; a deny rule inside denies it).
+    for (const fields of head.readings ?? [])
+      if (fields[0] && !fields[0].dynamic)
+        runCommand(state, scope, [...fields, ...words.slice(1)], text, nested, written, extraArgs);
     return;
   }
   const name = normalizeCommandName(head.text);
@@ -193,12 +199,15 @@ export function runCommand(
     changeDirectory(state.facts, name, args);
   } else if (name === 'ln' || name === 'mknod') {
     recordLinks(state.facts, name, args);
+  } else if (name === 'set' || name === 'shift') {
+    setPositional(state, name, args);
   } else if (name === 'read' || name === 'printf' || /^(mapfile|readarray|getopts)$/.test(name)) {
     recordRead(state.facts, name, args);
   } else {
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);
   }
+  replayFunction(state, scope, name, args, text);
   callFunction(state.facts, name);
   recordCall(state, scope, name, text);
   inspectInlineScripts(state, scope, command, nested);

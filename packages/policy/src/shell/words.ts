@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { elementKey, literalIndex } from './arrays.js';
+import { POSITIONAL, elementKey, literalIndex } from './arrays.js';
 import { type Transform, parameterOperation } from './parameter-operations.js';
 import { namedChildrenOf } from './parser.js';
 
@@ -87,6 +87,13 @@ const ARRAY_ELEMENT = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+|@|\*)\]\}$/;
 function variablePart(text: string, quoted: boolean): WordPart | undefined {
   const plain = PLAIN_VARIABLE.exec(text);
   if (plain) return { variable: (plain[1] ?? plain[2]) as string, quoted };
+  // `$1`, `${12}`, `$@`, `$*`: the positional parameters, kept as the array `@`.
+  const positional = /^\$(?:([1-9])|\{([1-9][0-9]{0,2})\}|([@*])|\{([@*])\})$/.exec(text);
+  if (positional) {
+    const all = (positional[3] ?? positional[4]) as '@' | '*' | undefined;
+    if (all) return { variable: POSITIONAL, quoted, all };
+    return { variable: elementKey(POSITIONAL, Number(positional[1] ?? positional[2]) - 1), quoted };
+  }
   const element = ARRAY_ELEMENT.exec(text);
   if (!element) return undefined;
   const [, name, index] = element as unknown as [string, string, string];
