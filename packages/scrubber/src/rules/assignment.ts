@@ -2,17 +2,17 @@ import { ALPHABETS } from '../alphabets.js';
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { isNameCode, isQuote } from './characters.js';
+import { arrowKey } from './arrow-pairs.js';
+import { CODE_VALUE_PATTERNS, hasFileExtension, looksLikeCode } from './code-values.js';
 import { credentialKind, hasCredentialTail, keyWords } from './key-names.js';
 import { ansiQuotedEnd, dumpLineEnd, joinedQuoteEnd, startsLine } from './shell-values.js';
 
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
 const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
-const IDENTIFIER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
 const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
-const EXTENSION = /^[A-Za-z0-9]{1,8}$/;
 
 // An unquoted value runs until whitespace, a quote, or punctuation that closes an expression
 // (`,;)]}<>([\`, and `&` in a URL query); a sticky regex finds its end at native speed.
@@ -22,11 +22,10 @@ const UNQUOTED_IN_QUERY = /[^\s"'`,;)\]}<>([\\&]{0,513}/y;
 /** The regexes the assignment matcher uses internally (checked for linear time by a test). */
 export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
   AUTH_SCHEME,
-  IDENTIFIER_CHAIN,
   CAPITALIZED_WORD,
   VERSION,
   ABSOLUTE_PATH,
-  EXTENSION,
+  ...CODE_VALUE_PATTERNS,
   UNQUOTED,
   UNQUOTED_IN_QUERY,
 ];
@@ -48,6 +47,13 @@ export function matchAssignment(text: string, separator: number): RuleMatch | un
   const separatorCode = text.charCodeAt(separator);
   const next = text.charCodeAt(separator + 1);
   const before = separator > 0 ? text.charCodeAt(separator - 1) : 0;
+  if (separatorCode === 61 && next === 62) {
+    // `'password' => 'x'` in a Perl, Ruby or PHP dump.
+    const pair = arrowKey(text, separator);
+    const kind = pair === undefined ? undefined : credentialKind(pair.key);
+    if (pair === undefined || kind === undefined) return undefined;
+    return matchValue(text, separator + 2, { ...pair, kind, inQuery: false, separator: separatorCode });
+  }
   if (
     separatorCode === 61 &&
     (next === 61 || next === 62 || before === 61 || before === 33 || before === 60 || before === 62)
@@ -125,14 +131,6 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
   return { start, end, kind: info.kind };
 }
 
-/** An unquoted value that reads as an expression: `process.env.X!`, `options?.token`, `clientSecret`, `Schema$1`. */
-function looksLikeCode(value: string): boolean {
-  const expression = value.replace(/\?\./g, '.').replace(/[!?]+$/, '');
-  if (!IDENTIFIER_CHAIN.test(expression)) return false;
-  if (expression.includes('.') || expression.includes('$')) return true;
-  return /[a-z][A-Z]/.test(expression) && !/[0-9]/.test(expression);
-}
-
 function matchQuoted(text: string, start: number, quote: number, info: KeyInfo): RuleMatch | undefined {
   let end = start;
   while (end < text.length && end - start <= MAX_VALUE) {
@@ -183,13 +181,6 @@ function matchCredentialAfterScheme(
   const value = text.slice(start, end);
   if (end - start < 8 || end - start > MAX_VALUE || isPlaceholder(value)) return undefined;
   return { start, end, kind: kind === 'authorization' || kind === 'token' ? 'authorization' : kind };
-}
-
-/** Whether the last path segment of `value` is a file name with an extension (`key.json`). */
-function hasFileExtension(value: string): boolean {
-  const name = value.slice(value.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && EXTENSION.test(name.slice(dot + 1));
 }
 
 function acceptableValue(value: string, info: KeyInfo): boolean {
