@@ -70,14 +70,27 @@ export class ToolRegistry {
       );
     }
     const aliases = Object.entries(entry.options.aliases ?? {});
-    for (const [alias, target] of aliases) checkAlias(alias, target);
+    for (const [alias, target] of aliases) {
+      checkAlias(alias, target);
+      this.checkFree(alias);
+    }
     this.entries.push(entry);
     for (const [alias, target] of aliases) this.aliases.set(alias, target);
   }
 
   alias(alias: string, target: string): void {
     checkAlias(alias, target);
+    this.checkFree(alias);
     this.aliases.set(alias, target);
+  }
+
+  /** A tool's own name resolves first: an alias that is one (now) would never be used. */
+  private checkFree(alias: string): void {
+    if (!this.routes.has(alias)) return;
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `${JSON.stringify(alias.slice(0, 100))} is already the name of a tool; an alias cannot take a tool's name (pick a name no tool has)`,
+    );
   }
 
   /** Rebuilds the map from every ready provider's specs. */

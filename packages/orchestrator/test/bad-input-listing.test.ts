@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ToolSpec, ok } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
-import { codeOf } from './bad-input-helpers.js';
+import { codeOf, thrownBy } from './bad-input-helpers.js';
 import { testProvider } from './helpers.js';
 
 // listTools() answers with entries that cannot be read, names listed twice, and input schemas
@@ -119,4 +119,25 @@ describe('a listTools() answer with entries of the wrong kind', () => {
       );
     },
   );
+});
+
+describe('an alias that is already the name of a tool', () => {
+  it('is CONFIG_INVALID (before: accepted, and never used: the tool of that name still answered)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    local.register(
+      testProvider('p', { old: { run: () => ok('old tool') }, fresh: { run: () => ok('fresh tool') } }),
+    );
+    await local.warmup();
+    const error = thrownBy(() => local.alias('p__old', 'p__fresh'));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(
+      /"p__old" is already the name of a tool; an alias cannot take a tool's name/,
+    );
+    const result = await local.call('p__old', {});
+    expect(result.ok && result.content[0]?.type === 'text' && result.content[0].text).toBe('old tool');
+    // an alias that is no tool's name still works
+    local.alias('legacy', 'p__fresh');
+    expect(codeOf(await local.call('legacy', {}))).toBe('OK');
+  });
 });

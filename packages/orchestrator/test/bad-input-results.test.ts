@@ -74,6 +74,31 @@ describe('a provider answer that cannot be read', () => {
   );
 });
 
+describe('a thenable answer that settles more than once', () => {
+  it('the first settlement is the answer: one result, one event, one record', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const finished: string[] = [];
+    local.on('tool_finished', (event) => finished.push(event.ok ? 'OK' : String(event.error?.code)));
+    local.register(
+      answering({
+        answer: () => ({
+          // biome-ignore lint/suspicious/noThenProperty: the hostile answer under test
+          then(resolve: (value: unknown) => void, reject: (error: unknown) => void) {
+            resolve({ ok: true, content: [{ type: 'text', text: 'first' }] });
+            resolve({ ok: true, content: [{ type: 'text', text: 'second' }] });
+            reject(new Error('late'));
+          },
+        }),
+      }),
+    );
+    const result = await local.call('p__answer', {});
+    expect(result.ok && result.content[0]?.type === 'text' && result.content[0].text).toBe('first');
+    expect(finished).toEqual(['OK']);
+    expect(local.accounting().totals.p__answer).toMatchObject({ calls: 1, errors: 0 });
+  });
+});
+
 describe('a content block JSON cannot carry', () => {
   it.each<[string, () => Record<string, unknown>, RegExp]>([
     [
