@@ -121,3 +121,24 @@ describe('enormous enums', () => {
     expect(warnings.join('\n')).toContain('1 enum of more than 256 values was left out');
   });
 });
+
+describe('security requirements of the wrong shape', () => {
+  it('names a requirement that is no object instead of skipping the operation with a TypeError', async () => {
+    const document = minimal(
+      { '/a': { get: { operationId: 'a', security: [null, 5, { key: [] }] } } },
+      { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'shapes' });
+    // the operation used to be skipped: "Cannot convert undefined or null to object"
+    expect(tools.a?.auth).toEqual({ type: 'apiKey', in: 'header', name: 'X-Key', value: '${SHAPES_KEY}' });
+    expect(warnings.join('\n')).not.toContain('Cannot convert');
+    const none = await importOpenApi(
+      { document: minimal({ '/a': { get: { operationId: 'a', security: [null] } } }) },
+      { namespace: 'shapes' },
+    );
+    expect(Object.keys(none.tools)).toEqual(['a']);
+    expect(none.warnings).toEqual([
+      'GET /a: a security requirement is not an object of scheme names; calls go without credentials',
+    ]);
+  });
+});

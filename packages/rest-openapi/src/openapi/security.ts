@@ -193,8 +193,17 @@ export function authForRequirements(
   options: SecurityOptions,
 ): { auth: RestAuthConfig[]; problems: string[] } {
   const problems: string[] = [];
-  const optional = requirements.some((requirement) => Object.keys(requirement).length === 0);
+  const isObject = (requirement: unknown): boolean =>
+    typeof requirement === 'object' && requirement !== null && !Array.isArray(requirement);
+  const optional = requirements.some(
+    (requirement) => isObject(requirement) && Object.keys(requirement).length === 0,
+  );
   for (const requirement of requirements) {
+    if (!isObject(requirement)) {
+      // a broken document (`security: [null]`): said, like a scheme that cannot be used
+      problems.push('a security requirement is not an object of scheme names');
+      continue;
+    }
     const names = Object.keys(requirement);
     if (names.length === 0) continue;
     const auth: RestAuthConfig[] = [];
