@@ -155,3 +155,53 @@ describe('an HTTP server that answers 401, then 200', () => {
     }
   });
 });
+
+/** A server whose every POST is answered with one event line of `megabytes` MB and no line break. */
+async function endlessLineServer(megabytes: number): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    if (request.method !== 'POST') return void response.writeHead(405).end();
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: ');
+    const chunk = 'x'.repeat(1 << 20);
+    let sent = 0;
+    const pump = (): void => {
+      while (sent < megabytes && !response.destroyed) {
+        sent++;
+        if (!response.write(chunk)) return void response.once('drain', pump);
+      }
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('an HTTP server that streams one line with no end', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: fails the start naming the size bound, not holding the line in memory until the timeout`, async () => {
+      const server = await endlessLineServer(100);
+      const provider = createMcpProvider(
+        'endlessLine',
+        { type: 'http', url: server.url, client, startupTimeoutMs: 120_000, healthIntervalMs: 0 },
+        { runDirectory: run.path },
+      );
+      try {
+        await expect(provider.start?.(AbortSignal.timeout(120_000))).rejects.toMatchObject({
+          code: 'PROVIDER_UNAVAILABLE',
+          message: expect.stringMatching(/a message from the server exceeds 67108864 bytes/),
+        });
+      } finally {
+        await provider.close?.();
+        await server.close();
+      }
+    });
+  }
+});

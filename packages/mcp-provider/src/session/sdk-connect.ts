@@ -40,9 +40,10 @@ export async function connectWithin(
       );
       stopFollowing = onAbort({ signal: options.signal }, () => reject(new Error('start was cancelled')));
     });
-    await Promise.race(
-      nullIds ? [connecting.connect(), bounded, nullIds.refused] : [connecting.connect(), bounded],
-    );
+    const racers: Array<Promise<unknown>> = [connecting.connect(), bounded];
+    if (nullIds) racers.push(nullIds.refused);
+    if (handle.fatal) racers.push(handle.fatal);
+    await Promise.race(racers);
   } catch (error) {
     await connecting.closeClient().catch(() => {});
     await handle.transport.close().catch(() => {});

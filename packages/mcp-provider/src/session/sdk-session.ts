@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
+import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { ErrorRelay, clipErrorMessage } from './error-relay.js';
@@ -21,6 +22,8 @@ export interface TransportHandle {
   readonly pid?: number;
   /** Present when the transport lets the provider send `tools/call` itself (see DirectCalls). */
   readonly direct?: DirectChannel;
+  /** Rejects when the transport gave up on the server for good (a message over the size bound). */
+  readonly fatal?: Promise<never>;
 }
 
 /**
@@ -29,10 +32,17 @@ export interface TransportHandle {
  */
 export function remoteHandle(transport: Transport, kind: string): TransportHandle {
   let last = '';
+  let giveUp: (error: Error) => void = () => {};
+  const fatal = new Promise<never>((_, reject) => {
+    giveUp = reject;
+  });
+  fatal.catch(() => {}); // heard only by a start in progress
   transport.onerror = (error: Error) => {
     last = errorMessage(error);
+    // the SDKs wrap it ("SSE stream disconnected: Error: a message from the server exceeds ...")
+    if (last.includes(MESSAGE_TOO_LARGE)) giveUp(new Error(last));
   };
-  return { transport, kind, diagnostics: () => last };
+  return { transport, kind, diagnostics: () => last, fatal };
 }
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;

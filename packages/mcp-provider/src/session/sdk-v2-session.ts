@@ -7,6 +7,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
+import { MCP_DEFAULTS } from '../config/types.js';
+import { boundedFetch } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
@@ -160,6 +162,9 @@ export function openV2HttpSession(
   headers: Record<string, string>,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes),
+  });
   return openV2Session(remoteHandle(transport as never, 'http'), options);
 }

@@ -4,10 +4,11 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolError } from '@toolplane/core';
-import type { McpRemoteServerConfig } from '../config/types.js';
+import { MCP_DEFAULTS, type McpRemoteServerConfig } from '../config/types.js';
 import { loadV2, openSession } from '../session/open-session.js';
 import { remoteHandle } from '../session/sdk-session.js';
 import type { McpSession } from '../session/session.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { WebSocketClientTransport } from './websocket.js';
 
 const UNRESOLVED = /\$\{[^}]*\}/;
@@ -50,7 +51,10 @@ async function openHttp(
   headers: Record<string, string>,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes),
+  });
   return openSession(remoteHandle(transport, 'http'), 'v1', options);
 }
 
@@ -63,8 +67,9 @@ async function openSse(
   const transport = new SSEClientTransport(url, {
     requestInit: { headers },
     eventSourceInit: {
-      fetch: (input, init) =>
+      fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes, (input, init) =>
         fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      ),
     },
   });
   return openSession(remoteHandle(transport, 'sse'), client, options);
