@@ -1,5 +1,4 @@
 import {
-  MIDDLEWARE_PHASES,
   type CallMeta,
   type Middleware,
   type NextMiddleware,
@@ -19,7 +18,6 @@ import { CallsInFlight } from './calls-in-flight.js';
 import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
 import { INVALID_SESSION_ID, recordedSessionId } from './check-caller.js';
 import { shortName } from './check-options.js';
-import { composeMiddleware } from './compose.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import type { EventHub } from './events.js';
 import { createProviderStep } from './execute-provider.js';
@@ -27,6 +25,7 @@ import type { CallOptions, OrchestratorOptions } from './options.js';
 import type { QueueSet } from './queue-set.js';
 import { earlyMeta, recordCall } from './record-call.js';
 import type { ToolRegistry } from './registry.js';
+import { type PipelineChain, pipelineChain } from './pipeline-chain.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
@@ -72,10 +71,8 @@ export class CallRunner {
   /** The calls in flight and those waiting for the providers to start. */
   readonly calls = new CallsInFlight();
   private readonly terminal: NextMiddleware;
-  private dispatch: NextMiddleware;
-  private raceDeadline = false;
-  /** Whether app middleware runs after validation (see ExecuteDeps.recheckArgs). */
-  private recheckArgs = false;
+  /** The composed middleware chain, and what the app's middleware asks of the runner. */
+  private chain: PipelineChain;
   /** Set by the orchestrator's `close()`: calls are refused from then on. */
   closed = false;
 
@@ -90,7 +87,7 @@ export class CallRunner {
       stateOf,
       queueFor: (name) => deps.queues.queueFor(name),
       now,
-      recheckArgs: () => this.recheckArgs,
+      recheckArgs: () => this.chain.recheckArgs,
       retry: {
         maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 2),
         baseDelayMs: options.retry?.baseDelayMs ?? 200,
@@ -102,12 +99,12 @@ export class CallRunner {
       now,
       warn: (tool, message) => deps.events.emit('warning', { tool, message }),
     });
-    this.dispatch = this.compose();
+    this.chain = this.compose();
   }
 
   /** Rebuilds the middleware chain (after `use()` added one). */
   recompose(): void {
-    this.dispatch = this.compose();
+    this.chain = this.compose();
   }
 
   /**
@@ -235,7 +232,7 @@ export class CallRunner {
     );
     let result: ToolResult;
     try {
-      result = await runPipeline(this.dispatch, this.raceDeadline, state, {
+      result = await runPipeline(this.chain.dispatch, this.chain.raceDeadline, state, {
         tool: route,
         args: parsedArgs,
         ctx,
@@ -274,22 +271,14 @@ export class CallRunner {
     return typeof own === 'number' && own > 0 ? Math.min(own, left) : left;
   }
 
-  private compose(): NextMiddleware {
-    const middleware = this.deps.middleware;
-    this.raceDeadline = this.deps.options.hooks !== undefined || middleware.some((each) => each.handle);
-    const validated = MIDDLEWARE_PHASES.indexOf('validate');
-    this.recheckArgs =
-      this.deps.options.validation !== false &&
-      middleware.some((each) => each.handle && MIDDLEWARE_PHASES.indexOf(each.phase) >= validated);
-    if (!this.raceDeadline) return composeMiddleware(this.builtins.middleware, middleware, this.terminal);
-    // middleware and hooks that see a result keep it from a cancel (CallState.cancel)
-    const hooks = this.builtins.hooks;
-    return composeMiddleware(this.builtins.middleware, middleware, this.terminal, {
-      observers: new Set(hooks ? [hooks] : []),
-      answered: (call) => {
-        const state = this.stateOf(call.ctx);
-        if (state) state.answered = true;
-      },
+  private compose(): PipelineChain {
+    return pipelineChain({
+      builtins: this.builtins.middleware,
+      hooks: this.builtins.hooks,
+      middleware: this.deps.middleware,
+      terminal: this.terminal,
+      validation: this.deps.options.validation !== false,
+      stateOf: (ctx) => this.stateOf(ctx),
     });
   }
 
