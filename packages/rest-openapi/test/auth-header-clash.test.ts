@@ -227,3 +227,32 @@ describe('one header configured twice', () => {
     expect(api.requests).toHaveLength(0);
   });
 });
+
+describe('a header toolDefaults pins', () => {
+  it('takes a document header parameter of that name out of the arguments instead of refusing the operation', async () => {
+    const api = await server();
+    const document = minimal(
+      {
+        '/a': {
+          get: {
+            operationId: 'a',
+            parameters: [{ name: 'X-Api-Version', in: 'header', required: true, schema: { type: 'string' } }],
+          },
+        },
+      },
+      { servers: [{ url: api.origin }] },
+    );
+    const { tools, warnings } = await importOpenApi(
+      { document },
+      { namespace: 'pin', toolDefaults: { headers: { 'x-api-version': '2022-11-28' } } },
+    );
+    expect(tools.a?.parametersSchema.properties).toEqual({});
+    expect(warnings).toEqual([
+      'GET /a: header parameter X-Api-Version is set by toolDefaults.headers; it is not an argument',
+    ]);
+    const rest = createRestProvider({ namespace: 'pin', env: {}, tools });
+    defer(() => rest.close());
+    expect((await rest.execute('a', {}, createToolContext())).ok).toBe(true);
+    expect(api.requests[0]?.headers['x-api-version']).toBe('2022-11-28');
+  });
+});

@@ -214,10 +214,23 @@ export async function importOpenApi(
   const names = allocateToolNames(wanted);
 
   const tools: Record<string, RestToolConfig> = {};
+  const pinnedHeaders = new Set(
+    Object.keys(options.toolDefaults?.headers ?? {}).map((name) => name.toLowerCase()),
+  );
   for (const [index, selectedOperation] of selected.entries()) {
     const name = names[index] as string;
-    const { parameters: reconciled, notes } = reconcilePathParameters(selectedOperation);
-    const operation = { ...selectedOperation, parameters: reconciled };
+    const { parameters: reconciled, notes: pathNotes } = reconcilePathParameters(selectedOperation);
+    const notes = [...pathNotes];
+    // a header toolDefaults pins is the operator's: the model is not asked for it as well
+    const kept = reconciled.filter((parameter) => {
+      const pinned = parameter.binding.in === 'header' && pinnedHeaders.has(parameter.name.toLowerCase());
+      if (pinned)
+        notes.push(
+          `header parameter ${parameter.name} is set by toolDefaults.headers; it is not an argument`,
+        );
+      return !pinned;
+    });
+    const operation = { ...selectedOperation, parameters: kept };
     for (const note of notes) warnings.push(`${operation.label}: ${note}`);
     if (name !== sanitizeToolName(wanted[index] as string)) {
       warnings.push(
