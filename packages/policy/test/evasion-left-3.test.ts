@@ -96,3 +96,21 @@ describe('positional parameters, function arguments and command names set in the
     expect(decision.decision, decision.reason).toBe('allow');
   });
 });
+
+describe('paths through /proc and ranges discarded by fallocate', () => {
+  it.each<Case>([
+    ['tee /proc/self/root/dev/sda < img', 'deny', DISK],
+    ['cp img /proc/1/root/dev/sda', 'deny', DISK],
+    ['echo x > /proc/thread-self/root/proc/self/root/dev/sda', 'deny', DISK],
+    ['fallocate -p -o 0 -l 1G /dev/sda', 'deny', /^disk-destruction: fallocate/],
+    ['fallocate --zero-range -l 1G /dev/nvme0n1', 'deny', /^disk-destruction: fallocate/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['fallocate -l 1G disk.img', 'fallocate -p -l 4K disk.img', 'cat /proc/self/root/dev/sda'])(
+    '%j runs in bypass mode',
+    async (command) => {
+      const decision = await inBypass(command);
+      expect(decision.decision, decision.reason).toBe('allow');
+    },
+  );
+});

@@ -1,6 +1,7 @@
 import type { FindingCategory, SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { parseOptions } from './normalize.js';
+import { normalizePath } from './working-directory.js';
 import { checkWrittenFiles } from './written-files.js';
 
 interface Verdict {
@@ -33,6 +34,21 @@ const windowsFlags = (args: readonly string[]): Set<string> =>
 
 const SYSTEM_CONTROL = new Set(['shutdown', 'reboot', 'poweroff', 'halt']);
 const SYSTEMCTL_CONTROL = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot']);
+
+/**
+ * `fallocate -p`/`-z`/`-c`/`-i` (punch, zero, collapse or insert a range) on a device under /dev:
+ * on a block device they discard or zero its blocks.
+ */
+function fallocateDevice(args: readonly string[]): Verdict | undefined {
+  const modes = args.some(
+    (arg) =>
+      /^-[A-Za-z]*[pzcid]/.test(arg.replace(/^-[lo](.*)$/, '')) ||
+      /^--(punch-hole|zero-range|collapse-range|insert-range|dig-holes)$/.test(arg),
+  );
+  const file = args[args.length - 1];
+  if (!modes || !file || !normalizePath(file).startsWith('/dev/')) return undefined;
+  return disk(`fallocate changing ranges of ${normalizePath(file)} discards or zeroes its blocks`);
+}
 
 /**
  * The default deny rules of design document 002, by normalized command name in lower case
@@ -81,6 +97,7 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['wipefs', () => disk('wipefs erases file-system signatures')],
   ['mkswap', () => disk('mkswap overwrites a device')],
   ['blkdiscard', () => disk('blkdiscard discards every block of a device')],
+  ['fallocate', fallocateDevice],
   ['sgdisk', sgdiskWrite],
   ['sfdisk', sfdiskWrite],
   ['parted', partedWrite],

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { decodeAnsiC } from './ansi-c.js';
 import { POSITIONAL, elementKey, literalIndex } from './arrays.js';
 import { type Transform, parameterOperation } from './parameter-operations.js';
 import { namedChildrenOf } from './parser.js';
@@ -108,37 +109,6 @@ function unescapeUnquoted(raw: string): string {
 
 function unescapeDoubleQuoted(raw: string): string {
   return raw.replace(/\\\n/g, '').replace(/\\([$`"\\])/g, '$1');
-}
-
-const ANSI_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '?': '?',
-};
-
-function decodeAnsiC(raw: string): string {
-  const body = raw.slice(2, -1);
-  return body.replace(
-    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
-    (_match, sequence: string) => {
-      const head = sequence[0] as string;
-      if (head === 'x' || head === 'u' || head === 'U')
-        return String.fromCodePoint(Number.parseInt(sequence.slice(1), 16));
-      if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(sequence, 8));
-      if (head === 'c') return String.fromCharCode((sequence.charCodeAt(1) ?? 64) & 31);
-      return ANSI_ESCAPES[sequence] ?? `\\${sequence}`;
-    },
-  );
 }
 
 function isIfsExpansion(node: Node): boolean {

@@ -3,8 +3,8 @@ import { throughLinks } from './links.js';
 import { type ShellWord, literalPrefix } from './words.js';
 
 /**
- * A path as the kernel resolves it lexically: `//dev/./sda` and `/dev/../dev/sda` are
- * `/dev/sda`; a relative path keeps the `..` that climb out of its start (`a/../../b` is `../b`).
+ * A path as the kernel resolves it lexically: `//dev/./sda`, `/dev/../dev/sda` and
+ * `/proc/self/root/dev/sda` are `/dev/sda`; a relative path keeps the `..` that climb out of its start (`a/../../b` is `../b`).
  */
 export function normalizePath(path: string): string {
   const absolute = path.startsWith('/');
@@ -14,6 +14,9 @@ export function normalizePath(path: string): string {
     if (part !== '..') parts.push(part);
     else if (parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
     else if (!absolute) parts.push('..');
+    // `/proc/self/root` (also `thread-self`, a process id) leads back to the root directory.
+    if (absolute && parts.length === 3 && parts[0] === 'proc' && parts[2] === 'root')
+      if (/^(self|thread-self|[0-9]+)$/.test(parts[1] as string)) parts.length = 0;
   }
   return absolute ? `/${parts.join('/')}` : parts.join('/') || '.';
 }
