@@ -27,6 +27,7 @@ import {
   checkServerAddress,
   checkSwaggerBase,
 } from './servers.js';
+import { argumentNames, describeOperation, fallbackName } from './operation-names.js';
 import { trimText } from './text.js';
 import { SchemeRefused } from './scheme-refused.js';
 import { checkAllowedTokenOrigins } from './token-url.js';
@@ -92,48 +93,6 @@ function documentBaseUrl(
   } catch {
     return undefined;
   }
-}
-
-function fallbackName(operation: NormalizedOperation): string {
-  const parts = operation.path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) =>
-      segment.startsWith('{') && segment.endsWith('}') ? `by_${segment.slice(1, -1)}` : segment,
-    );
-  return sanitizeToolName([operation.method.toLowerCase(), ...parts].join('_'));
-}
-
-function describeOperation(operation: NormalizedOperation, max: number): string {
-  const summary = operation.summary?.trim();
-  const description = operation.description?.trim();
-  let text =
-    summary && description && !description.startsWith(summary)
-      ? `${summary}\n\n${description}`
-      : (description ?? summary ?? '');
-  if (!text) text = `${operation.method} ${operation.path}`;
-  if (operation.deprecated) text = `Deprecated. ${text}`;
-  return trimText(text, max);
-}
-
-function argumentNames(operation: NormalizedOperation): { parameters: string[]; body: string } {
-  const taken = new Set<string>();
-  const counts = new Map<string, number>();
-  for (const parameter of operation.parameters)
-    counts.set(parameter.name, (counts.get(parameter.name) ?? 0) + 1);
-  const parameters = operation.parameters.map((parameter) => {
-    // "__proto__" is no usable property name in a JSON Schema validator: prefix it like a clash
-    let name =
-      (counts.get(parameter.name) ?? 0) > 1 || parameter.name === '__proto__'
-        ? `${parameter.in}_${parameter.name}`
-        : parameter.name;
-    for (let n = 2; taken.has(name); n++) name = `${parameter.in}_${parameter.name}_${n}`;
-    taken.add(name);
-    return name;
-  });
-  let body = 'body';
-  for (let n = 2; taken.has(body); n++) body = n === 2 ? 'request_body' : `request_body_${n}`;
-  return { parameters, body };
 }
 
 /**
