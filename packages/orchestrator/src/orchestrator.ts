@@ -192,7 +192,8 @@ export class ToolsOrchestrator {
    * `CANCELLED` with the reason in its message (cut at 1000 characters), recorded once like any
    * call; calls it made with its `ctx.signal` (a `batch`'s calls, nested calls) end `CANCELLED`
    * too. Answers `true` when a call had that id and was not already stopping; `false` for an id
-   * no call in flight has (unknown, finished, already cancelled or timed out). Throws
+   * no call in flight has (unknown, finished, already cancelled or timed out) and for a call whose
+   * answer is already on its way back (it keeps that answer). Throws
    * `INVALID_ARGUMENTS` for an id or reason that is not a string.
    *
    * @example
