@@ -69,7 +69,13 @@ export class ToolError extends Error {
 
   /** True for any ToolError, even one created by another copy of `@toolplane/core`. */
   static isInstance(value: unknown): value is ToolError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+    try {
+      return (
+        typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true
+      );
+    } catch {
+      return false; // a Proxy whose trap throws is not one of ours
+    }
   }
 
   toJSON(): {
@@ -89,13 +95,28 @@ export class ToolError extends Error {
   }
 }
 
-/** A readable message for anything thrown. */
+/** What a value that cannot be read is called in messages. */
+const UNREADABLE = 'a thrown value whose message cannot be read';
+
+/**
+ * A readable message for anything thrown. Never throws: reading a thrown value can (a `message`
+ * getter, `toJSON` or `toString` that throws, a Proxy whose traps throw), and this is called in
+ * catch blocks, where a second throw would escape.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
+  try {
+    if (error instanceof Error) return String(error.message || error.name);
+    if (typeof error === 'string') return error;
+  } catch {
+    return UNREADABLE;
+  }
   try {
     return JSON.stringify(error) ?? String(error);
   } catch {
-    return String(error);
+    try {
+      return String(error);
+    } catch {
+      return UNREADABLE;
+    }
   }
 }

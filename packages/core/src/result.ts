@@ -90,10 +90,14 @@ export function fail(
 /** A failed result from anything thrown: a ToolError keeps its code, anything else is `fallback`. */
 export function failFromError(error: unknown, fallback: ToolErrorCode = 'EXECUTION_FAILED'): ToolFailure {
   if (ToolError.isInstance(error)) {
-    return fail(error.code, error.message, {
-      retryable: error.retryable,
-      ...(error.details ? { details: error.details } : {}),
-    });
+    try {
+      return fail(error.code, error.message, {
+        retryable: error.retryable,
+        ...(error.details ? { details: error.details } : {}),
+      });
+    } catch {
+      // A look-alike whose fields throw when read: judged as any other thrown value.
+    }
   }
   return fail(fallback, errorMessage(error));
 }
