@@ -60,6 +60,14 @@ describe('arrays', () => {
     ['D=/dev/sda; A=("$D" x.img); B=("${A[@]}"); tee "${B[0]}" < img', 'deny', DISK],
     ['A=(/dev/$NAME); tee "${A[0]}" < img', 'ask', RUN_TIME],
     ['A=(x.img); [ -e y ] && A=(/dev/sda); tee "${A[@]}" < img', 'ask', /may write to the block device/],
+    // more elements than are followed make the line asked, however they are added
+    [`A=(${'x '.repeat(5000)}); tee "\${A[@]}" < img`, 'ask', /more variables, values/],
+    [
+      `A=(${'x '.repeat(4000)}); ${'A+=(y z); '.repeat(60)}tee "\${A[@]}" < img`,
+      'ask',
+      /more variables, values/,
+    ],
+    ['A=(a.img); A+=(b.img /dev/sda); A+=(c.img); tee "${A[2]}" < img', 'deny', DISK],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([

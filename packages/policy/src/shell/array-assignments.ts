@@ -1,9 +1,12 @@
 import type { Node } from 'web-tree-sitter';
-import { MAX_INDEXED, allKey, arrayName, elementKey, elementsOf, joinElements } from './arrays.js';
+import { ELEMENT, MAX_INDEXED, allKey, arrayName, elementKey, elementsOf, joinElements } from './arrays.js';
 import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct } from './facts.js';
 import { namedChildrenOf } from './parser.js';
 import { withReadings } from './readings.js';
 import { type ShellWord, resolveWord } from './words.js';
+
+/** Most elements an array followed may have; more make the line asked. */
+const MAX_ELEMENTS = 4096;
 
 /**
  * The possible element lists of array `name` now: from `name[@]` when it was set in the line,
@@ -50,10 +53,30 @@ export function assignWords(
   words: readonly ShellWord[],
   append = false,
 ): void {
+  const whole = facts.variables.get(allKey(name));
+  const simple = words.every((word) => !word.glob && (word.readings?.length ?? 1) === 1);
+  if (append && whole?.length === 1 && !whole[0]?.dynamic && simple) {
+    appendKnown(
+      facts,
+      name,
+      whole[0] as ShellWord,
+      words.flatMap((word) => word.readings?.[0] ?? [word]),
+    );
+    return;
+  }
   let lists: ShellWord[][] = append ? currentLists(facts, name) : [[]];
   for (const word of words) {
     // A file-name pattern may give any number of elements: the ones after it are not followed.
     const readings = word.glob ? [[{ ...word, dynamic: true }]] : (word.readings ?? [[word]]);
+    if (readings.length === 1 && !word.glob) {
+      // One reading: appended in place (copying every list per word would be quadratic).
+      for (const list of lists) list.push(...(readings[0] as readonly ShellWord[]));
+      if ((lists[0]?.length ?? 0) > MAX_ELEMENTS) {
+        facts.overflow = true;
+        return;
+      }
+      continue;
+    }
     const next: ShellWord[][] = [];
     for (const list of lists) for (const fields of readings) next.push([...list, ...fields]);
     if (next.length > MAX_VALUES) {
@@ -64,6 +87,23 @@ export function assignWords(
     if (word.glob) break;
   }
   storeArray(facts, name, lists);
+}
+
+/**
+ * `A+=(x y)` to an array with one possible value: the elements are added to its text and
+ * indexes without decoding it again (appending one by one stays linear in the array's length).
+ */
+function appendKnown(facts: LineFacts, name: string, whole: ShellWord, elements: readonly ShellWord[]): void {
+  let count = 0;
+  for (let at = whole.text.indexOf(ELEMENT); at >= 0; at = whole.text.indexOf(ELEMENT, at + 1)) count++;
+  if (count + elements.length > MAX_ELEMENTS) {
+    facts.overflow = true;
+    return;
+  }
+  elements.forEach((element, offset) => {
+    if (count + offset < MAX_INDEXED) assignVariable(facts, elementKey(name, count + offset), [element]);
+  });
+  facts.variables.set(allKey(name), [{ ...whole, text: whole.text + joinElements(elements).text }]);
 }
 
 /** `shift [N]`: the positional parameters lose their first N. */

@@ -4,6 +4,8 @@ import { type ShellWord, literalPrefix, resolveWord } from './words.js';
 
 /** Most outputs (one per combination of its words' possible values) worked out for one command. */
 const MAX_OUTPUTS = 64;
+/** Most words of a command whose output is worked out (more are left unknown: a bound on the work). */
+const MAX_WORDS = 4096;
 /** Longest output worked out (as long as a command line may be). */
 const MAX_OUTPUT = 65_536;
 
@@ -121,6 +123,7 @@ function printf(fields: readonly ShellWord[]): ShellWord | undefined {
 export function staticOutputs(command: Node, fieldsOf: FieldsOf): ShellWord[] | undefined {
   if (command.type !== 'command') return undefined;
   const children = namedChildrenOf(command);
+  if (children.length > MAX_WORDS) return undefined;
   const nameNode = children[0];
   if (nameNode?.type !== 'command_name') return undefined;
   const name = resolveWord(nameNode.namedChild(0) ?? nameNode);
@@ -129,8 +132,14 @@ export function staticOutputs(command: Node, fieldsOf: FieldsOf): ShellWord[] | 
   for (let index = 1; index < children.length; index++) {
     const child = children[index] as Node;
     if (command.fieldNameForNamedChild(index) !== 'argument') return undefined;
+    const readings = fieldsOf(child);
+    if (readings.length === 1) {
+      // One reading: appended in place (copying every combination per word would be quadratic).
+      for (const combination of combinations) combination.push(...(readings[0] as readonly ShellWord[]));
+      continue;
+    }
     const next: ShellWord[][] = [];
-    for (const fields of fieldsOf(child))
+    for (const fields of readings)
       for (const combination of combinations) next.push([...combination, ...fields]);
     if (next.length > MAX_OUTPUTS) return undefined;
     combinations = next;
