@@ -47,11 +47,16 @@ describe('bad command lines', () => {
   });
 
   it('refuses --timeout values that are not plain digits instead of reading 0x10 as 16 ms', async () => {
-    for (const value of ['0x10', '1e3', ' 5', '1.5', '-5', '0']) {
-      const { code, stderr } = await runCli(
-        ['tools', 'call', 'read', '--args', '{"path":"notes.txt"}', '--timeout', value],
-        { cwd: dir.path },
-      );
+    const values = ['0x10', '1e3', ' 5', '1.5', '-5', '0'];
+    const runs = await Promise.all(
+      values.map((value) =>
+        runCli(['tools', 'call', 'read', '--args', '{"path":"notes.txt"}', '--timeout', value], {
+          cwd: dir.path,
+        }),
+      ),
+    );
+    for (const [index, { code, stderr }] of runs.entries()) {
+      const value = values[index];
       expect(code, value).toBe(2);
       expect(stderr, value).toContain(
         `toolplane: error: INVALID_ARGUMENTS: --timeout must be a positive whole number of milliseconds, got ${value}`,

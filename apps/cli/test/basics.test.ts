@@ -31,8 +31,12 @@ describe('toolplane basics', () => {
       ['policy', 'explain'],
       ['config', 'validate'],
     ];
-    for (const command of commands) {
-      const { code, stdout } = await runCli([...command, '--help'], { cwd: dir.path });
+    // independent runs, started together
+    const runs = await Promise.all(
+      commands.map((command) => runCli([...command, '--help'], { cwd: dir.path })),
+    );
+    for (const [index, { code, stdout }] of runs.entries()) {
+      const command = commands[index] ?? [];
       expect(code, command.join(' ')).toBe(0);
       expect(stdout, command.join(' ')).toContain('Examples:');
       expect(stdout).toContain(`$ toolplane`);
@@ -46,11 +50,13 @@ describe('toolplane basics', () => {
   });
 
   it('exits 2 on an unknown command or option, with a hint', async () => {
-    const unknown = await runCli(['frobnicate'], { cwd: dir.path });
+    const [unknown, option] = await Promise.all([
+      runCli(['frobnicate'], { cwd: dir.path }),
+      runCli(['tools', 'list', '--bogus'], { cwd: dir.path }),
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
     expect(unknown.stderr).toContain('--help');
-    const option = await runCli(['tools', 'list', '--bogus'], { cwd: dir.path });
     expect(option.code).toBe(2);
     expect(option.stderr).toContain("unknown option '--bogus'");
   });
@@ -73,26 +79,24 @@ describe('toolplane basics', () => {
   });
 
   it('uses colour only when forced or on a TTY, and never under NO_COLOR', async () => {
-    const forced = await runCli(['tools', 'list'], {
-      cwd: dir.path,
-      env: { NO_COLOR: '', FORCE_COLOR: '1' },
-    });
+    const [forced, both] = await Promise.all([
+      runCli(['tools', 'list'], { cwd: dir.path, env: { NO_COLOR: '', FORCE_COLOR: '1' } }),
+      runCli(['tools', 'list'], { cwd: dir.path, env: { NO_COLOR: '1', FORCE_COLOR: '1' } }),
+    ]);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('\u001b[1mread');
-    const both = await runCli(['tools', 'list'], { cwd: dir.path, env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
     expect(both.stdout).not.toContain('\u001b[');
   });
 
   it('calls a tool with --args JSON, @file and stdin', async () => {
-    const inline = await runCli(['tools', 'call', 'read', '--args', '{"path":"notes.txt"}'], {
-      cwd: dir.path,
-    });
+    const [inline, fromFile, piped] = await Promise.all([
+      runCli(['tools', 'call', 'read', '--args', '{"path":"notes.txt"}'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read', '--args', '@args.json', '--json'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read'], { cwd: dir.path, input: '{"path":"notes.txt"}' }),
+    ]);
     expect(inline.code).toBe(0);
     expect(inline.stdout).toContain('second line');
     expect(inline.stderr).toMatch(/ok · read · \d+ ms/);
-    const fromFile = await runCli(['tools', 'call', 'read', '--args', '@args.json', '--json'], {
-      cwd: dir.path,
-    });
     expect(fromFile.code).toBe(0);
     const result = JSON.parse(fromFile.stdout) as {
       ok: boolean;
@@ -102,7 +106,6 @@ describe('toolplane basics', () => {
     expect(result.ok).toBe(true);
     expect(result.content[0]?.text).toContain('first line');
     expect(typeof result.meta.latencyMs).toBe('number');
-    const piped = await runCli(['tools', 'call', 'read'], { cwd: dir.path, input: '{"path":"notes.txt"}' });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toContain('first line');
   });
@@ -117,32 +120,34 @@ describe('toolplane basics', () => {
   });
 
   it('rejects bad arguments with exit code 2 and a hint', async () => {
-    const notJson = await runCli(['tools', 'call', 'read', '--args', '{path:'], { cwd: dir.path });
+    const [notJson, array, missingFile, timeout] = await Promise.all([
+      runCli(['tools', 'call', 'read', '--args', '{path:'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read', '--args', '[1,2]'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read', '--args', '@nope.json'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read', '--timeout', 'soon'], { cwd: dir.path }),
+    ]);
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain('not valid JSON');
     expect(notJson.stderr).toContain('hint:');
-    const array = await runCli(['tools', 'call', 'read', '--args', '[1,2]'], { cwd: dir.path });
     expect(array.code).toBe(2);
     expect(array.stderr).toContain('must be a JSON object, got an array');
-    const missingFile = await runCli(['tools', 'call', 'read', '--args', '@nope.json'], { cwd: dir.path });
     expect(missingFile.code).toBe(2);
     expect(missingFile.stderr).toContain('cannot read arguments file nope.json: ENOENT');
-    const timeout = await runCli(['tools', 'call', 'read', '--timeout', 'soon'], { cwd: dir.path });
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toContain('--timeout must be a positive whole number');
   });
 
   it('exits 2 for an unknown tool and 1 for a tool error', async () => {
-    const unknown = await runCli(['tools', 'call', 'raed', '--args', '{}'], { cwd: dir.path });
+    const [unknown, invalid, missing] = await Promise.all([
+      runCli(['tools', 'call', 'raed', '--args', '{}'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read', '--args', '{"path": 42}'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'read', '--args', '{"path":"missing.txt"}'], { cwd: dir.path }),
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error TOOL_NOT_FOUND');
     expect(unknown.stderr).toContain('read');
-    const invalid = await runCli(['tools', 'call', 'read', '--args', '{"path": 42}'], { cwd: dir.path });
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('error INVALID_ARGUMENTS');
-    const missing = await runCli(['tools', 'call', 'read', '--args', '{"path":"missing.txt"}'], {
-      cwd: dir.path,
-    });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error [A-Z_]+:/);
   });

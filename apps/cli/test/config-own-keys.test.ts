@@ -31,7 +31,11 @@ describe('unknown keys of mcpServers entries in the CLI config', () => {
     });
     const before = await readFile(file, 'utf8');
 
-    const list = await runCli(['tools', 'list'], { cwd: dir.path });
+    const [list, call, validate] = await Promise.all([
+      runCli(['tools', 'list'], { cwd: dir.path }),
+      runCli(['tools', 'call', 'good__echo', '--args', '{"message":"hi"}'], { cwd: dir.path }),
+      runCli(['config', 'validate', '--json'], { cwd: dir.path }),
+    ]);
     expect(list.code).toBe(2);
     expect(list.stdout).toBe('');
     expect(list.stderr).toMatch(
@@ -39,16 +43,12 @@ describe('unknown keys of mcpServers entries in the CLI config', () => {
     );
     expect(list.stderr).toContain('hint: run `toolplane config validate`');
 
-    const call = await runCli(['tools', 'call', 'good__echo', '--args', '{"message":"hi"}'], {
-      cwd: dir.path,
-    });
     expect(call.code).toBe(2);
     expect(call.stderr).toContain('CONFIG_INVALID');
     expect(call.stderr).toContain('did you mean command?');
     // refused before anything starts: no server ran
     expect(await fixturePids(pidDir)).toEqual([]);
 
-    const validate = await runCli(['config', 'validate', '--json'], { cwd: dir.path });
     expect(validate.code).toBe(2);
     const report = JSON.parse(validate.stdout) as {
       valid: boolean;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -68,8 +69,8 @@ describe('MCP servers through the CLI', () => {
     const child = startCli(['tools', 'call', 'fixture__sleep', '--args', '{"ms":60000}'], { cwd: dir.path });
     expect(await waitFor(async () => (await fixturePids(pidDir)).length > 0, 30_000)).toBe(true);
     const pids = await fixturePids(pidDir);
-    // give the call a moment to reach the server
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // the call has reached the server (its sleep tool is running)
+    expect(await waitFor(() => existsSync(join(pidDir, `${pids[0]}.sleeping`)), 30_000)).toBe(true);
     child.kill('SIGINT');
     expect(await exited(child, 20_000)).toBe(130);
     expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000)).toBe(true);
@@ -152,7 +153,10 @@ describe('MCP servers through the CLI', () => {
       },
       builtin: { workspace: '.' },
     });
-    const { code, stdout } = await runCli(['doctor'], { cwd: dir.path, timeoutMs: 120_000 });
+    const [{ code, stdout }, json] = await Promise.all([
+      runCli(['doctor'], { cwd: dir.path, timeoutMs: 120_000 }),
+      runCli(['doctor', '--json'], { cwd: dir.path, timeoutMs: 120_000 }),
+    ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^PROVIDER\s+KIND\s+STATUS\s+TOOLS\s+START\s+PING\s+DETAIL$/m);
     expect(stdout).toMatch(/^fixture\s+mcp\s+ok\s+7\s+\d+ ms\s+[\d.]+ ms\s+cli-fixture 1\.2\.3/m);
@@ -160,7 +164,6 @@ describe('MCP servers through the CLI', () => {
     expect(stdout).toMatch(/^missing\s+mcp\s+FAILED\s+0\s+\d+ ms\s+-\s+\S/m);
     expect(stdout).toMatch(/^builtin\s+builtin\s+ok\s+4\s+/m);
     expect(stdout).toContain('2 of 4 provider(s) do not work');
-    const json = await runCli(['doctor', '--json'], { cwd: dir.path, timeoutMs: 120_000 });
     const report = JSON.parse(json.stdout) as {
       ok: boolean;
       providers: { provider: string; ok: boolean; detail: string }[];
@@ -177,21 +180,19 @@ describe('MCP servers through the CLI', () => {
     await writeConfig({
       policy: { deny: ['fixture__leak'], agents: { reviewer: { allow: ['fixture__echo'] } } },
     });
-    const hidden = await runCli(['policy', 'explain', 'fixture__leak'], { cwd: dir.path });
+    const [hidden, visible, agentHidden, unknown] = await Promise.all([
+      runCli(['policy', 'explain', 'fixture__leak'], { cwd: dir.path }),
+      runCli(['policy', 'explain', 'fixture__echo', '--agent', 'reviewer', '--json'], { cwd: dir.path }),
+      runCli(['policy', 'explain', 'fixture__add', '--agent', 'reviewer', '--json'], { cwd: dir.path }),
+      runCli(['policy', 'explain', 'fixture__nope'], { cwd: dir.path }),
+    ]);
     expect(hidden.code).toBe(0);
     expect(hidden.stdout).toContain('fixture__leak');
     expect(hidden.stdout).toContain('HIDDEN');
     expect(hidden.stdout).toContain('decided by:');
-    const visible = await runCli(['policy', 'explain', 'fixture__echo', '--agent', 'reviewer', '--json'], {
-      cwd: dir.path,
-    });
     expect(visible.code).toBe(0);
     expect((JSON.parse(visible.stdout) as { visible: boolean }).visible).toBe(true);
-    const agentHidden = await runCli(['policy', 'explain', 'fixture__add', '--agent', 'reviewer', '--json'], {
-      cwd: dir.path,
-    });
     expect((JSON.parse(agentHidden.stdout) as { visible: boolean }).visible).toBe(false);
-    const unknown = await runCli(['policy', 'explain', 'fixture__nope'], { cwd: dir.path });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no tool named fixture__nope');
   });

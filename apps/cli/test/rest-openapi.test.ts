@@ -103,13 +103,13 @@ describe('REST and OpenAPI through the CLI', () => {
   });
 
   it('prints the tool config when there is no --out, and a JSON summary with --json', async () => {
-    const printed = await runCli(['openapi', 'import', PETSTORE, '--tag', 'store'], { cwd: dir.path });
+    const [printed, summary] = await Promise.all([
+      runCli(['openapi', 'import', PETSTORE, '--tag', 'store'], { cwd: dir.path }),
+      runCli(['openapi', 'import', PETSTORE, '--tag', 'user', '--json'], { cwd: dir.path }),
+    ]);
     expect(printed.code).toBe(0);
     const config = JSON.parse(printed.stdout) as { tools: Record<string, { method: string }> };
     expect(Object.keys(config.tools)).toContain('getInventory');
-    const summary = await runCli(['openapi', 'import', PETSTORE, '--tag', 'user', '--json'], {
-      cwd: dir.path,
-    });
     expect(summary.code).toBe(0);
     const parsed = JSON.parse(summary.stdout) as {
       namespace: string;
@@ -147,25 +147,24 @@ describe('REST and OpenAPI through the CLI', () => {
       ].join('\n'),
     );
     // the document's api_key scheme reads STORE_API_KEY; without it the call says what to set
-    const noKey = await runCli(['tools', 'call', 'store__getInventory'], { cwd: configDir });
+    const [noKey, inventory, weather, missing] = await Promise.all([
+      runCli(['tools', 'call', 'store__getInventory'], { cwd: configDir }),
+      runCli(['tools', 'call', 'store__getInventory'], {
+        cwd: configDir,
+        env: { STORE_API_KEY: fakeToken('sk_') },
+      }),
+      runCli(['tools', 'call', 'weather__current', '--args', '{"city":"Oslo","units":"metric"}'], {
+        cwd: configDir,
+      }),
+      runCli(['tools', 'call', 'weather__current', '--args', '{}'], { cwd: configDir }),
+    ]);
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toContain('STORE_API_KEY');
-    const inventory = await runCli(['tools', 'call', 'store__getInventory'], {
-      cwd: configDir,
-      env: { STORE_API_KEY: fakeToken('sk_') },
-    });
     expect(inventory.code).toBe(0);
     expect(inventory.stdout).toContain('"available"');
-    const weather = await runCli(
-      ['tools', 'call', 'weather__current', '--args', '{"city":"Oslo","units":"metric"}'],
-      {
-        cwd: configDir,
-      },
-    );
     expect(weather.code).toBe(0);
     expect(weather.stdout).toContain('Oslo');
     expect(weather.stdout).toContain('metric');
-    const missing = await runCli(['tools', 'call', 'weather__current', '--args', '{}'], { cwd: configDir });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('INVALID_ARGUMENTS');
   });
@@ -200,16 +199,18 @@ describe('REST and OpenAPI through the CLI', () => {
 
   it('rejects bad import input with exit code 2 and a hint', async () => {
     await writeFile(join(dir.path, 'not-openapi.json'), JSON.stringify({ hello: 'world' }));
-    const notOpenApi = await runCli(['openapi', 'import', 'not-openapi.json'], { cwd: dir.path });
+    const [notOpenApi, missing, noMatch, badOut] = await Promise.all([
+      runCli(['openapi', 'import', 'not-openapi.json'], { cwd: dir.path }),
+      runCli(['openapi', 'import', 'nowhere.yaml'], { cwd: dir.path }),
+      runCli(['openapi', 'import', PETSTORE, '--tag', 'no-such-tag'], { cwd: dir.path }),
+      runCli(['openapi', 'import', PETSTORE, '--out', 'tools.txt'], { cwd: dir.path }),
+    ]);
     expect(notOpenApi.code).toBe(2);
     expect(notOpenApi.stderr).toContain('cannot import not-openapi.json');
     expect(notOpenApi.stderr).toContain('hint:');
-    const missing = await runCli(['openapi', 'import', 'nowhere.yaml'], { cwd: dir.path });
     expect(missing.code).toBe(2);
-    const noMatch = await runCli(['openapi', 'import', PETSTORE, '--tag', 'no-such-tag'], { cwd: dir.path });
     expect(noMatch.code).toBe(2);
     expect(noMatch.stderr).toContain('no operations');
-    const badOut = await runCli(['openapi', 'import', PETSTORE, '--out', 'tools.txt'], { cwd: dir.path });
     expect(badOut.code).toBe(2);
     expect(existsSync(join(dir.path, 'tools.txt'))).toBe(false);
   });
@@ -269,16 +270,16 @@ describe("OpenAPI OAuth2 token endpoints through the CLI (the document's tokenUr
   });
 
   it('openapi import refuses it with a way out, and --allow-token-origin lets it through', async () => {
-    const refused = await runCli(['openapi', 'import', 'oauth-doc.json', '--namespace', 'things'], {
-      cwd: dir.path,
-    });
+    const [refused, allowed] = await Promise.all([
+      runCli(['openapi', 'import', 'oauth-doc.json', '--namespace', 'things'], { cwd: dir.path }),
+      runCli(
+        ['openapi', 'import', 'oauth-doc.json', '--namespace', 'things', '--allow-token-origin', tokenOrigin],
+        { cwd: dir.path },
+      ),
+    ]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`would send your client id and secret to ${tokenOrigin}`);
     expect(refused.stderr).toContain('--allow-token-origin');
-    const allowed = await runCli(
-      ['openapi', 'import', 'oauth-doc.json', '--namespace', 'things', '--allow-token-origin', tokenOrigin],
-      { cwd: dir.path },
-    );
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain(`${tokenOrigin}/token`);
     expect(tokenRequests).toEqual([]);
