@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandContext } from './context.js';
-import { CliError, EXIT_CODES } from './output/cli-error.js';
+import { CliError, EXIT_CODES, usageError } from './output/cli-error.js';
 import { createStyle } from './output/style.js';
 
 function version(): string {
@@ -21,6 +21,22 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/**
+ * The parser of an option that takes one value: given twice, it is refused. (Commander keeps
+ * the last and drops the first without a word: a call would run with other arguments, another
+ * deadline or another config than the operator also typed.)
+ */
+function once(flag: string): (value: string, previous: string | undefined) => string {
+  return (value, previous) => {
+    if (previous !== undefined)
+      throw usageError(
+        `${flag} is given twice: give it once`,
+        `remove one of the ${flag} options (run with --help for usage)`,
+      );
+    return value;
+  };
+}
+
 /** Options every command takes, read from the root program. */
 function contextOf(command: Command, io: Omit<CommandContext, 'configPath'>): CommandContext {
   const { config } = command.optsWithGlobals<{ config?: string }>();
@@ -35,7 +51,11 @@ export function createProgram(
   const program = new Command('toolplane')
     .description('See, try, debug and serve the tools of your MCP servers, REST APIs and built-ins.')
     .version(version(), '-V, --version', 'print the version')
-    .option('-c, --config <file>', 'config file (toolplane.config.json/.yaml, or an mcpServers/servers file)')
+    .option(
+      '-c, --config <file>',
+      'config file (toolplane.config.json/.yaml, or an mcpServers/servers file)',
+      once('--config'),
+    )
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -69,8 +89,8 @@ built-in tools (read, list, glob, grep) on the current directory.`,
     .command('list')
     .description('every tool the configured providers offer, after policy')
     .option('--json', 'print JSON for scripts')
-    .option('--agent <id>', 'list what this agent may see')
-    .option('--user <id>', 'list what this user may see')
+    .option('--agent <id>', 'list what this agent may see', once('--agent'))
+    .option('--user <id>', 'list what this user may see', once('--user'))
     .addHelpText('after', examples(['toolplane tools list', 'toolplane tools list --json | jq ".[].name"']))
     .action(run(async () => (await import('./commands/tools-list.js')).toolsList));
   tools
@@ -80,10 +100,11 @@ built-in tools (read, list, glob, grep) on the current directory.`,
     .option(
       '--args <json>',
       'arguments: a JSON object, or @file to read one (default: stdin when piped, else {})',
+      once('--args'),
     )
     .option('--trace', 'print the operation tree of the call')
     .option('--json', 'print the whole result as JSON')
-    .option('--timeout <ms>', 'deadline of the call in milliseconds')
+    .option('--timeout <ms>', 'deadline of the call in milliseconds', once('--timeout'))
     .addHelpText(
       'after',
       examples([
@@ -99,7 +120,11 @@ built-in tools (read, list, glob, grep) on the current directory.`,
     .command('mcp')
     .description('all configured tools, after policy and scrubbing, as ONE MCP server (a gateway)')
     .option('--stdio', 'serve over stdin/stdout (the default)')
-    .option('--http <host:port>', 'serve streamable HTTP at http://HOST:PORT/mcp (port 0 picks one)')
+    .option(
+      '--http <host:port>',
+      'serve streamable HTTP at http://HOST:PORT/mcp (port 0 picks one)',
+      once('--http'),
+    )
     .addHelpText(
       'after',
       `${examples(['toolplane serve mcp --stdio', 'toolplane serve mcp --http 127.0.0.1:8808'])}
@@ -115,15 +140,15 @@ otherwise they fail closed, and the error says how to allow them in the policy.`
     .command('import')
     .description('import an OpenAPI 3.x / Swagger 2.0 document (file or URL) into a REST tool config')
     .argument('<source>', 'file path or http(s) URL of the document')
-    .option('--namespace <name>', 'tool-name prefix (default: from the document title)')
+    .option('--namespace <name>', 'tool-name prefix (default: from the document title)', once('--namespace'))
     .option('--tag <tag>', 'keep operations with this tag (repeatable)', collect)
-    .option('--base-url <url>', 'override the servers of the document')
+    .option('--base-url <url>', 'override the servers of the document', once('--base-url'))
     .option(
       '--allow-token-origin <origin>',
       "let the document's OAuth2 tokenUrl be on this origin, besides the API's own (repeatable)",
       collect,
     )
-    .option('--out <file>', 'write the tool config here (.json or .yaml); default: print it')
+    .option('--out <file>', 'write the tool config here (.json or .yaml); default: print it', once('--out'))
     .option('--json', 'print a JSON summary instead of text')
     .addHelpText(
       'after',
@@ -146,9 +171,9 @@ otherwise they fail closed, and the error says how to allow them in the policy.`
     .command('explain')
     .description('why a tool is visible or hidden for an agent/user, step by step')
     .argument('<tool>', 'public tool name')
-    .option('--agent <id>', 'agent id (principal.agentId)')
-    .option('--user <id>', 'user id (principal.userId)')
-    .option('--channel <name>', 'channel (principal.channel)')
+    .option('--agent <id>', 'agent id (principal.agentId)', once('--agent'))
+    .option('--user <id>', 'user id (principal.userId)', once('--user'))
+    .option('--channel <name>', 'channel (principal.channel)', once('--channel'))
     .option('--json', 'print JSON')
     .addHelpText(
       'after',

@@ -16,7 +16,13 @@ async function mcpIssues(
   locate: LoadedConfig['locate'],
 ): Promise<ConfigIssue[]> {
   const { loadMcpConfig } = await import('@toolplane/mcp-provider');
-  const mcp = await loadMcpConfig(document, { workspaceFolder: directory });
+  let mcp: Awaited<ReturnType<typeof loadMcpConfig>>;
+  try {
+    mcp = await loadMcpConfig(document, { workspaceFolder: directory });
+  } catch (error) {
+    // the servers' table itself is unusable (`"servers": 5`): one issue at the key, not the end of validate
+    return [{ file, ...locate([key]), path: key, message: errorMessage(error).replace(/^MCP config: /, '') }];
+  }
   return mcp.problems.map((problem) => mcpProblemIssue(file, problem, locate, key));
 }
 

@@ -10,6 +10,7 @@ import {
   unreadableKind,
 } from '../input/read-input.js';
 import { CliError, configError, usageError } from '../output/cli-error.js';
+import { builtinNameIssues, byPosition } from './builtin-names.js';
 import { ownFormatIssues } from './mcp-issues.js';
 import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
@@ -215,20 +216,32 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
     };
   }
   const result = configSchema.safeParse(record);
+  const names = await builtinNameIssues(file, record, parsed.locate);
   if (!result.success) {
     const servers = record.mcpServers;
     return {
       ok: false,
       file,
-      issues: zodIssues(file, parsed, result.error),
+      issues: byPosition([...zodIssues(file, parsed, result.error), ...names]),
       // our own file as the MCP loader's own format (`servers`): it refuses unknown keys of an entry
-      ...(typeof servers === 'object' && servers !== null
+      // an mcpServers that is not an object of servers is the schema's issue (with its position)
+      ...(typeof servers === 'object' && servers !== null && !Array.isArray(servers)
         ? { mcpDocument: isOwnFile(record, file) ? { servers } : { mcpServers: servers } }
         : {}),
       locate: parsed.locate,
     };
   }
   const config = result.data;
+  if (names.length > 0) {
+    const servers = config.mcpServers;
+    return {
+      ok: false,
+      file,
+      issues: names,
+      ...(servers ? { mcpDocument: isOwnFile(record, file) ? { servers } : { mcpServers: servers } } : {}),
+      locate: parsed.locate,
+    };
+  }
   if (config.mcpServers && isOwnFile(record, file)) {
     const strict = await ownFormatIssues(file, config.mcpServers, directory, parsed.locate);
     if (strict) return { ok: false, file, issues: strict };

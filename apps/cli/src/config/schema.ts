@@ -1,4 +1,3 @@
-import { BUILTIN_TOOL_NAMES } from '@toolplane/builtin-fs-shell';
 import { PERMISSION_MODES } from '@toolplane/policy';
 import { z } from 'zod';
 
@@ -61,7 +60,9 @@ const openApiProviderSchema = z.strictObject({
 
 const builtinSchema = z.strictObject({
   workspace: z.string().min(1).default('.'),
-  tools: z.union([z.enum(['read-only', 'all']), z.array(z.enum(BUILTIN_TOOL_NAMES))]).default('read-only'),
+  // the names in a list are checked against the built-in package's (config/builtin-names.ts), which
+  // is loaded only then: a config without built-in tools does not load that package at all
+  tools: z.union([z.enum(['read-only', 'all']), z.array(z.string())]).default('read-only'),
   envAllowList: z.array(z.string()).optional(),
   protectedPaths: z.array(z.string()).optional(),
 });

@@ -64,7 +64,13 @@ export async function createProviders(loaded: LoadedConfig): Promise<ConfiguredP
       );
     const provider = createBuiltinProvider({
       workspace: at(workspace),
-      tools: tools === 'read-only' ? READ_ONLY_TOOLS : tools === 'all' ? BUILTIN_TOOL_NAMES : tools,
+      // a list is checked against BUILTIN_TOOL_NAMES when the config is read (config/builtin-names.ts)
+      tools:
+        tools === 'read-only'
+          ? READ_ONLY_TOOLS
+          : tools === 'all'
+            ? BUILTIN_TOOL_NAMES
+            : (tools as (typeof BUILTIN_TOOL_NAMES)[number][]),
       ...(envAllowList ? { envAllowList } : {}),
       ...(protectedPaths ? { protectedPaths } : {}),
     });

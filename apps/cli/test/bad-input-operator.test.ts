@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, finished, runCli, tempDir, writeJsonFile } from './helpers.js';
+
+// An operator at a terminal: options given twice, arguments of the wrong type.
+const STACK_LINE = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
+
+let dir: { path: string; cleanup(): Promise<void> };
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeFile(join(dir.path, 'notes.txt'), 'first line\nsecond line\n');
+  await writeJsonFile(dir.path, 'a.json', { builtin: { workspace: '.', tools: ['read', 'write'] } });
+  await writeJsonFile(dir.path, 'b.json', { builtin: { workspace: '.', tools: ['read'] } });
+});
+afterAll(() => dir.cleanup());
+
+describe('an option that takes one value, given twice', () => {
+  // Before, the last one won and the first was dropped without a word: a call ran with other
+  // arguments, another deadline or another config than the operator also typed.
+  it('is INVALID_ARGUMENTS naming the option, and nothing runs', async () => {
+    const cases: { args: string[]; option: string }[] = [
+      {
+        args: [
+          '-c',
+          'a.json',
+          'tools',
+          'call',
+          'write',
+          '--args',
+          '{"path":"one.txt","content":"1"}',
+          '--args',
+          '{"path":"two.txt","content":"2"}',
+        ],
+        option: '--args',
+      },
+      {
+        args: [
+          'tools',
+          'call',
+          'read',
+          '--args',
+          '{"path":"notes.txt"}',
+          '--timeout',
+          '5',
+          '--timeout',
+          '60000',
+        ],
+        option: '--timeout',
+      },
+      { args: ['--config', 'a.json', '--config', 'b.json', 'tools', 'list'], option: '--config' },
+      { args: ['-c', 'a.json', '-c', 'b.json', 'tools', 'list'], option: '--config' },
+      { args: ['tools', 'list', '--agent', 'a', '--agent', 'b'], option: '--agent' },
+      { args: ['policy', 'explain', 'read', '--user', 'a', '--user', 'b'], option: '--user' },
+      { args: ['policy', 'explain', 'read', '--channel', 'a', '--channel', 'b'], option: '--channel' },
+      { args: ['openapi', 'import', 'x.json', '--out', 'a.json', '--out', 'b.yaml'], option: '--out' },
+      {
+        args: ['openapi', 'import', 'x.json', '--namespace', 'a', '--namespace', 'b'],
+        option: '--namespace',
+      },
+      {
+        args: ['openapi', 'import', 'x.json', '--base-url', 'http://a', '--base-url', 'http://b'],
+        option: '--base-url',
+      },
+      { args: ['serve', 'mcp', '--http', '127.0.0.1:0', '--http', '127.0.0.1:0'], option: '--http' },
+    ];
+    const runs = await Promise.all(
+      cases.map(({ args }) => runCli(args, { cwd: dir.path, timeoutMs: 60_000 })),
+    );
+    for (const [index, { code, signal, stdout, stderr }] of runs.entries()) {
+      const { args, option } = cases[index] ?? { args: [], option: '' };
+      const label = args.join(' ');
+      expect(signal, label).toBeNull();
+      expect(code, label).toBe(2);
+      expect(stderr, label).toContain(`toolplane: error: INVALID_ARGUMENTS: ${option} is given twice`);
+      expect(stderr, label).toContain('hint:');
+      expect(stderr, label).not.toMatch(STACK_LINE);
+      expect(stdout, label).toBe('');
+    }
+    expect(existsSync(join(dir.path, 'one.txt'))).toBe(false);
+    expect(existsSync(join(dir.path, 'two.txt'))).toBe(false);
+  });
+
+  it('still takes repeatable options and switches more than once', async () => {
+    const [tags, json] = await Promise.all([
+      runCli(['openapi', 'import', 'nowhere.yaml', '--tag', 'a', '--tag', 'b'], { cwd: dir.path }),
+      runCli(['tools', 'list', '--json', '--json'], { cwd: dir.path }),
+    ]);
+    // the document is missing: refused for that, not for the repeated --tag
+    expect(tags.code).toBe(2);
+    expect(tags.stderr).not.toContain('given twice');
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.stdout) as { name: string }[]).map((tool) => tool.name)).toContain('read');
+  });
+});
+
+describe('--args of the wrong JSON type', () => {
+  it('says what it got for a string, a number and a boolean', async () => {
+    const values = ['"notes.txt"', '42', 'true'];
+    const runs = await Promise.all(
+      values.map((value) => runCli(['tools', 'call', 'read', '--args', value], { cwd: dir.path })),
+    );
+    for (const [index, kind] of ['string', 'number', 'boolean'].entries()) {
+      const run = runs[index];
+      expect(run?.code, kind).toBe(2);
+      expect(run?.stderr, kind).toContain(
+        `toolplane: error: INVALID_ARGUMENTS: arguments from --args must be a JSON object, got ${kind}`,
+      );
+    }
+  });
+});
+
+describe('stdout that cannot be written', () => {
+  // `toolplane tools list --json > tools.json` on a full disk: the output is lost. Before, the
+  // command exited 0 with nothing written and nothing said (only EPIPE is a reader that left).
+  it('is EXECUTION_FAILED with exit code 1 when the device is full, not a silent exit 0', async () => {
+    if (!existsSync('/dev/full')) {
+      if (process.env.CI === 'true') throw new Error('/dev/full is missing');
+      console.warn('skipped: /dev/full is not available');
+      return;
+    }
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [BIN, 'tools', 'list', '--json'], {
+        cwd: dir.path,
+        env: baseEnv(),
+        stdio: ['ignore', full, 'pipe'],
+      });
+      const { code, signal, stderr } = await finished(child);
+      expect(signal).toBeNull();
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        'toolplane: error: EXECUTION_FAILED: the output could not be written to stdout: ENOSPC',
+      );
+      expect(stderr).toContain('hint:');
+      expect(stderr).not.toMatch(STACK_LINE);
+    } finally {
+      closeSync(full);
+    }
+  });
+});
+
+describe('a config of the wrong shape', () => {
+  // Before, the MCP loader's error ended `config validate` at once: no file position, the
+  // other problems of the file unlisted (and, for our own file, naming "servers", a key the
+  // file does not have).
+  it('config validate lists an mcpServers that is not an object with its position, beside the rest', async () => {
+    const own = await tempDir();
+    try {
+      await writeFile(join(own.path, 'toolplane.config.yaml'), 'mcpServers: [1]\npolicy:\n  mode: yolo\n');
+      await writeFile(join(own.path, 'vscode.json'), '{\n  "servers": 5\n}\n');
+      const [yaml, client] = await Promise.all([
+        runCli(['config', 'validate'], { cwd: own.path }),
+        runCli(['--config', 'vscode.json', 'config', 'validate'], { cwd: own.path }),
+      ]);
+      expect(yaml.code).toBe(2);
+      expect(yaml.stdout).toMatch(
+        /toolplane\.config\.yaml:1:\d+ {2}mcpServers {2}Invalid input: expected record, received array/,
+      );
+      expect(yaml.stdout).toMatch(/toolplane\.config\.yaml:3:\d+ {2}policy\.mode {2}/);
+      expect(yaml.stdout).toContain('2 problem(s)');
+      expect(yaml.stdout).not.toContain('"servers"');
+      expect(client.code).toBe(2);
+      expect(client.stdout).toMatch(
+        /vscode\.json:2:\d+ {2}servers {2}.*"servers" must be an object of servers by name/,
+      );
+      expect(client.stdout).toContain('1 problem(s)');
+    } finally {
+      await own.cleanup();
+    }
+  });
+});
