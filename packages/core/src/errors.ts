@@ -95,8 +95,8 @@ export class ToolError extends Error {
   }
 }
 
-/** What a value that cannot be read is called in messages. */
-const UNREADABLE = 'a thrown value whose message cannot be read';
+/** What {@link errorMessage} says of a thrown value that cannot be read. */
+export const UNREADABLE_ERROR_MESSAGE = 'a thrown value whose message cannot be read';
 
 /**
  * A readable message for anything thrown. Never throws: reading a thrown value can (a `message`
@@ -108,7 +108,7 @@ export function errorMessage(error: unknown): string {
     if (error instanceof Error) return String(error.message || error.name);
     if (typeof error === 'string') return error;
   } catch {
-    return UNREADABLE;
+    return UNREADABLE_ERROR_MESSAGE;
   }
   try {
     return JSON.stringify(error) ?? String(error);
@@ -116,7 +116,7 @@ export function errorMessage(error: unknown): string {
     try {
       return String(error);
     } catch {
-      return UNREADABLE;
+      return UNREADABLE_ERROR_MESSAGE;
     }
   }
 }

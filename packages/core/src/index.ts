@@ -33,6 +33,7 @@ export {
   ToolError,
   type ToolErrorOptions,
   errorMessage,
+  UNREADABLE_ERROR_MESSAGE,
   isRetryableCode,
 } from './errors.js';
 export type { ExecProcess, ExecRequest, ExecResult, Executor } from './executor.js';

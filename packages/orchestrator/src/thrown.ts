@@ -1,4 +1,11 @@
-import { type ToolErrorCode, type ToolFailure, ToolError, errorMessage, fail } from '@toolplane/core';
+import {
+  type ToolErrorCode,
+  type ToolFailure,
+  ToolError,
+  UNREADABLE_ERROR_MESSAGE,
+  errorMessage,
+  fail,
+} from '@toolplane/core';
 
 // Thrown values read without throwing: core's `errorMessage` reads `message`, `toJSON` and
 // `toString`, and `ToolError.isInstance` a property, any of which may throw (a getter, a Proxy
@@ -7,7 +14,8 @@ import { type ToolErrorCode, type ToolFailure, ToolError, errorMessage, fail } f
 /** What a thrown value says; undefined when reading it throws. */
 function readMessage(error: unknown): string | undefined {
   try {
-    return errorMessage(error);
+    const message = errorMessage(error);
+    return message === UNREADABLE_ERROR_MESSAGE ? undefined : message;
   } catch {
     return undefined;
   }

@@ -21,6 +21,7 @@ it('pins the runtime export list of @toolplane/core', () => {
     'TOOL_NAME_MAX_LENGTH',
     'TOOL_NAME_PATTERN',
     'ToolError',
+    'UNREADABLE_ERROR_MESSAGE',
     'allocateToolNames',
     'compareRisk',
     'compileSchema',
