@@ -9,6 +9,18 @@ export const ALPHABETS = {
   digits: '0123456789',
 } as const;
 
+/** Whether a UTF-16 code is a character of standard base64 (`A-Z a-z 0-9 + /`) or its `=` padding. */
+export function isBase64Code(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 43 ||
+    code === 47 ||
+    code === 61
+  );
+}
+
 /** Random strings for generated fake credentials (tests, benchmarks, rule samples). */
 export interface FakeSource {
   /** `length` random characters of `alphabet`, with at least two character classes when possible. */

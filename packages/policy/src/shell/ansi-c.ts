@@ -1,4 +1,5 @@
-const ANSI_ESCAPES: Readonly<Record<string, string>> = {
+/** One-letter escapes bash decodes in `$'...'`, `echo -e` and `printf` alike. */
+export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   a: '\x07',
   b: '\b',
   e: '\x1b',
@@ -9,6 +10,11 @@ const ANSI_ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
   v: '\v',
   '\\': '\\',
+};
+
+/** ANSI-C quoting also decodes escaped quotes and `\?`. */
+const ANSI_ESCAPES: Readonly<Record<string, string>> = {
+  ...SIMPLE_ESCAPES,
   "'": "'",
   '"': '"',
   '?': '?',

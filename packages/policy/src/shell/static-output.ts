@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { SIMPLE_ESCAPES } from './ansi-c.js';
 import { namedChildrenOf } from './parser.js';
 import { type ShellWord, literalPrefix, resolveWord } from './words.js';
 
@@ -11,19 +12,6 @@ const MAX_OUTPUT = 65_536;
 
 /** The possible field lists of one argument node, with the values set earlier in the line put in. */
 export type FieldsOf = (node: Node) => readonly (readonly ShellWord[])[];
-
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-};
 
 /**
  * Backslash escapes as `echo -e` and printf's `%b` read them (`\0NNN` octal) or as a printf

@@ -1,4 +1,4 @@
-import { ALPHABETS } from '../alphabets.js';
+import { ALPHABETS, isBase64Code } from '../alphabets.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 
 // A PEM private key that was base64-encoded whole: kubeconfig `client-key-data`, a Kubernetes
@@ -12,17 +12,6 @@ const ENCODED_BEGIN = 'LS0tLS1CRUdJTi';
 /** The longest encoded key redacted (an RSA 8192-bit key in PEM is about 6.5 KB, 8.7 KB encoded). */
 const MAX_ENCODED = 16_384;
 const HEADER = /^-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/;
-
-function isBase64Code(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 43 ||
-    code === 47 ||
-    code === 61
-  );
-}
 
 function matchEncodedPrivateKey(text: string, start: number): RuleMatch | undefined {
   if (start > 0 && isBase64Code(text.charCodeAt(start - 1))) return undefined;

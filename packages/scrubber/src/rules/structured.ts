@@ -1,4 +1,4 @@
-import { ALPHABETS } from '../alphabets.js';
+import { ALPHABETS, isBase64Code } from '../alphabets.js';
 import { isPlaceholder, looksRandom } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { bareContexts, inContexts } from './contexts.js';
@@ -9,17 +9,6 @@ const PEM_MAX_BODY = 16_384;
 
 /** The regexes of the PEM matcher (checked for linear time by a test). */
 export const PEM_PATTERNS: readonly RegExp[] = [PEM_HEADER, PEM_FOOTER_END];
-
-function isBase64Code(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 43 ||
-    code === 47 ||
-    code === 61
-  );
-}
 
 /**
  * End of the body of an unterminated PEM block: whole lines of base64 (or RFC 1421 header
