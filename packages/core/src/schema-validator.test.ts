@@ -65,4 +65,32 @@ describe('compileSchema', () => {
       expect((error as ToolError).code).toBe('CONFIG_INVALID');
     }
   });
+
+  it.each([
+    ['draft-07', undefined],
+    ['2020-12', 'https://json-schema.org/draft/2020-12/schema'],
+  ])('compiles a %s schema that refers to itself by "#" (a tree), without changing it', (_name, dialect) => {
+    const schema = {
+      ...(dialect ? { $schema: dialect } : {}),
+      type: 'object',
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+      additionalProperties: false,
+    };
+    const before = JSON.stringify(schema);
+    const compiled = compileSchema(schema);
+    expect(compiled.validate({ name: 'root', children: [{ name: 'leaf', children: [] }] }).valid).toBe(true);
+    const outcome = compiled.validate({ name: 'root', children: [{ name: 7 }] });
+    expect(outcome).toEqual({
+      valid: false,
+      issues: [{ path: 'args.children[0].name', message: 'must be string' }],
+    });
+    expect(JSON.stringify(schema)).toBe(before);
+    expect(compiled.schema).toBe(schema);
+  });
+
+  it('still refuses a reference that points nowhere', () => {
+    expect(() =>
+      compileSchema({ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }),
+    ).toThrow(/schema does not compile: can't resolve reference #\/definitions\/missing/);
+  });
 });

@@ -52,6 +52,29 @@ function engineFor(schema: JsonSchema): Ajv {
 }
 
 const VALID: ValidationOutcome = { valid: true };
+let anonymous = 0;
+
+/**
+ * Compiles with the engine of the schema's dialect. A schema without an `$id` that refers to
+ * itself (`{ "$ref": "#" }`, recursive structures) has no base to resolve against when schemas
+ * are not registered (they are not: two tools may share an id), so it is compiled again under
+ * an id of its own; the caller's object is not changed.
+ */
+function compileWithBase(schema: JsonSchema): ValidateFunction {
+  const engine = engineFor(schema);
+  try {
+    return engine.compile(schema as Record<string, unknown>);
+  } catch (error) {
+    const unresolved = /can't resolve reference/.test(errorMessage(error));
+    if (!unresolved || typeof schema.$id === 'string') throw error;
+    anonymous++;
+    try {
+      return engine.compile({ ...schema, $id: `https://toolplane.invalid/schema/${anonymous}` });
+    } catch {
+      throw error; // a reference that points nowhere: the message without the id made up here
+    }
+  }
+}
 const cache = new WeakMap<object, CompiledSchema>();
 
 /**
@@ -67,7 +90,7 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   if (hit) return hit;
   let check: ValidateFunction;
   try {
-    check = engineFor(schema).compile(schema as Record<string, unknown>);
+    check = compileWithBase(schema);
   } catch (error) {
     throw new ToolError('CONFIG_INVALID', `schema does not compile: ${errorMessage(error)}`, {
       cause: error,
