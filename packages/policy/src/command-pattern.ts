@@ -1,7 +1,7 @@
 import { ToolError } from '@toolplane/core';
 import type { SimpleCommand } from './shell/analysis.js';
 import { normalizeCommandName, parseOptions } from './shell/normalize.js';
-import type { ShellWord } from './shell/words.js';
+import type { ShellWord } from './shell/shell-word.js';
 
 /** How a command pattern matched a command: surely, possibly (dynamic words), or not. */
 export type PatternMatch = 'yes' | 'maybe' | 'no';

@@ -51,4 +51,4 @@ export type {
 export { analyzeCommandLine } from './shell/extract.js';
 export { normalizeCommandName } from './shell/normalize.js';
 export { loadShellParser } from './shell/parser.js';
-export type { ShellWord } from './shell/words.js';
+export type { ShellWord } from './shell/shell-word.js';

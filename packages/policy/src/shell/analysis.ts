@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** One simple command found in a command line, after wrappers were peeled off. */
 export interface SimpleCommand {

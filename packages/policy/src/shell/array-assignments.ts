@@ -3,7 +3,8 @@ import { ELEMENT, MAX_INDEXED, allKey, arrayName, elementKey, elementsOf, joinEl
 import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct } from './facts.js';
 import { namedChildrenOf } from './parser.js';
 import { withReadings } from './readings.js';
-import { type ShellWord, resolveWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
+import { resolveWord } from './words.js';
 
 /** Most elements an array followed may have; more make the line asked. */
 const MAX_ELEMENTS = 4096;

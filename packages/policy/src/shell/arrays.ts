@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /**
  * How the elements of an array set in the line are kept as one value (the values of the

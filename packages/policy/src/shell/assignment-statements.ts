@@ -8,7 +8,7 @@ import { inOptionCluster } from './normalize.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
 import { resolve, walk } from './walk.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** A variable assignment the following commands see: `NAME=value`, `NAME+=value`. */
 export interface Assignment {

@@ -1,6 +1,6 @@
 import { type LineFacts, RUN_TIME, assignVariable } from './facts.js';
 import { valuesOf } from './readings.js';
-import { type ShellWord, staticWord } from './words.js';
+import { type ShellWord, staticWord } from './shell-word.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

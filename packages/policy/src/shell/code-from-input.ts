@@ -1,6 +1,6 @@
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { DECODERS, FETCHERS } from './programs.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** File names that are the standard input (`bash /dev/stdin` reads its program from a pipe). */
 export const STDIN_FILE = /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;

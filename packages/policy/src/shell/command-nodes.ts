@@ -9,7 +9,8 @@ import { namedChildrenOf } from './parser.js';
 import { handleRedirect } from './redirections.js';
 import { runCommand } from './run-command.js';
 import { resolve, walk } from './walk.js';
-import { type ShellWord, resolveWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
+import { resolveWord } from './words.js';
 
 /**
  * A command node: its words, the assignments that prefix it, its redirections and a herestring

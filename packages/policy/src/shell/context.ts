@@ -2,7 +2,7 @@ import type { Parser } from 'web-tree-sitter';
 import type { Finding, FindingCategory, SimpleCommand } from './analysis.js';
 import type { LineFacts } from './facts.js';
 import { DECODERS, FETCHERS } from './programs.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Maximum nesting of `bash -c`, `eval` and friends that is followed before giving up. */
 export const MAX_NESTING = 6;

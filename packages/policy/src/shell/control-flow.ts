@@ -4,7 +4,7 @@ import { RUN_TIME, assignVariable, defineFunction, inChild, maybe } from './fact
 import { commandOutputs, valuesOf } from './readings.js';
 import { namedChildrenOf } from './parser.js';
 import { resolve, walk } from './walk.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** `a | b | c`: each stage is fed by the commands of the stages before it. */
 export function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {

@@ -1,7 +1,7 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import type { NestedAnalyzer } from './run-command.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** What an option of a debugger does with its value. */
 type OptionKind = 'commands' | 'file' | 'attach' | 'value' | 'flag';

@@ -1,7 +1,7 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import type { NestedAnalyzer } from './run-command.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Git configuration keys whose value is a command that git runs. */
 const GIT_COMMAND_KEY =

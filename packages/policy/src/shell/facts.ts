@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { allKey, arrayName, joinElements, elementsOf } from './arrays.js';
-import { type ShellWord, literalPrefix } from './words.js';
+import { type ShellWord, literalPrefix } from './shell-word.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
 export const MAX_VALUES = 64;

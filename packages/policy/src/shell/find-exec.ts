@@ -1,7 +1,7 @@
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { type NestedAnalyzer, runCommand } from './run-command.js';
 import { findRoots, markRunTimeName } from './run-time-names.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 const EXEC_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 

@@ -3,7 +3,7 @@ import { POSITIONAL } from './arrays.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { forgetVariable, inChild } from './facts.js';
 import { walk } from './walk.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Most calls with arguments whose function body is walked again in one command line. */
 const MAX_REPLAYS = 16;

@@ -1,7 +1,7 @@
 import { STDIN_FILE, describeSources, judgeCodeFromInput, sourcesOf } from './code-from-input.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { inOptionCluster, parseOptions } from './normalize.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** PowerShell parameters that run inline code, by any unique prefix (`-c`, `-enc`, `-ec`, `-cwa`). */
 const POWERSHELL_INLINE = ['command', 'encodedcommand', 'commandwithargs'];

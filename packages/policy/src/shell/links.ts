@@ -1,5 +1,5 @@
 import type { LineFacts } from './facts.js';
-import { type ShellWord, staticWord } from './words.js';
+import { type ShellWord, staticWord } from './shell-word.js';
 import { inDirectory, normalizePath } from './working-directory.js';
 
 /** Most links and device nodes followed in one command line; later ones are not recorded. */

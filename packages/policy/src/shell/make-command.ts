@@ -1,7 +1,7 @@
 import type { SimpleCommand } from './analysis.js';
 import type { Scope } from './context.js';
 import { normalizeCommandName } from './normalize.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** The record of one simple command as the rules see it: its name, arguments, words as written and scope. */
 export function makeCommand(

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { decodeEscapes } from './static-output.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Longest value a pattern operation is worked out on; longer ones make the line asked. */
 const MAX_OPERAND = 256;

@@ -2,7 +2,7 @@ import type { SimpleCommand } from './analysis.js';
 import type { AnalysisState, Scope } from './context.js';
 import { inChild } from './facts.js';
 import type { NestedAnalyzer } from './run-command.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** ssh options that take a value (`-p PORT`, `-i KEY`, `-o OPTION`...). */
 const SSH_WITH_VALUE = 'BbcDEeFIiJLlmOoPpQRSWw';

@@ -1,6 +1,6 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
-import { withText } from './words.js';
+import { withText } from './shell-word.js';
 import { normalizePath } from './working-directory.js';
 import { judgeWrittenFile } from './written-files.js';
 

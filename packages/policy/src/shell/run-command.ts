@@ -18,7 +18,7 @@ import { inspectRemoteCommand } from './remote.js';
 import { runEval, runShell } from './run-shell.js';
 import { markRunTimeName, xargsReplacement } from './run-time-names.js';
 import { inspectInlineScripts } from './scripts.js';
-import { type ShellWord, sliceWord, staticWord } from './words.js';
+import { type ShellWord, sliceWord, staticWord } from './shell-word.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
 import { xargsCommands } from './xargs-input.js';

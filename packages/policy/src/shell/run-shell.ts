@@ -2,7 +2,7 @@ import { judgeCodeFromInput, judgeComputedCode, STDIN_FILE } from './code-from-i
 import { type AnalysisState, type Scope, notUnderstood, report } from './context.js';
 import { inChild } from './facts.js';
 import type { NestedAnalyzer } from './run-command.js';
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Longest script text read from values set earlier in the line (as a command line's own bound). */
 const MAX_READING = 65_536;

@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 import { normalizePath } from './working-directory.js';
 
 /** find's options before its starting points (`-L`, `-D debug`, `-O3`). */

@@ -1,7 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import { SIMPLE_ESCAPES } from './ansi-c.js';
 import { namedChildrenOf } from './parser.js';
-import { type ShellWord, literalPrefix, resolveWord } from './words.js';
+import { type ShellWord, literalPrefix } from './shell-word.js';
+import { resolveWord } from './words.js';
 
 /** Most outputs (one per combination of its words' possible values) worked out for one command. */
 const MAX_OUTPUTS = 64;

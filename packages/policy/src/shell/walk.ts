@@ -7,7 +7,8 @@ import { inChild, maybe } from './facts.js';
 import { withReadings } from './readings.js';
 import { namedChildrenOf } from './parser.js';
 import { handleRedirectedStatement } from './redirections.js';
-import { type ShellWord, resolveWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
+import { resolveWord } from './words.js';
 
 /** Node types that only group statements; their children are walked. */
 const CONTAINERS = new Set([

@@ -1,6 +1,6 @@
 import { type LineFacts, RUN_TIME, START, distinct } from './facts.js';
 import { throughLinks } from './links.js';
-import { type ShellWord, literalPrefix } from './words.js';
+import { type ShellWord, literalPrefix } from './shell-word.js';
 
 /**
  * A path as the kernel resolves it lexically: `//dev/./sda`, `/dev/../dev/sda` and

@@ -1,4 +1,4 @@
-import { type ShellWord, sliceWord } from './words.js';
+import { type ShellWord, sliceWord } from './shell-word.js';
 
 /** How to find the wrapped command inside a wrapper's arguments. */
 export interface WrapperSpec {

@@ -2,7 +2,7 @@ import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { may, verdictOf, verdictOfFields } from './device-paths.js';
 import { checkRsyncDevices } from './rsync-devices.js';
-import { type ShellWord, literalPrefix, sliceWord, withText } from './words.js';
+import { type ShellWord, literalPrefix, sliceWord, withText } from './shell-word.js';
 import { normalizePath, placedReadings } from './working-directory.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Most commands one xargs with a known input is followed into; more make the line asked. */
 export const MAX_INVOCATIONS = 64;
