@@ -11,6 +11,7 @@ import {
   fillBodyTemplate,
   renderTemplate,
   templateArgNames,
+  templateUsesEnv,
 } from './template.js';
 import { setOwn } from './records.js';
 import { type SplitUrl, splitToolUrl } from './url-template.js';
@@ -54,6 +55,8 @@ export interface ArgumentPlan {
   readonly headers: readonly HeaderTemplate[];
   /** Configured headers filled from `${VAR}` (credentials, like auth's): dropped on a redirect to another origin. */
   readonly envHeaders: readonly string[];
+  /** The body template holds `${VAR}` values: a redirect to another origin that keeps the body is refused. */
+  readonly envBody: boolean;
   /** The URL after `${ENV}` expansion, split and compiled; cached by expanded text. */
   compiledUrl(url: string, tool: string): CompiledUrl;
 }
@@ -91,6 +94,7 @@ export function planArguments(config: RestToolConfig): ArgumentPlan {
     envHeaders: Object.entries(config.headers ?? {})
       .filter(([, value]) => typeof value === 'string' && value.includes('${'))
       .map(([name]) => name.toLowerCase()),
+    envBody: templateUsesEnv(config.bodyTemplate),
     compiledUrl(url, tool) {
       const hit = urls.get(url);
       if (hit) return hit;

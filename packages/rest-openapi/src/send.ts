@@ -144,6 +144,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         }
         const next = redirectTarget(request, location, ownHost, config.allowedRedirectHosts ?? []);
         if ('error' in next) return next.error;
+        const refused = bodySecretsRefused(request, next.url, response.statusCode, options.plan.envBody);
+        if (refused) return refused;
         request = nextRequest(request, next.url, response.statusCode, authHeaderNames);
         continue;
       }
@@ -260,6 +262,31 @@ function redirectTarget(
   return { url };
 }
 
+/** Whether a redirect turns the request into a GET without its body (303; 301 and 302 after a POST). */
+function turnsToGet(status: number, method: string): boolean {
+  return status === 303 || ((status === 301 || status === 302) && method === 'POST');
+}
+
+/**
+ * A body filled from `${VAR}` is for the configured origin, like auth's headers: a redirect that
+ * would carry it to another origin (307, 308, a 301 or 302 after PUT...) is refused, not followed
+ * without it (a 307 without its body is another request).
+ */
+function bodySecretsRefused(
+  request: PreparedRequest,
+  url: URL,
+  status: number,
+  envBody: boolean,
+): ToolResult | undefined {
+  if (!envBody || request.body === undefined || url.origin === request.origin) return undefined;
+  if (turnsToGet(status, request.method)) return undefined;
+  return fail(
+    'DENIED',
+    `${targetOf(request)} redirected (HTTP ${status}) to ${url.origin}, another origin, keeping the request body; the body holds values from \${VAR} in bodyTemplate, which are not sent off the API's origin, so the call stopped there; point the tool's url at ${url.origin} if that origin is to get them`,
+    { details: { status, location: `${url.origin}${url.pathname}` } },
+  );
+}
+
 function nextRequest(
   request: PreparedRequest,
   url: URL,
@@ -271,7 +298,7 @@ function nextRequest(
     // Credentials are for the configured origin only.
     for (const name of [...authHeaderNames, 'authorization', 'cookie']) delete headers[name];
   }
-  const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
+  const toGet = turnsToGet(status, request.method);
   if (toGet) {
     delete headers['content-type'];
     delete headers['content-length'];

@@ -88,6 +88,14 @@ export function templateArgNames(template: unknown, into: Set<string> = new Set(
   return into;
 }
 
+/** Whether a body template uses a `${VAR}` anywhere (a value that must not leave the API's origin). */
+export function templateUsesEnv(template: unknown, depth = 0): boolean {
+  if (typeof template === 'string') return envNamesIn(template).length > 0;
+  if (depth > 256 || template === null || typeof template !== 'object') return false;
+  const values = Array.isArray(template) ? template : Object.values(template);
+  return values.some((value) => templateUsesEnv(value, depth + 1));
+}
+
 /** A piece of a compiled template: literal text, an environment variable or an argument. */
 export type TemplatePart = { readonly text: string } | { readonly env: string } | { readonly arg: string };
 
