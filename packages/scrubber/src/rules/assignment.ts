@@ -5,7 +5,13 @@ import { isNameCode, isQuote } from './characters.js';
 import { arrowKey } from './arrow-pairs.js';
 import { CODE_VALUE_PATTERNS, hasFileExtension, looksLikeCode } from './code-values.js';
 import { credentialKind, hasCredentialTail, keyWords } from './key-names.js';
-import { ansiQuotedEnd, dumpLineEnd, joinedQuoteEnd, startsLine } from './shell-values.js';
+import {
+  ansiQuotedEnd,
+  dumpLineEnd,
+  joinedQuoteEnd,
+  multiLineQuotedEnd,
+  startsLine,
+} from './shell-values.js';
 
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
@@ -143,6 +149,8 @@ function matchQuoted(text: string, start: number, quote: number, info: KeyInfo):
     }
     end++;
   }
+  if (text.charCodeAt(end) === 10 || text.charCodeAt(end) === 13)
+    return matchMultiLine(text, start, quote, info);
   if (
     end >= text.length ||
     text.charCodeAt(end) === 10 ||
@@ -167,6 +175,18 @@ function matchQuoted(text: string, start: number, quote: number, info: KeyInfo):
     startsLine(text, info.keyStart);
   if ((value.includes(' ') && !envLine) || CAPITALIZED_WORD.test(value)) return undefined;
   if (!acceptableValue(value, info)) return undefined;
+  return { start, end, kind: info.kind };
+}
+
+/**
+ * A quoted value of a shell dump that runs over lines (`NAME='...` to `...'` at a line's end):
+ * only right after `=` of a name that begins a line (or follows `export `/`declare -x `).
+ */
+function matchMultiLine(text: string, start: number, quote: number, info: KeyInfo): RuleMatch | undefined {
+  if (info.separator !== 61 || quote === 96 || text.charCodeAt(start - 2) !== 61) return undefined;
+  if (!startsLine(text, info.keyStart)) return undefined;
+  const end = multiLineQuotedEnd(text, start, quote);
+  if (end === -1 || end - start < 4 || isPlaceholder(text.slice(start, end).trim())) return undefined;
   return { start, end, kind: info.kind };
 }
 

@@ -61,16 +61,32 @@ export function ansiQuotedEnd(text: string, start: number): number {
   return -1;
 }
 
+// How shells quote a quote inside '...': bash `'\''`, dash `'"'"'`.
+const JOINERS = ["'\\''", `'"'"'`];
+
+/**
+ * The length of the joiner (`'\''` or `'"'"'`) at `at`; 0 when there is none; -1 when the text
+ * ends inside what may be one.
+ */
+function joinerAt(text: string, at: number): number {
+  for (const joiner of JOINERS) {
+    if (text.startsWith(joiner, at)) return joiner.length;
+    const rest = text.slice(at);
+    if (rest.length > 1 && rest.length < joiner.length && joiner.startsWith(rest)) return -1;
+  }
+  return 0;
+}
+
 /**
  * End of a single-quoted value that bash joined around quotes (`'it'\''s'`): past each `'\''`
  * that follows the closing quote at `end`, to the last closing quote.
  */
 export function joinedQuoteEnd(text: string, end: number): number {
   let close = end;
-  while (text.startsWith("'\\''", close)) {
-    const next = text.indexOf("'", close + 4);
+  for (let joiner = joinerAt(text, close); joiner > 0; joiner = joinerAt(text, close)) {
+    const next = text.indexOf("'", close + joiner);
     if (next === -1 || next - end > MAX_VALUE) return close;
-    const newline = text.indexOf('\n', close + 4);
+    const newline = text.indexOf('\n', close + joiner);
     if (newline !== -1 && newline < next) return close;
     close = next;
   }
@@ -117,4 +133,43 @@ export function dumpLineEnd(text: string, keyStart: number, start: number): numb
     (after !== -1 && after < text.length && isNameLine(text, after)) ||
     (before !== -1 && isNameLine(text, before));
   return neighbour ? (text.charCodeAt(end - 1) === 13 ? end - 1 : end) : -1;
+}
+
+/** How far a quoted value that runs over lines may go before it is not taken for one. */
+export const MAX_MULTILINE_VALUE = 4096;
+
+/**
+ * End of a quoted value of a shell dump that runs over lines (dash's `export -p` and `set`,
+ * `set` in bash's POSIX mode: `NAME='line one` ... `last line'`; older bash's
+ * `declare -x NAME="..."`), whose text starts at `start`: the closing quote, which ends its line.
+ * `'\''` (single quotes) and backslash escapes (double quotes) do not close it. The text's length
+ * when the text ends first (a stream's buffer, truncated output: the value is held or redacted to
+ * the end); -1 when a quote is followed by more text on its line, or nothing closes it within
+ * {@link MAX_MULTILINE_VALUE} characters.
+ */
+export function multiLineQuotedEnd(text: string, start: number, quote: number): number {
+  const limit = Math.min(text.length, start + MAX_MULTILINE_VALUE + 1);
+  let end = start;
+  while (end < limit) {
+    const code = text.charCodeAt(end);
+    if (quote === 34 && code === 92) {
+      end += 2;
+      continue;
+    }
+    if (code === quote) {
+      if (quote === 39) {
+        const joiner = joinerAt(text, end);
+        if (joiner > 0) {
+          end += joiner;
+          continue;
+        }
+        // A joiner cut by the end of the text: whether the value goes on is not known yet.
+        if (joiner < 0) return text.length;
+      }
+      const after = text.charCodeAt(end + 1);
+      return end + 1 >= text.length || after === 10 || after === 13 ? end : -1;
+    }
+    end++;
+  }
+  return end >= text.length && end - start <= MAX_MULTILINE_VALUE ? text.length : -1;
 }
