@@ -85,6 +85,17 @@ class LineWalker {
   }
 }
 
+/** Offset in `bytes` just after the end of line `line` (1-based; the end when it has no "\n"). */
+function lineEnd(bytes: Buffer, line: number): number {
+  let at = -1;
+  for (let passed = 0; passed < line; passed++) {
+    const next = bytes.indexOf(10, at + 1);
+    if (next === -1) return bytes.length;
+    at = next;
+  }
+  return at + 1;
+}
+
 /** A line kept, and where it ends in the file (after its "\n"), when offsets are known. */
 interface Kept {
   readonly hit: LineHit;
@@ -118,6 +129,8 @@ function lastLines(chunk: Chunk, text: string, most: number, withOffsets: boolea
  */
 export class FileHitsCollector {
   count = 0;
+  /** Files mode: where the line of the first match ends in the file (after its "\n"). */
+  firstMatchEnd = 0;
   readonly lines: LineHit[] = [];
   /** Last line kept (global number). */
   private kept = 0;
@@ -144,7 +157,12 @@ export class FileHitsCollector {
     const skip = this.literal !== undefined && chunk.bytes.indexOf(this.literal) === -1;
     const matches = skip ? [] : matchingLines(this.textOf(chunk), pattern, mode === 'files_with_matches');
     this.count += matches.length;
-    if (mode === 'files_with_matches') return matches.length === 0;
+    if (mode === 'files_with_matches') {
+      const found = matches[0];
+      if (found === undefined) return true;
+      this.firstMatchEnd = chunk.start + lineEnd(chunk.bytes, found);
+      return false;
+    }
     if (mode !== 'content') return true;
     const first = chunk.firstLine;
     const firstMatch = matches[0];

@@ -164,6 +164,35 @@ describe.skipIf(!ripgrep)('searchFile: the Node engine, chunk by chunk, as ripgr
     },
   );
 
+  it('in files mode, leaves out a file whose first match ripgrep reads together with a NUL past the chunk', async () => {
+    // Rows of 1000 bytes. ripgrep's 64 KiB reads start at rows 0, 65 and 130: the third brings in
+    // row 130 and the NUL at 132 000 together, so ripgrep never searches that row. The Node
+    // engine's first 128 KiB read holds all of row 130 (it ends at 131 000) and not the NUL.
+    const rows = Array.from(
+      { length: 300 },
+      (_, i) => `row ${String(i).padStart(6, '0')} ${'.'.repeat(988)}`,
+    );
+    rows[130] = `hit ${String(130).padStart(6, '0')} NEEDLE ${'.'.repeat(981)}`;
+    const text = `${rows.join('\n')}\n`;
+    const nul = 132_000;
+    await writeFile(
+      join(dir, 'match-then-nul.log'),
+      Buffer.from(`${text.slice(0, nul)}\0${text.slice(nul)}`),
+    );
+    const request = requestFor('match-then-nul.log', 'files_with_matches');
+    expect(await withRipgrep(request)).toBeUndefined();
+    expect(await withNode('match-then-nul.log', request, 2 * SMALL_CHUNK)).toBeUndefined();
+    // A NUL past ripgrep's third read (it ends at 195 536) leaves row 130 searched: both list it.
+    const later = 200_000;
+    await writeFile(
+      join(dir, 'match-nul-later.log'),
+      Buffer.from(`${text.slice(0, later)}\0${text.slice(later)}`),
+    );
+    const plain = requestFor('match-nul-later.log', 'files_with_matches');
+    expect((await withRipgrep(plain))?.path).toBe('match-nul-later.log');
+    expect((await withNode('match-nul-later.log', plain, 2 * SMALL_CHUNK))?.path).toBe('match-nul-later.log');
+  });
+
   it('fails a file with a line over the limit with INVALID_ARGUMENTS that says what to do', async () => {
     const request = requestFor('wide.log', 'content');
     const state = createFileSearchState(async () => {}, {

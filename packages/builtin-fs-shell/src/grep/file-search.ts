@@ -105,7 +105,10 @@ class FileScan {
     const bytes = buffer.subarray(0, lastNewline + 1);
     // Line numbers and context matter in content mode only.
     const newlines = request.mode === 'content' ? countNewlines(bytes) : 0;
-    if (!collector.add({ bytes, start: this.start, firstLine: this.firstLine, newlines })) return true;
+    if (!collector.add({ bytes, start: this.start, firstLine: this.firstLine, newlines })) {
+      this.confirmFirstMatch(this.start + this.filled);
+      return true;
+    }
     this.firstLine += newlines;
     this.start += bytes.length;
     buffer.copy(buffer, 0, bytes.length, this.filled);
@@ -136,6 +139,20 @@ class FileScan {
     const grown = Buffer.allocUnsafe(Math.min(state.buffer.length * 2, state.maxLineBytes));
     state.buffer.copy(grown, 0, 0, this.filled);
     state.buffer = grown;
+  }
+
+  /**
+   * Files mode stopped at a match before reading on: ripgrep may read that line together with a
+   * NUL in the bytes that follow, and then never search it. Reads one more chunk from `from` (the
+   * end of what was read) and, if it holds a NUL, keeps the match only if it ends before the cut.
+   * (A NUL further on can only matter after a line over a megabyte, which grew ripgrep's reads.)
+   */
+  private confirmFirstMatch(from: number): void {
+    const buffer = this.state.buffer;
+    const read = readFully(this.fd, buffer, 0, Math.min(buffer.length, this.state.chunkBytes), from);
+    const nul = buffer.subarray(0, read).indexOf(0);
+    if (nul === -1) return;
+    if (this.collector.firstMatchEnd > ripgrepBinaryCut(this.fd, from + nul, 0)) this.dropped = true;
   }
 
   /** The file holds a NUL byte at `at`: the text ends where ripgrep's reads would have stopped. */
