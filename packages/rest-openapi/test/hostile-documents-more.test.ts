@@ -142,3 +142,65 @@ describe('security requirements of the wrong shape', () => {
     ]);
   });
 });
+
+describe('a security that is no list of requirements', () => {
+  const schemes = {
+    components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } },
+  };
+
+  it('names each operation whose own security is a string, a number or an object', async () => {
+    const document = minimal(
+      {
+        '/s': { get: { operationId: 's', security: 'key' } },
+        '/n': { get: { operationId: 'n', security: 5 } },
+        '/o': { get: { operationId: 'o', security: { key: [] } } },
+        '/fine': { get: { operationId: 'fine', security: [{ key: [] }] } },
+      },
+      schemes,
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'shapes' });
+    expect(Object.keys(tools)).toEqual(['s', 'n', 'o', 'fine']);
+    // they used to be imported without credentials, and without a word
+    expect(warnings).toEqual([
+      'GET /s: its security is a string, not a list of requirements; calls go without credentials',
+      'GET /n: its security is a number, not a list of requirements; calls go without credentials',
+      'GET /o: its security is an object, not a list of requirements; calls go without credentials',
+    ]);
+    expect(tools.s?.auth).toBeUndefined();
+    expect(tools.fine?.auth).toMatchObject({ type: 'apiKey', name: 'X-Key' });
+  });
+
+  it("falls back to the document's security with a warning when an operation's own is malformed", async () => {
+    const document = minimal(
+      { '/a': { get: { operationId: 'a', security: 'key' } } },
+      {
+        ...schemes,
+        security: [{ key: [] }],
+      },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'shapes' });
+    expect(tools.a?.auth).toMatchObject({ type: 'apiKey', name: 'X-Key' });
+    expect(warnings).toEqual([
+      "GET /a: its security is a string, not a list of requirements; the document's security is used",
+    ]);
+  });
+
+  it('names the operations left without credentials by a malformed document security', async () => {
+    for (const security of ['key', 7, { key: [] }]) {
+      const document = minimal(
+        {
+          '/a': { get: { operationId: 'a' } },
+          '/b': { get: { operationId: 'b' } },
+          '/own': { get: { operationId: 'own', security: [{ key: [] }] } },
+        },
+        { ...schemes, security },
+      );
+      const { tools, warnings } = await importOpenApi({ document }, { namespace: 'shapes' });
+      expect(Object.keys(tools)).toEqual(['a', 'b', 'own']);
+      expect(tools.own?.auth).toMatchObject({ type: 'apiKey' });
+      expect(warnings.join('\n'), JSON.stringify(security)).toMatch(
+        /^GET \/a and 1 more: the document's security is (a string|a number|an object), not a list of requirements; calls go without credentials$/,
+      );
+    }
+  });
+});

@@ -17,7 +17,12 @@ import { readOperations } from './operations.js';
 import { reconcilePathParameters } from './path-parameters.js';
 import { createRefResolver } from './resolver.js';
 import { MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
-import { type SchemeCredentials, authForRequirements, defaultVariableOwners } from './security.js';
+import {
+  type SchemeCredentials,
+  authForRequirements,
+  defaultVariableOwners,
+  securityShapeWarning,
+} from './security.js';
 import { checkServerVariables } from './server-variables.js';
 import {
   type ServerChoice,
@@ -128,6 +133,7 @@ export async function importOpenApi(
   const defaultSecurity = Array.isArray(document.security)
     ? (document.security as NormalizedOperation['security'] & object)
     : [];
+  const malformedDefault = document.security !== undefined && !Array.isArray(document.security);
   const documentServers = Array.isArray(document.servers) ? (document.servers as Mutable[]) : [];
   if (version !== '2.0' && !options.baseUrl) checkServerChoice(options.server, documentServers);
   if (!options.baseUrl) {
@@ -256,6 +262,12 @@ export async function importOpenApi(
         ...(definitions ? { definitions } : {}),
       };
       const requirements = operation.security ?? defaultSecurity;
+      const shapeWarning = securityShapeWarning(
+        operation,
+        malformedDefault ? document.security : undefined,
+        defaultSecurity.length > 0,
+      );
+      if (shapeWarning) warnings.push(`${operation.label}: ${shapeWarning}`);
       const { auth, problems } = authForRequirements(
         requirements,
         schemes as Record<string, Mutable>,

@@ -37,6 +37,8 @@ export interface NormalizedOperation {
   readonly body?: NormalizedBody;
   /** Security requirements (alternatives), or undefined for the document default. */
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  /** What the operation's `security` is when it is there but no list (`'a string'`): said in a warning. */
+  readonly malformedSecurity?: string;
   /** Servers of the path item or operation (3.x only). */
   readonly servers?: readonly Mutable[];
   /** For messages: `GET /pets/{id}`. */
@@ -126,9 +128,18 @@ export function common(
     ...(parts.body ? { body: parts.body } : {}),
     ...(Array.isArray(operation.security)
       ? { security: operation.security as NormalizedOperation['security'] & object }
-      : {}),
+      : operation.security !== undefined
+        ? { malformedSecurity: kindOf(operation.security) }
+        : {}),
     ...(servers.length > 0 ? { servers: servers as Mutable[] } : {}),
   };
+}
+
+/** `a string`, `a number`, `an object`, `null`...: what a value that should be a list is, for a warning. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  const type = typeof value;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 /** The value when it is an array, else an empty one. */

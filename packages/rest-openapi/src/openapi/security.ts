@@ -1,4 +1,5 @@
 import type { RestAuthConfig } from '../config.js';
+import { kindOf } from './operation-model.js';
 import { authHeaderName } from '../check-auth.js';
 import { SchemeRefused } from './scheme-refused.js';
 import { documentTokenUrl } from './token-url.js';
@@ -238,4 +239,23 @@ export function authForRequirements(
     if (usable) return { auth, problems: [] };
   }
   return { auth: [], problems: optional ? [] : problems };
+}
+
+/**
+ * A warning for a `security` that is there but no list of requirements (`security: 'key'`, a
+ * number, an object), on the operation or, for an operation without its own, on the document:
+ * the operation's credentials cannot be read from it.
+ */
+export function securityShapeWarning(
+  operation: { readonly security?: unknown; readonly malformedSecurity?: string },
+  documentSecurity: unknown,
+  documentUsable: boolean,
+): string | undefined {
+  if (operation.malformedSecurity !== undefined) {
+    return `its security is ${operation.malformedSecurity}, not a list of requirements; ${
+      documentUsable ? "the document's security is used" : 'calls go without credentials'
+    }`;
+  }
+  if (operation.security !== undefined || documentSecurity === undefined) return undefined;
+  return `the document's security is ${kindOf(documentSecurity)}, not a list of requirements; calls go without credentials`;
 }
