@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { type ToolContext, ToolError, type ToolResult, fail, onAbort } from '@toolplane/core';
+import { type ToolContext, ToolError, type ToolResult, errorMessage, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { type AppliedAuth, applyAuth } from './auth.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
@@ -7,6 +7,7 @@ import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { decodeResponse } from './decode.js';
 import { type ArgumentPlan, type PreparedRequest, buildRequest } from './request-builder.js';
 import { readCapped, toResult } from './response.js';
+import { decodeStream } from './stream-decode.js';
 import { type StreamStop, readJsonStream } from './streaming.js';
 import { transportFailure } from './transport-errors.js';
 
@@ -162,20 +163,31 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         target,
       };
       if (config.streaming && response.statusCode >= 200 && response.statusCode < 300) {
+        const encoding = response.headers['content-encoding'];
+        const decoded = decodeStream(
+          response.body,
+          typeof encoding === 'string' ? encoding : undefined,
+          target,
+        );
         return await readJsonStream({
-          body: response.body,
+          body: decoded.body,
           config: config.streaming,
           maxBytes: config.streaming.maxBytes ?? options.maxResponseBytes,
           target,
           progress: (update) => ctx.progress(update),
           stopped: () => streamStop,
           failed: (error) =>
-            transportFailure(error, {
-              target,
-              callerSignal: ctx.signal,
-              timedOut,
-              timeoutMs: options.timeoutMs,
-            }),
+            decoded.broken()
+              ? fail(
+                  'EXECUTION_FAILED',
+                  `${target} streamed its answer with content-encoding: ${String(encoding).slice(0, 100)} but it does not decode (${errorMessage(error)}); the server or a proxy in between is misconfigured`,
+                )
+              : transportFailure(error, {
+                  target,
+                  callerSignal: ctx.signal,
+                  timedOut,
+                  timeoutMs: options.timeoutMs,
+                }),
         });
       }
       const lengthHeader = response.headers['content-length'];
