@@ -6,7 +6,6 @@ import {
   type ToolResult,
   type ToolSpec,
   fail,
-  failFromError,
   formatIssues,
   ok,
   stableStringify,
@@ -208,13 +207,19 @@ export function createMcpProvider(
   const listAll = (session: McpSession, signal?: AbortSignal): Promise<McpToolDefinition[]> =>
     listAllTools(session, { server: name, requestTimeoutMs, emit, ...(signal ? { signal } : {}) });
 
-  async function refresh(session: McpSession, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Lists the tools of `session`. `renew`: on HTTP 404 (the server forgot the session),
+   * initialize again once and list on the new session; false for a session just opened (a
+   * restart or a re-initialization), where a 404 means a new session would be refused too, and
+   * renewing it would re-list it, and so on without end.
+   */
+  async function refresh(session: McpSession, signal?: AbortSignal, renew = true): Promise<boolean> {
     let definitions: McpToolDefinition[];
     let current = session;
     try {
       definitions = current.identity.hasTools ? await listAll(current, signal) : [];
     } catch (error) {
-      if (!isSessionExpired(error)) throw error;
+      if (!renew || !isSessionExpired(error)) throw error;
       // The server forgot our session (restarted): initialize again once and retry the listing.
       current = await connection.reconnect(signal);
       definitions = current.identity.hasTools ? await listAll(current, signal) : [];
@@ -261,36 +266,35 @@ export function createMcpProvider(
   // A storm of list_changed notifications makes one listing at a time, plus one after it for
   // whatever changed meanwhile, not one listing per notification.
   let refreshing = false;
-  let refreshAgain: McpSession | undefined;
-  const refreshInBackground = (session: McpSession): void => {
+  let refreshAgain: { session: McpSession; renew: boolean } | undefined;
+  const refreshInBackground = (session: McpSession, renew: boolean): void => {
     if (refreshing) {
-      refreshAgain = session;
+      // a session just opened is not renewed, whichever asked first
+      refreshAgain = { session, renew: renew && (refreshAgain?.renew ?? true) };
       return;
     }
     refreshing = true;
-    void refresh(session)
+    void refresh(session, undefined, renew)
       .catch((error: unknown) => {
-        emit({
-          type: 'protocol-error',
-          server: name,
-          message: `tools/list failed: ${failFromError(error).error.message}`,
-        });
+        const failure = listingError(error, { server: name, timeoutMs: requestTimeoutMs });
+        emit({ type: 'protocol-error', server: name, message: failure.message });
       })
       .finally(() => {
         refreshing = false;
         const again = refreshAgain;
         refreshAgain = undefined;
-        if (again && !closed && connection.session === again) refreshInBackground(again);
+        if (again && !closed && connection.session === again.session)
+          refreshInBackground(again.session, again.renew);
       });
   };
   const unsubscribeOpened = connection.onSessionOpened((session) => {
     identity = session.identity;
     // The first listing is done by start(); later sessions (restarts, lazy starts) refresh.
-    if (listed && !closed) refreshInBackground(session);
+    if (listed && !closed) refreshInBackground(session, false);
   });
   const unsubscribeChanged = connection.onToolsChanged(() => {
     const session = connection.session;
-    if (session && !closed) refreshInBackground(session);
+    if (session && !closed) refreshInBackground(session, true);
   });
 
   function scheduleIdleStop(): void {

@@ -109,6 +109,13 @@ export function listingError(
       { cause: error },
     );
   }
+  if (isSessionExpired(error)) {
+    return new ToolError(
+      'PROVIDER_UNAVAILABLE',
+      `${where} failed: the server answered HTTP 404 (no such session) for a session it had just given, after one re-initialization; check that every request reaches the same server (session affinity behind a load balancer), then start again or call refreshTools`,
+      { cause: error, retryable: true },
+    );
+  }
   const lost =
     error instanceof McpError && error.code === ErrorCode.ConnectionClosed && context.lostReason
       ? ` (${context.lostReason})`
