@@ -81,17 +81,47 @@ describe('answers to ids never sent, and an answer sent twice', () => {
         }
         expect(provider.status().state).toBe('ready');
         expect(pidsWithTag(tag)).toHaveLength(1);
-        // the SDK reports an answer to an id it never sent (the stdio call path drops a "tp-" id
-        // quietly, as it drops an answer that comes after a timeout)
+        // an answer to an id never sent is reported, on the SDK's ids and on the stdio call
+        // path's "tp-" ids alike
         const reports = JSON.stringify(log.events.filter((event) => event.type === 'protocol-error'));
         expect(reports).toMatch(/unknown message ID.*987654/);
         expect(reports).toMatch(/unknown message ID.*never-sent/);
+        expect(reports).toMatch(/unknown message ID.*tp-987654/);
       } finally {
         await provider.close?.();
       }
       expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
     });
   }
+});
+
+describe('a flood of answers to "tp-" ids never sent', () => {
+  it('reports them coalesced (a few events, the rest counted) and serves on', async () => {
+    const tag = uniqueTag();
+    const log = eventLog();
+    const provider = createMcpProvider('stray-flood', hostileServer(['--stray-flood=20000', tag]), {
+      runDirectory: run.path,
+      onEvent: log.onEvent,
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute('echo', {}, createToolContext());
+      expect(result).toMatchObject({ ok: true, content: [{ type: 'text', text: 'called echo' }] });
+      const counted = (): number =>
+        log.events.reduce(
+          (sum, event) => (event.type === 'protocol-error' ? sum + (event.count ?? 1) : sum),
+          0,
+        );
+      // every stray is counted (the flood comes before the answer to the call)
+      expect(await waitFor(() => counted() >= 20_000, 15_000)).toBe(true);
+      const errors = log.events.filter((event) => event.type === 'protocol-error');
+      expect(errors.length).toBeLessThan(40);
+      expect(JSON.stringify(errors)).toMatch(/unknown message ID.*tp-/);
+    } finally {
+      await provider.close?.();
+    }
+    expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+  });
 });
 
 describe('a server that exits while it is asked to initialize', () => {

@@ -27,6 +27,13 @@ interface Pending {
 // Our ids are strings with a prefix; the SDK numbers its own, so the two never meet.
 const ID_PREFIX = 'tp-';
 
+/** An id quoted for a report, cut to 100 characters (a server chooses how long it is). */
+function clip(id: string): string {
+  return id.length > 100
+    ? `${JSON.stringify(id.slice(0, 100))}... (${id.length} characters)`
+    : JSON.stringify(id);
+}
+
 /**
  * `tools/call` without the SDK's request machinery. The SDK parses every message with zod
  * several times (envelope, type guards, result schema) and needs a fresh `AbortSignal` per
@@ -49,6 +56,8 @@ export class DirectCalls {
     private readonly channel: DirectChannel,
     /** The session's output schemas (learned from every page by the session, not here). */
     private readonly outputs: OutputChecks,
+    /** Hears an answer to an id this path never sent (a protocol error; the listener coalesces). */
+    private readonly onStray: (message: string) => void = NOOP,
   ) {
     channel.setInterceptor((message) => this.intercept(message));
   }
@@ -125,7 +134,12 @@ export class DirectCalls {
 
   private answer(id: string, response: Record<string, unknown>): void {
     const entry = this.settle(id);
-    if (!entry) return; // answered after a timeout or cancel: dropped, as the SDK does
+    if (!entry) {
+      // an id this path sent, answered after a timeout, a cancel or twice, is dropped quietly;
+      // one it never sent is the server's mistake, reported as the SDK reports one of its own ids
+      if (!this.sent(id)) this.onStray(`Received a response for an unknown message ID: ${clip(id)}`);
+      return;
+    }
     const error = response.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
     if (error !== undefined) {
       const code = typeof error?.code === 'number' ? error.code : ErrorCode.InternalError;
@@ -142,6 +156,13 @@ export class DirectCalls {
     const problem = this.outputs.check(entry.tool, outcome);
     if (problem) entry.reject(problem);
     else entry.resolve(outcome);
+  }
+
+  /** Whether `id` is one this path sent: `tp-N` with N from 1 to the last one sent. */
+  private sent(id: string): boolean {
+    const digits = id.slice(ID_PREFIX.length);
+    if (!/^[1-9]\d{0,15}$/.test(digits)) return false;
+    return Number(digits) <= this.nextId;
   }
 
   private progress(id: string, params: Record<string, unknown>): void {

@@ -131,7 +131,9 @@ export async function openSdkSession(
     probeAfterError();
   };
   const outputs = new OutputChecks();
-  const direct = handle.direct ? new DirectCalls(handle.direct, outputs) : undefined;
+  const direct = handle.direct
+    ? new DirectCalls(handle.direct, outputs, (message) => errors.emit(message))
+    : undefined;
   client.onclose = () => {
     direct?.close();
     const detail = handle.diagnostics() || lastError;
