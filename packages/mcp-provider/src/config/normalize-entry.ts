@@ -149,7 +149,12 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
       // toolsAllowed refuses to be empty), so every tool of this server is denied.
       denyAll = true;
     } else if (entry[ours] === undefined) {
-      out[ours] = value;
+      out[ours] = geminiToolPatterns(value, theirs === 'includeTools');
+      // entries that name no tool at all: an includeTools of those keeps none, as [] does
+      if (theirs === 'includeTools' && (out[ours] as string[]).length === 0) {
+        delete out[ours];
+        denyAll = true;
+      }
     } else if (JSON.stringify(entry[ours]) !== JSON.stringify(value)) {
       problems.push({ field: theirs, what: `and ${ours} differ: keep one` });
     }
@@ -161,4 +166,33 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
   for (const key of ['source', 'settings', 'trust', 'description']) delete out[key];
   if (problems.length > 0) out[FORMAT_PROBLEMS] = problems;
   return out;
+}
+
+/** Glob characters of `toolsAllowed`/`toolsDenied` patterns, and a leading `!` (refused there). */
+const GLOB_CHARACTERS = /[\\*?[\]{}]/g;
+
+/** A tool name as a pattern that matches only that name. */
+function exactPattern(name: string): string {
+  const escaped = name.replace(GLOB_CHARACTERS, '\\$&');
+  return escaped.startsWith('!') ? `\\${escaped}` : escaped;
+}
+
+/**
+ * Gemini CLI's `includeTools`/`excludeTools` as our patterns. Gemini CLI compares names, not
+ * globs (`isEnabled` in its packages/core/src/tools/mcp-client.ts): an `excludeTools` entry hides
+ * the tool of exactly that name; an `includeTools` entry keeps the tool of exactly that name and
+ * every tool `name` the entry starts with followed by `(` (`"search(query)"` keeps `search`).
+ * An empty entry names no tool and is left out.
+ */
+function geminiToolPatterns(entries: readonly string[], include: boolean): string[] {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    if (entry === '') continue;
+    names.add(entry);
+    if (!include) continue;
+    for (let index = entry.indexOf('(', 1); index > 0; index = entry.indexOf('(', index + 1)) {
+      names.add(entry.slice(0, index));
+    }
+  }
+  return [...names].map(exactPattern);
 }
