@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { ELEMENT, MAX_INDEXED, allKey, arrayName, elementKey, elementsOf, joinElements } from './arrays.js';
 import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct } from './facts.js';
 import { namedChildrenOf } from './parser.js';
+import { expandedWords } from './braces.js';
 import { withReadings } from './readings.js';
 import type { ShellWord } from './shell-word.js';
 import { resolveWord } from './words.js';
@@ -40,7 +41,8 @@ function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][
 export function assignArray(facts: LineFacts, name: string, array: Node, append: boolean): void {
   const words: ShellWord[] = [];
   for (const child of namedChildrenOf(array))
-    if (child && child.type !== 'comment') words.push(withReadings(facts, resolveWord(child)));
+    if (child && child.type !== 'comment')
+      for (const word of expandedWords(facts, child)) words.push(withReadings(facts, word));
   assignWords(facts, name, words, append);
 }
 

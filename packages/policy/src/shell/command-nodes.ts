@@ -8,7 +8,7 @@ import { analyzeNested } from './parse-script.js';
 import { namedChildrenOf } from './parser.js';
 import { handleRedirect } from './redirections.js';
 import { runCommand } from './run-command.js';
-import { resolve, walk } from './walk.js';
+import { resolveFields, walk } from './walk.js';
 import type { ShellWord } from './shell-word.js';
 import { resolveWord } from './words.js';
 
@@ -29,14 +29,17 @@ export function handleCommand(
     const child = node.child(index);
     if (!child) continue;
     const field = node.fieldNameForChild(index);
+    // `tee /dev/{$D,x}`: the grammar splits at `{$` a word bash reads whole.
+    if (field === 'argument' && node.child(index - 1)?.endIndex === child.startIndex)
+      notUnderstood(state, 'the parser splits a word that bash reads as one', node.text);
     if (child.type === 'variable_assignment') {
       // `OUT=x cmd "$OUT"`: cmd's words still see the old value, the programs it starts the new one.
       const assignment = checkAssignment(state, scope, child, node.text);
       if (assignment) assignments.push(assignment);
     } else if (field === 'name') {
       const inner = child.namedChild(0) ?? child;
-      words.push(resolve(state, scope, inner));
-    } else if (field === 'argument') words.push(resolve(state, scope, child));
+      words.push(...resolveFields(state, scope, inner));
+    } else if (field === 'argument') words.push(...resolveFields(state, scope, child));
     else if (field === 'redirect' || child.type.endsWith('_redirect')) handleRedirect(state, scope, child);
     else if (child.isNamed && child.type !== 'comment') {
       notUnderstood(state, `unexpected ${child.type} in a command`, child.text);
@@ -44,7 +47,7 @@ export function handleCommand(
     }
   }
   // Words the grammar hangs on a redirection after the command (`rm > log -rf /`) are its arguments.
-  for (const extra of extraArguments) words.push(resolve(state, scope, extra));
+  for (const extra of extraArguments) words.push(...resolveFields(state, scope, extra));
   const text = extraArguments.length > 0 ? (node.parent?.text ?? node.text) : node.text;
   const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
   const commandScope = herestring ? herestringScope(state, scope, herestring) : scope;

@@ -3,7 +3,7 @@ import { type AnalysisState, type Scope, addSources } from './context.js';
 import { RUN_TIME, assignVariable, defineFunction, inChild, maybe } from './facts.js';
 import { commandOutputs, valuesOf } from './readings.js';
 import { namedChildrenOf } from './parser.js';
-import { resolve, walk } from './walk.js';
+import { resolveFields, walk } from './walk.js';
 import type { ShellWord } from './shell-word.js';
 
 /** `a | b | c`: each stage is fed by the commands of the stages before it. */
@@ -78,8 +78,8 @@ export function handleFor(state: AnalysisState, scope: Scope, node: Node): void 
       if (field === 'variable') name = child.text;
       else if (field === 'value') {
         listed = true;
-        const word = resolve(state, scope, child);
-        for (const fields of word.readings ?? [[word]]) words.push(...fields);
+        for (const word of resolveFields(state, scope, child))
+          for (const fields of word.readings ?? [[word]]) words.push(...fields);
       } else {
         // `for NAME; do` loops over the positional parameters: values from outside the line.
         if (field === 'body' && name !== undefined)

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { ELEMENT, allKey, decodeField, expandElements, joinElements } from './arrays.js';
+import { expandedWords } from './braces.js';
 import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, valueWord } from './facts.js';
 import { staticOutputs } from './static-output.js';
 import { type ShellWord, type WordPart, literalPrefix } from './shell-word.js';
@@ -32,7 +33,9 @@ function substitutionValues(facts: LineFacts, node: Node, depth: number): ShellW
  */
 export function commandOutputs(facts: LineFacts, command: Node, depth = 0): ShellWord[] | undefined {
   return staticOutputs(command, (argument) => {
-    const word = resolveWord(argument);
+    const words = expandedWords(facts, argument);
+    if (words.length !== 1) return [words.map((word) => (word.glob ? { ...word, dynamic: true } : word))];
+    const word = words[0] as ShellWord;
     return word.glob ? [[{ ...word, dynamic: true }]] : (readingsOf(facts, word, depth) ?? [[word]]);
   });
 }

@@ -4,6 +4,7 @@ import { handleCommand } from './command-nodes.js';
 import { type AnalysisState, MAX_TREE_DEPTH, type Scope, notUnderstood } from './context.js';
 import { handleFor, handleFunction, handleList, handlePipeline } from './control-flow.js';
 import { inChild, maybe } from './facts.js';
+import { MAX_BRACE_WORDS, braceExpansion } from './braces.js';
 import { withReadings } from './readings.js';
 import { namedChildrenOf } from './parser.js';
 import { handleRedirectedStatement } from './redirections.js';
@@ -79,6 +80,22 @@ export function resolve(state: AnalysisState, scope: Scope, node: Node): ShellWo
   if (word.incomplete) notUnderstood(state, 'a word is nested too deeply to analyze', node.text);
   analyzeSubstitutions(state, scope, word);
   return withReadings(state.facts, word);
+}
+
+/**
+ * A word node where bash expands braces (a command's words, a `for` list): the words it becomes,
+ * each resolved; its substitutions are analyzed once. Past {@link MAX_BRACE_WORDS} words the
+ * line is asked and the word kept whole.
+ */
+export function resolveFields(state: AnalysisState, scope: Scope, node: Node): ShellWord[] {
+  const expanded = braceExpansion(node);
+  const whole = resolve(state, scope, node);
+  if (expanded === undefined) return [whole];
+  if (expanded === 'overflow') {
+    notUnderstood(state, `a brace expansion gives more than ${MAX_BRACE_WORDS} words`, node.text);
+    return [whole];
+  }
+  return expanded.map((word) => withReadings(state.facts, word));
 }
 
 /** Walks every named child of a node. */

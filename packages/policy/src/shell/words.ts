@@ -198,22 +198,58 @@ const isBraceExpansion = (text: string): boolean =>
   text.includes('{') && [...text.matchAll(BRACES)].some(([match]) => /,|\.\./.test(match));
 const GLOB = /(^|[^\\])[*?[]/;
 
+/** A character of an unquoted word as brace expansion sees it (`raw` keeps its backslash), or a node kept whole. */
+export type WordPiece = { readonly char: string; readonly raw: string } | Node;
+
+function finish(acc: Accumulator, braces: boolean): ShellWord {
+  const dynamic = acc.dynamic || braces;
+  const hasIfs = acc.text.includes(IFS_MARK);
+  return {
+    text: acc.text.replaceAll(IFS_MARK, ' '),
+    dynamic,
+    glob: GLOB.test(acc.unquoted),
+    substitutions: acc.substitutions,
+    ...(acc.incomplete ? { incomplete: true } : {}),
+    ...(hasIfs && acc.ifsOnly ? { ifsPieces: acc.text.split(IFS_MARK).filter((piece) => piece !== '') } : {}),
+    ...(dynamic && acc.plain && !braces ? { parts: acc.parts } : {}),
+  };
+}
+
 /** Resolves one argument-like node (word, string, concatenation, expansion...). */
 export function resolveWord(node: Node): ShellWord {
   const acc = newAccumulator();
   visit(node, acc, false);
-  let dynamic = acc.dynamic;
-  if (isBraceExpansion(acc.unquoted)) dynamic = true;
-  const glob = GLOB.test(acc.unquoted);
-  const hasIfs = acc.text.includes(IFS_MARK);
-  const word: ShellWord = {
-    text: acc.text.replaceAll(IFS_MARK, ' '),
-    dynamic,
-    glob,
-    substitutions: acc.substitutions,
-    ...(acc.incomplete ? { incomplete: true } : {}),
-    ...(hasIfs && acc.ifsOnly ? { ifsPieces: acc.text.split(IFS_MARK).filter((piece) => piece !== '') } : {}),
-    ...(dynamic && acc.plain && !isBraceExpansion(acc.unquoted) ? { parts: acc.parts } : {}),
-  };
-  return word;
+  return finish(acc, isBraceExpansion(acc.unquoted));
+}
+
+const NAME_CHARACTER = /^[A-Za-z0-9_]$/;
+
+/** Resolves one word brace expansion gave: its characters and nodes in order. */
+export function resolvePieces(pieces: readonly WordPiece[]): ShellWord {
+  const acc = newAccumulator();
+  for (let index = 0; index < pieces.length; index++) {
+    const piece = pieces[index] as WordPiece;
+    if ('char' in piece) {
+      literal(acc, piece.char);
+      acc.unquoted += piece.raw;
+      continue;
+    }
+    // `$D{a,b}` is `$Da $Db`: name characters after an unbraced `$NAME` lengthen the name.
+    let name =
+      piece.type === 'simple_expansion' ? /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(piece.text)?.[1] : undefined;
+    let next = pieces[index + 1];
+    if (name && next && 'char' in next && next.raw === next.char && NAME_CHARACTER.test(next.char)) {
+      while (next && 'char' in next && next.raw === next.char && NAME_CHARACTER.test(next.char)) {
+        name += next.char;
+        index++;
+        next = pieces[index + 1];
+      }
+      acc.dynamic = true;
+      acc.ifsOnly = false;
+      acc.parts.push({ variable: name, quoted: false });
+      continue;
+    }
+    visit(piece, acc, false, 1);
+  }
+  return finish(acc, false);
 }

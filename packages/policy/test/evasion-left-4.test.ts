@@ -1,0 +1,62 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { describe, expect, it } from 'vitest';
+import { type Case, deviceWritePolicy } from './device-write-cases.js';
+
+/**
+ * Ways to hide a destructive command from the default rules that a fourth sweep found open,
+ * with their near misses: judged in bypass mode under generous allow rules (see
+ * `device-write-cases.ts`); near misses stay allowed in the default mode or run in bypass mode.
+ */
+const { expectVerdict, allowedInDefault, inBypass } = deviceWritePolicy('evasion-4');
+const DISK = /^disk-destruction: writes to the block device \/dev\/sd[a-z]/;
+const RM = /^destructive-file-operation: rm with recursive and force flags/;
+
+const runsInBypass = async (command: string): Promise<void> => {
+  const decision = await inBypass(command);
+  expect(decision.decision, decision.reason).toBe('allow');
+};
+
+describe('brace expansion, as bash expands it', () => {
+  it.each<Case>([
+    ['tee /dev/sd{a,b} < img', 'deny', DISK],
+    ['tee /dev/sd{x,b} < img', 'deny', DISK],
+    ['dd if=x of=/dev/sd{a..c}', 'deny', DISK],
+    ['cp img /dev/sd{z..a..5}', 'deny', DISK],
+    ['rm -rf /{etc,usr}', 'deny', RM],
+    ['rm -{rf,v} /', 'deny', RM],
+    ['sudo {rm,-rf} /', 'deny', RM],
+    ['{rm,-rf} /', 'ask', /does not parse/],
+    ['tee /dev/{tmp,s{d{a,b},r0}} < img', 'deny', DISK],
+    ['tee /{dev,tmp}/sda < img', 'deny', DISK],
+    ['tee {"/dev/sda",x} < img', 'deny', DISK],
+    ["tee {x,'/dev/'sda} < img", 'deny', DISK],
+    ['tee /dev/sd{a,$(echo q)} < img', 'deny', DISK],
+    ['D=sda; tee /dev/{x,$D} < img', 'deny', DISK],
+    ['D=sda; tee /dev/{$D,x} < img', 'ask', /the parser splits a word that bash reads as one/],
+    ['for d in /dev/sd{a,b}; do tee "$d" < img; done', 'deny', DISK],
+    ['A=(/dev/sd{a,b}); tee "${A[1]}" < img', 'deny', DISK],
+    ['tee $(echo /dev/sd{a,b}) < img', 'deny', DISK],
+    ['tee x{1..100000} < img', 'ask', /brace expansion/],
+    ['tee {1..9}{1..9}{1..9}{1..9} < img', 'ask', /brace expansion/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['echo {a,b}', 'tee out{1..3}.log < img', 'mkdir -p src/{lib,test}', 'cp notes.txt{,.bak}'])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
+
+  it.each([
+    // Quoted or escaped braces, `${...}` and braces that open no expansion are literal text.
+    'tee "{/dev/sda,x}" < img',
+    "tee '{/dev/sda,x}' < img",
+    'tee \\{/dev/sda,x\\} < img',
+    'tee {/dev/sda\\,x} < img',
+    'tee {/dev/sda} < img',
+    'tee {/dev/sda..} < img',
+    'tee {/dev/sda < img',
+    'tee ${X:-{/dev/sda,x}} < img',
+    // `$D{a,b}` is `$Da $Db`: variables that are not set.
+    'D=/dev/sd; tee x$D{a,b} < img',
+    'D=/dev/sd; for f in $D{a,b}; do tee "x$f" < img; done',
+  ])('%j runs in bypass mode', runsInBypass);
+});
