@@ -141,6 +141,13 @@ describe('.pgpass', () => {
       'localhost:5432:app:deploy:$PGPASSWORD',
       'fe80::1:2:3:4',
       'README.md:12:see the table',
+      // Cache and queue keys that begin a line: a port below 1024 is no database server's.
+      'user:42:profile:alice:avatar',
+      'session:7:user:bob:expires_at\nuser:108:profile:carol:avatar_url\n',
+      'job:00443:queue:mail:attempts',
+      'shard:99999:tenant:acme:settings',
+      // redis-cli lists keys numbered and quoted.
+      '1) "user:4242:profile:alice:avatar"\n2) "user:4243:profile:bob:avatar"',
     ])
       expect(scrubber.scrub(text).findings, text).toEqual([]);
   });

@@ -5,7 +5,7 @@ import type { RuleMatch, SecretRule } from '../types.js';
 // PostgreSQL's password file (`~/.pgpass`, `%APPDATA%\postgresql\pgpass.conf`, `PGPASSFILE`):
 // one `hostname:port:database:username:password` entry a line, `*` for any of the first four,
 // `\:` and `\\` escaped. The rule is anchored on the colon after the host, followed by the port
-// (digits or `*`), and checks the whole line from there: the host begins the line, database and
+// (1024-65535 or `*`), and checks the whole line from there: the host begins the line, database and
 // user read as names, and the password runs to the end of the line.
 
 const MAX_HOST = 253;
@@ -57,11 +57,27 @@ function hostStart(text: string, colon: number): { start: number; quoted: boolea
   if (cursor === 0) return { start, quoted: false };
   const before = text.charCodeAt(cursor - 1);
   if (before === 10 || before === 13) return { start, quoted: false };
-  if (before === 34 || before === 39) return { start, quoted: true };
+  if (before === 34 || before === 39) return listed(text, cursor - 1) ? undefined : { start, quoted: true };
   // `\n` of a JSON string (a file's content in a structured result).
   if ((before === 110 || before === 114) && text.charCodeAt(cursor - 2) === 92)
     return { start, quoted: true };
   return undefined;
+}
+
+/**
+ * Whether the quote at `quote` follows a list number that begins its line, as `redis-cli` prints
+ * keys (`1) "user:4242:profile:alice:avatar"`).
+ */
+function listed(text: string, quote: number): boolean {
+  let cursor = quote;
+  while (cursor > 0 && quote - cursor < 4 && text.charCodeAt(cursor - 1) === 32) cursor--;
+  if (text.charCodeAt(cursor - 1) !== 41) return false;
+  cursor--;
+  const close = cursor;
+  while (cursor > 0 && close - cursor < 10 && isDigit(text.charCodeAt(cursor - 1))) cursor--;
+  if (cursor === close) return false;
+  while (cursor > 0 && (text.charCodeAt(cursor - 1) === 32 || text.charCodeAt(cursor - 1) === 9)) cursor--;
+  return cursor === 0 || text.charCodeAt(cursor - 1) === 10 || text.charCodeAt(cursor - 1) === 13;
 }
 
 /** End of the database or user field from `start` (at its `:`), or -1 when it does not read as one. */
@@ -107,12 +123,15 @@ function passwordEnd(text: string, start: number, quoted: boolean): number {
 }
 
 function matchPgpass(text: string, colon: number): RuleMatch | undefined {
-  // The port: `*` or 1-5 digits, then `:`.
+  // The port: `*` or a number from 1024 to 65535 (no database server listens on a privileged
+  // port; `user:42:profile:alice:avatar` is a cache key), then `:`.
   let cursor = colon + 1;
   if (text.charCodeAt(cursor) === 42) cursor++;
   else {
     while (cursor - colon <= 5 && isDigit(text.charCodeAt(cursor))) cursor++;
-    if (cursor === colon + 1 || cursor - colon > 6) return undefined;
+    const port = Number(text.slice(colon + 1, cursor));
+    if (cursor - colon > 6 || text.charCodeAt(colon + 1) === 48 || port < 1024 || port > 65535)
+      return undefined;
   }
   if (text.charCodeAt(cursor) !== 58) return undefined;
   const database = nameField(text, cursor + 1);
