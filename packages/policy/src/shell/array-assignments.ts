@@ -5,7 +5,6 @@ import { namedChildrenOf } from './parser.js';
 import { expandedWords } from './braces.js';
 import { withReadings } from './readings.js';
 import type { ShellWord } from './shell-word.js';
-import { resolveWord } from './words.js';
 
 /** Most elements an array followed may have; more make the line asked. */
 const MAX_ELEMENTS = 4096;

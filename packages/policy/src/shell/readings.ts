@@ -4,7 +4,6 @@ import { expandedWords } from './braces.js';
 import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, valueWord } from './facts.js';
 import { staticOutputs } from './static-output.js';
 import { type ShellWord, type WordPart, literalPrefix } from './shell-word.js';
-import { resolveWord } from './words.js';
 
 /** Deepest nesting of command substitutions whose output is worked out (`$(echo $(echo x))`). */
 const MAX_SUBSTITUTION_DEPTH = 8;
