@@ -38,6 +38,9 @@ export class OAuthTokenCache {
    */
   static readonly MAX_KEYS = 64;
 
+  /** Aborted by {@link OAuthTokenCache.close}: token requests still running stop with it. */
+  private readonly closing = new AbortController();
+
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs = 30_000,
@@ -45,6 +48,7 @@ export class OAuthTokenCache {
   ) {}
 
   async token(config: TokenRequest, signal: AbortSignal): Promise<string> {
+    if (this.closing.signal.aborted) throw closedWhileWaiting();
     const key = `${config.tokenUrl}\n${config.clientId}\n${config.clientSecret}\n${(config.scopes ?? []).join(' ')}\n${config.audience ?? ''}`;
     const cached = this.tokens.get(key);
     if (cached && cached.expiresAt > this.now()) {
@@ -56,7 +60,10 @@ export class OAuthTokenCache {
     if (!waiting) {
       // shared by every caller waiting for this token, so bounded by its own timeout rather
       // than by the signal of whichever caller happened to ask first
-      waiting = this.fetchToken(config, AbortSignal.timeout(this.timeoutMs))
+      waiting = this.fetchToken(
+        config,
+        AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal]),
+      )
         .catch((error: unknown) => {
           this.rememberWait(key, config.tokenUrl, error);
           throw error;
@@ -64,9 +71,28 @@ export class OAuthTokenCache {
         .finally(() => this.pending.delete(key));
       this.pending.set(key, waiting);
     }
-    const fresh = await untilAborted(waiting, signal);
+    let fresh: CachedToken;
+    try {
+      fresh = await untilAborted(waiting, signal);
+    } catch (error) {
+      throw this.closing.signal.aborted ? closedWhileWaiting(error) : error;
+    }
+    // a token that arrives after close (through an application's dispatcher) is neither kept nor sent
+    if (this.closing.signal.aborted) throw closedWhileWaiting();
     keepNewest(this.tokens, key, fresh);
     return fresh.token;
+  }
+
+  /**
+   * Forgets every token and Retry-After wait and stops the token requests still running; a call
+   * waiting for a token, or asking after this, fails `PROVIDER_UNAVAILABLE`. The tokens issued
+   * stay in {@link OAuthTokenCache.issued}, for scrubbing what was logged with them.
+   */
+  close(): void {
+    this.closing.abort();
+    this.tokens.clear();
+    this.pending.clear();
+    this.waitUntil.clear();
   }
 
   /** A 429 with Retry-After: calls fail fast until then instead of asking again each time. */
@@ -117,6 +143,15 @@ export class OAuthTokenCache {
     }
     return { token, expiresAt };
   }
+}
+
+/** The failure of a call that waited for (or asked for) a token when its provider was closed. */
+function closedWhileWaiting(cause?: unknown): ToolError {
+  return new ToolError(
+    'PROVIDER_UNAVAILABLE',
+    'the call was stopped because its provider was closed while it waited for an OAuth2 token',
+    { retryable: false, ...(cause === undefined ? {} : { cause }) },
+  );
 }
 
 /** Sets `key` as the most recently used entry, dropping the least recently used past the bound. */

@@ -217,6 +217,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
     async close() {
       if (closed) return;
       closed = true;
+      tokens.close();
       // destroy, not close: close() would wait for requests still in flight (a hung token
       // endpoint, a never-ending stream), and a closed provider must leave nothing running
       if (ownsDispatcher) await dispatcher.destroy();
