@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { type TokenRequest, requestToken } from './token-request.js';
@@ -12,9 +11,10 @@ interface CachedToken {
 /**
  * Milliseconds of a clock that only runs forward: lifetimes and waits are durations, and a wall
  * clock stepped by NTP, a suspended laptop or a hand would make an expired token look fresh (or
- * a fresh one expired, and a Retry-After wait last a day).
+ * a fresh one expired, and a Retry-After wait last a day). The global `performance` is read at
+ * each call, so a test can move this clock with fake timers instead of waiting in real time.
  */
-const monotonicNow = (): number => performance.now();
+const monotonicNow = (): number => globalThis.performance.now();
 
 /** Fetches and caches OAuth2 client-credentials tokens, one per token URL, client and scopes. */
 export class OAuthTokenCache {
