@@ -26,6 +26,15 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close?.());
 
+/** Asks `check` every 50 ms until it is true, at most 10 s; returns its last answer. */
+async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
 async function cancellations(): Promise<number> {
   const result = await provider.execute('cancellations', {}, createToolContext());
   if (!result.ok) throw new Error(result.error.message);
@@ -58,10 +67,14 @@ describe('stdio tool calls without the SDK request path', () => {
     const before = await cancellations();
     const controller = new AbortController();
     const pending = provider.execute('wait_for_cancel', {}, createToolContext({ signal: controller.signal }));
-    setTimeout(() => controller.abort(new Error('user pressed stop')), 50);
+    // late enough that the call is at the server on a loaded machine (an abort before the call
+    // is written sends nothing)
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 300);
     const result = await pending;
     expect(!result.ok && result.error.code).toBe('CANCELLED');
-    // the server answers 20 ms after it hears the cancel; give that answer time to arrive
+    // the server counts the cancel, then answers 20 ms later; wait for the count, then for the
+    // late answer to have been read
+    expect(await eventually(async () => (await cancellations()) === before + 1)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await cancellations()).toBe(before + 1);
     expect(log.events.filter((event) => event.type === 'protocol-error')).toEqual([]);
@@ -78,15 +91,22 @@ describe('stdio tool calls without the SDK request path', () => {
     );
     try {
       await orchestrator.warmup();
-      const timedOut = await orchestrator.call('viaorch__wait_for_cancel', {}, { timeoutMs: 100 });
+      // the timeout and the abort come late enough that the call is at the server on a loaded
+      // machine (an abort before the call is written sends nothing)
+      const timedOut = await orchestrator.call('viaorch__wait_for_cancel', {}, { timeoutMs: 500 });
       expect(!timedOut.ok && timedOut.error.code).toBe('TIMEOUT');
       const controller = new AbortController();
       const pending = orchestrator.call('viaorch__wait_for_cancel', {}, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      setTimeout(() => controller.abort(), 300);
       expect(await pending).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const count = await orchestrator.call('viaorch__cancellations', {});
-      expect(count.ok && count.content[0]).toEqual({ type: 'text', text: '2' });
+      const count = async (): Promise<unknown> => {
+        const result = await orchestrator.call('viaorch__cancellations', {});
+        return result.ok && result.content[0];
+      };
+      await eventually(
+        async () => JSON.stringify(await count()) === JSON.stringify({ type: 'text', text: '2' }),
+      );
+      expect(await count()).toEqual({ type: 'text', text: '2' });
     } finally {
       await orchestrator.close();
     }

@@ -43,6 +43,16 @@ export async function waitFor(check: () => boolean, timeoutMs = 10_000, interval
   return check();
 }
 
+/** A fixture server behind a three-level wrapper, like npx -> node -> server, tagged for counting. */
+export function wrappedServer(tag: string): McpStdioServerConfig {
+  return {
+    type: 'stdio',
+    command: process.execPath,
+    args: [fixture('wrapper.mjs'), '2', process.execPath, fixture('server.mjs'), `--tag=${tag}`],
+    healthIntervalMs: 0,
+  };
+}
+
 /** A stdio config that runs the fixture server with flags. */
 export function fixtureServer(
   flags: string[] = [],

@@ -114,7 +114,7 @@ describe('lifecycle', () => {
     const tag = uniqueTag();
     provider = createMcpProvider(
       'probed',
-      fixtureServer([`--tag=${tag}`], { healthIntervalMs: 100, requestTimeoutMs: 5_000 }),
+      fixtureServer([`--tag=${tag}`], { healthIntervalMs: 100, requestTimeoutMs: 2_000 }),
       {
         runDirectory: run.path,
         onEvent: log.onEvent,
