@@ -120,6 +120,9 @@ function wgetSetting(text: string, index: number, nameEnd: number): RuleMatch | 
 
 const UNQUOTED = { start: 0, quote: 0, escapedQuote: false };
 
+/** What separates the user from the password in each shape but `whole`. */
+const SEPARATORS = { 'user:password': ':', 'user%password': '%', 'user,password': ',' } as const;
+
 /** What an option may follow: blanks, line breaks, quotes, `,` and `[` of argument lists, and NUL (`/proc/<pid>/cmdline`). */
 const OPTION_AFTER = [' ', '\t', '\n', '\r', '"', "'", ',', '[', '\0'];
 
@@ -162,9 +165,7 @@ function matchCommandCredentials(text: string, index: number): RuleMatch | undef
   const token = tokenWhen?.test(text.slice(found.nameEnd, index)) === true;
   if (shape !== 'whole' && !token) {
     // Searched within the value only: a search to the end of the text at every option is quadratic.
-    const found = text
-      .slice(start, Math.min(end, start + MAX_USER + 1))
-      .indexOf(shape === 'user:password' ? ':' : '%');
+    const found = text.slice(start, Math.min(end, start + MAX_USER + 1)).indexOf(SEPARATORS[shape]);
     if (found === -1) return undefined; // no password: the tool asks
     const separator = start + found;
     if (isPlaceholder(text.slice(start, separator))) return undefined;
@@ -183,7 +184,7 @@ export const COMMAND_CREDENTIAL_PATTERNS: readonly RegExp[] = [BEARER, OPTION_CL
 export const commandCredentials: SecretRule = {
   id: 'command_credentials',
   description:
-    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman/az login -p, helm/svn/twine --password, skopeo --creds user:password, wget --http-password (also in wget -d output), htpasswd -b file user password, ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p',
+    'Passwords on the command line of other tools than curl: mysql/mysqldump/mariadb -pSECRET, HTTPie -a/--auth user:password (and bearer tokens), Samba -U user%password, sshpass -p, redis-cli -a, mongosh/mongodump -p, docker/podman/az login -p, helm/svn/twine --password, lftp -u user,password, gpg --passphrase, skopeo --creds user:password, wget --http-password (also in wget -d output), htpasswd -b file user password, ldapsearch -w, keytool -storepass, sqlcmd -P, zip -P, 7z -p',
   // A `-` after what may precede an option: the scan then tries the rule only at those dashes
   // (the anchor starts one character before the option).
   anchors: OPTION_AFTER.map((character) => `${character}-`),

@@ -4,9 +4,10 @@ import type { KnownCommand } from './command-words.js';
 
 /**
  * What an option's value holds: the password whole, or `user:password` / `user%password` (Samba)
- * where only what follows the first separator is secret (without one, the tool asks).
+ * or `user,password` (lftp) where only what follows the first separator is secret (without one,
+ * the tool asks).
  */
-export type Shape = 'whole' | 'user:password' | 'user%password';
+export type Shape = 'whole' | 'user:password' | 'user%password' | 'user,password';
 
 /** An option of a known command whose value is a credential. */
 export interface CredentialOption {
@@ -218,6 +219,16 @@ export const COMMANDS: readonly CredentialCommand[] = [
     names: ['htpasswd'],
     options: [],
     batch: { letter: 'b', before: 2, dropsOne: 'n', valued: ['-C', '-r'] },
+  },
+  {
+    // lftp's login, also in the `open` command of `-e`/`-c`: `-u user,password` (`-u user` asks).
+    names: ['lftp'],
+    options: [{ name: '-u', shape: 'user,password', separate: true }],
+  },
+  {
+    // GnuPG's passphrase in batch mode (`--passphrase-file` and `--passphrase-fd` name where it is).
+    names: ['gpg', 'gpg2'],
+    options: [{ name: '--passphrase', shape: 'whole', separate: true, equals: true }],
   },
   {
     // winbind's check of a user's password: `wbinfo -a user%password`.

@@ -5,6 +5,7 @@ import { cookie } from './cookies.js';
 import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
 import { pgpass } from './pgpass.js';
+import { positionalCredentials } from './positional-credentials.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
@@ -50,6 +51,7 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   cookie,
   curlCredentials,
   commandCredentials,
+  positionalCredentials,
   netrc,
   pgpass,
   assignment,

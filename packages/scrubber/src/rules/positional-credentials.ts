@@ -1,0 +1,118 @@
+import { ALPHABETS } from '../alphabets.js';
+import type { RuleMatch, SecretRule } from '../types.js';
+import { argumentAfter, argumentEnd, isPlaceholderArgument, isShellSyntax } from './arguments.js';
+import { isQuote, isWhitespace } from './characters.js';
+import { type KnownCommand, commandBefore } from './command-words.js';
+
+// Passwords a command takes as a word after a keyword rather than after an option:
+// NetworkManager's `nmcli device wifi connect SSID password WORD` and its secret properties
+// (`wifi-sec.psk WORD`, `802-1x.password WORD`), and `rabbitmqctl add_user NAME PASSWORD`.
+
+const MAX_WORD = 48;
+const MAX_VALUE = 256;
+
+/** nmcli's keyword and the connection properties that hold a secret (long and short setting names). */
+const NMCLI_SECRETS: ReadonlySet<string> = new Set(
+  ['password'].concat(
+    ['wifi-sec', '802-11-wireless-security'].flatMap((setting) =>
+      ['psk', 'leap-password', 'wep-key0', 'wep-key1', 'wep-key2', 'wep-key3'].map(
+        (name) => `${setting}.${name}`,
+      ),
+    ),
+    ['802-1x.password', '802-1x.private-key-password', '802-1x.phase2-private-key-password', '802-1x.pin'],
+    ['pppoe.password', 'gsm.password', 'gsm.pin', 'cdma.password'],
+  ),
+);
+
+/** rabbitmqctl's subcommands whose second argument is the password (the first is the user). */
+const RABBITMQ_SUBCOMMANDS: ReadonlySet<string> = new Set([
+  'add_user',
+  'change_password',
+  'authenticate_user',
+]);
+
+const NMCLI: ReadonlyMap<string, KnownCommand> = new Map([
+  ['nmcli', { names: ['nmcli'] }],
+  ['nmcli>', { names: ['nmcli>'] }], // the prompt of `nmcli connection edit`
+]);
+const RABBITMQCTL: ReadonlyMap<string, KnownCommand> = new Map([['rabbitmqctl', { names: ['rabbitmqctl'] }]]);
+
+/** The next argument after `cursor` on the command line: its span and whether it is quoted; undefined when there is none. */
+function nextArgument(
+  text: string,
+  cursor: number,
+): { start: number; end: number; quoted: boolean } | undefined {
+  const argument = argumentAfter(text, cursor);
+  if (argument.start === cursor) return undefined;
+  if (text.slice(cursor, argument.start).includes('`')) return undefined;
+  const end = argumentEnd(text, argument.start, argument, MAX_VALUE);
+  if (end === undefined || end === argument.start) return undefined;
+  return { start: argument.start, end, quoted: argument.quote !== 0 };
+}
+
+/** Whether an argument can be a value: not an option, shell syntax or a placeholder, 4 characters or more. */
+function isValue(text: string, argument: { start: number; end: number; quoted: boolean }): boolean {
+  const first = text.charCodeAt(argument.start);
+  if (!argument.quoted && (first === 45 || isShellSyntax(first))) return false;
+  return (
+    argument.end - argument.start >= 4 && !isPlaceholderArgument(text.slice(argument.start, argument.end))
+  );
+}
+
+function matchPositional(text: string, anchor: number): RuleMatch | undefined {
+  // The keyword is the whole word the anchor is in (`password`, `wifi-sec.psk`, `add_user`).
+  let start = anchor;
+  while (start > 0 && anchor - start < MAX_WORD) {
+    const code = text.charCodeAt(start - 1);
+    if (isWhitespace(code) || isQuote(code)) break;
+    start--;
+  }
+  let end = anchor;
+  while (end < text.length && end - start <= MAX_WORD && !isWhitespace(text.charCodeAt(end))) end++;
+  const word = text.slice(start, end);
+  const before = start > 0 ? text.charCodeAt(start - 1) : 32;
+  if (!isWhitespace(before) || !isWhitespace(text.charCodeAt(end))) return undefined;
+  if (NMCLI_SECRETS.has(word)) {
+    if (commandBefore(text, start, NMCLI) === undefined) return undefined;
+    const value = nextArgument(text, end);
+    return value !== undefined && isValue(text, value)
+      ? { start: value.start, end: value.end, kind: 'password' }
+      : undefined;
+  }
+  if (!RABBITMQ_SUBCOMMANDS.has(word) || commandBefore(text, start, RABBITMQCTL) === undefined)
+    return undefined;
+  const name = nextArgument(text, end);
+  if (name === undefined || text.charCodeAt(name.start) === 45) return undefined;
+  const value = nextArgument(text, name.end + (name.quoted ? 1 : 0));
+  return value !== undefined && isValue(text, value)
+    ? { start: value.start, end: value.end, kind: 'password' }
+    : undefined;
+}
+
+/** Passwords given as a word after a keyword: nmcli's `password`/`wifi-sec.psk`..., rabbitmqctl's `add_user NAME PASSWORD`. */
+export const positionalCredentials: SecretRule = {
+  id: 'positional_credentials',
+  description:
+    'Passwords given after a keyword: nmcli device wifi connect SSID password WORD, nmcli wifi-sec.psk / 802-1x.password WORD, rabbitmqctl add_user / change_password NAME PASSWORD',
+  anchors: ['password ', 'password\t', '.psk ', '.wep-key', '.pin ', 'add_user ', 'authenticate_user '],
+  match: matchPositional,
+  maxLength: MAX_WORD + 8 + 2 * (MAX_VALUE + 2),
+  positives: (fake) => {
+    const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
+    const sample = (text: string) => ({ text, secret: password, kind: 'password' });
+    return [
+      sample(`nmcli device wifi connect HomeNet password ${password}`),
+      sample(`nmcli con modify corp wifi-sec.psk '${password}'`),
+      sample(`nmcli con add type wifi ssid corp 802-1x.password ${password} 802-1x.identity bob`),
+      sample(`rabbitmqctl add_user deploy ${password}`),
+      sample(`sudo rabbitmqctl change_password deploy "${password}"`),
+    ];
+  },
+  negatives: () => [
+    'nmcli device wifi connect HomeNet --ask',
+    'nmcli con modify corp wifi-sec.psk "$WIFI_PSK"',
+    'Enter the password below',
+    'rabbitmqctl add_user deploy',
+    'rabbitmqctl set_user_tags deploy administrator',
+  ],
+};
