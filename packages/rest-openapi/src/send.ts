@@ -49,6 +49,11 @@ function hostAllowed(host: string, own: string, allowed: readonly string[]): boo
   });
 }
 
+/** A header sent on one line or several (which HTTP joins into one comma-separated list). */
+function fieldList(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 function targetOf(request: PreparedRequest): string {
   const question = request.path.indexOf('?');
   return `${request.method} ${request.origin}${question === -1 ? request.path : request.path.slice(0, question)}`;
@@ -163,12 +168,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         target,
       };
       if (config.streaming && response.statusCode >= 200 && response.statusCode < 300) {
-        const encoding = response.headers['content-encoding'];
-        const decoded = decodeStream(
-          response.body,
-          typeof encoding === 'string' ? encoding : undefined,
-          target,
-        );
+        const encoding = fieldList(response.headers['content-encoding']);
+        const decoded = decodeStream(response.body, encoding, target);
         return await readJsonStream({
           body: decoded.body,
           config: config.streaming,
@@ -206,10 +207,10 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         response.body.destroy();
         return toResult(facts, { bytes: Buffer.alloc(0), overflow: true }, options.maxResponseBytes);
       }
-      const encoding = response.headers['content-encoding'];
+      const encoding = fieldList(response.headers['content-encoding']);
       const read = decodeResponse(
         await readCapped(response.body, options.maxResponseBytes),
-        typeof encoding === 'string' ? encoding : undefined,
+        encoding,
         options.maxResponseBytes,
         response.statusCode,
         target,

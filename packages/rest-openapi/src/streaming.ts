@@ -1,11 +1,17 @@
 import { type ProgressUpdate, type ToolResult, fail, ok } from '@toolplane/core';
 import type { RestStreamingConfig } from './config.js';
 
+/** A line ends at LF, CRLF or a bare CR (as in an event stream). */
+const LINE_END = /[\r\n]/g;
+const CR = 0x0d;
+const LF = 0x0a;
+
 /** Why a stream stopped early. */
 export type StreamStop = 'timeout' | 'too-large';
 
 /**
- * Reads a JSON stream (one JSON object per line, optionally after a prefix such as `data: `),
+ * Reads a JSON stream (one JSON object per line, the line ending in LF, CRLF or a bare CR,
+ * optionally after a prefix such as `data: `),
  * appends token events to the answer, reports progress per token, and finishes at the done
  * event. Lines that are not JSON (`data: [DONE]`, comments, keep-alives) are skipped.
  */
@@ -27,6 +33,8 @@ export async function readJsonStream(options: {
   let events = 0;
   let bytes = 0;
   let pending = '';
+  /** How much of `pending` is known to hold no line end: each chunk is scanned once, not the whole line again. */
+  let scanned = 0;
   const decoder = new TextDecoder();
 
   const handleLine = (raw: string): ToolResult | undefined => {
@@ -76,15 +84,22 @@ export async function readJsonStream(options: {
         );
       }
       pending += decoder.decode(chunk, { stream: true });
-      let newline = pending.indexOf('\n');
-      while (newline !== -1) {
-        const done = handleLine(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
+      for (;;) {
+        LINE_END.lastIndex = scanned;
+        const end = LINE_END.exec(pending)?.index ?? -1;
+        // no line end yet, or a CR that may be the first half of a CRLF split between chunks
+        if (end === -1 || (end === pending.length - 1 && pending.charCodeAt(end) === CR)) {
+          scanned = end === -1 ? pending.length : end;
+          break;
+        }
+        const next = pending.charCodeAt(end) === CR && pending.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+        const done = handleLine(pending.slice(0, end));
+        pending = pending.slice(next);
+        scanned = 0;
         if (done) {
           body.destroy?.();
           return done;
         }
-        newline = pending.indexOf('\n');
       }
     }
   } catch (error) {
