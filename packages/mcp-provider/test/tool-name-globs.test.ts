@@ -76,6 +76,28 @@ describe('toolsDenied and toolsAllowed against tool names with odd characters', 
   });
 });
 
+describe('a pattern with a "-" (common in tool names)', () => {
+  it('matches it literally outside a class and as a range inside one (it threw "Invalid escape")', async () => {
+    const filter = createToolFilter(['get-weather', 'list-*', '[a-c]x', '[-_]y', 'lit\\-z']);
+    expect(
+      ['get-weather', 'list-a', 'bx', '-y', '_y', 'lit-z', 'getxweather', 'dx', 'list_a'].filter(filter),
+    ).toEqual(['get-weather', 'list-a', 'bx', '-y', '_y', 'lit-z']);
+    // a class no regular expression can hold is taken literally (its fallback threw the same way)
+    expect(createToolFilter(['[z-a]'])('[z-a]')).toBe(true);
+    const provider = createMcpProvider(
+      'hyphen',
+      hostileServer([], { toolsAllowed: ['no-such-tool', 'echo'], toolsDenied: ['st-orm'] }),
+      { runDirectory: run.path },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      expect((await provider.listTools()).map((spec) => String(spec.meta?.remoteName))).toEqual(['echo']);
+    } finally {
+      await provider.close?.();
+    }
+  });
+});
+
 describe('a pattern that starts with "!"', () => {
   it('is CONFIG_INVALID naming the field (picomatch read it as a negation; a literal "!" would match nothing)', () => {
     for (const field of ['toolsAllowed', 'toolsDenied'] as const) {

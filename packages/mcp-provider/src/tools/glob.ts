@@ -5,10 +5,18 @@
  * pattern `admin*`.
  */
 
-const SPECIAL = /[\\^$.*+?()[\]{}|/-]/g;
+// The characters a regular expression gives meaning to. In `u` mode only these may be escaped
+// outside a class (`\-` there is "Invalid escape", so a pattern with a "-" threw); inside a
+// class "-" must be escaped too.
+const SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
+const CLASS_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g;
 
 function literal(text: string): string {
   return text.replace(SPECIAL, '\\$&');
+}
+
+function classMember(text: string): string {
+  return text.replace(CLASS_SPECIAL, '\\$&');
 }
 
 /** Index of the `]` that closes the class opened at `start`, or -1. */
@@ -30,9 +38,9 @@ function characterClass(body: string): string {
   let out = '';
   for (let index = 0; index < members.length; index++) {
     const character = members[index] as string;
-    if (character === '\\' && index + 1 < members.length) out += literal(members[++index] as string);
+    if (character === '\\' && index + 1 < members.length) out += classMember(members[++index] as string);
     else if (character === '-' && index > 0 && index < members.length - 1) out += '-';
-    else out += literal(character);
+    else out += classMember(character);
   }
   return `[${negated ? '^' : ''}${out}]`;
 }
