@@ -69,4 +69,19 @@ describe("Gemini CLI's includeTools and excludeTools", () => {
     expect(result.emptyNames).toEqual([]);
     expect(result.emptyDeny).toContain('echo');
   });
+
+  it('an includeTools entry with more than 16 "(" is a problem of that server (each made a kept name: quadratic text)', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          parens: { command: 'node', includeTools: ['echo', `x${'('.repeat(5_000)}`] },
+          fine: { command: 'node', includeTools: [`echo${'('.repeat(16)}`] },
+        },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems).toMatchObject([{ server: 'parens', field: 'includeTools' }]);
+    expect(loaded.problems[0]?.message).toMatch(/more than 16 "\(".*write the tool name/);
+  });
 });

@@ -144,6 +144,13 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
     if (value === undefined) continue;
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
       problems.push({ field: theirs, what: 'must be an array of tool names (["search"])' });
+    } else if (theirs === 'includeTools' && value.some((item) => parenthesesIn(item) > MAX_PARENTHESES)) {
+      // each "(" may end a tool name, and every name before one is kept: a megabyte of "(" made
+      // as many names, terabytes of text, while the config loaded
+      problems.push({
+        field: theirs,
+        what: `has an entry with more than ${MAX_PARENTHESES} "(" (each may end a tool name): write the tool name, or name(arguments)`,
+      });
     } else if (theirs === 'includeTools' && value.length === 0 && entry[ours] === undefined) {
       // Gemini CLI keeps a tool only when the list names it: an empty list keeps none (our own
       // toolsAllowed refuses to be empty), so every tool of this server is denied.
@@ -166,6 +173,20 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
   for (const key of ['source', 'settings', 'trust', 'description']) delete out[key];
   if (problems.length > 0) out[FORMAT_PROBLEMS] = problems;
   return out;
+}
+
+/** "(" an `includeTools` entry may hold: each may end a tool name, which is kept. */
+const MAX_PARENTHESES = 16;
+
+function parenthesesIn(text: string): number {
+  let count = 0;
+  for (
+    let index = text.indexOf('(');
+    index !== -1 && count <= MAX_PARENTHESES;
+    index = text.indexOf('(', index + 1)
+  )
+    count++;
+  return count;
 }
 
 /** Glob characters of `toolsAllowed`/`toolsDenied` patterns, and a leading `!` (refused there). */
