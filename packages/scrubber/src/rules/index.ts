@@ -4,6 +4,7 @@ import { commandCredentials } from './command-credentials.js';
 import { cookie } from './cookies.js';
 import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
+import { markupCredentials } from './markup.js';
 import { pgpass } from './pgpass.js';
 import { positionalCredentials } from './positional-credentials.js';
 import { envPair } from './env-pairs.js';
@@ -54,5 +55,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   positionalCredentials,
   netrc,
   pgpass,
+  markupCredentials,
   assignment,
 ];

@@ -1,0 +1,124 @@
+import { ALPHABETS } from '../alphabets.js';
+import { isPlaceholder } from '../placeholder.js';
+import type { RuleMatch, SecretRule } from '../types.js';
+import { isWhitespace } from './characters.js';
+import { credentialKind } from './key-names.js';
+
+// Credentials in XML: an element named like one (`<password>...</password>`, Maven's
+// settings.xml, WS-Security's `<wsse:Password>`), an element or tag whose `key`/`name` attribute
+// names one (Java's properties XML `<entry key="db.password">...</entry>`, .NET's
+// `<add key="ApiKey" value="..."/>`, Spring's `<property name="password" value="..."/>`).
+
+const MAX_VALUE = 512;
+const MAX_TAG = 256;
+const MAX_NAME = 64;
+
+/** A `key="..."` or `name="..."` attribute of a tag; group 1 is the name it gives. */
+const KEY_ATTRIBUTE = /(?:^|\s)(?:key|name)\s{0,4}=\s{0,4}["']([^"'<>]{1,64})["']/;
+
+/** The regexes the rule runs, for the regex safety test. */
+export const MARKUP_PATTERNS: readonly RegExp[] = [KEY_ATTRIBUTE];
+
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45 ||
+    code === 58
+  );
+}
+
+/** The kind named by a tag's text (`password`, `entry key="db.password"`), or undefined. */
+function tagKind(tag: string, name: string): string | undefined {
+  const kind = credentialKind(name);
+  if (kind !== undefined) return kind;
+  const attribute = KEY_ATTRIBUTE.exec(tag.slice(name.length));
+  return attribute?.[1] === undefined ? undefined : credentialKind(attribute[1]);
+}
+
+/** Whether a value can be a credential: 4 characters or more, no placeholder, no boolean. */
+function acceptable(value: string): boolean {
+  return value.length >= 4 && !isPlaceholder(value) && !/^(?:true|false|null|none)$/i.test(value);
+}
+
+/** The text of the element that `</` at `close` ends, when its tag names a credential. */
+function matchElement(text: string, close: number): RuleMatch | undefined {
+  let nameEnd = close + 2;
+  while (nameEnd - close - 2 < MAX_NAME && isNameCode(text.charCodeAt(nameEnd))) nameEnd++;
+  if (nameEnd === close + 2 || text.charCodeAt(nameEnd) !== 62) return undefined;
+  const name = text.slice(close + 2, nameEnd);
+  // The value: back to the `>` of the opening tag, with no tag between.
+  let open = close;
+  while (open > 0 && close - open < MAX_VALUE) {
+    const code = text.charCodeAt(open - 1);
+    if (code === 62) break;
+    if (code === 60) return undefined;
+    open--;
+  }
+  if (text.charCodeAt(open - 1) !== 62) return undefined;
+  const tagEnd = open - 1;
+  const tagStart = text.lastIndexOf('<', tagEnd);
+  if (tagStart === -1 || tagEnd - tagStart > MAX_TAG || text.charCodeAt(tagEnd - 1) === 47) return undefined;
+  const tag = text.slice(tagStart + 1, tagEnd);
+  if (!tag.startsWith(name) || (tag.length > name.length && !isWhitespace(tag.charCodeAt(name.length))))
+    return undefined;
+  const kind = tagKind(tag, name);
+  if (kind === undefined) return undefined;
+  let start = open;
+  let end = close;
+  while (start < end && isWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
+  return acceptable(text.slice(start, end)) ? { start, end, kind } : undefined;
+}
+
+/** The `value="..."` at `at` of a tag whose `key` or `name` attribute names a credential. */
+function matchValueAttribute(text: string, at: number): RuleMatch | undefined {
+  if (at === 0 || !isWhitespace(text.charCodeAt(at - 1))) return undefined;
+  const tagStart = text.lastIndexOf('<', at);
+  if (tagStart === -1 || at - tagStart > MAX_TAG || text.slice(tagStart, at).includes('>')) return undefined;
+  let nameEnd = tagStart + 1;
+  while (nameEnd - tagStart <= MAX_NAME && isNameCode(text.charCodeAt(nameEnd))) nameEnd++;
+  const tag = text.slice(tagStart + 1, at);
+  const attribute = KEY_ATTRIBUTE.exec(tag.slice(nameEnd - tagStart - 1));
+  const kind = attribute?.[1] === undefined ? undefined : credentialKind(attribute[1]);
+  if (kind === undefined) return undefined;
+  const quote = text.charCodeAt(at + 6);
+  const start = at + 7;
+  let end = start;
+  while (end < text.length && end - start <= MAX_VALUE && text.charCodeAt(end) !== quote) end++;
+  if (end >= text.length || end - start > MAX_VALUE) return undefined;
+  return acceptable(text.slice(start, end)) ? { start, end, kind } : undefined;
+}
+
+/** Credentials in XML elements and `key`/`name` + `value` attributes. */
+export const markupCredentials: SecretRule = {
+  id: 'markup_credentials',
+  description:
+    'Credentials in XML: <password>...</password> (also with a namespace prefix), <entry key="db.password">...</entry>, <add key="ApiKey" value="..."/>, <property name="password" value="..."/>',
+  anchors: ['</', 'value="', "value='"],
+  match: (text, anchor) =>
+    text.charCodeAt(anchor) === 60 ? matchElement(text, anchor) : matchValueAttribute(text, anchor),
+  maxLength: MAX_VALUE + MAX_NAME + 8,
+  positives: (fake) => {
+    const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
+    const sample = (text: string, kind = 'password') => ({ text, secret: password, kind });
+    return [
+      sample(`<server>\n  <id>nexus</id>\n  <password>${password}</password>\n</server>`),
+      sample(`<wsse:Password Type="#PasswordText">${password}</wsse:Password>`),
+      sample(`<entry key="db.password">${password}</entry>`),
+      sample(`<add key="ApiKey" value="${password}" />`, 'api_key'),
+      sample(`<property name="password" value="${password}"/>`),
+    ];
+  },
+  negatives: () => [
+    '<label for="password">Password</label>',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a property reference is the sample
+    '<password>${DB_PASSWORD}</password>',
+    '<th>Token</th><td>expires</td>',
+    '<add key="Theme" value="dark" />',
+    '<secret>true</secret>',
+  ],
+};
