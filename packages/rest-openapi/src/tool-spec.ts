@@ -89,9 +89,17 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
       );
     if (binding.in === 'header') setsHeader(binding.name ?? argument, `parameters.${argument}`);
   }
+  const contentType = (config.body as { contentType?: unknown } | undefined)?.contentType;
+  if (config.body !== undefined && (typeof contentType !== 'string' || !HEADER_VALUE.test(contentType)))
+    throw problem(
+      `body.contentType ${JSON.stringify(String(contentType).slice(0, 100))} cannot be sent as a content-type header (it must be a media type such as application/json, without control characters or characters beyond U+00FF)`,
+    );
   const auth = authProblem(config.auth) ?? configuredHeaderClash(config.headers, config.auth);
   if (auth) throw problem(auth);
 }
+
+/** What HTTP (and undici) carry in a header value: tab, visible ASCII, space, bytes 0x80-0xFF. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
 
 const BINDING_PLACES: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);
 
