@@ -6,6 +6,7 @@ import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
 import { markupCredentials } from './markup.js';
 import { pgpass } from './pgpass.js';
+import { sqlPassword } from './sql.js';
 import { positionalCredentials } from './positional-credentials.js';
 import { envPair } from './env-pairs.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
@@ -56,5 +57,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   netrc,
   pgpass,
   markupCredentials,
+  sqlPassword,
   assignment,
 ];

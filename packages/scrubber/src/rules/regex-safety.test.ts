@@ -7,6 +7,7 @@ import { COMMAND_CREDENTIAL_PATTERNS } from './command-credentials.js';
 import { ENV_PAIR_PATTERNS } from './env-pairs.js';
 import { DEFAULT_RULES } from './index.js';
 import { MARKUP_PATTERNS } from './markup.js';
+import { SQL_PATTERNS } from './sql.js';
 import { PEM_PATTERNS } from './structured.js';
 
 /**
@@ -28,6 +29,7 @@ const patterns: [string, RegExp][] = [
   ...PEM_PATTERNS.map((pattern) => ['private_key (matcher)', pattern] as [string, RegExp]),
   ...ASSIGNMENT_PATTERNS.map((pattern) => ['assignment (matcher)', pattern] as [string, RegExp]),
   ...ENV_PAIR_PATTERNS.map((pattern) => ['env_pair (matcher)', pattern] as [string, RegExp]),
+  ...SQL_PATTERNS.map((pattern) => ['sql_password (matcher)', pattern] as [string, RegExp]),
   ...MARKUP_PATTERNS.map((pattern) => ['markup_credentials (matcher)', pattern] as [string, RegExp]),
   ...COMMAND_CREDENTIAL_PATTERNS.map(
     (pattern) => ['command_credentials (matcher)', pattern] as [string, RegExp],
