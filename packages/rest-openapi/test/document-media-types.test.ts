@@ -63,3 +63,27 @@ describe('request body media types a content-type header cannot carry', () => {
     expect(api.requests).toHaveLength(0);
   });
 });
+
+describe('path items, operations and parameter lists of the wrong shape', () => {
+  it('skips each with the reason instead of dropping it, or its parameters, without a word', async () => {
+    const document = minimal({
+      '/list': [{ get: { operationId: 'x' } }],
+      '/nothing': null,
+      '/ops': { get: 'read it', put: [], post: 5, delete: { operationId: 'kept' } },
+      '/params': { get: { operationId: 'params', parameters: { name: 'q', in: 'query' } } },
+      '/shared': { parameters: 'q', get: { operationId: 'shared' } },
+    });
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'shapes' });
+    // an array was imported as an empty PUT, the parameters were dropped, the rest vanished unsaid
+    expect(Object.keys(tools)).toEqual(['kept']);
+    expect(warnings).toEqual([
+      'skipped /list: the path item is an array, not an object of operations',
+      'skipped /nothing: the path item is null, not an object of operations',
+      'skipped GET /ops: the operation is a string, not an object',
+      'skipped PUT /ops: the operation is an array, not an object',
+      'skipped POST /ops: the operation is a number, not an object',
+      'skipped GET /params: its parameters are an object, not a list',
+      "skipped GET /shared: the path item's parameters are a string, not a list",
+    ]);
+  });
+});

@@ -138,6 +138,7 @@ export function common(
 /** `a string`, `a number`, `an object`, `null`...: what a value that should be a list is, for a warning. */
 export function kindOf(value: unknown): string {
   if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
   const type = typeof value;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }

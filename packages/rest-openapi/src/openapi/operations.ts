@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import type { RestMethod } from '../config.js';
-import type { Mutable, NormalizedOperation, SkippedOperation } from './operation-model.js';
+import { type Mutable, type NormalizedOperation, type SkippedOperation, kindOf } from './operation-model.js';
 import { readOperation2 } from './read-operation-2.js';
 import { readOperation3 } from './read-operation-3.js';
 import type { RefResolver } from './resolver.js';
@@ -36,11 +36,27 @@ export function readOperations(
       skipped.push({ label: path, reason: (error as Error).message });
       continue;
     }
-    if (typeof pathItem !== 'object' || pathItem === null) continue;
+    if (!isRecord(pathItem)) {
+      skipped.push({
+        label: path,
+        reason: `the path item is ${kindOf(pathItem)}, not an object of operations`,
+      });
+      continue;
+    }
+    const sharedParameters = listProblem(pathItem.parameters, "the path item's parameters are");
     for (const lower of METHODS) {
       const operation = pathItem[lower];
-      if (typeof operation !== 'object' || operation === null) continue;
+      if (operation === undefined) continue;
       const method = lower.toUpperCase();
+      // an operation of the wrong shape, or parameters that are no list, would be imported
+      // without what the document meant (an array read as an operation without parameters)
+      const problem = !isRecord(operation)
+        ? `the operation is ${kindOf(operation)}, not an object`
+        : (sharedParameters ?? listProblem(operation.parameters, 'its parameters are'));
+      if (problem !== undefined) {
+        skipped.push({ label: `${method} ${path}`, reason: problem });
+        continue;
+      }
       if (method === 'TRACE') {
         skipped.push({ label: `TRACE ${path}`, reason: 'TRACE operations are not offered as tools' });
         continue;
@@ -57,4 +73,13 @@ export function readOperations(
     }
   }
   return { operations, skipped };
+}
+
+function isRecord(value: unknown): value is Mutable {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why `value`, when present, is no list: `its parameters are an object, not a list`. */
+function listProblem(value: unknown, what: string): string | undefined {
+  return value === undefined || Array.isArray(value) ? undefined : `${what} ${kindOf(value)}, not a list`;
 }
