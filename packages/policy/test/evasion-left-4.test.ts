@@ -60,3 +60,34 @@ describe('brace expansion, as bash expands it', () => {
     'D=/dev/sd; for f in $D{a,b}; do tee "x$f" < img; done',
   ])('%j runs in bypass mode', runsInBypass);
 });
+
+describe('/proc/self/cwd and descriptors opened earlier in the line', () => {
+  it.each<Case>([
+    ['cd /dev; tee /proc/self/cwd/sda < img', 'deny', DISK],
+    ['cd /dev && cp img /proc/thread-self/cwd/./sda', 'deny', DISK],
+    ['cd /; echo x > /proc/self/cwd/dev/sda', 'deny', DISK],
+    ['tee /proc/self/cwd/../../dev/sda < img', 'ask', /depending on the working directory/],
+    ['exec 3</dev/sda; echo x > /dev/fd/3', 'deny', DISK],
+    ['exec 3</dev/sda; tee /proc/self/fd/3 < img', 'deny', DISK],
+    ['exec 4< /dev/sda 5<img; cp img /dev/fd/4', 'deny', DISK],
+    ['tee /dev/stdin < /dev/sda', 'deny', DISK],
+    ['cp img /dev/fd/0 < /dev/sda', 'deny', DISK],
+    ['dd if=img of=/proc/self/fd/0 < /dev/sda', 'deny', DISK],
+    ['exec 3</dev/sda && tee /dev/fd/3 < img', 'deny', DISK],
+    ['true && exec 3</dev/sda; tee /dev/fd/3 < img', 'ask', /may write to the block device \/dev\/sda/],
+    ['[ -b x ] && exec 3</dev/sda; tee /dev/fd/3 < img', 'ask', /may write to the block device \/dev\/sda/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'cd /tmp; tee /proc/self/cwd/sda < img',
+    'exec 3>out.log; echo x > /dev/fd/3',
+    'echo x > /dev/stdout',
+    'echo x > /dev/fd/2',
+    'tee /dev/stdin < img',
+    'exec 3</dev/sda; exec 3<img; tee /dev/fd/3 < img',
+    'exec 3</dev/sda 3<&-; tee /dev/fd/3 < img',
+    // Like `tee sda`: the directory the line starts in is not judged.
+    'tee /proc/self/cwd/sda < img',
+    'tee /dev/fd/7 < img',
+  ])('%j runs in bypass mode', runsInBypass);
+});

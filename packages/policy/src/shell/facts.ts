@@ -37,6 +37,11 @@ export interface LineFacts {
   readonly links: Map<string, ShellWord>;
   /** What each function defined in the line leaves behind when called (never rolled back either). */
   readonly functions: Map<string, FunctionEffects>;
+  /**
+   * Files open on descriptors (`exec 3</dev/sda`, or a statement's own `< /dev/sda` while its
+   * command is walked), placed where they were opened; replaced, never changed in place.
+   */
+  descriptors: ReadonlyMap<number, readonly ShellWord[]>;
   /** Names declared local in the function body being walked (`local`, `declare`). */
   locals?: Set<string>;
   /** More values or variables than are followed: the line is asked. */
@@ -52,6 +57,7 @@ export function createFacts(): LineFacts {
     stack: [],
     links: new Map(),
     functions: new Map(),
+    descriptors: new Map(),
     overflow: false,
   };
 }
@@ -140,6 +146,15 @@ export function maybe(facts: LineFacts, walk: () => void): void {
   if (before.directories !== facts.directories)
     facts.directories = union(facts, before.directories, facts.directories);
   if (before.previous !== facts.previous) facts.previous = union(facts, before.previous, facts.previous);
+  if (before.descriptors !== facts.descriptors) {
+    const merged = new Map(facts.descriptors);
+    for (const descriptor of new Set([...before.descriptors.keys(), ...facts.descriptors.keys()])) {
+      const was = before.descriptors.get(descriptor) ?? [RUN_TIME];
+      const now = facts.descriptors.get(descriptor) ?? [RUN_TIME];
+      if (was !== now) merged.set(descriptor, union(facts, was, now));
+    }
+    facts.descriptors = merged;
+  }
 }
 
 /** A value as stored: its text, whether it is known, nothing of the word it came from. */

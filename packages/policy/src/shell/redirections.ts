@@ -1,6 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, addSources, notUnderstood, report } from './context.js';
 import { handleCommand } from './command-nodes.js';
+import { descriptorsOpened } from './descriptors.js';
+import { maybe } from './facts.js';
 import { analyzeHeredocBody } from './heredoc-body.js';
 import { throughLinks } from './links.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
@@ -78,12 +80,26 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
         if (redirect.fieldNameForChild(index) === 'argument') extra.push(redirect.child(index) as Node);
   }
   const before = state.commands.length;
+  // The files the redirections open, on their descriptors while the body runs (`tee /dev/stdin
+  // < /dev/sda`); `exec 3</dev/sda` alone keeps them open for the rest of the line.
+  const opened = descriptorsOpened(state.facts, redirects);
+  const outer = state.facts.descriptors;
+  if (opened) state.facts.descriptors = opened;
   if (body?.type === 'command') handleCommand(state, bodyScope, body, extra);
   else {
     if (extra.length > 0) notUnderstood(state, 'words after a redirection are not analyzed', node.text);
     for (const word of extra) walk(state, bodyScope, word);
     if (body) walk(state, bodyScope, body);
   }
+  if (opened && state.facts.descriptors === opened) state.facts.descriptors = outer;
+  // The grammar hangs `3</dev/sda` on the list of `true && exec 3</dev/sda`; bash on the exec, which may run.
+  const last = body?.type === 'list' ? body.namedChild(body.namedChildCount - 1) : body;
+  if (opened && last?.type === 'command' && last.namedChildCount === 1 && last.namedChild(0)?.text === 'exec')
+    if (last === body) state.facts.descriptors = opened;
+    else
+      maybe(state.facts, () => {
+        state.facts.descriptors = opened;
+      });
   const bodyNames = state.commands.slice(before).map((command) => command.name);
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect') {

@@ -57,16 +57,26 @@ export function inDirectory(directory: ShellWord, path: ShellWord): ShellWord {
   };
 }
 
+/** `/proc/self/cwd/...` (also `thread-self`): the working directory itself. */
+const OWN_DIRECTORY = /^\/+proc\/+(?:self|thread-self)\/+cwd(?:\/+|$)/;
+
+/** A path under `/proc/self/cwd` as the path relative to the working directory it is. */
+function fromOwnDirectory(word: ShellWord): ShellWord {
+  const start = word.dynamic ? undefined : OWN_DIRECTORY.exec(word.text)?.[0];
+  return start === undefined ? word : { ...word, text: normalizePath(word.text.slice(start.length) || '.') };
+}
+
 /** The paths a written word may name, placed in every possible working directory. */
 export function placedReadings(facts: LineFacts, word: ShellWord): ShellWord[][] | undefined {
   const readings = word.readings;
   const directories = facts.directories;
-  if (!readings && directories.length === 1 && directories[0] === START && facts.links.size === 0)
+  const own = !readings && OWN_DIRECTORY.test(word.text);
+  if (!readings && !own && directories.length === 1 && directories[0] === START && facts.links.size === 0)
     return undefined;
   const out: ShellWord[][] = [];
   for (const fields of readings ?? [[word]])
     for (const directory of directories)
-      out.push(fields.map((field) => throughLinks(facts, inDirectory(directory, field))));
+      out.push(fields.map((field) => throughLinks(facts, inDirectory(directory, fromOwnDirectory(field)))));
   return out;
 }
 

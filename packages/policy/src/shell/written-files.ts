@@ -1,5 +1,6 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
+import { descriptorOf } from './descriptors.js';
 import { may, verdictOf, verdictOfFields } from './device-paths.js';
 import { checkRsyncDevices } from './rsync-devices.js';
 import { type ShellWord, literalPrefix, sliceWord, withText } from './shell-word.js';
@@ -13,6 +14,20 @@ import { normalizePath, placedReadings } from './working-directory.js';
  * every reading writes a device, asked when some do. Returns whether it was denied.
  */
 export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
+  // `/dev/fd/3`, `/dev/stdin`: the file open on that descriptor is opened again, for writing.
+  const descriptor = descriptorOf(target);
+  const opened = descriptor === undefined ? undefined : state.facts.descriptors.get(descriptor);
+  if (opened) {
+    const through = `(${target.text} is descriptor ${descriptor}, opened earlier in the line)`;
+    const verdicts = opened.map(verdictOf);
+    const denied = verdicts.find((verdict) => verdict?.kind === 'deny');
+    if (denied?.kind === 'deny' && verdicts.every((verdict) => verdict?.kind === 'deny')) {
+      report(state, 'deny', denied.category, `${denied.reason} ${through}`, text);
+      return true;
+    }
+    const asked = denied ? { reason: may(denied.reason) } : verdicts.find((verdict) => verdict !== undefined);
+    if (asked) notUnderstood(state, `${asked.reason} ${through}`, text);
+  }
   const direct = verdictOf(target);
   if (direct?.kind === 'deny') {
     report(state, 'deny', direct.category, direct.reason, text);

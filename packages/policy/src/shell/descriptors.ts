@@ -1,0 +1,64 @@
+import type { Node } from 'web-tree-sitter';
+import type { LineFacts } from './facts.js';
+import { throughLinks } from './links.js';
+import { childrenOf } from './parser.js';
+import { valuesOf, withReadings } from './readings.js';
+import type { ShellWord } from './shell-word.js';
+import { resolveWord } from './words.js';
+import { inDirectory, normalizePath } from './working-directory.js';
+
+const STANDARD: Readonly<Record<string, number>> = { '/dev/stdin': 0, '/dev/stdout': 1, '/dev/stderr': 2 };
+
+/**
+ * The descriptor a path opens again: `/dev/fd/N`, `/proc/self/fd/N` (also `thread-self`),
+ * `/dev/stdin`, `/dev/stdout`, `/dev/stderr`. Opening one for writing opens the file the
+ * descriptor is open on, for writing, even when the descriptor was opened only for reading.
+ */
+export function descriptorOf(target: ShellWord): number | undefined {
+  if (target.dynamic) return undefined;
+  const path = normalizePath(target.text);
+  const standard = STANDARD[path];
+  if (standard !== undefined) return standard;
+  const numbered = /^\/(?:dev|proc\/(?:self|thread-self))\/fd\/([0-9]{1,4})$/.exec(path)?.[1];
+  return numbered === undefined ? undefined : Number(numbered);
+}
+
+/**
+ * The descriptors a statement's redirections open onto files (`3</dev/sda`, `< img`, `4<>x`,
+ * `&> log`), each file placed in every directory possible now; `N<&M` copies M, `N<&-` closes N.
+ * Undefined when none changes.
+ */
+export function descriptorsOpened(
+  facts: LineFacts,
+  redirects: readonly Node[],
+): Map<number, readonly ShellWord[]> | undefined {
+  let opened: Map<number, readonly ShellWord[]> | undefined;
+  for (const redirect of redirects) {
+    if (redirect.type !== 'file_redirect') continue;
+    const destination = redirect.childForFieldName('destination');
+    let operator = '';
+    let number: number | undefined;
+    for (const child of childrenOf(redirect)) {
+      if (child?.type === 'file_descriptor') number = Number(child.text);
+      else if (child && !child.isNamed) operator += child.text;
+    }
+    const descriptors = operator.startsWith('&') ? [1, 2] : [number ?? (operator.startsWith('<') ? 0 : 1)];
+    opened ??= new Map(facts.descriptors);
+    if (operator.endsWith('&-')) for (const descriptor of descriptors) opened.delete(descriptor);
+    if (!destination) continue;
+    if (operator.endsWith('&') && !operator.startsWith('&')) {
+      // `3<&0`, `1>&3`: a copy of another descriptor; `3<&-`: closed.
+      const source = /^[0-9]+$/.test(destination.text) ? opened.get(Number(destination.text)) : undefined;
+      for (const descriptor of descriptors)
+        if (source) opened.set(descriptor, source);
+        else opened.delete(descriptor);
+      continue;
+    }
+    const values = valuesOf(facts, withReadings(facts, resolveWord(destination)));
+    const placed = values.flatMap((value) =>
+      facts.directories.map((directory) => throughLinks(facts, inDirectory(directory, value))),
+    );
+    for (const descriptor of descriptors) opened.set(descriptor, placed);
+  }
+  return opened;
+}
