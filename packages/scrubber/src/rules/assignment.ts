@@ -12,6 +12,7 @@ import {
   multiLineQuotedEnd,
   startsLine,
 } from './shell-values.js';
+import { blockScalar } from './yaml-values.js';
 
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
@@ -113,6 +114,13 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
     return end === -1 || !acceptableValue(value, info)
       ? undefined
       : { start: start + 2, end, kind: info.kind };
+  }
+  // YAML's `password: |` (or `>-`): the value is on the more-indented lines that follow.
+  if ((quote === 124 || quote === 62) && info.separator === 58 && startsLine(text, info.keyStart)) {
+    const block = blockScalar(text, start, info.keyStart);
+    if (block === undefined) return undefined;
+    const value = text.slice(block.start, block.end).trim();
+    return value.length < 4 || isPlaceholder(value) ? undefined : { ...block, kind: info.kind };
   }
   AUTH_SCHEME.lastIndex = start;
   if (AUTH_SCHEME.test(text))
