@@ -88,12 +88,18 @@ export function templateArgNames(template: unknown, into: Set<string> = new Set(
   return into;
 }
 
+/** Every `${VAR}` a body template uses, at any depth: credentials, like auth's values. */
+export function templateEnvNames(template: unknown, into: Set<string> = new Set(), depth = 0): Set<string> {
+  if (typeof template === 'string') for (const name of envNamesIn(template)) into.add(name);
+  else if (depth <= 256 && template !== null && typeof template === 'object')
+    for (const value of Array.isArray(template) ? template : Object.values(template))
+      templateEnvNames(value, into, depth + 1);
+  return into;
+}
+
 /** Whether a body template uses a `${VAR}` anywhere (a value that must not leave the API's origin). */
-export function templateUsesEnv(template: unknown, depth = 0): boolean {
-  if (typeof template === 'string') return envNamesIn(template).length > 0;
-  if (depth > 256 || template === null || typeof template !== 'object') return false;
-  const values = Array.isArray(template) ? template : Object.values(template);
-  return values.some((value) => templateUsesEnv(value, depth + 1));
+export function templateUsesEnv(template: unknown): boolean {
+  return templateEnvNames(template).size > 0;
 }
 
 /** A piece of a compiled template: literal text, an environment variable or an argument. */

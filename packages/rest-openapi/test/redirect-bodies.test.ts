@@ -71,3 +71,29 @@ describe('a bodyTemplate holding ${VAR} values on a redirect to another origin',
     expect(JSON.stringify(seeOther.other.requests)).not.toContain(seeOther.secret);
   });
 });
+
+describe('${VAR} values of a bodyTemplate are credentials', () => {
+  it('are listed by secretValues(), so an API echoing the body in an error can be scrubbed', async () => {
+    const api = await server((request, response) => {
+      response.writeHead(400, { 'content-type': 'text/plain' });
+      response.end(`bad request: ${request.body}`);
+    });
+    const secret = fakeSecret('key');
+    const rest = provider(
+      {
+        send: {
+          description: 'd',
+          method: 'POST',
+          url: `${api.origin}/x`,
+          bodyTemplate: { auth: ['${KEY}'], text: 'plain {{text}}' },
+          parametersSchema: objectSchema({ text: { type: 'string' } }),
+        },
+      },
+      { env: { KEY: secret } },
+    );
+    const result = failure(await rest.execute('send', { text: 'hi' }, createToolContext()));
+    // the API's excerpt holds it: the scrubber must know it, as it knows auth's and headers' values
+    expect(result.error.message).toContain(secret);
+    expect(rest.secretValues()).toContain(secret);
+  });
+});
