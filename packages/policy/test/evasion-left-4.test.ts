@@ -91,3 +91,26 @@ describe('/proc/self/cwd and descriptors opened earlier in the line', () => {
     'tee /dev/fd/7 < img',
   ])('%j runs in bypass mode', runsInBypass);
 });
+
+describe('aliases defined in the line', () => {
+  // bash expands an alias only in a command read after the line that defines it, and in a
+  // non-interactive shell only once `shopt -s expand_aliases` ran; a shell that keeps running
+  // (a terminal an agent types into) expands it in its later commands. A static alias body is
+  // judged where it is defined, and a later use with the words after it.
+  it.each<Case>([
+    ["alias x='dd of=/dev/sda'; x if=img", 'deny', DISK],
+    ["alias x='tee /dev/sda'", 'deny', DISK],
+    ["shopt -s expand_aliases\nalias x='rm -rf'\nx /", 'deny', RM],
+    ["alias x='rm -rf' y=ls; y; x / ", 'deny', RM],
+    ["alias x='cp img'; x /dev/sda", 'deny', DISK],
+    ["alias x='cp img'; x \"$D\"", 'ask', /alias/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(["alias ll='ls -l'; ll /tmp", "alias x='cp img'; x out.img"])(
+    '%j is asked, not denied',
+    async (command) => {
+      const decision = await inBypass(command);
+      expect(decision.decision, decision.reason).toBe('ask');
+    },
+  );
+});

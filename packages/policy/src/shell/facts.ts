@@ -42,6 +42,8 @@ export interface LineFacts {
    * command is walked), placed where they were opened; replaced, never changed in place.
    */
   descriptors: ReadonlyMap<number, readonly ShellWord[]>;
+  /** Static alias bodies defined in the line, by name (never rolled back). */
+  readonly aliases: Map<string, string>;
   /** Names declared local in the function body being walked (`local`, `declare`). */
   locals?: Set<string>;
   /** More values or variables than are followed: the line is asked. */
@@ -58,6 +60,7 @@ export function createFacts(): LineFacts {
     links: new Map(),
     functions: new Map(),
     descriptors: new Map(),
+    aliases: new Map(),
     overflow: false,
   };
 }

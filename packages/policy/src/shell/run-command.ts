@@ -1,3 +1,4 @@
+import { defineAliases, useAlias } from './aliases.js';
 import { recordRead } from './assignments.js';
 import { STDIN_FILE, judgeCodeFromInput, judgeComputedCode } from './code-from-input.js';
 import { type AnalysisState, MAX_NESTING, type Scope, knownInput, notUnderstood } from './context.js';
@@ -77,6 +78,7 @@ export function runCommand(
   }
   const name = normalizeCommandName(head.text);
   const args = words.slice(1);
+  useAlias(state, scope, head.text, args, text, nested);
   const wrapper = WRAPPERS.get(name);
   const inner = { ...scope, depth: scope.depth + 1 };
   if (name === 'coproc') {
@@ -189,6 +191,7 @@ export function runCommand(
     notUnderstood(state, 'parallel builds commands at run time', text);
   } else if (name === 'alias' && args.some((word) => word.dynamic || word.text.includes('='))) {
     notUnderstood(state, 'alias definitions change what later words run', text);
+    defineAliases(state, inner, args, text, nested);
   } else if (name === 'trap' && args.length > 0) {
     const action = args[0] as ShellWord;
     if (action.dynamic) notUnderstood(state, 'the trap action is computed at run time', text);
