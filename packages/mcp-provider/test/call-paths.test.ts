@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 // Progress arrives every 20 ms and restarts the 60 s request timer; only the total cap ends it.
-const limits = { requestTimeoutMs: 60_000, maxTotalTimeoutMs: 300, healthIntervalMs: 0 };
+const limits = { requestTimeoutMs: 60_000, maxTotalTimeoutMs: 1_000, healthIntervalMs: 0 };
 const paths: ReadonlyArray<{ name: string; config: () => McpServerConfig }> = [
   {
     name: 'stdio, direct path',
@@ -114,7 +114,7 @@ for (const path of paths) {
       const context = createToolContext({ signal: controller.signal });
       expect(context.onAbort).toBeUndefined();
       const pending = provider.execute('wait_for_cancel', {}, context);
-      setTimeout(() => controller.abort(new Error('stopped by the caller')), 50);
+      setTimeout(() => controller.abort(new Error('stopped by the caller')), 300); // late enough that the call is at the server on a loaded machine
       const result = await pending;
       expect(!result.ok && result.error.code).toBe('CANCELLED');
       expect(await cancellationsAfter(provider, before)).toBe(before + 1);

@@ -81,7 +81,7 @@ describe('cancellation over HTTP (SDK paths, the caller signal read lazily)', ()
         const before = await heard();
         const controller = new AbortController();
         const pending = orchestrator.call('remote__hang', {}, { signal: controller.signal });
-        setTimeout(() => controller.abort(), 100);
+        setTimeout(() => controller.abort(), 300); // the call is at the server by then, even on a loaded machine
         const result = await pending;
         expect(!result.ok && result.error.code).toBe('CANCELLED');
         // the orchestrator answers CANCELLED by itself; the server hears it only when the SDK
