@@ -98,6 +98,36 @@ describe('gpg --passphrase WORD', () => {
   });
 });
 
+describe('ssh-keygen -N / -P passphrase', () => {
+  it('redacts the passphrases of a real ssh-keygen that made a key and read it back', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'scrubber-ssh-'));
+    const key = join(directory, 'id_ed25519');
+    const create = ['-q', '-t', 'ed25519', '-N', password, '-C', 'ci', '-f', key];
+    const read = ['-y', '-P', password, '-f', key];
+    try {
+      try {
+        await run('ssh-keygen', create);
+        const { stdout } = await run('ssh-keygen', read);
+        expect(stdout).toMatch(/^ssh-ed25519 /); // the passphrase opened the key
+      } catch (error) {
+        if (process.env.CI === 'true' || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        console.warn('skipped the ssh-keygen run: ssh-keygen is not installed');
+      }
+      for (const args of [create, read]) {
+        const line = `ssh-keygen ${args.join(' ')}`;
+        expect(scrubber.scrubText(line)).toBe(line.replace(password, marker));
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+    expectLeftAlone([
+      `ssh-keygen -t ed25519 -N '' -f ${user}`,
+      'ssh -N -L 8080:localhost:80 host',
+      'scp -P 2222 a host:b',
+    ]);
+  });
+});
+
 describe('nmcli password WORD', () => {
   it('redacts Wi-Fi keys and 802.1X passwords given to nmcli', () => {
     expectForms([

@@ -231,6 +231,14 @@ export const COMMANDS: readonly CredentialCommand[] = [
     options: [{ name: '--passphrase', shape: 'whole', separate: true, equals: true }],
   },
   {
+    // OpenSSH's key passphrases: `-N` the new one, `-P` the old one (`-N ''` is none).
+    names: ['ssh-keygen'],
+    options: [
+      { name: '-N', shape: 'whole', separate: true },
+      { name: '-P', shape: 'whole', separate: true },
+    ],
+  },
+  {
     // winbind's check of a user's password: `wbinfo -a user%password`.
     names: ['wbinfo'],
     options: [
