@@ -18,7 +18,7 @@ import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { MAX_TIMER_MS, countOption, timeoutMillis } from './limits.js';
 import { type ArgumentPlan, planArguments } from './request-builder.js';
 import { sendToolRequest } from './send.js';
-import { envNamesIn, templateEnvNames } from './template.js';
+import { envNamesIn, templateEnvNames, urlPathEnvNames } from './template.js';
 import { checkToolConfig, toolSpecFor } from './tool-spec.js';
 
 /** Options of {@link createRestProvider}. */
@@ -205,6 +205,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
       for (const entry of entries.values()) {
         for (const value of authSecrets(entry.auth, env)) values.add(value);
         const variables = templateEnvNames(entry.config.bodyTemplate);
+        for (const variable of urlPathEnvNames(entry.config.url)) variables.add(variable);
         for (const template of Object.values(entry.config.headers ?? {}))
           for (const variable of envNamesIn(template)) variables.add(variable);
         for (const variable of variables) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandString, fillBodyTemplate } from './template.js';
+import { expandString, fillBodyTemplate, urlPathEnvNames } from './template.js';
 
 describe('templates', () => {
   it('never expands a value a second time', () => {
@@ -25,5 +25,15 @@ describe('templates', () => {
     expect(() => expandString('${NOT_THERE}', { env: {} }, 'header x')).toThrow(
       /NOT_THERE \(used in header x\)/,
     );
+  });
+});
+
+describe('urlPathEnvNames', () => {
+  it('names the variables of the path and query, not those making the origin', () => {
+    expect(urlPathEnvNames('https://api.telegram.org/bot${TOKEN}/send')).toEqual(['TOKEN']);
+    expect(urlPathEnvNames('${BASE}/items/${ID}?key=${KEY}')).toEqual(['ID', 'KEY']);
+    expect(urlPathEnvNames('https://${HOST}:${PORT}/x')).toEqual([]);
+    expect(urlPathEnvNames('${BASE}')).toEqual([]);
+    expect(urlPathEnvNames('http://${HOST}')).toEqual([]);
   });
 });

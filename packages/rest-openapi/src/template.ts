@@ -97,6 +97,21 @@ export function templateEnvNames(template: unknown, into: Set<string> = new Set(
   return into;
 }
 
+/**
+ * The `${VAR}` a url reads in its path or query (`/bot${TOKEN}/send`, `?key=${KEY}`): credentials,
+ * since failures name the path. One that makes the origin (`${API_BASE}/pets`,
+ * `https://${HOST}/x`) is left out, so messages keep saying which API answered.
+ */
+export function urlPathEnvNames(url: string): string[] {
+  const scheme = url.indexOf('://');
+  const origin = scheme !== -1 ? scheme + 3 : url.startsWith('${') ? url.indexOf('}') + 1 : 0;
+  const pathStart = url.indexOf('/', origin);
+  if (pathStart === -1) return [];
+  return [...url.matchAll(ENV_PATTERN)]
+    .filter((match) => match.index >= pathStart)
+    .map((match) => match[1] as string);
+}
+
 /** Whether a body template uses a `${VAR}` anywhere (a value that must not leave the API's origin). */
 export function templateUsesEnv(template: unknown): boolean {
   return templateEnvNames(template).size > 0;

@@ -97,3 +97,31 @@ describe('${VAR} values of a bodyTemplate are credentials', () => {
     expect(rest.secretValues()).toContain(secret);
   });
 });
+
+describe('${VAR} values in the path or query of a url', () => {
+  it('are listed by secretValues() (a bot token in the path), the origin a url starts with is not', async () => {
+    const api = await server((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('no such method');
+    });
+    const token = fakeSecret('123456');
+    const rest = provider(
+      {
+        send: {
+          description: 'd',
+          method: 'POST',
+          url: '${API_BASE}/bot${BOT_TOKEN}/sendMessage?key=${QUERY_KEY}',
+          parametersSchema: objectSchema({}),
+        },
+      },
+      { env: { API_BASE: api.origin, BOT_TOKEN: token, QUERY_KEY: 'query-key-value' } },
+    );
+    const result = failure(await rest.execute('send', {}, createToolContext()));
+    // every failure names the target, path included: the scrubber must know the token
+    expect(result.error.message).toContain(`/bot${token}/sendMessage`);
+    const secrets = rest.secretValues();
+    expect(secrets).toContain(token);
+    expect(secrets).toContain('query-key-value');
+    expect(secrets).not.toContain(api.origin);
+  });
+});
