@@ -103,7 +103,7 @@ describe('aliases defined in the line', () => {
     ["shopt -s expand_aliases\nalias x='rm -rf'\nx /", 'deny', RM],
     ["alias x='rm -rf' y=ls; y; x / ", 'deny', RM],
     ["alias x='cp img'; x /dev/sda", 'deny', DISK],
-    ["alias x='cp img'; x \"$D\"", 'ask', /alias/],
+    ['alias x=\'cp img\'; x "$D"', 'ask', /alias/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each(["alias ll='ls -l'; ll /tmp", "alias x='cp img'; x out.img"])(
@@ -112,5 +112,23 @@ describe('aliases defined in the line', () => {
       const decision = await inBypass(command);
       expect(decision.decision, decision.reason).toBe('ask');
     },
+  );
+});
+
+describe('descriptors and home directories reached other ways', () => {
+  it.each<Case>([
+    ['ln -s /dev/stdin x; tee x < /dev/sda', 'deny', DISK],
+    ['cd /dev; tee stdin < /dev/sda', 'deny', DISK],
+    ['cd /dev/fd; tee 3 3</dev/sda', 'deny', DISK],
+    ['cd /proc/self/fd; cp img 0 < /dev/sda', 'deny', DISK],
+    ['exec 0</dev/sda; tee /dev/stdin', 'deny', DISK],
+    ['tee /dev/stdout 1</dev/sda', 'deny', DISK],
+    ['tee ~root/../dev/sda < img', 'ask', /depending on the home directory/],
+    ['cp img ~/../../dev/sda', 'ask', /depending on the home directory/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['tee ~/notes.txt < img', 'cp img ~root/../tmp/x', "tee '~root'/x < img"])(
+    '%j runs in bypass mode',
+    runsInBypass,
   );
 });

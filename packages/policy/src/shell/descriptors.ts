@@ -24,6 +24,16 @@ export function descriptorOf(target: ShellWord): number | undefined {
 }
 
 /**
+ * `exec 0</dev/sda`: the grammar reads the `0` as the command's last word; bash as the
+ * descriptor of the redirection it touches.
+ */
+export function adjacentNumber(redirect: Node): number | undefined {
+  const before = redirect.previousSibling;
+  const last = before?.type === 'command' ? before.namedChild(before.namedChildCount - 1) : undefined;
+  return last?.type === 'number' && last.endIndex === redirect.startIndex ? Number(last.text) : undefined;
+}
+
+/**
  * The descriptors a statement's redirections open onto files (`3</dev/sda`, `< img`, `4<>x`,
  * `&> log`), each file placed in every directory possible now; `N<&M` copies M, `N<&-` closes N.
  * Undefined when none changes.
@@ -42,6 +52,7 @@ export function descriptorsOpened(
       if (child?.type === 'file_descriptor') number = Number(child.text);
       else if (child && !child.isNamed) operator += child.text;
     }
+    number ??= adjacentNumber(redirect);
     const descriptors = operator.startsWith('&') ? [1, 2] : [number ?? (operator.startsWith('<') ? 0 : 1)];
     opened ??= new Map(facts.descriptors);
     if (operator.endsWith('&-')) for (const descriptor of descriptors) opened.delete(descriptor);

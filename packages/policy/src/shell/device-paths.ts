@@ -114,6 +114,14 @@ export function verdictOf(target: ShellWord): WriteVerdict {
   const volume = /^\/dev\/([^/]+)\/[^/]+$/.exec(path);
   if (volume && !NOT_VOLUMES.has(volume[1] as string))
     return { kind: 'ask', reason: `writes to ${path}, which may be a logical volume (/dev/VG/LV)` };
+  // `~root/../dev/sda`, `~/../../dev/sda`: /dev/sda from a home directory few enough levels deep.
+  const home = /^~[^/]*\/(.*)$/s.exec(target.text)?.[1];
+  const fromHome = home === undefined ? undefined : normalizePath(home);
+  if (fromHome?.startsWith('../')) {
+    const fromRoot = verdictOf({ ...target, text: `/${fromHome.replace(/^(\.\.\/)+/, '')}` });
+    if (fromRoot?.kind === 'deny')
+      return { kind: 'ask', reason: `${may(fromRoot.reason)}, depending on the home directory` };
+  }
   // `../../../dev/sda` is /dev/sda from a directory few enough levels deep.
   const climbed = /^(\.\.\/)+/.exec(path)?.[0];
   if (climbed) {

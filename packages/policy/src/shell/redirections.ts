@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, addSources, notUnderstood, report } from './context.js';
 import { handleCommand } from './command-nodes.js';
-import { descriptorsOpened } from './descriptors.js';
+import { adjacentNumber, descriptorsOpened } from './descriptors.js';
 import { maybe } from './facts.js';
 import { analyzeHeredocBody } from './heredoc-body.js';
 import { throughLinks } from './links.js';
@@ -94,7 +94,14 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
   if (opened && state.facts.descriptors === opened) state.facts.descriptors = outer;
   // The grammar hangs `3</dev/sda` on the list of `true && exec 3</dev/sda`; bash on the exec, which may run.
   const last = body?.type === 'list' ? body.namedChild(body.namedChildCount - 1) : body;
-  if (opened && last?.type === 'command' && last.namedChildCount === 1 && last.namedChild(0)?.text === 'exec')
+  const execAlone =
+    last?.type === 'command' &&
+    last.namedChild(0)?.text === 'exec' &&
+    (last.namedChildCount === 1 ||
+      (last.namedChildCount === 2 &&
+        redirects[0] !== undefined &&
+        adjacentNumber(redirects[0]) !== undefined));
+  if (opened && execAlone)
     if (last === body) state.facts.descriptors = opened;
     else
       maybe(state.facts, () => {

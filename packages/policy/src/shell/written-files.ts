@@ -14,26 +14,16 @@ import { normalizePath, placedReadings } from './working-directory.js';
  * every reading writes a device, asked when some do. Returns whether it was denied.
  */
 export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: string): boolean {
-  // `/dev/fd/3`, `/dev/stdin`: the file open on that descriptor is opened again, for writing.
-  const descriptor = descriptorOf(target);
-  const opened = descriptor === undefined ? undefined : state.facts.descriptors.get(descriptor);
-  if (opened) {
-    const through = `(${target.text} is descriptor ${descriptor}, opened earlier in the line)`;
-    const verdicts = opened.map(verdictOf);
-    const denied = verdicts.find((verdict) => verdict?.kind === 'deny');
-    if (denied?.kind === 'deny' && verdicts.every((verdict) => verdict?.kind === 'deny')) {
-      report(state, 'deny', denied.category, `${denied.reason} ${through}`, text);
-      return true;
-    }
-    const asked = denied ? { reason: may(denied.reason) } : verdicts.find((verdict) => verdict !== undefined);
-    if (asked) notUnderstood(state, `${asked.reason} ${through}`, text);
-  }
+  const placed = placedReadings(state.facts, target);
+  // `/dev/fd/3`, `/dev/stdin`, also through `cd /dev` or a link: the file open on that
+  // descriptor is opened again, for writing.
+  for (const path of [target, ...(placed ?? []).flat()]) if (judgeDescriptor(state, path, text)) return true;
   const direct = verdictOf(target);
   if (direct?.kind === 'deny') {
     report(state, 'deny', direct.category, direct.reason, text);
     return true;
   }
-  const verdicts = (placedReadings(state.facts, target) ?? []).map(verdictOfFields);
+  const verdicts = (placed ?? []).map(verdictOfFields);
   const denied = verdicts.filter((verdict) => verdict?.kind === 'deny');
   const first = denied[0];
   if (first?.kind === 'deny' && denied.length === verdicts.length) {
@@ -44,6 +34,23 @@ export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: 
     notUnderstood(state, `${may(first.reason)} (a value or directory set earlier in the line)`, text);
   const asked = direct ?? verdicts.find((verdict) => verdict?.kind === 'ask');
   if (asked) notUnderstood(state, asked.reason, text);
+  return false;
+}
+
+/** A write to a descriptor opened earlier in the line, judged by the file it is open on. */
+function judgeDescriptor(state: AnalysisState, path: ShellWord, text: string): boolean {
+  const descriptor = descriptorOf(path);
+  const opened = descriptor === undefined ? undefined : state.facts.descriptors.get(descriptor);
+  if (!opened) return false;
+  const through = `(${path.text} is descriptor ${descriptor}, opened earlier in the line)`;
+  const verdicts = opened.map(verdictOf);
+  const denied = verdicts.find((verdict) => verdict?.kind === 'deny');
+  if (denied?.kind === 'deny' && verdicts.every((verdict) => verdict?.kind === 'deny')) {
+    report(state, 'deny', denied.category, `${denied.reason} ${through}`, text);
+    return true;
+  }
+  const asked = denied ? { reason: may(denied.reason) } : verdicts.find((verdict) => verdict !== undefined);
+  if (asked) notUnderstood(state, `${asked.reason} ${through}`, text);
   return false;
 }
 
