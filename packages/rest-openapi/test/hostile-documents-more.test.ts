@@ -204,3 +204,33 @@ describe('a security that is no list of requirements', () => {
     }
   });
 });
+
+describe('required scopes that are no list', () => {
+  it("skips the operation naming the document's requirement, not a field of the tool config", async () => {
+    const oauth2 = {
+      type: 'oauth2',
+      flows: { clientCredentials: { tokenUrl: 'https://api.example.test/token', scopes: { read: 'r' } } },
+    };
+    const document = minimal(
+      {
+        '/a': { get: { operationId: 'a', security: [{ oauth: 'read' }] } },
+        '/b': { get: { operationId: 'b', security: [{ oauth: ['read'] }] } },
+        '/k': { get: { operationId: 'k', security: [{ key: 'x' }] } },
+      },
+      {
+        components: {
+          securitySchemes: { oauth: oauth2, key: { type: 'apiKey', in: 'header', name: 'X-Key' } },
+        },
+      },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'scopes' });
+    expect(Object.keys(tools)).toEqual(['b', 'k']);
+    // it used to say 'REST tool "a": auth.scopes must be a list of strings', a field nobody wrote
+    expect(warnings).toEqual([
+      'skipped GET /a: security scheme "oauth" lists the scopes it requires as a string, not a list of scope names',
+    ]);
+    expect(tools.b?.auth).toMatchObject({ type: 'oauth2-client-credentials', scopes: ['read'] });
+    // an API key takes no scopes: what the requirement lists does not matter
+    expect(tools.k?.auth).toMatchObject({ type: 'apiKey', name: 'X-Key' });
+  });
+});

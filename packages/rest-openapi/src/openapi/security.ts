@@ -216,7 +216,15 @@ export function authForRequirements(
         usable = false;
         break;
       }
-      const entry = authForScheme(name, scheme, requirement[name] ?? [], version, options);
+      const scopes: unknown = requirement[name] ?? [];
+      const listed = Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string');
+      const entry = authForScheme(name, scheme, listed ? scopes : [], version, options);
+      if (!listed && 'type' in entry && entry.type === 'oauth2-client-credentials') {
+        // the token would be asked for without the scopes the operation needs
+        throw new Error(
+          `security scheme "${name}" lists the scopes it requires as ${kindOf(scopes)}, not a list of scope names`,
+        );
+      }
       if ('unsupported' in entry) {
         problems.push(`security scheme "${name}" (${entry.unsupported}) is not supported`);
         usable = false;
