@@ -170,24 +170,50 @@ describe('streamable HTTP: a session id that changes', () => {
     }
   });
 
-  it('fails the start when the new session is refused too, after one re-initialization', async () => {
-    const server = await sessionServer('forget-always');
-    const provider = createMcpProvider('forget-always', {
-      type: 'http',
-      url: server.url,
-      healthIntervalMs: 0,
-    });
+  it('client v2: re-initializes once after a 404 for the session it was given, then works', async () => {
+    const server = await sessionServer('forget-once');
+    const log = eventLog();
+    const provider = createMcpProvider(
+      'forget-once-v2',
+      { type: 'http', url: server.url, healthIntervalMs: 0, client: 'v2' },
+      { onEvent: log.onEvent },
+    );
     try {
-      await expect(provider.start?.(AbortSignal.timeout(20_000))).rejects.toMatchObject({
-        code: 'PROVIDER_UNAVAILABLE',
-        message: expect.stringMatching(/HTTP 404.*after one re-initialization.*session affinity/),
-      });
+      await provider.start?.(AbortSignal.timeout(20_000));
+      expect((await provider.execute('echo', {}, context())).ok).toBe(true);
+      expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
+      const failed = await provider.execute('echo', {}, context());
+      expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
+      const again = await provider.execute('echo', {}, context());
+      expect(again.ok).toBe(true);
       expect(server.initializes()).toBe(2);
+      expect(log.events.filter((event) => event.type === 'session-expired')).toHaveLength(1);
     } finally {
       await provider.close?.();
       await server.close();
     }
   });
+
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: fails the start when the new session is refused too, after one re-initialization`, async () => {
+      const server = await sessionServer('forget-always');
+      const provider = createMcpProvider('forget-always', {
+        type: 'http',
+        url: server.url,
+        healthIntervalMs: 0,
+      });
+      try {
+        await expect(provider.start?.(AbortSignal.timeout(20_000))).rejects.toMatchObject({
+          code: 'PROVIDER_UNAVAILABLE',
+          message: expect.stringMatching(/HTTP 404.*after one re-initialization.*session affinity/),
+        });
+        expect(server.initializes()).toBe(2);
+      } finally {
+        await provider.close?.();
+        await server.close();
+      }
+    });
+  }
 
   it('does not loop when every new session is forgotten at once after it worked', async () => {
     const server = await sessionServer('forget-after-list');

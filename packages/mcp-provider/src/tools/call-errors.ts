@@ -2,9 +2,19 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type AbortSource, type ToolFailure, ToolError, errorMessage, fail } from '@toolplane/core';
 
-/** True when a remote server no longer knows our session (HTTP 404): re-initialize. */
+/**
+ * True when a remote server no longer knows our session (HTTP 404): re-initialize. The v1
+ * client throws `StreamableHTTPError` with `code` 404; the v2 client (an optional peer, not
+ * imported here) an `SdkHttpError` whose `status` is 404.
+ */
 export function isSessionExpired(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (!(error instanceof Error) || error.name !== 'SdkHttpError') return false;
+  try {
+    return (error as { status?: unknown }).status === 404;
+  } catch {
+    return false; // a getter that throws is no answer
+  }
 }
 
 /** What a failure needs to say where it happened. */
