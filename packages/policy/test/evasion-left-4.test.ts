@@ -132,3 +132,18 @@ describe('descriptors and home directories reached other ways', () => {
     runsInBypass,
   );
 });
+
+describe('time and ! before a compound command', () => {
+  // The grammar reads `time {` and `! {` as a command named `time` or `{`; bash runs the group.
+  it.each<Case>([
+    ['time { rm -rf /; }', 'deny', RM],
+    ['time -p { tee /dev/sda; } < img', 'deny', DISK],
+    ['! { rm -rf /; }', 'deny', RM],
+    ['time while true; do rm -rf /; done', 'deny', RM],
+    ['time ! { rm -rf /; }', 'deny', RM],
+    ['time { tee /dev/stdin; } < /dev/sda', 'deny', DISK],
+    ['echo é; time if true; then rm -rf /; fi', 'deny', RM],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['time { echo x; }', '! { echo x; }', 'time ls'])('%j runs in bypass mode', runsInBypass);
+});

@@ -1,5 +1,6 @@
 import { type AnalysisState, MAX_NESTING, type Scope, notUnderstood } from './context.js';
 import { withShellTree } from './parser.js';
+import { MAY_PREFIX_COMPOUND, blanked, compoundPrefixes } from './prefix-keywords.js';
 import { walk } from './walk.js';
 
 /**
@@ -22,7 +23,19 @@ export function parseBounded(state: AnalysisState, scope: Scope, script: string,
     );
     return;
   }
-  withShellTree(state.parser, script, (root) => walk(state, scope, root));
+  walkScript(state, scope, script, 0);
+}
+
+/** Most times a script is parsed again without `time`/`!` prefixes (`time ! { ...; }`). */
+const MAX_REPARSES = 4;
+
+function walkScript(state: AnalysisState, scope: Scope, script: string, reparses: number): void {
+  const again = withShellTree(state.parser, script, (root) => {
+    const ranges = reparses < MAX_REPARSES && MAY_PREFIX_COMPOUND.test(script) ? compoundPrefixes(root) : [];
+    if (ranges.length === 0) walk(state, scope, root);
+    return ranges.length > 0 ? blanked(script, ranges) : undefined;
+  });
+  if (again !== undefined) walkScript(state, scope, again, reparses + 1);
 }
 
 /** Parses and walks a script nested in the line (`bash -c`, `eval`, a heredoc's `$(...)`), within {@link MAX_NESTING}. */
