@@ -144,6 +144,29 @@ describe('streamable HTTP: a session id that changes', () => {
     }
   });
 
+  it('client v2 keeps the id it was given: the next call gets 404 and fails, once, then a new session serves', async () => {
+    const server = await sessionServer('rotate');
+    const provider = createMcpProvider('rotate-v2', {
+      type: 'http',
+      url: server.url,
+      healthIntervalMs: 0,
+      client: 'v2',
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(20_000));
+      expect((await provider.execute('echo', {}, context())).ok).toBe(true);
+      expect((await provider.execute('echo', {}, context())).ok).toBe(true); // answered with a new id
+      const failed = await provider.execute('echo', {}, context());
+      expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(!failed.ok && failed.error.message).toMatch(/HTTP 404.*call again/);
+      expect((await provider.execute('echo', {}, context())).ok).toBe(true);
+      expect(server.initializes()).toBe(2);
+    } finally {
+      await provider.close?.();
+      await server.close();
+    }
+  });
+
   it('re-initializes once after a 404 for the session it was given, then works', async () => {
     const server = await sessionServer('forget-once');
     const log = eventLog();
