@@ -1,7 +1,7 @@
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../src/index.js';
-import { minimal, thrown } from './helpers/bad-input.js';
+import { minimal, rejection, thrown } from './helpers/bad-input.js';
 import { objectSchema, useCleanups } from './helpers/fixtures.js';
 
 const { server, provider } = useCleanups();
@@ -85,5 +85,24 @@ describe('path items, operations and parameter lists of the wrong shape', () => 
       'skipped GET /params: its parameters are an object, not a list',
       "skipped GET /shared: the path item's parameters are a string, not a list",
     ]);
+  });
+});
+
+describe('servers that are no list', () => {
+  it('stops the import naming what servers is, instead of calling every server URL "/" relative', async () => {
+    for (const servers of [{ url: 'https://api.example.test' }, 'https://api.example.test', 5]) {
+      const document = minimal({ '/a': { get: { operationId: 'a' } } }, { servers });
+      const error = await rejection(importOpenApi({ document }, { namespace: 'servers' }));
+      expect(error.code, JSON.stringify(servers)).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(/the document's servers is (an object|a string|a number), not a list/);
+      expect(error.message).toContain('pass baseUrl');
+    }
+    // baseUrl chooses the API's address: the document's servers are not read
+    const document = minimal({ '/a': { get: { operationId: 'a' } } }, { servers: { url: 'x' } });
+    const { tools } = await importOpenApi(
+      { document },
+      { namespace: 'servers', baseUrl: 'https://api.example.test' },
+    );
+    expect(tools.a?.url).toBe('https://api.example.test/a');
   });
 });

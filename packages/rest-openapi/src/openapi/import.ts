@@ -29,6 +29,7 @@ import {
   baseUrl2,
   baseUrl3,
   checkDocumentServer,
+  checkServersList,
   checkServerAddress,
   checkSwaggerBase,
 } from './servers.js';
@@ -135,6 +136,7 @@ export async function importOpenApi(
     : [];
   const malformedDefault = document.security !== undefined && !Array.isArray(document.security);
   const documentServers = Array.isArray(document.servers) ? (document.servers as Mutable[]) : [];
+  if (version !== '2.0') checkServersList(document.servers, options.baseUrl);
   if (version !== '2.0' && !options.baseUrl) checkServerChoice(options.server, documentServers);
   if (!options.baseUrl) {
     const allServers = [...documentServers, ...operations.flatMap((operation) => operation.servers ?? [])];

@@ -1,3 +1,4 @@
+import { kindOf } from './operation-model.js';
 import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
 import { ToolError } from '@toolplane/core';
 import type { OpenAPIV2 } from 'openapi-types';
@@ -175,5 +176,17 @@ export function checkServerAddress(base: string, location: string | undefined, l
   if (server.origin === document.origin || privateHost(document) || !privateHost(server)) return;
   throw new ServerRefused(
     `${label}: the document from ${document.origin} names the server ${server.origin}, a local or private address, where calls and their credentials would go; pass baseUrl to choose the API's address (or load the document from that network)`,
+  );
+}
+
+/**
+ * A 3.x document's `servers` that is there but no list (`servers: { url }`) stops the import
+ * unless `baseUrl` is passed: read as no servers, every operation would be skipped as relative to "/".
+ */
+export function checkServersList(servers: unknown, baseUrl: string | undefined): void {
+  if (baseUrl || servers === undefined || Array.isArray(servers)) return;
+  throw new ToolError(
+    'CONFIG_INVALID',
+    `the document's servers is ${kindOf(servers)}, not a list of { url } objects; fix the document or pass baseUrl`,
   );
 }
