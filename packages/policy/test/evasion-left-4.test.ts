@@ -147,3 +147,15 @@ describe('time and ! before a compound command', () => {
 
   it.each(['time { echo x; }', '! { echo x; }', 'time ls'])('%j runs in bypass mode', runsInBypass);
 });
+
+describe('functions called with descriptors open', () => {
+  it.each<Case>([
+    ['f(){ tee /dev/stdin; }; f < /dev/sda', 'deny', DISK],
+    ['f(){ cp img /dev/fd/3; }; exec 3</dev/sda; f', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['f(){ tee /dev/stdin; }; f < img', 'f(){ tee /dev/stdin; }; f'])(
+    '%j runs in bypass mode',
+    runsInBypass,
+  );
+});

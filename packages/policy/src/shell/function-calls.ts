@@ -26,7 +26,12 @@ export function replayFunction(
   const through = scope.via[scope.via.length - 1];
   if (through === 'builtin' || through === 'command') return;
   const body = state.facts.functions.get(name)?.body;
-  if (!body || args.length === 0 || !READS_ARGUMENTS.test(body.text)) return;
+  // Called with arguments it reads, or with descriptors open that its body may write through
+  // (`f(){ tee /dev/stdin; }; f < /dev/sda`).
+  const withArguments = args.length > 0 && body !== undefined && READS_ARGUMENTS.test(body.text);
+  const withDescriptors =
+    state.facts.descriptors.size > 0 && body !== undefined && /\/(dev|proc)\//.test(body.text);
+  if (!body || !(withArguments || withDescriptors)) return;
   if (state.replays >= MAX_REPLAYS) {
     notUnderstood(state, `functions are called with arguments more than ${MAX_REPLAYS} times`, text);
     return;
