@@ -31,6 +31,16 @@ function isNameCode(code: number): boolean {
   );
 }
 
+/** The `<` at or before `from`, looked for at most {@link MAX_TAG} characters back (no `>` between); -1 when there is none. */
+function tagOpen(text: string, from: number): number {
+  for (let cursor = from; cursor >= 0 && from - cursor <= MAX_TAG; cursor--) {
+    const code = text.charCodeAt(cursor);
+    if (code === 60) return cursor;
+    if (code === 62 && cursor !== from) return -1;
+  }
+  return -1;
+}
+
 /** The kind named by a tag's text (`password`, `entry key="db.password"`), or undefined. */
 function tagKind(tag: string, name: string): string | undefined {
   const kind = credentialKind(name);
@@ -60,8 +70,8 @@ function matchElement(text: string, close: number): RuleMatch | undefined {
   }
   if (text.charCodeAt(open - 1) !== 62) return undefined;
   const tagEnd = open - 1;
-  const tagStart = text.lastIndexOf('<', tagEnd);
-  if (tagStart === -1 || tagEnd - tagStart > MAX_TAG || text.charCodeAt(tagEnd - 1) === 47) return undefined;
+  const tagStart = tagOpen(text, tagEnd);
+  if (tagStart === -1 || text.charCodeAt(tagEnd - 1) === 47) return undefined;
   const tag = text.slice(tagStart + 1, tagEnd);
   if (!tag.startsWith(name) || (tag.length > name.length && !isWhitespace(tag.charCodeAt(name.length))))
     return undefined;
@@ -77,8 +87,8 @@ function matchElement(text: string, close: number): RuleMatch | undefined {
 /** The `value="..."` at `at` of a tag whose `key` or `name` attribute names a credential. */
 function matchValueAttribute(text: string, at: number): RuleMatch | undefined {
   if (at === 0 || !isWhitespace(text.charCodeAt(at - 1))) return undefined;
-  const tagStart = text.lastIndexOf('<', at);
-  if (tagStart === -1 || at - tagStart > MAX_TAG || text.slice(tagStart, at).includes('>')) return undefined;
+  const tagStart = tagOpen(text, at);
+  if (tagStart === -1) return undefined;
   let nameEnd = tagStart + 1;
   while (nameEnd - tagStart <= MAX_NAME && isNameCode(text.charCodeAt(nameEnd))) nameEnd++;
   const tag = text.slice(tagStart + 1, at);

@@ -60,18 +60,20 @@ function literal(text: string, from: number, bare: boolean): RuleMatch | undefin
   return { start, end, kind: 'password' };
 }
 
+/** The statement's text before `anchor`: back to the last `;`, at most {@link LOOKBACK} characters. */
+function current(text: string, anchor: number): string {
+  const statement = text.slice(Math.max(0, anchor - LOOKBACK), anchor);
+  return statement.slice(statement.lastIndexOf(';') + 1);
+}
+
 function matchSql(text: string, anchor: number): RuleMatch | undefined {
   if (anchor > 0 && !isBlank(text.charCodeAt(anchor - 1))) return undefined;
-  const statement = text.slice(Math.max(0, anchor - LOOKBACK), anchor);
-  const semicolon = statement.lastIndexOf(';');
-  const current = semicolon === -1 ? statement : statement.slice(semicolon + 1);
   if ((text.charCodeAt(anchor) | 32) === 105) {
     // IDENTIFIED ... BY: the anchor is `IDENTIFIED`; find its `BY`.
     IDENTIFIED_BY.lastIndex = anchor;
     if (!IDENTIFIED_BY.test(text)) return undefined;
     return literal(text, IDENTIFIED_BY.lastIndex, true);
   }
-  if (!STATEMENT.test(current)) return undefined;
   let cursor = anchor + 8;
   if (isBlank(text.charCodeAt(cursor)) || text.charCodeAt(cursor) === 61 || text.charCodeAt(cursor) === 40) {
     // PASSWORD 'x', PASSWORD = 'x', PASSWORD('x') (MySQL 5's function).
@@ -79,6 +81,10 @@ function matchSql(text: string, anchor: number): RuleMatch | undefined {
     while (steps++ < 6 && (isBlank(text.charCodeAt(cursor)) || text.charCodeAt(cursor) === 61)) cursor++;
     if (text.charCodeAt(cursor) === 40) cursor++;
   } else return undefined;
+  // The literal's quote first: the statement's keywords are looked for only then.
+  const quote = text.charCodeAt((text.charCodeAt(cursor) | 32) === 101 ? cursor + 1 : cursor);
+  if (quote !== 39 && quote !== 34) return undefined;
+  if (!STATEMENT.test(current(text, anchor))) return undefined;
   return literal(text, cursor, false);
 }
 
