@@ -85,3 +85,24 @@ describe('an event stream whose lines end in a bare CR', () => {
     }
   });
 });
+
+describe('a redirect with two location headers', () => {
+  it('says where it points is unclear, follows neither, and sends the other places nothing', async () => {
+    const elsewhere = await server();
+    const api = await server((_request, response) => {
+      response.writeHead(302, [
+        ['location', '/first'],
+        ['location', `${elsewhere.origin}/second`],
+      ] as unknown as Record<string, string>);
+      response.end();
+    });
+    const result = failure(
+      await provider({ a: getTool(`${api.origin}/a`) }).execute('a', {}, createToolContext()),
+    );
+    // it used to be "HTTP 302 ... (check the arguments and the endpoint)", as if the call were wrong
+    expect(result.error.code).toBe('EXECUTION_FAILED');
+    expect(result.error.message).toContain('redirected (HTTP 302) with 2 location headers');
+    expect(api.requests).toHaveLength(1);
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+});
