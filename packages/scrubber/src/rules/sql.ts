@@ -66,7 +66,23 @@ function current(text: string, anchor: number): string {
   return statement.slice(statement.lastIndexOf(';') + 1);
 }
 
-function matchSql(text: string, anchor: number): RuleMatch | undefined {
+/**
+ * Where the keyword of the anchor at `at` begins: the anchors are picked so that the scan probes
+ * characters it already looks for or rare ones (`SSWORD` by `S`, `assword` and `fied` by their
+ * last four characters, `FIED` by `F`), not every `P` and `I`. -1 when no keyword is there.
+ */
+function keywordStart(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  const start = code === 83 ? at - 2 : code === 97 ? at - 1 : at - 6;
+  if (start < 0) return -1;
+  const length = code === 83 || code === 97 ? 8 : 10;
+  const word = text.slice(start, start + length).toLowerCase();
+  return word === 'password' || word === 'identified' ? start : -1;
+}
+
+function matchSql(text: string, at: number): RuleMatch | undefined {
+  const anchor = keywordStart(text, at);
+  if (anchor === -1) return undefined;
   if (anchor > 0 && !isBlank(text.charCodeAt(anchor - 1))) return undefined;
   if ((text.charCodeAt(anchor) | 32) === 105) {
     // IDENTIFIED ... BY: the anchor is `IDENTIFIED`; find its `BY`.
@@ -93,7 +109,7 @@ export const sqlPassword: SecretRule = {
   id: 'sql_password',
   description:
     "Passwords in SQL: CREATE/ALTER USER|ROLE ... PASSWORD '...', IDENTIFIED [WITH plugin] BY '...', SET PASSWORD = '...', CREATE LOGIN ... WITH PASSWORD = '...'",
-  anchors: ['PASSWORD', 'password', 'Password', 'IDENTIFIED', 'identified', 'Identified'],
+  anchors: ['SSWORD', 'assword', 'FIED', 'fied'],
   match: matchSql,
   maxLength: 100 + MAX_VALUE + 2,
   positives: (fake) => {
