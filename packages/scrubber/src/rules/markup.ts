@@ -41,32 +41,6 @@ function tagOpen(text: string, from: number): number {
   return -1;
 }
 
-/**
- * How the closing tags of credential elements end: `</password>`, `</Token>`, `</apiKey>`, `</entry>`
- * (of `<entry key="...">`). All-capital names (`</PASSWORD>`) are left: their probes would be
- * common letters.
- */
-const CLOSING_ENDS = [
-  'word',
-  'passwd',
-  'oken',
-  'ecret',
-  'key',
-  'Key',
-  'ential',
-  'entials',
-  'entry',
-  'property',
-  'param',
-];
-
-/** The `</` of the closing tag whose name ends at the anchor at `at`; -1 when there is none. */
-function closingTagStart(text: string, at: number): number {
-  let cursor = at;
-  while (cursor > 0 && at - cursor < MAX_NAME && isNameCode(text.charCodeAt(cursor - 1))) cursor--;
-  return text.charCodeAt(cursor - 1) === 47 && text.charCodeAt(cursor - 2) === 60 ? cursor - 2 : -1;
-}
-
 /** The kind named by a tag's text (`password`, `entry key="db.password"`), or undefined. */
 function tagKind(tag: string, name: string): string | undefined {
   const kind = credentialKind(name);
@@ -134,14 +108,9 @@ export const markupCredentials: SecretRule = {
   id: 'markup_credentials',
   description:
     'Credentials in XML: <password>...</password> (also with a namespace prefix), <entry key="db.password">...</entry>, <add key="ApiKey" value="..."/>, <property name="password" value="..."/>',
-  // The end of a closing tag's name (`word>` of `</password>`), not `</`: the scan probes its rare
-  // last characters instead of every `/` (see the README's benchmark notes).
-  anchors: [...CLOSING_ENDS.map((end) => `${end}>`), 'value="', "value='"],
-  match: (text, anchor) => {
-    if (text.startsWith('value', anchor)) return matchValueAttribute(text, anchor);
-    const close = closingTagStart(text, anchor);
-    return close === -1 ? undefined : matchElement(text, close);
-  },
+  anchors: ['</', 'value="', "value='"],
+  match: (text, anchor) =>
+    text.charCodeAt(anchor) === 60 ? matchElement(text, anchor) : matchValueAttribute(text, anchor),
   maxLength: MAX_VALUE + MAX_NAME + 8,
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
