@@ -3,9 +3,11 @@ import { createToolContext } from '@toolplane/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, getTool } from './helpers/bad-input.js';
 import { fakeSecret, oauth, useCleanups } from './helpers/fixtures.js';
+import { issuingTokens } from './helpers/issuing.js';
 import { sendJson } from './helpers/loopback.js';
 
-const { server, provider } = useCleanups();
+const cleanups = useCleanups();
+const { server, provider } = cleanups;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -68,22 +70,8 @@ describe('OAuth2 token_type', () => {
 });
 
 describe('OAuth2 token lifetimes', () => {
-  /** A token endpoint issuing tok-1, tok-2... with this expires_in, and an API that accepts any. */
-  async function issuing(expiresIn: unknown) {
-    let issued = 0;
-    const tokens = await server((_request, response) => {
-      issued++;
-      sendJson(response, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: expiresIn });
-    });
-    const api = await server();
-    const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
-    const call = async () => expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
-    const sent = () => api.requests.map((request) => request.headers.authorization);
-    return { tokens, call, sent };
-  }
-
   it('reuses a short-lived token while it is young instead of asking for one on every call', async () => {
-    const { tokens, call, sent } = await issuing(20);
+    const { tokens, call, sent } = await issuingTokens(cleanups, 20);
     for (let index = 0; index < 5; index++) await call();
     // a token living 30 s or less used to be thrown away unused (the 30 s renewal margin ate its
     // whole life), so a loop of calls asked the token endpoint every time
@@ -94,7 +82,7 @@ describe('OAuth2 token lifetimes', () => {
   it('does not reuse a token past its expires_in, and asks once per call for expires_in 0', async () => {
     // only the monotonic clock (performance.now) is faked and moved on: no real wait
     vi.useFakeTimers({ toFake: ['performance'] });
-    const short = await issuing(1);
+    const short = await issuingTokens(cleanups, 1);
     await short.call();
     await short.call();
     vi.advanceTimersByTime(1100);
@@ -102,7 +90,7 @@ describe('OAuth2 token lifetimes', () => {
     // reused while young (half its one-second life), asked for anew once that life has passed
     expect(short.sent()).toEqual(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2']);
     expect(short.tokens.requests).toHaveLength(2);
-    const zero = await issuing(0);
+    const zero = await issuingTokens(cleanups, 0);
     for (let index = 0; index < 3; index++) await zero.call();
     // born expired: used once, right away, never cached; one token request per call, no more
     expect(zero.tokens.requests).toHaveLength(3);
@@ -111,7 +99,7 @@ describe('OAuth2 token lifetimes', () => {
 
   it('takes a negative expires_in, number or string, as already expired', async () => {
     for (const expiresIn of [-5, '-5', ' -5 ']) {
-      const { tokens, call, sent } = await issuing(expiresIn);
+      const { tokens, call, sent } = await issuingTokens(cleanups, expiresIn);
       await call();
       await call();
       // "-5" used to fall back to the one-hour default (-5 was already taken as expired)

@@ -2,9 +2,10 @@ import { createToolContext } from '@toolplane/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, getTool } from './helpers/bad-input.js';
 import { oauth, useCleanups } from './helpers/fixtures.js';
-import { sendJson } from './helpers/loopback.js';
+import { issuingTokens } from './helpers/issuing.js';
 
-const { server, provider } = useCleanups();
+const cleanups = useCleanups();
+const { server, provider } = cleanups;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -17,23 +18,10 @@ function fakeWallClock(): (stepMs: number) => void {
   return (stepMs) => vi.setSystemTime(Date.now() + stepMs);
 }
 
-async function issuing(expiresIn: number) {
-  let issued = 0;
-  const tokens = await server((_request, response) => {
-    issued++;
-    sendJson(response, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: expiresIn });
-  });
-  const api = await server();
-  const rest = provider({ me: getTool(`${api.origin}/me`, { auth: oauth(`${tokens.origin}/token`) }) });
-  const call = async () => expect((await rest.execute('me', {}, createToolContext())).ok).toBe(true);
-  const sent = () => api.requests.map((request) => request.headers.authorization);
-  return { tokens, call, sent };
-}
-
 describe('OAuth2 token lifetimes are timed by a monotonic clock', () => {
   it('keeps reusing a fresh token when the wall clock jumps two hours ahead', async () => {
     const step = fakeWallClock();
-    const { tokens, call, sent } = await issuing(3600);
+    const { tokens, call, sent } = await issuingTokens(cleanups, 3600);
     await call();
     step(2 * 3600_000);
     await call();
@@ -46,7 +34,7 @@ describe('OAuth2 token lifetimes are timed by a monotonic clock', () => {
   it('does not reuse an expired token when the wall clock steps back an hour', async () => {
     const step = fakeWallClock();
     // expires_in 0: expired already, it serves the one call that asked for it
-    const { tokens, call, sent } = await issuing(0);
+    const { tokens, call, sent } = await issuingTokens(cleanups, 0);
     await call();
     step(-3600_000);
     await call();
