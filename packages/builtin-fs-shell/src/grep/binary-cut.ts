@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { readFully } from './read-fully.js';
 
 /** ripgrep's line buffer starts at 64 KiB, and triples when a line does not fit in it. */
 const RIPGREP_BUFFER_BYTES = 64 * 1024;
@@ -6,13 +6,7 @@ const RIPGREP_BUFFER_BYTES = 64 * 1024;
 /** Bytes `[from, to)` of the file, in `scratch` when it is large enough. */
 function window(fd: number, scratch: { buffer: Buffer }, from: number, to: number): Buffer {
   if (scratch.buffer.length < to - from) scratch.buffer = Buffer.allocUnsafe(to - from);
-  let total = 0;
-  while (total < to - from) {
-    const read = readSync(fd, scratch.buffer, total, to - from - total, from + total);
-    if (read === 0) break;
-    total += read;
-  }
-  return scratch.buffer.subarray(0, total);
+  return scratch.buffer.subarray(0, readFully(fd, scratch.buffer, 0, to - from, from));
 }
 
 /** Start of the line `count` lines before the last line of `bytes` (which ends with "\n"). */

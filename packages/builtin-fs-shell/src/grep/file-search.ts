@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { ToolError } from '@toolplane/core';
 import { formatBytes } from '../files/sniff.js';
 import { ripgrepBinaryCut } from './binary-cut.js';
+import { readFully } from './read-fully.js';
 import { FileHitsCollector } from './chunk-hits.js';
 import { LINE_STARTS_MIN_BYTES } from './line-starts.js';
 import type { FileHits } from './results.js';
@@ -36,17 +37,6 @@ export function createFileSearchState(
 function countNewlines(bytes: Buffer): number {
   let total = 0;
   for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) total++;
-  return total;
-}
-
-/** Reads until `length` bytes are in or the file ends; the bytes read. */
-function readFully(fd: number, buffer: Buffer, offset: number, length: number, position: number): number {
-  let total = 0;
-  while (total < length) {
-    const read = readSync(fd, buffer, offset + total, length - total, position + total);
-    if (read === 0) break;
-    total += read;
-  }
   return total;
 }
 
