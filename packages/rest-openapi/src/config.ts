@@ -121,6 +121,12 @@ export interface RestToolConfig {
   readonly maxRedirects?: number;
   /** Hosts (`api.example.com` or `*.example.com`) a redirect may lead to besides the tool's own host. */
   readonly allowedRedirectHosts?: readonly string[];
+  /**
+   * Connect only to public addresses, judged by what the host resolves to when connecting (and
+   * at every redirect): the importer sets it for tools whose server a document from a public
+   * origin chose. A local or private address is `DENIED`.
+   */
+  readonly publicAddressesOnly?: boolean;
   readonly sideEffect?: SideEffect;
   readonly annotations?: ToolAnnotations;
   /** The remote name (OpenAPI operationId) used in `meta.definitionHash`; defaults to the tool key. */

@@ -8,6 +8,7 @@ export type {
   RestStreamingConfig,
   RestToolConfig,
 } from './config.js';
+export type { LookupFunction } from './address-guard.js';
 export { parseDuration } from './duration.js';
 export { encodeStrict } from './encoding.js';
 export type { OperationFilter } from './openapi/filter.js';

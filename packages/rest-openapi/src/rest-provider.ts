@@ -12,6 +12,7 @@ import {
   formatIssues,
 } from '@toolplane/core';
 import { Agent, type Dispatcher } from 'undici';
+import { type LookupFunction, createPublicAgent } from './address-guard.js';
 import { authSecrets } from './auth.js';
 import { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
@@ -45,6 +46,12 @@ export interface RestProviderOptions {
   readonly connections?: number;
   /** `user-agent` sent unless a tool sets one. */
   readonly userAgent?: string;
+  /**
+   * Resolves host names of `publicAddressesOnly` tools (default `dns.lookup`), whose addresses
+   * must all be public: at connect time through the provider's own agent, before each request
+   * and redirect through a `dispatcher` you pass.
+   */
+  readonly lookup?: LookupFunction;
   /** Guidance for the system prompt. */
   readonly instructions?: string;
 }
@@ -145,6 +152,17 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
       bodyTimeout,
       keepAliveTimeout: 4_000,
     });
+  // tools a public document chose the server of connect through an agent that refuses inward addresses
+  const publicDispatcher =
+    ownsDispatcher && [...entries.values()].some((entry) => entry.config.publicAddressesOnly === true)
+      ? createPublicAgent({
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+          connections,
+          connectTimeout,
+          headersTimeout,
+          bodyTimeout,
+        })
+      : undefined;
   const tokens = new OAuthTokenCache(dispatcher);
   const userAgent = options.userAgent ?? 'toolplane-rest-openapi/0.1.0';
   let closed = false;
@@ -179,6 +197,8 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         env,
         ctx,
         dispatcher,
+        ...(publicDispatcher ? { publicDispatcher } : {}),
+        ...(options.lookup ? { lookup: options.lookup } : {}),
         tokens,
         userAgent,
         timeoutMs: entry.timeoutMs,
@@ -223,6 +243,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
       // destroy, not close: close() would wait for requests still in flight (a hung token
       // endpoint, a never-ending stream), and a closed provider must leave nothing running
       if (ownsDispatcher) await dispatcher.destroy();
+      await publicDispatcher?.destroy();
     },
   };
 }

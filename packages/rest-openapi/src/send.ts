@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { type ToolContext, ToolError, type ToolResult, errorMessage, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
+import { type LookupFunction, checkHostAddresses } from './address-guard.js';
 import { type AppliedAuth, applyAuth } from './auth.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
@@ -22,6 +23,10 @@ export interface SendOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly ctx: ToolContext;
   readonly dispatcher: Dispatcher;
+  /** The provider's own public-only agent for `publicAddressesOnly` tools (none when the application passed a dispatcher). */
+  readonly publicDispatcher?: Dispatcher;
+  /** Resolves hosts of `publicAddressesOnly` tools sent through the application's dispatcher. */
+  readonly lookup?: LookupFunction;
   readonly tokens: OAuthTokenCache;
   readonly userAgent: string;
   readonly timeoutMs: number;
@@ -108,6 +113,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         : applied.cookies.join('; ');
     }
     const maxRedirects = config.maxRedirects ?? 5;
+    const publicOnly = config.publicAddressesOnly === true;
+    const dispatcher = (publicOnly && options.publicDispatcher) || options.dispatcher;
     for (let hop = 0; ; hop++) {
       target = targetOf(request);
       const dispatch: Dispatcher.RequestOptions = {
@@ -120,7 +127,10 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       };
       if (options.headersTimeoutMs !== undefined) dispatch.headersTimeout = options.headersTimeoutMs;
       if (options.bodyTimeoutMs !== undefined) dispatch.bodyTimeout = options.bodyTimeoutMs;
-      const response = await options.dispatcher.request(dispatch);
+      // the application's dispatcher connects on its own: its host is judged before each hop
+      if (publicOnly && !options.publicDispatcher)
+        await checkHostAddresses(new URL(request.origin).hostname, options.lookup);
+      const response = await dispatcher.request(dispatch);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && Array.isArray(location) && maxRedirects > 0) {
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);

@@ -70,6 +70,8 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     if (typeof value !== 'string') throw problem(`header ${header} must be a string`);
     setsHeader(header, `headers.${header}`);
   }
+  if (config.publicAddressesOnly !== undefined && typeof config.publicAddressesOnly !== 'boolean')
+    throw problem('publicAddressesOnly must be true or false');
   if (config.cache !== undefined) parseDuration(config.cache, `REST tool "${name}": cache`);
   const field = (key: string): string => `REST tool "${name}": ${key}`;
   if (config.timeoutMs !== undefined) timeoutMillis(config.timeoutMs, field('timeoutMs'));

@@ -5,6 +5,7 @@ import {
   errorMessage,
   sanitizeToolName,
 } from '@toolplane/core';
+import type { LookupFunction } from '../address-guard.js';
 import type { RestParameterBinding, RestToolConfig } from '../config.js';
 import { setOwn } from '../records.js';
 import { checkToolConfig } from '../tool-spec.js';
@@ -15,6 +16,7 @@ import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
 import type { NormalizedOperation } from './operation-model.js';
 import { readOperations } from './operations.js';
 import { reconcilePathParameters } from './path-parameters.js';
+import { publicDocumentOrigin } from './public-document.js';
 import { createRefResolver } from './resolver.js';
 import { MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
 import {
@@ -64,6 +66,11 @@ export interface ImportOptions extends ServerChoice, LoadOptions {
   readonly maxParameterDescriptionLength?: number;
   /** Import deprecated operations (default true; their descriptions say so). */
   readonly includeDeprecated?: boolean;
+  /**
+   * Resolves the host of a document fetched from a URL, to tell a public origin from a private
+   * one (default `dns.lookup`).
+   */
+  readonly lookup?: LookupFunction;
   /** Stop at the first operation that cannot be imported instead of skipping it with a warning. */
   readonly strict?: boolean;
   /** Settings added to every tool (timeout, queue, cache, headers, maxResponseBytes...). */
@@ -119,6 +126,8 @@ export async function importOpenApi(
   const allowedTokenOrigins = checkAllowedTokenOrigins(options.allowedTokenOrigins);
   const loaded = await loadDocument(source, options);
   const { document, version, location } = loaded;
+  // tools whose server a public document chose connect only to public addresses
+  const publicOrigin = options.baseUrl ? undefined : await publicDocumentOrigin(loaded, options.lookup);
   const resolver = createRefResolver(document);
   const converter = new SchemaConverter(resolver, version, options.maxParameterDescriptionLength ?? 300);
   const warnings: string[] = [];
@@ -218,7 +227,7 @@ export async function importOpenApi(
         version === '2.0'
           ? baseUrl2(document, options, location)
           : baseUrl3(documentServers, operation.servers, options, location);
-      if (!options.baseUrl) checkServerAddress(base, location, operation.label);
+      checkServerAddress(base, publicOrigin, operation.label);
       const { parameters: argNames, body: bodyName } = argumentNames(operation);
       const properties: Record<string, JsonSchema> = {};
       const required: string[] = [];
@@ -297,6 +306,7 @@ export async function importOpenApi(
           : {}),
         operationId: operation.operationId ?? (wanted[index] as string),
         ...(operation.tags.length > 0 ? { tags: operation.tags } : {}),
+        ...(publicOrigin === undefined ? {} : { publicAddressesOnly: true }),
       };
       // what the provider would refuse (a schema nesting too deeply, a header name that is no
       // HTTP token) is skipped here, with the reason, so the other operations still serve

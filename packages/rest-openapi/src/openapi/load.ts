@@ -39,6 +39,8 @@ export interface LoadedDocument {
   /** File path or URL of the document, when known. */
   readonly location?: string;
   readonly version: '2.0' | '3.0' | '3.1';
+  /** Whether the document was fetched from its http(s) `location` (not given as text or an object). */
+  readonly fetched?: boolean;
 }
 
 function invalid(message: string, cause?: unknown): ToolError {
@@ -119,6 +121,7 @@ export async function loadDocument(
 ): Promise<LoadedDocument> {
   let parsed: unknown;
   let location: string | undefined;
+  let fetched = false;
   if (
     typeof source !== 'string' &&
     !(source instanceof URL) &&
@@ -146,6 +149,7 @@ export async function loadDocument(
     if (/^https?:\/\//i.test(text)) {
       checkDocumentUrl(text, 'the OpenAPI document URL');
       location = text;
+      fetched = true;
       parsed = parseDocumentText(await fetchDocumentText(text, limits), shownUrl(text));
     } else {
       if (source instanceof URL && source.protocol !== 'file:') {
@@ -218,5 +222,5 @@ export async function loadDocument(
       );
     }
   }
-  return { document, version, ...(location ? { location } : {}) };
+  return { document, version, ...(location ? { location } : {}), ...(fetched ? { fetched } : {}) };
 }

@@ -159,23 +159,22 @@ export function baseUrl2(
 }
 
 /** Whether a URL's host is a local or private address by name or by literal address (not by DNS). */
-function privateHost(url: URL): boolean {
+export function privateHost(url: URL): boolean {
   // the host alone: json-schema-ref-parser also calls some ports "internal", which servers may use
   return isUnsafeUrl(`http://${url.hostname}/`);
 }
 
 /**
  * Refuses (`ServerRefused`) a base URL the document chose on a local or private address when the
- * document came from a public origin: only its own origin, a document on such an address, or a
- * file the operator gave may point there (as for the documents it refers to).
+ * document came from a public origin (`publicOrigin`, undefined for any other document): only
+ * its own origin may point there (as for the documents it refers to).
  */
-export function checkServerAddress(base: string, location: string | undefined, label: string): void {
-  if (location === undefined || !/^https?:\/\//i.test(location) || !/^https?:\/\//i.test(base)) return;
-  const document = new URL(location);
+export function checkServerAddress(base: string, publicOrigin: string | undefined, label: string): void {
+  if (publicOrigin === undefined || !/^https?:\/\//i.test(base)) return;
   const server = new URL(base);
-  if (server.origin === document.origin || privateHost(document) || !privateHost(server)) return;
+  if (server.origin === publicOrigin || !privateHost(server)) return;
   throw new ServerRefused(
-    `${label}: the document from ${document.origin} names the server ${server.origin}, a local or private address, where calls and their credentials would go; pass baseUrl to choose the API's address (or load the document from that network)`,
+    `${label}: the document from ${publicOrigin} names the server ${server.origin}, a local or private address, where calls and their credentials would go; pass baseUrl to choose the API's address (or load the document from that network)`,
   );
 }
 

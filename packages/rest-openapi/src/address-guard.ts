@@ -1,0 +1,124 @@
+import { type LookupAddress, type LookupOptions, lookup as dnsLookup } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector } from 'undici';
+
+/** `dns.lookup`'s shape: what `net.connect` calls to resolve a host name. */
+export type LookupFunction = (
+  hostname: string,
+  options: LookupOptions,
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
+
+/** Code of the error a refused address raises inside undici (mapped to `DENIED`). */
+export const ADDRESS_DENIED = 'TOOLPLANE_ADDRESS_DENIED';
+
+/** A connection of a public-only tool that would reach a local or private address. */
+export class AddressDeniedError extends Error {
+  readonly code = ADDRESS_DENIED;
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(`${host} resolves to ${address}, a ${rangeOf(address)} address`);
+    this.name = 'AddressDeniedError';
+  }
+}
+
+function bare(address: string): string {
+  return address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+}
+
+/** ipaddr.js's range name (`loopback`, `private`, `linkLocal`, `rfc6052`...), IPv4-mapped IPv6 as its IPv4. */
+function rangeOf(address: string): string {
+  const plain = bare(address);
+  return ipaddr.isValid(plain) ? ipaddr.process(plain).range() : 'invalid';
+}
+
+/**
+ * Whether an IP address is public unicast. Everything else (loopback, private, link-local with
+ * the cloud metadata address, unique-local, carrier-grade NAT, unspecified, multicast, and the
+ * IPv6 forms that carry an IPv4 address: mapped, NAT64, 6to4, Teredo) is not.
+ */
+export function isPublicAddress(address: string): boolean {
+  return rangeOf(address) === 'unicast';
+}
+
+/** Resolves `hostname` (all addresses) and throws {@link AddressDeniedError} unless every one is public. */
+export function checkHostAddresses(hostname: string, lookup: LookupFunction = dnsLookup): Promise<void> {
+  const host = bare(hostname);
+  if (isIP(host) !== 0) {
+    return isPublicAddress(host) ? Promise.resolve() : Promise.reject(new AddressDeniedError(host, host));
+  }
+  return new Promise((resolve, reject) => {
+    lookup(host, { all: true }, (error, addresses) => {
+      if (error) return reject(error);
+      const list = addresses as LookupAddress[];
+      const inward = list.find((entry) => !isPublicAddress(entry.address));
+      if (inward) reject(new AddressDeniedError(host, inward.address));
+      else resolve();
+    });
+  });
+}
+
+/** A `lookup` for `net.connect` that refuses a name when any address it resolves to is not public. */
+function guardedLookup(lookup: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      const list = addresses as LookupAddress[];
+      const inward = list.find((entry) => !isPublicAddress(entry.address));
+      if (inward) return callback(new AddressDeniedError(hostname, inward.address), '');
+      if (options.all) return callback(null, list);
+      const first = list[0];
+      if (!first)
+        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
+ * An undici `Agent` that connects only to public addresses: an IP-literal host is judged before
+ * connecting, a name through a lookup that refuses inward answers, and the socket's remote address
+ * once connected. Every connection goes through it, redirects' too.
+ */
+export function createPublicAgent(options: {
+  readonly lookup?: LookupFunction;
+  readonly connections: number;
+  readonly connectTimeout: number;
+  readonly headersTimeout: number;
+  readonly bodyTimeout: number;
+}): Agent {
+  const base = buildConnector({
+    lookup: guardedLookup(options.lookup ?? dnsLookup) as never,
+    timeout: options.connectTimeout,
+  });
+  const connect: buildConnector.connector = (connectOptions, callback) => {
+    const host = bare(connectOptions.hostname);
+    if (isIP(host) !== 0 && !isPublicAddress(host)) {
+      callback(new AddressDeniedError(host, host), null);
+      return;
+    }
+    base(connectOptions, (error, socket) => {
+      if (error || !socket) {
+        callback(error ?? new Error('connection failed'), null);
+        return;
+      }
+      const remote = socket.remoteAddress;
+      if (remote !== undefined && !isPublicAddress(remote)) {
+        socket.destroy();
+        callback(new AddressDeniedError(host, remote), null);
+        return;
+      }
+      callback(null, socket);
+    });
+  };
+  return new Agent({
+    connect,
+    connections: options.connections,
+    headersTimeout: options.headersTimeout,
+    bodyTimeout: options.bodyTimeout,
+    keepAliveTimeout: 4_000,
+  });
+}
