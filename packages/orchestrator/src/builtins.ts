@@ -31,7 +31,7 @@ export function createBuiltins(
   },
 ): Builtins {
   const middleware: Middleware[] = [];
-  const hooks = options.hooks ? hooksMiddleware(options.hooks) : undefined;
+  const hooks = options.hooks ? hooksMiddleware(options.hooks, deps.stateOf) : undefined;
   if (hooks) middleware.push(hooks);
   if (options.rateLimit) middleware.push(rateLimitMiddleware(options.rateLimit, deps.now));
   if (options.validation !== false) {
@@ -48,7 +48,7 @@ export function createBuiltins(
   }
   let budget: Builtins['budget'];
   if (options.contextBudget) {
-    budget = contextBudgetMiddleware(options.contextBudget);
+    budget = contextBudgetMiddleware(options.contextBudget, deps.stateOf);
     middleware.push(budget);
   }
   const output = options.output === false ? undefined : (options.output ?? {});

@@ -248,6 +248,8 @@ export class CallRunner {
     const endedAt = this.timer.now();
     const meta = callMeta(callId, route, state, endedAt - startedAt, bytesIn, result);
     const final: ToolResult = withMeta(result, meta);
+    state.outcome = final;
+    state.refund();
     op?.end(result, endedAt);
     endToolSpan(span, result, state.cached);
     this.finish(final, meta, sessionId, startedAt);

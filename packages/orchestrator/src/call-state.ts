@@ -33,8 +33,17 @@ export class CallState {
   providerStep: 'running' | 'succeeded' | 'failed' | undefined;
   /** Settles the running attempt early (set by the executor while an attempt runs). */
   settleAttempt: ((result: ToolResult) => void) | undefined;
-  /** Settles the whole call early (set by `call()`). */
-  settleCall: ((result: ToolResult) => void) | undefined;
+  /**
+   * Settles the whole call early (set by `call()`); `cut` when it is the stop's bare failure, not
+   * an answer kept for the caller.
+   */
+  settleCall: ((result: ToolResult, cut: boolean) => void) | undefined;
+  /** Set when a stop's bare failure ended the call while its middleware still ran. */
+  cutShort = false;
+  /** The result the caller got, once the call has finished (what a late `next()` settles with). */
+  outcome: ToolResult | undefined;
+  /** What to undo when the call is cut short (output the context budget counted). */
+  private refunds: Array<() => void> | undefined;
   /**
    * The running tool's own answer to a stop, used instead of the bare failure when it gives one
    * (the batch tool: the results of its calls that finished). Set only while the tool runs.
@@ -105,12 +114,26 @@ export class CallState {
     this.stopListeners = undefined;
     // a throwing listener does not keep the others from running, nor crash the process
     if (listeners) for (const listener of listeners) runListener(listener, reason);
-    const result: ToolResult = this.answerFor(reason) ?? {
+    const answer = this.answerFor(reason);
+    const result: ToolResult = answer ?? {
       ok: false,
       error: { code: reason.code, message: reason.message, retryable: reason.retryable },
     };
     this.settleAttempt?.(result);
-    this.settleCall?.(result);
+    this.settleCall?.(result, answer === undefined);
+  }
+
+  /** Runs `undo` if the call ends cut short (the caller never gets what was counted). */
+  onCutShort(undo: () => void): void {
+    this.refunds ??= [];
+    this.refunds.push(undo);
+  }
+
+  /** Undoes what was counted for a call that ended cut short. */
+  refund(): void {
+    const refunds = this.refunds;
+    this.refunds = undefined;
+    if (this.cutShort && refunds) for (const undo of refunds) undo();
   }
 
   /** The tool's answer to the stop, if it has one (one that throws gives none). */

@@ -13,8 +13,12 @@ import { failureFrom, isToolError, thrownMessage } from './thrown.js';
 export interface AnswerWatch {
   /** Built-ins that see results and may take time over them (the hooks). */
   readonly observers: ReadonlySet<Middleware>;
-  /** Called when `next()` given to the app's middleware or an observer settles with a result. */
-  readonly answered: (call: ToolCall) => void;
+  /**
+   * Called when the app's middleware or an observer calls its `next()`: answers what to do with
+   * the result once it settles (the result to hand on: how the call ended, when it already has),
+   * or undefined to leave it (a `next()` made after the call ended answers for itself).
+   */
+  readonly watch: (call: ToolCall) => ((result: ToolResult) => ToolResult) | undefined;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface AnswerWatch {
  * phase, then the app's in the order added), outermost first, ending at `terminal`. The app's
  * middleware is guarded: a malformed result, or a throw or rejection that is not a `ToolError`,
  * becomes an `INTERNAL` failure naming it (the built-ins, which cannot do that, run unguarded).
- * The `next()` handed to the app's middleware and to `watch.observers` tells `watch.answered`
+ * The `next()` handed to the app's middleware and to `watch.observers` tells `watch.watch`
  * when it settles: once one of them has seen a result, a cancel keeps it.
  */
 export function composeMiddleware(
@@ -45,7 +49,7 @@ export function composeMiddleware(
     const below = next;
     const inner =
       watch && (!own.has(middleware) || watch.observers.has(middleware))
-        ? (call: ToolCall) => told(below(call), call, watch)
+        ? (call: ToolCall) => told(below, call, watch)
         : below;
     next = own.has(middleware)
       ? (call: ToolCall) => handle.call(middleware, call, inner)
@@ -54,12 +58,11 @@ export function composeMiddleware(
   return next;
 }
 
-/** `pending`, telling `watch` when it settles with a result. */
-function told(pending: Promise<ToolResult>, call: ToolCall, watch: AnswerWatch): Promise<ToolResult> {
-  return pending.then((result) => {
-    watch.answered(call);
-    return result;
-  });
+/** `below(call)`, telling `watch` when it settles with a result. */
+function told(below: NextMiddleware, call: ToolCall, watch: AnswerWatch): Promise<ToolResult> {
+  const settled = watch.watch(call);
+  const pending = below(call);
+  return settled ? pending.then(settled) : pending;
 }
 
 function guarded(

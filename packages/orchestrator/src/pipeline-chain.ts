@@ -31,9 +31,17 @@ export function pipelineChain(deps: {
   // middleware and hooks that see a result keep it from a cancel (CallState.cancel)
   const dispatch = composeMiddleware(builtins, middleware, terminal, {
     observers: new Set(hooks ? [hooks] : []),
-    answered: (call) => {
+    watch: (call) => {
       const state = deps.stateOf(call.ctx);
-      if (state) state.answered = true;
+      // a next() made after the call ended runs nothing and says so itself
+      if (!state || state.outcome) return undefined;
+      return (result) => {
+        // one made in time that settles after the call ended (a middleware below it still ran
+        // at the deadline): its middleware is told how the call ended, as everyone else was
+        if (state.outcome) return state.outcome;
+        state.answered = true;
+        return result;
+      };
     },
   });
   return { dispatch, raceDeadline, recheckArgs };

@@ -28,7 +28,17 @@ export function runPipeline(
   // the caller turns a rejection into pipelineFailure() (an await costs less than a catch())
   if (!raceDeadline) return dispatch(call);
   return new Promise<ToolResult>((resolve) => {
-    state.settleCall = resolve;
-    dispatch(call).then(resolve, (error: unknown) => resolve(pipelineFailure(error)));
+    let settled = false;
+    const settle = (result: ToolResult): void => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    state.settleCall = (result, cut) => {
+      // the chain may have settled in the same tick: then its result stands
+      if (!settled && cut) state.cutShort = true;
+      settle(result);
+    };
+    dispatch(call).then(settle, (error: unknown) => settle(pipelineFailure(error)));
   });
 }

@@ -1,4 +1,5 @@
-import { type Middleware, contentBytes, fail } from '@toolplane/core';
+import { type Middleware, type ToolContext, contentBytes, fail } from '@toolplane/core';
+import type { CallState } from '../call-state.js';
 
 /** A per-session budget of output tokens the model can still take. */
 export interface ContextBudgetOptions {
@@ -7,13 +8,25 @@ export interface ContextBudgetOptions {
   readonly bytesPerToken?: number;
 }
 
-/** Tracks what each session has received and refuses an output that would not fit. */
-export function contextBudgetMiddleware(options: ContextBudgetOptions): Middleware & {
+/**
+ * Tracks what each session has received and refuses an output that would not fit. Output of a
+ * call that then ends cut short (a middleware outside the budget still ran at its deadline) is
+ * given back: the model never got it.
+ */
+export function contextBudgetMiddleware(
+  options: ContextBudgetOptions,
+  stateOf: (ctx: ToolContext) => CallState | undefined,
+): Middleware & {
   used(sessionId: string): number;
   reset(sessionId: string): void;
 } {
   const used = new Map<string, number>();
   const bytesPerToken = options.bytesPerToken ?? 4;
+  const giveBack = (sessionId: string, tokens: number): void => {
+    const left = (used.get(sessionId) ?? 0) - tokens;
+    if (left > 0) used.set(sessionId, left);
+    else used.delete(sessionId);
+  };
   return {
     name: 'context-budget',
     phase: 'output',
@@ -34,6 +47,7 @@ export function contextBudgetMiddleware(options: ContextBudgetOptions): Middlewa
         );
       }
       used.set(sessionId, spent + tokens);
+      if (tokens > 0) stateOf(call.ctx)?.onCutShort(() => giveBack(sessionId, tokens));
       return result;
     },
   };

@@ -1,11 +1,14 @@
 import {
   type Middleware,
   type RegisteredTool,
+  type ToolCall,
   type ToolContext,
+  type ToolError,
   type ToolResult,
   describeInvalidResult,
   fail,
 } from '@toolplane/core';
+import type { CallState } from '../call-state.js';
 import { thrownMessage } from '../thrown.js';
 
 /** What a PreToolUse hook sees. */
@@ -48,8 +51,16 @@ function withContext(result: ToolResult, text: string | undefined): ToolResult {
     : { ...result, content: [...(result.content ?? []), block] };
 }
 
-/** Runs the hooks around a call; a hook that throws denies the call (fail closed). */
-export function hooksMiddleware(hooks: ToolHooks): Middleware {
+/**
+ * Runs the hooks around a call; a PreToolUse hook that throws denies the call (fail closed). A
+ * PostToolUse hook still running when the call is stopped (its deadline, `close()`) is not
+ * waited for: the call ends with the result the hook was given, with a note, so the caller and
+ * everyone who saw that result agree on it (see {@link postToolUse}).
+ */
+export function hooksMiddleware(
+  hooks: ToolHooks,
+  stateOf: (ctx: ToolContext) => CallState | undefined,
+): Middleware {
   return {
     name: 'hooks',
     phase: 'gate',
@@ -81,31 +92,71 @@ export function hooksMiddleware(hooks: ToolHooks): Middleware {
         }
         extra = decision?.additionalContext;
       }
-      let result = await next(current);
-      if (hooks.postToolUse) {
-        try {
-          const decision = await hooks.postToolUse({
-            tool: current.tool,
-            args: current.args,
-            ctx: current.ctx,
-            result,
-          });
-          if (decision?.result !== undefined && decision.result !== null) {
-            const problem = describeInvalidResult(decision.result);
-            if (problem !== undefined) {
-              return fail(
-                'INTERNAL',
-                `the PostToolUse hook replaced the result of ${current.tool.name} with an invalid one (${problem}); fix the hook`,
-              );
-            }
-            result = decision.result;
-          }
-          result = withContext(result, decision?.additionalContext);
-        } catch (error) {
-          result = withContext(result, `(PostToolUse hook failed: ${thrownMessage(error)})`);
-        }
-      }
-      return withContext(result, extra);
+      const result = await next(current);
+      const post = hooks.postToolUse;
+      if (!post) return withContext(result, extra);
+      return postToolUse(post, current, result, extra, stateOf(current.ctx));
     },
   };
+}
+
+/**
+ * Runs the PostToolUse hook on `result`. The provider has answered and that answer is on its way
+ * back (a cancel keeps it), so a stop while the hook runs (the deadline: a hung audit log must
+ * not hang the call; `close()`) ends the call with `result` and a note instead of `TIMEOUT`: the
+ * tool did run, and the hook, the context budget and the cache saw it succeed or fail as it did.
+ * The hook's decision, when it comes later, is not applied.
+ */
+async function postToolUse(
+  hook: NonNullable<ToolHooks['postToolUse']>,
+  call: ToolCall,
+  given: ToolResult,
+  extra: string | undefined,
+  state: CallState | undefined,
+): Promise<ToolResult> {
+  let result = given;
+  let kept: ToolResult | undefined;
+  let cut: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => (cut = resolve));
+  const keep = (reason: ToolError): ToolResult => {
+    kept = withContext(withContext(given, lateNote(reason)), extra);
+    cut?.();
+    return kept;
+  };
+  const previous = state?.answerOnStop;
+  if (state && !state.stopReason) state.answerOnStop = keep;
+  try {
+    const decision = await Promise.race([
+      hook({ tool: call.tool, args: call.args, ctx: call.ctx, result: given }),
+      stopped,
+    ]);
+    // stopped meanwhile: outer middleware gets what the caller got
+    if (kept) return kept;
+    if (decision?.result !== undefined && decision.result !== null) {
+      const problem = describeInvalidResult(decision.result);
+      if (problem !== undefined) {
+        return fail(
+          'INTERNAL',
+          `the PostToolUse hook replaced the result of ${call.tool.name} with an invalid one (${problem}); fix the hook`,
+        );
+      }
+      result = decision.result;
+    }
+    result = withContext(result, decision?.additionalContext);
+  } catch (error) {
+    result = withContext(result, `(PostToolUse hook failed: ${thrownMessage(error)})`);
+  } finally {
+    if (state && state.answerOnStop === keep) state.answerOnStop = previous;
+  }
+  return withContext(result, extra);
+}
+
+/** The note on a result whose PostToolUse hook had not finished when the call was stopped. */
+function lateNote(reason: ToolError): string {
+  const timeoutMs = (reason.details as { timeoutMs?: unknown } | undefined)?.timeoutMs;
+  const when =
+    reason.code === 'TIMEOUT' && typeof timeoutMs === 'number'
+      ? `did not finish within the call's ${timeoutMs} ms timeout`
+      : `had not finished when the call was stopped (${reason.message})`;
+  return `(the PostToolUse hook ${when}; the result is returned without its decision)`;
 }
