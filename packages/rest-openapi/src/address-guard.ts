@@ -29,6 +29,20 @@ function bare(address: string): string {
   return address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
 }
 
+/** The {@link AddressDeniedError} in an error's cause chain, if any. */
+export function addressDenied(error: unknown): AddressDeniedError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof AddressDeniedError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** What a public-only tool's refused address means, and what to do about it. */
+export const PUBLIC_ONLY_HINT =
+  "this tool connects only to public addresses (its server was named by an OpenAPI document from a public origin); import the document with baseUrl to pin the API's address, or remove publicAddressesOnly from the tool's config";
+
 /** ipaddr.js's range name (`loopback`, `private`, `linkLocal`, `rfc6052`...), IPv4-mapped IPv6 as its IPv4. */
 function rangeOf(address: string): string {
   const plain = bare(address);

@@ -45,6 +45,8 @@ export class OAuthTokenCache {
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs = 30_000,
     private readonly now: () => number = monotonicNow,
+    /** Judges a token endpoint's host before it is asked (public-only tools through an application's dispatcher). */
+    private readonly checkHost?: (hostname: string) => Promise<void>,
   ) {}
 
   async token(config: TokenRequest, signal: AbortSignal): Promise<string> {
@@ -131,7 +133,7 @@ export class OAuthTokenCache {
   }
 
   private async fetchToken(config: TokenRequest, signal: AbortSignal): Promise<CachedToken> {
-    const { token, lifetimeSeconds } = await requestToken(this.dispatcher, config, signal);
+    const { token, lifetimeSeconds } = await requestToken(this.dispatcher, config, signal, this.checkHost);
     // Renew a little early so a token does not expire in flight: 30 s before, or halfway
     // through a shorter life (a 20 s token is reused for 10 s, not thrown away unused).
     const expiresAt = this.now() + (lifetimeSeconds - Math.min(30, lifetimeSeconds / 2)) * 1000;

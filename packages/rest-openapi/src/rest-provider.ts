@@ -12,7 +12,7 @@ import {
   formatIssues,
 } from '@toolplane/core';
 import { Agent, type Dispatcher } from 'undici';
-import { type LookupFunction, createPublicAgent } from './address-guard.js';
+import { type LookupFunction, checkHostAddresses, createPublicAgent } from './address-guard.js';
 import { authSecrets } from './auth.js';
 import { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
@@ -164,6 +164,15 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         })
       : undefined;
   const tokens = new OAuthTokenCache(dispatcher);
+  // and so do their token requests: a token endpoint on that server would get the client secret
+  const publicTokens = [...entries.values()].some((entry) => entry.config.publicAddressesOnly === true)
+    ? new OAuthTokenCache(
+        publicDispatcher ?? dispatcher,
+        undefined,
+        undefined,
+        publicDispatcher ? undefined : (hostname) => checkHostAddresses(hostname, options.lookup),
+      )
+    : undefined;
   const userAgent = options.userAgent ?? 'toolplane-rest-openapi/0.1.0';
   let closed = false;
 
@@ -199,7 +208,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         dispatcher,
         ...(publicDispatcher ? { publicDispatcher } : {}),
         ...(options.lookup ? { lookup: options.lookup } : {}),
-        tokens,
+        tokens: (entry.config.publicAddressesOnly === true && publicTokens) || tokens,
         userAgent,
         timeoutMs: entry.timeoutMs,
         maxResponseBytes: entry.maxResponseBytes,
@@ -234,12 +243,14 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         }
       }
       for (const token of tokens.issued) values.add(token);
+      for (const token of publicTokens?.issued ?? []) values.add(token);
       return [...values];
     },
     async close() {
       if (closed) return;
       closed = true;
       tokens.close();
+      publicTokens?.close();
       // destroy, not close: close() would wait for requests still in flight (a hung token
       // endpoint, a never-ending stream), and a closed provider must leave nothing running
       if (ownsDispatcher) await dispatcher.destroy();

@@ -1,3 +1,4 @@
+import { PUBLIC_ONLY_HINT, addressDenied } from './address-guard.js';
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { bodyText, decodeContent } from './decode.js';
@@ -23,6 +24,7 @@ export async function requestToken(
   dispatcher: Dispatcher,
   config: TokenRequest,
   signal: AbortSignal,
+  checkHost?: (hostname: string) => Promise<void>,
 ): Promise<{ token: string; lifetimeSeconds: number }> {
   const url = tokenEndpoint(config.tokenUrl);
   const form = [`grant_type=client_credentials`];
@@ -34,6 +36,7 @@ export async function requestToken(
   );
   let response: Dispatcher.ResponseData;
   try {
+    if (checkHost) await checkHost(url.hostname);
     response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
@@ -104,6 +107,13 @@ export async function requestToken(
 
 /** A token request that failed on the way: the provider closed, time ran out, or else `what` happened. */
 function transportError(error: unknown, url: URL, what: string): ToolError {
+  const denied = addressDenied(error);
+  if (denied)
+    return new ToolError(
+      'DENIED',
+      `OAuth2 token endpoint ${url.origin}${url.pathname} was not asked: ${denied.message}; ${PUBLIC_ONLY_HINT}`,
+      { cause: error },
+    );
   return (
     closedError(error) ??
     timeoutError(error, url) ??

@@ -1,5 +1,5 @@
 import { type ToolResult, errorMessage, fail } from '@toolplane/core';
-import { ADDRESS_DENIED } from './address-guard.js';
+import { ADDRESS_DENIED, PUBLIC_ONLY_HINT } from './address-guard.js';
 
 function codeOf(error: unknown): string | undefined {
   let current: unknown = error;
@@ -47,11 +47,9 @@ export function transportFailure(
   const code = codeOf(error);
   switch (code) {
     case ADDRESS_DENIED:
-      return fail(
-        'DENIED',
-        `${context.target} was not sent: ${errorMessage(error)}; this tool connects only to public addresses (its server was named by an OpenAPI document from a public origin); import the document with baseUrl to pin the API's address, or remove publicAddressesOnly from the tool's config`,
-        { details: { cause: code } },
-      );
+      return fail('DENIED', `${context.target} was not sent: ${errorMessage(error)}; ${PUBLIC_ONLY_HINT}`, {
+        details: { cause: code },
+      });
     case 'UND_ERR_CONNECT_TIMEOUT':
       return fail(
         'TIMEOUT',

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type RestToolConfig, createRestProvider, importOpenApi } from '../src/index.js';
 import { failure, minimal, rejection } from './helpers/bad-input.js';
-import { useCleanups } from './helpers/fixtures.js';
+import { fakeSecret, useCleanups } from './helpers/fixtures.js';
 import { type Loopback, echo, sendJson } from './helpers/loopback.js';
 
 const { server, provider, defer } = useCleanups();
@@ -175,6 +175,35 @@ describe('servers of a public document named by a DNS name that resolves inward'
       const result = failure(await rest.execute('a', {}, createToolContext()));
       expect(result.error.code, host).toBe('DENIED');
     }
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('asks no token endpoint on such a server for the client secret', async () => {
+    const api = await server((_request, response) =>
+      sendJson(response, 200, { access_token: 't', token_type: 'Bearer' }),
+    );
+    const port = new URL(api.origin).port;
+    const document = minimal(
+      { '/a': { get: { operationId: 'a', security: [{ oauth: [] }] } } },
+      {
+        servers: [{ url: `http://inward.example.net:${port}` }],
+        components: {
+          securitySchemes: {
+            oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/token', scopes: {} } } },
+          },
+        },
+      },
+    );
+    const { tools } = await importOpenApi({ document, baseUrl: PUBLIC_DOCUMENT }, { namespace: 'pub' });
+    const env = { PUB_OAUTH_CLIENT_ID: 'id', PUB_OAUTH_CLIENT_SECRET: fakeSecret('secret') };
+    const table = { 'inward.example.net': '127.0.0.1' };
+    for (const extra of [{}, { dispatcher: tableAgent(table) }]) {
+      const rest = provider(tools, { env, lookup: tableLookup(table), ...extra });
+      const result = failure(await rest.execute('a', {}, createToolContext()));
+      expect(result.error.code).toBe('DENIED');
+      expect(result.error.message).toContain('inward.example.net resolves to 127.0.0.1');
+    }
+    // the token endpoint used to get the client id and secret before the API call was refused
     expect(api.requests).toHaveLength(0);
   });
 });
