@@ -66,9 +66,17 @@ describe('a tool result nested deeper than a stack', () => {
 
 describe('answers to ids never sent, and an answer sent twice', () => {
   for (const client of ['v1', 'v2'] as const) {
-    it(`client ${client}: each call gets its own first answer, the strays are reported, the session serves on`, async () => {
+    it(`client ${client}: each call gets its own first answer, the strays and second answers are reported, the session serves on`, async () => {
       const tag = uniqueTag();
       const log = eventLog();
+      const unknownIds = (): number =>
+        log.events.reduce(
+          (sum, event) =>
+            event.type === 'protocol-error' && /unknown message ID/.test(event.message)
+              ? sum + (event.count ?? 1)
+              : sum,
+          0,
+        );
       const provider = createMcpProvider('stray', hostileServer(['--stray-answers', tag], { client }), {
         runDirectory: run.path,
         onEvent: log.onEvent,
@@ -87,9 +95,14 @@ describe('answers to ids never sent, and an answer sent twice', () => {
         expect(reports).toMatch(/unknown message ID.*987654/);
         expect(reports).toMatch(/unknown message ID.*never-sent/);
         expect(reports).toMatch(/unknown message ID.*tp-987654/);
+        // the second answer to each call is reported too (the direct path dropped it quietly):
+        // 3 calls, each with 3 strays and a duplicate, which comes after the call returned (the
+        // reports past the first 10 are counted, and told within a second)
+        expect(await waitFor(() => unknownIds() >= 12, 15_000)).toBe(true);
       } finally {
         await provider.close?.();
       }
+      expect(unknownIds()).toBe(12);
       expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
     });
   }

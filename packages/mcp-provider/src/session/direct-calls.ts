@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { onAbort } from '@toolplane/core';
+import type { LateAnswers } from './late-answers.js';
 import type { OutputChecks } from './output-checks.js';
 import { NOOP, maxTotalTimeoutError } from './request-signal.js';
 import type { McpCallOutcome, McpRequestOptions, McpToolDefinition } from './session.js';
@@ -56,6 +57,8 @@ export class DirectCalls {
     private readonly channel: DirectChannel,
     /** The session's output schemas (learned from every page by the session, not here). */
     private readonly outputs: OutputChecks,
+    /** The requests given up on (its transport's sends are followed, our cancels too). */
+    private readonly late: LateAnswers,
     /** Hears an answer to an id this path never sent (a protocol error; the listener coalesces). */
     private readonly onStray: (message: string) => void = NOOP,
   ) {
@@ -125,7 +128,9 @@ export class DirectCalls {
       const params = fields.params as Record<string, unknown> | undefined;
       const token = params?.progressToken;
       if (typeof token === 'string' && token.startsWith(ID_PREFIX)) {
-        this.progress(token, params as Record<string, unknown>);
+        if (this.pending.has(token)) this.progress(token, params as Record<string, unknown>);
+        else if (!this.late.isLate(message))
+          this.onStray(`Received a progress notification for an unknown token: ${clip(token)}`);
         return true;
       }
     }
@@ -135,9 +140,11 @@ export class DirectCalls {
   private answer(id: string, response: Record<string, unknown>): void {
     const entry = this.settle(id);
     if (!entry) {
-      // an id this path sent, answered after a timeout, a cancel or twice, is dropped quietly;
-      // one it never sent is the server's mistake, reported as the SDK reports one of its own ids
-      if (!this.sent(id)) this.onStray(`Received a response for an unknown message ID: ${clip(id)}`);
+      // an answer to a call given up on (timed out or cancelled) is dropped quietly, as on the
+      // SDK paths (see LateAnswers); one to an id never sent, or a second one, is the server's
+      // mistake, reported as the SDKs report one of their own ids
+      if (!this.late.isLate(response))
+        this.onStray(`Received a response for an unknown message ID: ${clip(id)}`);
       return;
     }
     const error = response.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
@@ -156,13 +163,6 @@ export class DirectCalls {
     const problem = this.outputs.check(entry.tool, outcome);
     if (problem) entry.reject(problem);
     else entry.resolve(outcome);
-  }
-
-  /** Whether `id` is one this path sent: `tp-N` with N from 1 to the last one sent. */
-  private sent(id: string): boolean {
-    const digits = id.slice(ID_PREFIX.length);
-    if (!/^[1-9]\d{0,15}$/.test(digits)) return false;
-    return Number(digits) <= this.nextId;
   }
 
   private progress(id: string, params: Record<string, unknown>): void {

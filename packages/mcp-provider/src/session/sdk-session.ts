@@ -6,6 +6,7 @@ import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { ErrorRelay, clipErrorMessage } from './error-relay.js';
+import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
@@ -131,8 +132,10 @@ export async function openSdkSession(
     probeAfterError();
   };
   const outputs = new OutputChecks();
+  const late = new LateAnswers();
+  const following = late.follow(handle.transport);
   const direct = handle.direct
-    ? new DirectCalls(handle.direct, outputs, (message) => errors.emit(message))
+    ? new DirectCalls(handle.direct, outputs, late, (message) => errors.emit(message))
     : undefined;
   client.onclose = () => {
     direct?.close();
@@ -156,6 +159,7 @@ export async function openSdkSession(
     },
   });
   connected = true;
+  following.afterConnect();
   const identity = identityOf(client, protocolVersion);
   return {
     identity,

@@ -14,6 +14,7 @@ import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
 import { ErrorRelay, clipErrorMessage } from './error-relay.js';
+import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
 import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
@@ -108,6 +109,7 @@ export async function openV2Session(
     for (const listener of closeListeners)
       listener(detail ? `connection closed: ${detail}` : 'connection closed');
   };
+  const following = new LateAnswers().follow(handle.transport);
   await connectWithin(handle, options, {
     connect: () =>
       client.connect(
@@ -121,6 +123,7 @@ export async function openV2Session(
     normalize,
     watchNullIds: true,
   });
+  following.afterConnect();
   const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {
