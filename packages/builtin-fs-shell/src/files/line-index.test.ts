@@ -18,8 +18,20 @@ describe('LineIndexCache: the part counted from the start, and anchors past it',
     // The anchor is the point to count back from for a line just before it.
     expect(index.following('f', version, 4_999_990)).toEqual({ offset: 500 * MiB, newlines: 5_000_000 });
     expect(index.following('f', version, 5_000_002)).toBeUndefined();
-    expect(index.anchored('f', version, 4_999_990)).toBe(true);
-    expect(index.anchored('f', version, 5_000_100)).toBe(true);
+    expect(index.anchored('f', version, 4_999_990, 4 * MiB)).toBe(true);
+    expect(index.anchored('f', version, 5_000_100, 4 * MiB)).toBe(true);
+  });
+
+  it('calls a line anchored by an anchor after it only when counting back from it is short', () => {
+    const index = new LineIndexCache();
+    index.record('f', version, 1 * MiB, 10_000);
+    // About 105 bytes a line before the anchor: 4 MiB back is about 40,000 lines.
+    index.record('f', version, 500 * MiB, 5_000_000);
+    expect(index.anchored('f', version, 4_970_000, 4 * MiB)).toBe(true);
+    // 500,000 lines before the anchor: a read would count back 4 MiB in vain, then forward.
+    expect(index.anchored('f', version, 4_500_000, 4 * MiB)).toBe(false);
+    expect(index.anchored('f', version, 4_500_000, 100 * MiB)).toBe(true);
+    expect(index.anchored('other', version, 4_970_000, 4 * MiB)).toBe(false);
   });
 
   it('extends the counted part only within one spacing and segment of its end', () => {

@@ -97,15 +97,19 @@ export class LineIndexCache {
   }
 
   /**
-   * Whether an anchor lies next to line `line` (the nearest point before it, or one after it):
-   * a read there starts close, so it need not wait for a build counting from the start.
+   * Whether an anchor lies next to line `line`, so a read there starts close and need not wait
+   * for a build counting from the start: the nearest point before the line is an anchor, or an
+   * anchor after it is likely within `backBytes` of it (judged by the mean length of the lines
+   * before that anchor), the bytes a read counts back from one before giving up.
    */
-  anchored(key: string, version: FileVersion, line: number): boolean {
+  anchored(key: string, version: FileVersion, line: number, backBytes: number): boolean {
     const index = this.current(key, version);
     if (!index) return false;
     const before = index.anchors.before(line - 2);
     if (before && before.offset > coveredNearest(index, line).offset) return true;
-    return index.anchors.after(line - 1) !== undefined;
+    const after = index.anchors.after(line - 1);
+    if (!after || after.newlines === 0) return false;
+    return (after.newlines - (line - 1)) * (after.offset / after.newlines) <= backBytes;
   }
 
   /** Anchors held for this version of the file. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { openForRead, recordKey, statTarget } from '../files/file-access.js';
 import { versionOf } from '../files/line-index.js';
 import { readSlice, type Slice } from '../files/read-slice.js';
+import { BACKWARD_MAX_BYTES } from '../files/skip-lines.js';
 import { formatBytes, isModelImage, sniff } from '../files/sniff.js';
 import { decodeText } from '../files/text-codec.js';
 import type { ResolvedTarget } from '../workspace/workspace.js';
@@ -177,7 +178,7 @@ export function createReadTool(deps: ToolDeps): Tool {
         // A background build of this file's index that has not reached the line yet will soon:
         // reading from its checkpoints beats scanning the same bytes beside it, unless a search
         // left an anchor next to the line.
-        if (!deps.lineIndex.anchored(target.path, version, offset))
+        if (!deps.lineIndex.anchored(target.path, version, offset, BACKWARD_MAX_BYTES))
           await deps.indexAhead.waitFor(target.path, version, offset, ctx.signal);
         const slice = await readSlice({
           handle,
