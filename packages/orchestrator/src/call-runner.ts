@@ -10,13 +10,11 @@ import {
 } from '@toolplane/core';
 import { Accounting } from './accounting.js';
 import { type Builtins, createBuiltins } from './builtins.js';
-import { type AdmittedCall, admitCall } from './call-admission.js';
-import { CALL_STATE, createCallContext } from './call-context.js';
-import { takenIdMessage } from './call-ids.js';
-import { CallState } from './call-state.js';
+import { CALL_STATE } from './call-context.js';
+import type { CallState } from './call-state.js';
 import { CallsInFlight } from './calls-in-flight.js';
-import { callMeta, contextFields, progressReporter, withMeta } from './call-values.js';
-import { INVALID_SESSION_ID, recordedSessionId } from './check-caller.js';
+import { callMeta, withMeta } from './call-values.js';
+import { INVALID_SESSION_ID } from './check-caller.js';
 import { shortName } from './check-options.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import type { EventHub } from './events.js';
@@ -27,24 +25,10 @@ import { earlyMeta, recordCall } from './record-call.js';
 import type { ToolRegistry } from './registry.js';
 import { type PipelineChain, pipelineChain } from './pipeline-chain.js';
 import { pipelineFailure, runPipeline } from './run-pipeline.js';
+import { DEFAULT_TIMEOUT_MS, type PreparedCall, prepareCall } from './prepare-call.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
 import { thrownMessage } from './thrown.js';
-
-/** A call admitted and ready to run: nothing of it is in flight yet. */
-interface PreparedCall {
-  readonly admitted: AdmittedCall;
-  readonly state: CallState;
-  readonly ctx: ToolContext;
-  readonly sessionId: string;
-  /** Whether the caller chose the id (held while the call runs). */
-  readonly chosenId: boolean;
-  readonly deadline: number;
-  readonly signal: AbortSignal | undefined;
-}
-
-/** The global timeout when the options set none. */
-export const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** What the call runner needs from the orchestrator. */
 export interface CallRunnerDeps {
@@ -128,10 +112,28 @@ export class CallRunner {
    */
   async run(name: string, args: unknown, options: CallOptions, stopped?: ToolError): Promise<ToolResult> {
     const startedAt = this.timer.now();
-    let prepared: PreparedCall | ToolResult;
+    let prepared: PreparedCall;
     try {
-      prepared = this.prepare(name, args, options, startedAt);
-      if (stopped && 'state' in prepared) prepared.state.stop(stopped);
+      const { deps } = this;
+      const ready = prepareCall(
+        {
+          options: deps.options,
+          events: deps.events,
+          registry: deps.registry(),
+          calls: this.calls,
+          closed: this.closed,
+        },
+        name,
+        args,
+        options,
+        startedAt,
+      );
+      if ('refusal' in ready) {
+        const { tool, callId, sessionId, refusal, totalsKey } = ready;
+        return this.early(tool, callId, sessionId, startedAt, refusal, totalsKey);
+      }
+      prepared = ready;
+      if (stopped) prepared.state.stop(stopped);
     } catch (error) {
       // a getter or a Proxy in the options threw; nothing was started or held
       const tool = typeof name === 'string' ? shortName(name) : `(${typeof name})`;
@@ -141,60 +143,7 @@ export class CallRunner {
       );
       return this.early(tool, createId('call'), INVALID_SESSION_ID, startedAt, refusal);
     }
-    return 'state' in prepared ? this.execute(prepared, startedAt) : prepared;
-  }
-
-  /**
-   * Everything that reads the caller's options (which may throw, from a getter or a Proxy):
-   * admission, the call's id, state and context. Starts and holds nothing; a call refused here
-   * is recorded and its result returned.
-   */
-  private prepare(
-    name: string,
-    args: unknown,
-    options: CallOptions,
-    startedAt: number,
-  ): PreparedCall | ToolResult {
-    const { deps } = this;
-    // options that are not an object (or a callId that is not one) fail in admitCall below
-    const given: CallOptions = typeof options === 'object' && options !== null ? options : {};
-    const picked = this.calls.pickId(given.callId);
-    const callId = picked.callId;
-    const sessionId = recordedSessionId(given.session);
-    if (this.closed)
-      return this.early(
-        name,
-        callId,
-        sessionId,
-        startedAt,
-        fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed'),
-      );
-    const admitted = admitCall(
-      deps.registry(),
-      name,
-      args,
-      options,
-      deps.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    );
-    if ('result' in admitted) {
-      const { tool, result, totalsKey } = admitted;
-      return this.early(tool, callId, sessionId, startedAt, result, totalsKey);
-    }
-    const { route, timeoutMs } = admitted;
-    if (picked.taken !== undefined) {
-      const refusal = fail('INVALID_ARGUMENTS', takenIdMessage(picked.taken, route.name));
-      return this.early(route.name, callId, sessionId, startedAt, refusal);
-    }
-    const state = new CallState(route, callId, options.priority ?? 0);
-    const deadline = startedAt + timeoutMs;
-    const progress = progressReporter(deps.events, state, sessionId, options.progress);
-    const ctx = createCallContext(
-      state,
-      callId,
-      contextFields(options, route.name, sessionId, deps.options.services, progress),
-      deadline,
-    );
-    return { admitted, state, ctx, sessionId, chosenId: picked.chosen, deadline, signal: options.signal };
+    return this.execute(prepared, startedAt);
   }
 
   /** Runs a prepared call: in flight, its events, span and deadline, the pipeline, its books. */
