@@ -26,12 +26,8 @@ export {
   type SharedLease,
   createSharedRegistry,
 } from './lifecycle/shared-registry.js';
-export {
-  type McpProvider,
-  type McpProviderOptions,
-  type McpProviderStatus,
-  createMcpProvider,
-} from './provider.js';
+export { createMcpProvider } from './provider.js';
+export type { McpProvider, McpProviderOptions, McpProviderStatus } from './provider-types.js';
 export type {
   McpCallOutcome,
   McpPage,

@@ -1,7 +1,8 @@
 import { ToolError, type ToolProvider, errorMessage } from '@toolplane/core';
 import { type LoadedMcpConfig, serverNameProblem } from './config/load.js';
 import { problemToError } from './config/problems.js';
-import { type McpProvider, type McpProviderOptions, createMcpProvider } from './provider.js';
+import { createMcpProvider } from './provider.js';
+import type { McpProvider, McpProviderOptions } from './provider-types.js';
 
 /** How starting one provider went. */
 export type ProviderStartOutcome =

@@ -1,4 +1,6 @@
-import type { ToolSpec } from '@toolplane/core';
+import { type ToolResult, type ToolSpec, ok } from '@toolplane/core';
+import type { McpRequestOptions, McpSession } from '../session/session.js';
+import { toContentBlocks } from './content.js';
 
 /** Local names of the two tools that expose a server's resources. */
 export const RESOURCE_TOOL_NAMES = { list: 'list_resources', read: 'read_resource' } as const;
@@ -35,4 +37,26 @@ export function resourceToolSpecs(server: string): ToolSpec[] {
       meta: { server, resourceTool: 'read' },
     },
   ];
+}
+
+/** Runs a resource tool (`which`) on a session: one `resources/list` page, or one `resources/read`. */
+export async function callResourceTool(
+  session: McpSession,
+  which: 'list' | 'read',
+  args: Record<string, unknown>,
+  requestOptions: McpRequestOptions,
+): Promise<ToolResult> {
+  if (which === 'list') {
+    const page = await session.listResourcesPage(
+      typeof args.cursor === 'string' ? args.cursor : undefined,
+      requestOptions,
+    );
+    const structured = {
+      resources: page.items,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+    return ok(JSON.stringify(structured), structured);
+  }
+  const contents = await session.readResource(String(args.uri), requestOptions);
+  return ok(toContentBlocks(contents.map((resource) => ({ type: 'resource', resource }))));
 }

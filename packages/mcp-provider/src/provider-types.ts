@@ -1,0 +1,47 @@
+import type { ToolProvider, ToolSpec } from '@toolplane/core';
+import type { RestartPolicy } from './lifecycle/backoff.js';
+import type { McpEventListener } from './lifecycle/events.js';
+import type { ConnectionState } from './lifecycle/server-connection.js';
+import type { McpSharedRegistry } from './lifecycle/shared-registry.js';
+import type { McpServerIdentity, McpSessionFactory } from './session/session.js';
+
+/** Options of {@link createMcpProvider}. */
+export interface McpProviderOptions {
+  /** Registry for `shared: true` servers; without one every provider has its own process. */
+  readonly registry?: McpSharedRegistry;
+  /** Receives lifecycle, schema and protocol events. */
+  readonly onEvent?: McpEventListener;
+  /** Directory of the process ledger (stdio). Default `<tmp>/toolplane-mcp-<uid>`. */
+  readonly runDirectory?: string;
+  /** Directory of lazy servers' tool caches. Default `~/.cache/toolplane/mcp-tools`. */
+  readonly toolCacheDirectory?: string;
+  readonly restartPolicy?: RestartPolicy;
+  /** Time between SIGTERM and SIGKILL when stopping a stdio server. Default 1000 ms. */
+  readonly killGraceMs?: number;
+  /** Replaces how sessions are opened (another MCP client, tests of the lifecycle). */
+  readonly sessionFactory?: McpSessionFactory;
+}
+
+/** A snapshot of a provider's server. */
+export interface McpProviderStatus {
+  readonly server: string;
+  readonly state: ConnectionState;
+  readonly lastError: string;
+  readonly transport?: string;
+  readonly pid?: number;
+  readonly tools: number;
+  readonly identity?: McpServerIdentity;
+}
+
+/** A {@link ToolProvider} over one MCP server. */
+export interface McpProvider extends ToolProvider {
+  readonly server: string;
+  status(): McpProviderStatus;
+  /** Lists the server's tools again (all pages) and returns the new local specs. */
+  refreshTools(signal?: AbortSignal): Promise<readonly ToolSpec[]>;
+  /**
+   * Sends an MCP `ping` (starting the server if it is not running) and resolves with the round
+   * trip in milliseconds; rejects when the server does not answer within `timeoutMs`.
+   */
+  ping(options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<number>;
+}
