@@ -4,6 +4,7 @@ import * as entry from './index.js';
 describe('public entry', () => {
   it('exports exactly these values', () => {
     expect(Object.keys(entry).sort()).toEqual([
+      'MAX_RETRY_AFTER_SECONDS',
       'createOpenApiProvider',
       'createRestProvider',
       'definitionHash',

@@ -22,5 +22,6 @@ export {
   type OpenApiProviderOptions,
   createOpenApiProvider,
 } from './openapi-provider.js';
+export { MAX_RETRY_AFTER_SECONDS } from './response.js';
 export { type RestProvider, type RestProviderOptions, createRestProvider } from './rest-provider.js';
 export { definitionHash } from './tool-spec.js';

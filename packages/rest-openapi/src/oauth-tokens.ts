@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
-import { type TokenRequest, requestToken } from './token-request.js';
+import { MAX_TOKEN_WAIT_SECONDS, type TokenRequest, requestToken } from './token-request.js';
 
 interface CachedToken {
   readonly token: string;
@@ -23,7 +23,7 @@ export class OAuthTokenCache {
   /** Until when (ms) a token endpoint that answered 429 with Retry-After is left alone, per key. */
   private readonly waitUntil = new Map<string, { until: number; endpoint: string }>();
   /** The longest Retry-After honoured, in seconds: a hostile one cannot shut a provider out for days. */
-  static readonly MAX_WAIT_SECONDS = 300;
+  static readonly MAX_WAIT_SECONDS = MAX_TOKEN_WAIT_SECONDS;
   /**
    * Tokens obtained, newest last, for `secretValues()`: the last {@link OAuthTokenCache.KEPT}, so
    * a token endpoint that issues short-lived tokens (or an API that refuses each) cannot grow

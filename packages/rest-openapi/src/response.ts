@@ -123,15 +123,41 @@ export interface ResponseFacts {
 }
 
 /**
- * Seconds a `Retry-After` header asks to wait (RFC 9110 10.2.3): a number of seconds, or an HTTP
- * date (0 once it has passed); undefined when absent or unreadable.
+ * The longest `Retry-After` reported in `details.retryAfterSeconds` (an hour): a server asking
+ * for more (`999999999`, a date years ahead) is reported as asking for this.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 3600;
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** The three HTTP-date forms of RFC 9110 5.6.7: IMF-fixdate, RFC 850 and asctime. */
+const IMF_DATE = new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(
+  `^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`,
+);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`);
+
+/** Milliseconds since the epoch of an HTTP-date, or NaN for anything else. */
+function httpDate(text: string): number {
+  if (IMF_DATE.test(text) || RFC850_DATE.test(text)) return Date.parse(text);
+  // asctime names no zone; HTTP dates are GMT (Date.parse would take local time)
+  if (ASCTIME_DATE.test(text)) return Date.parse(`${text} GMT`);
+  return Number.NaN;
+}
+
+/**
+ * Seconds a `Retry-After` header asks to wait (RFC 9110 10.2.3): delay-seconds (digits only), or
+ * an HTTP date (0 once it has passed), at most {@link MAX_RETRY_AFTER_SECONDS}; undefined when
+ * absent or neither (`-5`, `1.5`, `soon`, a bare year), rather than a guess at what it meant.
  */
 export function retryAfterOf(header: unknown): number | undefined {
   if (typeof header !== 'string') return undefined;
   const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  const at = Date.parse(text);
-  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined;
+  if (/^\d+$/.test(text)) return Math.min(Number(text), MAX_RETRY_AFTER_SECONDS);
+  const at = httpDate(text);
+  if (!Number.isFinite(at)) return undefined;
+  return Math.min(Math.max(0, Math.ceil((at - Date.now()) / 1000)), MAX_RETRY_AFTER_SECONDS);
 }
 
 /** Turns a read response into a result: 2xx is ok, anything else a failure with an excerpt. */

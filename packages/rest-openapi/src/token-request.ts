@@ -6,6 +6,9 @@ import { encodeStrict } from './encoding.js';
 import { readCapped, retryAfterOf } from './response.js';
 import { readTokenAnswer } from './token-answer.js';
 
+/** The longest `Retry-After` of a token endpoint honoured, in seconds: a hostile one cannot shut a provider out for days. */
+export const MAX_TOKEN_WAIT_SECONDS = 300;
+
 /** What a client-credentials token request needs (values already read from the environment). */
 export interface TokenRequest {
   readonly tokenUrl: string;
@@ -82,7 +85,9 @@ export async function requestToken(
   }
   const retryAfter = response.headers['retry-after'];
   if (response.statusCode === 429) {
-    const seconds = retryAfterOf(retryAfter);
+    // the wait the provider keeps to (calls needing this token fail fast meanwhile)
+    const asked = retryAfterOf(retryAfter);
+    const seconds = asked === undefined ? undefined : Math.min(asked, MAX_TOKEN_WAIT_SECONDS);
     throw new ToolError(
       'RATE_LIMITED',
       `OAuth2 token endpoint answered HTTP 429: ${text.slice(0, 300)}; wait before calling again`,
