@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ToolSpec, ok } from '@toolplane/core';
+import { type ToolProvider, type ToolSpec, ok } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf, thrownBy } from './bad-input-helpers.js';
 import { testProvider } from './helpers.js';
@@ -15,16 +15,25 @@ afterEach(async () => {
 
 const objectSchema = { type: 'object', properties: {} } as const;
 
+/** A fresh orchestrator (closed after the test) with provider `p` answering `listTools`, and its warnings. */
+function listing(
+  listTools: () => ToolSpec[],
+  execute?: ToolProvider['execute'],
+): { local: ToolsOrchestrator; warnings: string[] } {
+  const local = createOrchestrator();
+  orchestrator = local;
+  const warnings: string[] = [];
+  local.on('warning', (event) => warnings.push(event.message));
+  local.register(testProvider('p', {}, { listTools, ...(execute ? { execute } : {}) }));
+  return { local, warnings };
+}
+
 function trap(): never {
   throw new Error('spec trap');
 }
 
 describe('a listTools() answer with entries of the wrong kind', () => {
   it('an entry whose fields throw when read is skipped with a warning; the other tools serve (before: the whole provider failed with "spec trap")', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const warnings: string[] = [];
-    local.on('warning', (event) => warnings.push(event.message));
     const listed: unknown[] = [
       { name: 'good', description: 'works', inputSchema: objectSchema },
       new Proxy({}, { get: trap, ownKeys: trap, getOwnPropertyDescriptor: trap }),
@@ -36,18 +45,12 @@ describe('a listTools() answer with entries of the wrong kind', () => {
       },
     ];
     const runs: string[] = [];
-    local.register(
-      testProvider(
-        'p',
-        {},
-        {
-          listTools: () => listed as ToolSpec[],
-          execute: async (name) => {
-            runs.push(name);
-            return ok(name);
-          },
-        },
-      ),
+    const { local, warnings } = listing(
+      () => listed as ToolSpec[],
+      async (name) => {
+        runs.push(name);
+        return ok(name);
+      },
     );
     const [, report] = await local.warmup();
     expect(report).toMatchObject({ provider: 'p', ok: true, tools: 1 });
@@ -61,22 +64,10 @@ describe('a listTools() answer with entries of the wrong kind', () => {
   });
 
   it('a name listed twice keeps the first, with a warning (before: p__x and p__x_2, both the same tool)', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const warnings: string[] = [];
-    local.on('warning', (event) => warnings.push(event.message));
-    local.register(
-      testProvider(
-        'p',
-        {},
-        {
-          listTools: () => [
-            { name: 'x', description: 'first', inputSchema: objectSchema },
-            { name: 'x', description: 'second', inputSchema: objectSchema },
-          ],
-        },
-      ),
-    );
+    const { local, warnings } = listing(() => [
+      { name: 'x', description: 'first', inputSchema: objectSchema },
+      { name: 'x', description: 'second', inputSchema: objectSchema },
+    ]);
     await local.warmup();
     const mine = local.listTools().filter((spec) => spec.name.startsWith('p__'));
     expect(mine.map((spec) => [spec.name, spec.description])).toEqual([['p__x', 'first']]);
@@ -90,23 +81,13 @@ describe('a listTools() answer with entries of the wrong kind', () => {
   ])(
     'an inputSchema of type %s is skipped: arguments are an object, so no call could match it',
     async (_what, type) => {
-      const local = createOrchestrator();
-      orchestrator = local;
-      const warnings: string[] = [];
-      local.on('warning', (event) => warnings.push(event.message));
-      local.register(
-        testProvider(
-          'p',
-          {},
-          {
-            listTools: () =>
-              [
-                { name: 'never', inputSchema: { type } },
-                { name: 'nullable', inputSchema: { type: ['object', 'null'] } },
-                { name: 'untyped', inputSchema: { properties: { q: { type: 'string' } } } },
-              ] as unknown as ToolSpec[],
-          },
-        ),
+      const { local, warnings } = listing(
+        () =>
+          [
+            { name: 'never', inputSchema: { type } },
+            { name: 'nullable', inputSchema: { type: ['object', 'null'] } },
+            { name: 'untyped', inputSchema: { properties: { q: { type: 'string' } } } },
+          ] as unknown as ToolSpec[],
       );
       await local.warmup();
       const mine = local

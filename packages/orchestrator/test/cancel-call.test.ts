@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ToolResult, createLocalProvider, defineTool, fail, ok, onAbort } from '@toolplane/core';
-import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
+import { type OrchestratorOptions, type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { batchEntries, codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
 import { type Children, relay, slowStarting, waitFor } from './helpers.js';
 
@@ -15,6 +15,40 @@ afterEach(async () => {
   await orchestrator?.close();
   orchestrator = undefined;
 });
+
+/** A fresh orchestrator (closed after the test) and the child processes of its relay tools. */
+function withChildren(options?: OrchestratorOptions): { local: ToolsOrchestrator; children: Children } {
+  const local = createOrchestrator(options);
+  orchestrator = local;
+  return { local, children: new Map() };
+}
+
+/** {@link withChildren}, with provider `p` serving the relay tool (in `queue`, when given). */
+function relaying(
+  options?: OrchestratorOptions,
+  queue?: string,
+): { local: ToolsOrchestrator; children: Children } {
+  const made = withChildren(options);
+  made.local.register(createLocalProvider({ namespace: 'p', tools: [relay(made.children, queue)] }));
+  return made;
+}
+
+/** A relay call `c-1` running (its child started), and what lets it finish with `on`. */
+async function keptRunning(): Promise<{
+  local: ToolsOrchestrator;
+  finish: () => Promise<ToolResult>;
+}> {
+  const { local, children } = relaying();
+  const running = local.call('p__relay', { key: 'kept' }, { callId: 'c-1' });
+  await waitFor(() => children.has('kept'));
+  return {
+    local,
+    finish: () => {
+      children.get('kept')?.stdin?.write('on\n');
+      return running;
+    },
+  };
+}
 
 /** Whether a child process has ended (killed or exited). */
 function ended(child: ChildProcess | undefined): boolean {
@@ -33,10 +67,7 @@ function recordEvents(local: ToolsOrchestrator): string[] {
 
 describe('cancel(callId, reason?) of a running call', () => {
   it('ends it CANCELLED with the reason, stops its provider, and records it once', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
+    const { local, children } = relaying();
     const seen = recordEvents(local);
     const target = local.call('p__relay', { key: 'target' }, { callId: 'c-1', session: { id: 's1' } });
     const other = local.call('p__relay', { key: 'other' }, { callId: 'c-2', session: { id: 's1' } });
@@ -66,10 +97,7 @@ describe('cancel(callId, reason?) of a running call', () => {
   });
 
   it('finds a call by the generated id its events carry, with a default reason', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
+    const { local, children } = relaying();
     let started = '';
     local.on('tool_started', (event) => {
       started = event.callId;
@@ -87,9 +115,7 @@ describe('cancel(callId, reason?) of a running call', () => {
 
 describe('cancel(callId) and the calls a call started', () => {
   it('cancels the nested calls a tool made with its ctx.signal; cancelling a nested call alone leaves its parent running', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
+    const { local, children } = withChildren();
     const nested: ToolResult[] = [];
     const outer = defineTool({
       name: 'outer',
@@ -138,10 +164,7 @@ describe('cancel(callId) and the calls a call started', () => {
   });
 
   it('cancels a batch as a whole, its running calls included; one call of a batch alone leaves the rest', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
+    const { local, children } = relaying();
     const ids: string[] = [];
     local.on('tool_started', (event) => ids.push(event.callId));
     const calls = [
@@ -181,10 +204,7 @@ describe('cancel(callId) and the calls a call started', () => {
 
 describe('cancel(callId) of a call that has not started running', () => {
   it('ends a call waiting in a queue CANCELLED without running it, and keeps the slot', async () => {
-    const local = createOrchestrator({ queues: { one: { maxConcurrency: 1 } } });
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children, 'one')] }));
+    const { local, children } = relaying({ queues: { one: { maxConcurrency: 1 } } }, 'one');
     const seen = recordEvents(local);
     const first = local.call('p__relay', { key: 'first' }, { callId: 'q-1' });
     await waitFor(() => children.has('first'));
@@ -210,10 +230,9 @@ describe('cancel(callId) of a call that has not started running', () => {
   });
 
   it('ends a call waiting for approval CANCELLED; an approval that comes later runs nothing', async () => {
-    const children: Children = new Map();
     const approvers: ChildProcess[] = [];
     let approverAborted = false;
-    const local = createOrchestrator({
+    const { local, children } = relaying({
       hooks: {
         // the approval comes from a real child process (a stand-in for a person at a terminal)
         preToolUse: async ({ ctx }) => {
@@ -236,8 +255,6 @@ describe('cancel(callId) of a call that has not started running', () => {
         },
       },
     });
-    orchestrator = local;
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
     const call = local.call('p__relay', { key: 'asked' }, { callId: 'ask-1' });
     await waitFor(() => approvers.length === 1);
     expect(local.cancel('ask-1', 'the user withdrew it')).toBe(true);
@@ -254,9 +271,7 @@ describe('cancel(callId) of a call that has not started running', () => {
   });
 
   it('ends a call waiting for its provider to start CANCELLED without running it', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
+    const { local, children } = withChildren();
     // a provider whose start waits on a real child process (a slow MCP server, say)
     const { provider, releaseStart } = slowStarting(
       createLocalProvider({ namespace: 'p', tools: [relay(children)] }),
@@ -283,9 +298,7 @@ describe('cancel(callId) of a call that has not started running', () => {
 
 describe('cancel() of everything while a provider starts', () => {
   it('ends the calls waiting for it CANCELLED without running them (before: they ran once it started)', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
+    const { local, children } = withChildren();
     const { provider, releaseStart } = slowStarting(
       createLocalProvider({ namespace: 'p', tools: [relay(children)] }),
     );
@@ -311,10 +324,7 @@ describe('cancel() of everything while a provider starts', () => {
 
 describe('cancel(callId) of an id no call in flight has, and bad input', () => {
   it('answers false for an unknown or finished id, and records nothing', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
+    const { local, children } = relaying();
     const seen = recordEvents(local);
     expect(local.cancel('never-seen')).toBe(false);
     expect(local.cancel('', 'empty')).toBe(false);
@@ -337,43 +347,28 @@ describe('cancel(callId) of an id no call in flight has, and bad input', () => {
     ['a number (an MCP request id not turned into a string)', 42],
     ['an object', { callId: 'c-1' }],
   ])('throws INVALID_ARGUMENTS for a call id that is %s, and cancels nothing', async (_what, id) => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
-    const running = local.call('p__relay', { key: 'kept' }, { callId: 'c-1' });
-    await waitFor(() => children.has('kept'));
+    const { local, finish } = await keptRunning();
     const error = thrownBy(() => local.cancel(id as string));
     expect(error.code).toBe('INVALID_ARGUMENTS');
     expect(error.message).toMatch(/^cancel\(callId\) needs the call's id as a string; got /);
     expect(error.message).toContain('cancel() with no arguments cancels every call');
     expect(local.stats().inflight).toBe(1);
-    children.get('kept')?.stdin?.write('on\n');
-    expect(codeOf(await running)).toBe('OK');
+    expect(codeOf(await finish())).toBe('OK');
   });
 
   it('throws INVALID_ARGUMENTS for a reason that is not a string, and cancels nothing', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
-    const running = local.call('p__relay', { key: 'kept' }, { callId: 'c-1' });
-    await waitFor(() => children.has('kept'));
+    const { local, finish } = await keptRunning();
     for (const reason of [42, { text: 'x' }, null]) {
       const error = thrownBy(() => local.cancel('c-1', reason as unknown as string));
       expect(error.code).toBe('INVALID_ARGUMENTS');
       expect(error.message).toMatch(/^the reason given to cancel\(callId, reason\) must be a string/);
     }
     expect(local.stats().inflight).toBe(1);
-    children.get('kept')?.stdin?.write('on\n');
-    expect(codeOf(await running)).toBe('OK');
+    expect(codeOf(await finish())).toBe('OK');
   });
 
   it('cuts a megabyte reason in the result and the event', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
+    const { local, children } = relaying();
     let eventMessage = '';
     local.on('tool_finished', (event) => {
       if (!event.ok) eventMessage = event.error?.message ?? '';
@@ -389,10 +384,7 @@ describe('cancel(callId) of an id no call in flight has, and bad input', () => {
   });
 
   it('cancel() with no arguments still cancels every call', async () => {
-    const local = createOrchestrator();
-    orchestrator = local;
-    const children: Children = new Map();
-    local.register(createLocalProvider({ namespace: 'p', tools: [relay(children)] }));
+    const { local, children } = relaying();
     const calls = [local.call('p__relay', { key: 'a' }), local.call('p__relay', { key: 'b' })];
     await waitFor(() => children.has('a') && children.has('b'));
     expect(local.cancel()).toBeUndefined();
