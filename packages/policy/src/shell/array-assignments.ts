@@ -1,9 +1,20 @@
 import type { Node } from 'web-tree-sitter';
-import { ELEMENT, MAX_INDEXED, allKey, arrayName, elementKey, elementsOf, joinElements } from './arrays.js';
-import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct } from './facts.js';
+import {
+  ELEMENT,
+  MAX_INDEXED,
+  allKey,
+  arrayName,
+  elementKey,
+  elementsOf,
+  joinElements,
+  literalIndex,
+} from './arrays.js';
+import { assignAssociative, isAssociative } from './associative.js';
+import { type SubscriptedElement, hasSubscripts, subscriptedElement } from './compound-elements.js';
+import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct, forgetVariable } from './facts.js';
 import { namedChildrenOf } from './parser.js';
 import { expandedWords } from './braces.js';
-import { withReadings } from './readings.js';
+import { valuesOf, withReadings } from './readings.js';
 import type { ShellWord } from './shell-word.js';
 
 /** Most elements an array followed may have; more make the line asked. */
@@ -38,6 +49,16 @@ function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][
 
 /** `A=(x y)` or `A+=(x y)`: each word gives one element per field of each of its readings. */
 export function assignArray(facts: LineFacts, name: string, array: Node, append: boolean): void {
+  if (isAssociative(facts, name)) {
+    assignAssociative(facts, name, associativeEntries(facts, array), append);
+    return;
+  }
+  if (hasSubscripts(array)) {
+    const entries = append ? undefined : indexedEntries(facts, array);
+    if (entries) storeIndexed(facts, name, entries);
+    else forgetVariable(facts, name);
+    return;
+  }
   const words: ShellWord[] = [];
   for (const child of namedChildrenOf(array))
     if (child && child.type !== 'comment')
@@ -142,3 +163,105 @@ export function assignElement(
   for (let at = shortest; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
   assignVariable(facts, elementKey(name, index), values);
 }
+
+/** The fields of an element without a subscript, when it has one reading and no file-name pattern. */
+function fieldsOf(facts: LineFacts, node: Node): ShellWord[] | undefined {
+  const fields: ShellWord[] = [];
+  for (const word of expandedWords(facts, node)) {
+    const readings = withReadings(facts, word).readings ?? [[word]];
+    if (word.glob || readings.length !== 1) return undefined;
+    fields.push(...(readings[0] as readonly ShellWord[]));
+  }
+  return fields;
+}
+
+/** The single static text of a subscript, if it has one. */
+function keyText(facts: LineFacts, element: SubscriptedElement): string | undefined {
+  const keys = valuesOf(facts, withReadings(facts, element.key));
+  return keys.length === 1 && !keys[0]?.dynamic ? keys[0]?.text : undefined;
+}
+
+/**
+ * `A=([1]=x y [5]=z)`: elements by index (an element without a subscript takes the index after
+ * the one before); undefined when an index is not a literal number or an element not plain.
+ */
+function indexedEntries(facts: LineFacts, array: Node): Map<number, ShellWord[]> | undefined {
+  const entries = new Map<number, ShellWord[]>();
+  let next = 0;
+  for (const child of namedChildrenOf(array)) {
+    if (!child || child.type === 'comment') continue;
+    const element = subscriptedElement(child);
+    if (element === 'unknown' || element?.append) return undefined;
+    if (element) {
+      const at = literalIndex(keyText(facts, element) ?? '');
+      if (at === undefined) return undefined;
+      entries.set(at, valuesOf(facts, withReadings(facts, element.value)));
+      next = at + 1;
+      continue;
+    }
+    const fields = fieldsOf(facts, child);
+    if (!fields || next + fields.length > MAX_ELEMENTS) return undefined;
+    for (const field of fields) entries.set(next++, [field]);
+  }
+  return entries;
+}
+
+/** An indexed array from its elements by index, sparse or not. */
+function storeIndexed(
+  facts: LineFacts,
+  name: string,
+  entries: ReadonlyMap<number, readonly ShellWord[]>,
+): void {
+  const indexes = [...entries.keys()].sort((first, second) => first - second);
+  let lists: ShellWord[][] = [[]];
+  for (const index of indexes) {
+    lists = lists.flatMap((list) => (entries.get(index) ?? []).map((value) => [...list, value]));
+    if (lists.length > MAX_VALUES) {
+      facts.overflow = true;
+      return;
+    }
+  }
+  storeArray(facts, name, lists);
+  if (indexes.every((index, at) => index === at)) return;
+  // Sparse: positions are not indexes.
+  for (let at = 0; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
+  for (const index of indexes)
+    if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), entries.get(index) ?? [RUN_TIME]);
+}
+
+/**
+ * The entries of `m=([k]=v ...)` for an associative array, or of `m=(k v ...)` (key, value,
+ * key, value...); undefined when they are not known.
+ */
+function associativeEntries(
+  facts: LineFacts,
+  array: Node,
+): { key: string | undefined; values: ShellWord[] }[] | undefined {
+  const children = namedChildrenOf(array).filter(
+    (child): child is Node => child !== null && child.type !== 'comment',
+  );
+  const out: { key: string | undefined; values: ShellWord[] }[] = [];
+  if (hasSubscripts(array)) {
+    for (const child of children) {
+      const element = subscriptedElement(child);
+      // bash refuses an element without a subscript here and goes on.
+      if (element === undefined) continue;
+      if (element === 'unknown' || element.append) return undefined;
+      out.push({ key: keyText(facts, element), values: valuesOf(facts, withReadings(facts, element.value)) });
+    }
+    return out;
+  }
+  const fields: ShellWord[] = [];
+  for (const child of children) {
+    const more = fieldsOf(facts, child);
+    if (!more) return undefined;
+    fields.push(...more);
+  }
+  for (let at = 0; at < fields.length; at += 2) {
+    const key = fields[at] as ShellWord;
+    out.push({ key: key.dynamic ? undefined : key.text, values: [fields[at + 1] ?? valueWordEmpty] });
+  }
+  return out;
+}
+
+const valueWordEmpty: ShellWord = { text: '', dynamic: false, glob: false, substitutions: [] };

@@ -1,14 +1,16 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { assignArray, assignElement } from './array-assignments.js';
-import { literalIndex } from './arrays.js';
+import { elementKey, literalIndex } from './arrays.js';
+import { associativeKey, declareAssociative, isAssociative, setAssociative } from './associative.js';
 import { RUN_TIME, assignVariable, forgetVariable } from './facts.js';
-import { valuesOf } from './readings.js';
+import { valuesOf, withReadings } from './readings.js';
 import { inOptionCluster } from './normalize.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
 import { DANGEROUS_VARIABLE } from './programs.js';
 import { resolve, walk } from './walk.js';
 import type { ShellWord } from './shell-word.js';
+import { resolveWord } from './words.js';
 
 /** A variable assignment the following commands see: `NAME=value`, `NAME+=value`. */
 export interface Assignment {
@@ -37,22 +39,53 @@ export function checkAssignment(
   const word = value ? resolve(state, scope, value) : undefined;
   if (DANGEROUS_VARIABLE.test(name))
     notUnderstood(state, `setting ${name} changes what later commands run`, text);
+  const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
   if (subscript) {
-    const at = literalIndex(index?.text ?? '');
-    if (at === undefined) forgetVariable(state.facts, name);
-    else assignElement(state.facts, name, at, valuesOf(state.facts, word));
+    assignSubscript(state, name, index, valuesOf(state.facts, word), append);
     return undefined;
   }
   if (value?.type === 'array') {
-    const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
     assignArray(state.facts, name, value, append);
     return undefined;
   }
-  const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
   const values = valuesOf(state.facts, word);
   if (!append) return { name, values };
   assignVariable(state.facts, name, values, true);
   return { name, values: state.facts.variables.get(name) ?? values };
+}
+
+/**
+ * `A[3]=x`, `m[key]=x` (an associative array's key is text, an indexed array's an arithmetic
+ * index, followed when it is a literal number), with `+=` appending to the element's value.
+ */
+function assignSubscript(
+  state: AnalysisState,
+  name: string,
+  index: Node | null | undefined,
+  values: readonly ShellWord[],
+  append: boolean,
+): void {
+  const facts = state.facts;
+  const keys = index ? valuesOf(facts, withReadings(facts, resolveWord(index))) : [];
+  const key = keys.length === 1 && !keys[0]?.dynamic ? keys[0]?.text : undefined;
+  if (isAssociative(facts, name)) {
+    const variable = key === undefined ? undefined : associativeKey(name, key);
+    if (variable && append) assignVariable(facts, variable, values, true);
+    setAssociative(
+      facts,
+      name,
+      key,
+      variable && append ? (facts.variables.get(variable) ?? [RUN_TIME]) : values,
+    );
+    return;
+  }
+  const at = literalIndex(index?.text ?? '');
+  if (at === undefined) {
+    forgetVariable(facts, name);
+    return;
+  }
+  if (append) assignVariable(facts, elementKey(name, at), values, true);
+  assignElement(facts, name, at, append ? (facts.variables.get(elementKey(name, at)) ?? [RUN_TIME]) : values);
 }
 
 /** Checks an assignment that stays for the rest of the line (`NAME=value;`, `export NAME=value`). */
@@ -81,12 +114,19 @@ export function walkDeclaration(state: AnalysisState, scope: Scope, node: Node):
     (keyword === 'local' ||
       ((keyword === 'declare' || keyword === 'typeset') &&
         !namedChildrenOf(node).some((child) => child && inOptionCluster(child.text, 'g'))));
+  // `declare -A m`, `local -A m=(...)`: m is an associative array (a local one starts empty).
+  const associative =
+    keyword !== 'export' &&
+    namedChildrenOf(node).some((child) => child?.type === 'word' && inOptionCluster(child.text, 'A'));
   for (const child of namedChildrenOf(node)) {
     if (!child) continue;
-    if (local)
-      state.facts.locals?.add(
-        (child.type === 'variable_assignment' ? child.childForFieldName('name')?.text : child.text) ?? '',
-      );
+    const name =
+      (child.type === 'variable_assignment' ? child.childForFieldName('name')?.text : child.text) ?? '';
+    if (local) state.facts.locals?.add(name);
+    if (!associative || (child.type !== 'variable_assignment' && child.type !== 'variable_name')) continue;
+    if (local) forgetVariable(state.facts, name);
+    // bash refuses to turn an indexed array into an associative one.
+    if (!state.facts.variables.has(`${name}[@]`)) declareAssociative(state.facts, name);
   }
   // `declare -n R=OUT`: R names OUT (its values now are followed, not later changes).
   const nameref = namedChildrenOf(node).some(

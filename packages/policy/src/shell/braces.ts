@@ -10,7 +10,8 @@ export const MAX_BRACE_WORDS = 256;
 const isSyntax = (piece: WordPiece | undefined, char: string): boolean =>
   piece !== undefined && 'char' in piece && piece.raw === char;
 
-function charactersOf(text: string, escapes: boolean, into: WordPiece[]): void {
+/** The characters of literal text as brace expansion sees them (backslash escapes kept in `raw`). */
+export function charactersOf(text: string, escapes: boolean, into: WordPiece[]): void {
   for (let index = 0; index < text.length; index++) {
     const char = text[index] as string;
     if (escapes && char === '\\' && index + 1 < text.length) {

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { allKey, arrayName, joinElements, elementsOf } from './arrays.js';
+import { isAssociative, setAssociative } from './associative.js';
 import { type ShellWord, literalPrefix } from './shell-word.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
@@ -202,6 +203,11 @@ export function assignVariable(
   // No value at all is never a reading that matches nothing: it stays unknown.
   const stored = next.length > 0 ? union(facts, [], next) : [RUN_TIME];
   facts.variables.set(name, stored);
+  // `m=x` sets the element of key 0 of an associative array m.
+  if (!name.includes('[') && isAssociative(facts, name)) {
+    setAssociative(facts, name, '0', stored);
+    return;
+  }
   // `A=x` sets element 0 of an array A.
   const whole = name.includes('[') ? undefined : facts.variables.get(allKey(name));
   if (whole)

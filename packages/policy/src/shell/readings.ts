@@ -1,5 +1,14 @@
 import type { Node } from 'web-tree-sitter';
-import { ELEMENT, allKey, decodeField, expandElements, joinElements } from './arrays.js';
+import {
+  ELEMENT,
+  allKey,
+  decodeField,
+  elementKey,
+  expandElements,
+  joinElements,
+  literalIndex,
+} from './arrays.js';
+import { associativeKey, isAssociative, knownKeys } from './associative.js';
 import { expandedWords } from './braces.js';
 import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, valueWord } from './facts.js';
 import { staticOutputs } from './static-output.js';
@@ -39,6 +48,31 @@ export function commandOutputs(facts: LineFacts, command: Node, depth = 0): Shel
   });
 }
 
+/**
+ * `${NAME[KEY]}`: for each value of the key, the element of that key of an associative array
+ * (nothing when its keys are known and lack it), or of that literal index of an indexed one.
+ */
+function keyedValues(facts: LineFacts, name: string, key: ShellWord, depth: number): ShellWord[] | undefined {
+  const associative = isAssociative(facts, name);
+  const keys = associative ? knownKeys(facts, name) : undefined;
+  const out: ShellWord[] = [];
+  for (const fields of readingsOf(facts, key, depth) ?? [[key]]) {
+    const text = fields.map((field) => field.text).join(' ');
+    if (fields.some((field) => field.dynamic)) out.push(RUN_TIME);
+    else if (associative)
+      out.push(
+        ...(facts.variables.get(associativeKey(name, text)) ?? [keys ? valueWord('', false) : RUN_TIME]),
+      );
+    else {
+      const index = literalIndex(text);
+      out.push(
+        ...((index === undefined ? undefined : facts.variables.get(elementKey(name, index))) ?? [RUN_TIME]),
+      );
+    }
+  }
+  return out.every((value) => value === RUN_TIME) ? undefined : out;
+}
+
 /** The values of a variable part: the variable's, an element's, or a whole array's. */
 function partValues(
   facts: LineFacts,
@@ -46,6 +80,7 @@ function partValues(
   depth: number,
 ): ShellWord[] | undefined {
   if ('substitution' in part) return substitutionValues(facts, part.substitution, depth);
+  if (part.key) return keyedValues(facts, part.variable, part.key, depth);
   if (part.indirect) {
     const names = facts.variables.get(part.variable);
     if (!names) return undefined;

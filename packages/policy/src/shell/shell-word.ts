@@ -43,6 +43,8 @@ export type WordPart =
       readonly variable: string;
       readonly quoted: boolean;
       readonly fallback?: ShellWord;
+      /** `${NAME[KEY]}` with a key that is not a literal number: read with the array's kind. */
+      readonly key?: ShellWord;
       /** `${NAME[@]}` or `${NAME[*]}`: every element of the array. */
       readonly all?: '@' | '*';
       /** `${!NAME}`: the variable NAME names. */

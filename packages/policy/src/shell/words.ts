@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { decodeAnsiC } from './ansi-c.js';
 import { POSITIONAL, elementKey, literalIndex } from './arrays.js';
+import { keysName } from './associative.js';
 import { parameterOperation } from './parameter-operations.js';
 import { namedChildrenOf } from './parser.js';
 import type { ShellWord, WordPart } from './shell-word.js';
@@ -44,6 +45,28 @@ function variablePart(text: string, quoted: boolean): WordPart | undefined {
   if (index === '@' || index === '*') return { variable: name, quoted, all: index };
   const at = literalIndex(index);
   return at === undefined ? undefined : { variable: elementKey(name, at), quoted };
+}
+
+/**
+ * `${NAME[KEY]}` with a key other than a literal number (`${m[k]}`, `${m[$k]}`, `${m["a b"]}`):
+ * the key is read as a word; `${!NAME[@]}`: the keys of an associative array.
+ */
+function subscriptPart(node: Node, quoted: boolean, depth: number): WordPart | undefined {
+  if (node.type !== 'expansion') return undefined;
+  const subscript = node.namedChild(0);
+  if (node.namedChildCount !== 1 || subscript?.type !== 'subscript') return undefined;
+  const name = subscript.childForFieldName('name')?.text;
+  const index = subscript.childForFieldName('index');
+  if (!name || !index || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return undefined;
+  if (node.childCount === 4 && node.child(1)?.text === '!')
+    return index.text === '@' || index.text === '*'
+      ? { variable: keysName(name), quoted, all: index.text }
+      : undefined;
+  if (node.childCount !== 3 || index.text === '@' || index.text === '*') return undefined;
+  const inner = newAccumulator();
+  visit(index, inner, false, depth + 1);
+  if (inner.incomplete) return undefined;
+  return { variable: name, quoted, key: finish(inner, false) };
 }
 
 function unescapeUnquoted(raw: string): string {
@@ -143,7 +166,7 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
       }
       acc.ifsOnly = false;
       {
-        const variable = variablePart(node.text, quoted);
+        const variable = variablePart(node.text, quoted) ?? subscriptPart(node, quoted, depth);
         const fallback = variable ? undefined : defaultValue(node, quoted, depth);
         const operation = variable || fallback ? undefined : parameterOperation(node);
         const indirect = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.text)?.[1];

@@ -1,0 +1,49 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { describe, it } from 'vitest';
+import { type Case, deviceWritePolicy } from './device-write-cases.js';
+
+/**
+ * Items a fourth round left: associative arrays, `mapfile`/`readarray` targets and the shell's
+ * own `/proc/PID/cwd` and `/proc/PID/root`. Each line is judged in bypass mode under generous
+ * allow rules, where anything neither denied nor asked runs; each verdict was checked against
+ * what bash 5.2 does with the line (a file in place of the disk); near misses stay allowed.
+ */
+const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-5');
+const DISK = /^disk-destruction: (writes to the block device \/dev\/sda|dd)/;
+const MAYBE = /may write to the block device \/dev\/sda/;
+
+describe('associative arrays', () => {
+  it.each<Case>([
+    ['declare -A m=([k]=/dev/sda); dd of=${m[k]} < img', 'deny', DISK],
+    ['declare -A m; m[x]=/dev/sda; cat img > ${m[x]}', 'deny', DISK],
+    ['typeset -A m=([k]=/dev/sda); tee "${m[k]}" < img', 'deny', DISK],
+    ['f(){ local -A m=([k]=/dev/sda); tee "${m[k]}" < img; }; f', 'deny', DISK],
+    ['declare -A m=([k]=/dev/sda [j]=x); tee "${m[@]}" < img', 'deny', DISK],
+    ['declare -A m=([k]=/dev/sda [j]=x); tee ${m[*]} < img', 'deny', DISK],
+    ['declare -A m=(k /dev/sda); tee "${m[k]}" < img', 'deny', DISK],
+    ['declare -A m=([/dev/sda]=1); tee "${!m[@]}" < img', 'deny', DISK],
+    ['k=z; declare -A m=([$k]=/dev/sda); tee "${m[z]}" < img', 'deny', DISK],
+    ['declare -A m=([z]=/dev/sda); k=z; tee "${m[$k]}" < img', 'deny', DISK],
+    ['declare -A m=(["a b"]=/dev/sda); tee "${m["a b"]}" < img', 'deny', DISK],
+    ['declare -A m=([0]=/dev/sda); tee $m < img', 'deny', DISK],
+    ['declare -A m; m=x; m[k]=/dev/sda; tee ${m[*]} < img', 'deny', DISK],
+    ['declare -A m=([k]=/dev/sda); m+=([j]=x); tee "${m[j]}" "${m[k]}" < img', 'deny', DISK],
+    ['declare -A m=([k]=/dev/s); m[k]+=da; tee "${m[k]}" < img', 'deny', DISK],
+    ['f(){ declare -gA m=([k]=/dev/sda); }; f; tee "${m[k]}" < img', 'deny', DISK],
+    ['declare -Ar m=([k]=/dev/sda); tee "${m[k]}" < img', 'deny', DISK],
+    ['declare -A m=([k]=x); [ -e y ] && m[k]=/dev/sda; tee "${m[k]}" < img', 'ask', MAYBE],
+    // explicit indexes in an indexed array
+    ['A=([1]=/dev/sda); tee "${A[1]}" < img', 'deny', DISK],
+    ['A=([1]=/dev/sda); tee "${A[@]}" < img', 'deny', DISK],
+    ['A=([3]=x /dev/sda); tee "${A[4]}" < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'declare -A m=([k]=/dev/sda); tee "$m" < img',
+    'f(){ declare -A m=([k]=/dev/sda); }; f; tee "${m[k]}" < img',
+    'declare -A m=([k]=/dev/sda); m[k]=out.img; tee "${m[k]}" < img',
+    'declare -A m=([k]=/dev/sda); cp "${m[k]}" backup.img',
+    'declare -A m=([a]=x.img [b]=y.img); tee "${m[@]}" < img',
+    'A=([1]=/dev/sda); tee "${A[0]}" < img',
+  ])('%j stays allowed', allowedInDefault);
+});
