@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { type Readable, pipeline } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '@toolplane/core';
@@ -38,18 +38,31 @@ function checkUrl(url: URL): void {
   }
 }
 
-function decoded(body: Readable, encoding: string | undefined): Readable {
+function decompressor(encoding: string | undefined) {
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return body.pipe(createGunzip());
+      return createGunzip();
     case 'deflate':
-      return body.pipe(createInflate());
+      return createInflate();
     case 'br':
-      return body.pipe(createBrotliDecompress());
+      return createBrotliDecompress();
     default:
-      return body;
+      return undefined;
   }
+}
+
+/**
+ * The body, decompressed. `pipeline` (not `pipe`) so that a body that fails (its connection
+ * broke, the fetch timed out or was cancelled) fails the decompressed stream too instead of
+ * leaving it waiting for bytes that never come, and destroying the result releases the body.
+ */
+function decoded(body: Readable, encoding: string | undefined): Readable {
+  const decompress = decompressor(encoding);
+  if (!decompress) return body;
+  return pipeline(body, decompress, () => {
+    // errors reach the reader through the decompressor
+  });
 }
 
 async function readCapped(stream: Readable, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {

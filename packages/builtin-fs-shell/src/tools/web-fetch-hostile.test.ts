@@ -1,0 +1,96 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { context, makeTempDir, okText, textOf } from '../../test/helpers.js';
+import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+
+// Hostile servers: compressed bodies that stall, break or explode, lying lengths.
+
+let server: Server;
+let port: number;
+let dir: string;
+let cleanup: () => Promise<void>;
+let provider: BuiltinProvider;
+
+const zeros = Buffer.alloc(64 * 1024 * 1024, 'a');
+const bombs = {
+  gzip: gzipSync(zeros),
+  deflate: deflateSync(zeros),
+  br: brotliCompressSync(zeros),
+};
+
+beforeAll(async () => {
+  ({ dir, cleanup } = await makeTempDir('tp-web-hostile-'));
+  server = createServer((request, response) => {
+    const url = request.url ?? '/';
+    const bomb = /^\/bomb-(gzip|deflate|br)$/.exec(url);
+    if (bomb) {
+      const encoding = bomb[1] as keyof typeof bombs;
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding });
+      response.end(bombs[encoding]);
+    } else if (url === '/gzip-stall') {
+      // A gzip body that starts, then never goes on.
+      const body = gzipSync('first words '.repeat(1000));
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      response.write(body.subarray(0, 200));
+    } else if (url === '/gzip-broken') {
+      // A gzip body whose connection breaks half way.
+      const body = gzipSync('first words '.repeat(1000));
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      response.write(body.subarray(0, 200), () => setTimeout(() => request.socket.destroy(), 50));
+    } else if (url === '/gzip-corrupt') {
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      response.end(Buffer.from('this is not gzip at all'));
+    } else if (url === '/short-length') {
+      // Says 1000 bytes, sends 10 and closes.
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      response.write('ten bytes.', () => setTimeout(() => request.socket.destroy(), 50));
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('unknown');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  provider = createBuiltinProvider({
+    workspace: dir,
+    webFetch: { allowPrivate: true, maxBytes: 100_000, timeoutMs: 1500 },
+  });
+});
+
+afterAll(async () => {
+  await provider?.close?.();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await cleanup();
+});
+
+const fetch = (path: string) =>
+  provider.execute('web_fetch', { url: `http://127.0.0.1:${port}${path}` }, context());
+
+describe('web_fetch against hostile servers', () => {
+  it('cuts a decompression bomb at the byte cap, for gzip, deflate and br', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const result = await fetch(`/bomb-${encoding}`);
+      expect(okText(result)).toMatch(/\(body cut at 98 KB\)/);
+      expect(result.ok && (result.structured as { truncated: boolean }).truncated).toBe(true);
+    }
+  });
+
+  it('times out on a compressed body that stalls, instead of hanging', { timeout: 20_000 }, async () => {
+    expect(textOf(await fetch('/gzip-stall'))).toMatch(/^TIMEOUT: no complete response within 1500 ms/);
+  });
+
+  it('fails a compressed body whose connection breaks, instead of hanging', { timeout: 20_000 }, async () => {
+    expect(textOf(await fetch('/gzip-broken'))).toMatch(/^EXECUTION_FAILED: could not fetch/);
+  });
+
+  it('fails a body that is not the encoding it claims', async () => {
+    expect(textOf(await fetch('/gzip-corrupt'))).toMatch(/^EXECUTION_FAILED: could not fetch/);
+  });
+
+  it('fails a body shorter than its content-length', async () => {
+    expect(textOf(await fetch('/short-length'))).toMatch(/^EXECUTION_FAILED: could not fetch/);
+  });
+});
