@@ -1,9 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
 import { HeadTailBuffer } from './head-tail-buffer.js';
-import { isAlive, listDescendants, listGroupMembers, signalTree } from './process-tree.js';
+import {
+  isAlive,
+  listDescendants,
+  listGroupMembers,
+  listMarked,
+  signalTree,
+  startTicksOf,
+} from './process-tree.js';
+
+/**
+ * The variable each command's environment is marked with (a fresh random value per command), so
+ * its processes are found even after they left its tree and group (a daemon that forked twice and
+ * called `setsid`).
+ */
+export const PROCESS_MARK_VARIABLE = 'TOOLPLANE_PROCESS_MARK';
 
 /** Options of {@link createHostExecutor}. */
 export interface HostExecutorOptions {
@@ -42,19 +57,25 @@ class HostProcess implements ExecProcess {
   private known = new Set<number>();
   private timedOut = false;
   private cancelled = false;
+  /** `NAME=value` in the environment of every process of this command. */
+  private readonly mark = `${PROCESS_MARK_VARIABLE}=${randomBytes(12).toString('hex')}`;
+  /** When the shell started: marked processes older than it are not this command's. */
+  private readonly startTicks: number | undefined;
 
   constructor(request: ExecRequest, options: Required<HostExecutorOptions>) {
     this.options = options;
     const started = performance.now();
     this.child = spawn(options.shell, ['-c', request.command], {
       cwd: request.cwd,
-      env: { ...request.env },
+      env: { ...request.env, [PROCESS_MARK_VARIABLE]: this.mark.slice(PROCESS_MARK_VARIABLE.length + 1) },
       // Its own process group, so the whole tree can be signalled at once.
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
     this.pid = this.child.pid;
+    // The shell cannot have been reaped yet (that happens on the event loop), so this is its entry.
+    this.startTicks = this.pid === undefined ? undefined : startTicksOf(this.pid);
     const maxBytes = request.maxOutputBytes ?? options.defaultMaxOutputBytes;
     const stdout = new HeadTailBuffer(maxBytes);
     const stderr = new HeadTailBuffer(maxBytes);
@@ -93,7 +114,7 @@ class HostProcess implements ExecProcess {
         if (this.killing) await this.killing;
         // Whatever is left in the group (background jobs of a finished command) goes too.
         if (this.pid !== undefined) {
-          const leftovers = [...this.known, ...listDescendants(this.pid), ...listGroupMembers(this.pid)];
+          const leftovers = [...this.known, ...this.members(this.pid)];
           signalTree(this.pid, leftovers, 'SIGKILL');
           await waitGone(leftovers, 2000);
         }
@@ -135,16 +156,21 @@ class HostProcess implements ExecProcess {
     });
   }
 
+  /** The command's processes: descendants, its group, and those carrying its mark. */
+  private members(pid: number): number[] {
+    return [...listDescendants(pid), ...listGroupMembers(pid), ...listMarked(this.mark, this.startTicks)];
+  }
+
   kill(): Promise<void> {
     if (!this.timedOut) this.cancelled = true;
     if (this.pid === undefined) return Promise.resolve();
     const pid = this.pid;
     this.killing ??= (async () => {
-      for (const member of [...listDescendants(pid), ...listGroupMembers(pid)]) this.known.add(member);
+      for (const member of this.members(pid)) this.known.add(member);
       const tree = [pid, ...this.known];
       signalTree(pid, tree, 'SIGTERM');
       if (!(await waitGone(tree, this.options.killGraceMs))) {
-        for (const descendant of listDescendants(pid)) this.known.add(descendant);
+        for (const member of this.members(pid)) this.known.add(member);
         signalTree(pid, [pid, ...this.known], 'SIGKILL');
         await waitGone([pid, ...this.known], 5000);
       }

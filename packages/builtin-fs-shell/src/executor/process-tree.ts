@@ -1,14 +1,72 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
-function parentOf(pid: string): { parent: number; group: number; state: string } | undefined {
+interface ProcessStat {
+  readonly parent: number;
+  readonly group: number;
+  readonly state: string;
+  /** Clock ticks after boot when the process started (field 22 of `/proc/PID/stat`). */
+  readonly startTicks: number;
+}
+
+function parentOf(pid: string): ProcessStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', parent: Number(fields[1]), group: Number(fields[2]) };
+    return {
+      state: fields[0] ?? '',
+      parent: Number(fields[1]),
+      group: Number(fields[2]),
+      startTicks: Number(fields[19]),
+    };
   } catch {
     return undefined;
   }
+}
+
+/** When a process started (clock ticks after boot), from `/proc`; undefined where unknown. */
+export function startTicksOf(pid: number): number | undefined {
+  const ticks = parentOf(String(pid))?.startTicks;
+  return ticks === undefined || Number.isNaN(ticks) ? undefined : ticks;
+}
+
+function holdsEntry(pid: string, entry: Buffer): boolean {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false; // gone, or another user's process
+  }
+  for (let at = environ.indexOf(entry); at !== -1; at = environ.indexOf(entry, at + 1)) {
+    if (at === 0 || environ[at - 1] === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Live processes whose environment, as they were started, holds `entry` (`NAME=value`), among
+ * those started at or after `notBefore` (clock ticks after boot): the processes of a command
+ * that marked its environment, wherever they moved (a daemon that forked twice and called
+ * `setsid` is neither a descendant nor in the group any more, but it inherited the mark). Only
+ * this user's processes can be read; empty where there is no `/proc`.
+ */
+export function listMarked(entry: string, notBefore: number | undefined): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`${entry}\0`);
+  const marked: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const info = parentOf(name);
+    if (!info || info.state === 'Z' || info.state === 'X') continue;
+    if (notBefore !== undefined && info.startTicks < notBefore) continue;
+    if (holdsEntry(name, needle)) marked.push(Number(name));
+  }
+  return marked;
 }
 
 /** All descendants of `pid` (children, grandchildren...) from `/proc`; empty where there is no `/proc`. */
