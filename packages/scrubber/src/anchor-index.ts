@@ -35,8 +35,17 @@ export interface ProbeGroup {
   readonly byCodeAfter: readonly (readonly AnchorEntry[] | undefined)[];
 }
 
+/**
+ * Anchors searched whole, as their own probe, where no other anchor shares their probe character:
+ * a native search for `</` returns only at a closing tag, where probing its `/` would return to
+ * the scan at every slash of paths, URLs and comments; likewise `FIED` (sql_password's
+ * `IDENTIFIED`) rather than every `F`.
+ */
+const WHOLE_PROBES: ReadonlySet<string> = new Set(['</', 'FIED']);
+
 /** Where the probe character sits in `anchor`, or -1 when it has none (then its end is the probe). */
 function probeOffset(anchor: string): number {
+  if (WHOLE_PROBES.has(anchor)) return -1;
   for (const probe of PREFERRED_PROBES) {
     const index = anchor.indexOf(probe);
     if (index !== -1) return index;

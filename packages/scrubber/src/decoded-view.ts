@@ -25,13 +25,15 @@ const WIDE_TRIGGER =
   /[\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\uff01-\uff5e\u0391-\u03c9\u0405-\u0458\u0501\u04bb\u04cf\u051b\u051d]/g;
 
 /**
- * Literals found with `indexOf`: an escape character (ANSI colours), a soft hyphen, a JSON
- * `\u00XX` escape, PHP's `\/`, `%` (a percent-encoded `:`, `=`, `@`, `/`, `&` or `?`), and
- * HTML entities for quotes (JSON in an HTML attribute: `{&quot;apiKey&quot;:...}`).
+ * Characters found with `indexOf`, each confirmed where it is: an escape character (ANSI
+ * colours), a soft hyphen, `\` of a JSON `\u00XX` escape or PHP's `\/`, `%` (a
+ * percent-encoded `:`, `=`, `@`, `/`, `&` or `?`), and `&` of an HTML entity for quotes (JSON in an
+ * HTML attribute: `{&quot;apiKey&quot;:...}`). One pass per character: a search for `&quot;`,
+ * `&#` and `&apos;` in turn stops at every `&` three times.
  */
-const LITERAL_TRIGGERS = ['\x1b', '\u00ad', '\\u00', '\\/', '%', '&quot;', '&#', '&apos;'];
+const LITERAL_TRIGGERS = ['\x1b', '\u00ad', '\\', '%', '&'];
 
-/** Whether the literal trigger at `index` really is one (an escape of printable ASCII or ESC, a structural percent code). */
+/** Whether the trigger character at `index` really begins one (an escape of printable ASCII or ESC, a structural percent code, a quote entity). */
 function confirms(text: string, index: number, literal: string): boolean {
   if (literal === '%') {
     const value = hexAt(text, index + 1, 2);
@@ -39,8 +41,13 @@ function confirms(text: string, index: number, literal: string): boolean {
       value === 0x3a || value === 0x3d || value === 0x3f || value === 0x40 || value === 0x26 || value === 0x2f
     );
   }
-  if (literal === '&#') return htmlEntity(text, index) !== undefined;
-  if (literal === '\\u00') {
+  if (literal === '&') {
+    if (text.charCodeAt(index + 1) === 35) return htmlEntity(text, index) !== undefined; // &#
+    return text.startsWith('&quot;', index) || text.startsWith('&apos;', index);
+  }
+  if (literal === '\\') {
+    if (text.charCodeAt(index + 1) === 47) return true; // \/
+    if (!text.startsWith('\\u00', index)) return false;
     const value = hexAt(text, index + 2, 4);
     return (value >= 0x20 && value <= 0x7e) || value === 0x1b;
   }

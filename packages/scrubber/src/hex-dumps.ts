@@ -83,16 +83,17 @@ function dumpLineStart(text: string, zero: number): number {
 
 /**
  * Runs of consecutive dump lines read back to bytes. Dumps are found by the end of their line
- * offsets (`0: ` for xxd, `0  ` for hexdump -C: two native searches), and only their lines are
- * read, each once.
+ * offsets (`0: ` for xxd, `0  ` for hexdump -C: one native search for `0`, the two characters
+ * after it compared here, which costs half of a search for each marker), and only their lines
+ * are read, each once.
  */
 export function hexDumpRuns(text: string): HexDumpRun[] {
   const starts: number[] = [];
-  for (const marker of ['0: ', '0  ']) {
-    for (let hit = text.indexOf(marker); hit !== -1; hit = text.indexOf(marker, hit + 1)) {
-      const start = dumpLineStart(text, hit);
-      if (start !== -1) starts.push(start);
-    }
+  for (let hit = text.indexOf('0'); hit !== -1; hit = text.indexOf('0', hit + 1)) {
+    const next = text.charCodeAt(hit + 1);
+    if ((next !== 58 && next !== 32) || text.charCodeAt(hit + 2) !== 32) continue; // `0: ` or `0  `
+    const start = dumpLineStart(text, hit);
+    if (start !== -1) starts.push(start);
   }
   if (starts.length === 0) return [];
   starts.sort((a, b) => a - b);

@@ -41,9 +41,16 @@ function isWrapWidth(length: number): boolean {
 }
 
 /**
+ * A line start (after its `\n`) whose first 60 characters are base64: only such a line can begin a
+ * run, and a native regex search finds them faster than a visit to every line.
+ */
+const RUN_START = /\n[A-Za-z0-9+/_-]{60}/g;
+
+/**
  * Runs of at least two consecutive lines of base64 (or hex) 60, 64 or 76 characters wide (the last line may
- * be shorter or padded), joined without their line breaks. Linear: each line is looked at
- * once, and only lines of a run's width are checked character by character.
+ * be shorter or padded), joined without their line breaks. Linear: lines are visited from a line
+ * that can begin a run (found by {@link RUN_START}) until the run ends, each line once, and only
+ * lines of a run's width are checked character by character.
  */
 export function wrappedBase64Runs(text: string): WrappedRun[] {
   const runs: WrappedRun[] = [];
@@ -51,10 +58,11 @@ export function wrappedBase64Runs(text: string): WrappedRun[] {
   let width = 0;
   const close = (): void => {
     if (lines.length >= 2) runs.push(join(text, lines));
-    lines = [];
+    if (lines.length > 0) lines = [];
     width = 0;
   };
-  for (let start = 0; start < text.length; ) {
+  /** Reads the line at `start`; returns where the next line starts. */
+  const visit = (start: number): number => {
     let newline = text.indexOf('\n', start);
     if (newline === -1) newline = text.length;
     const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
@@ -73,7 +81,17 @@ export function wrappedBase64Runs(text: string): WrappedRun[] {
         width = length;
       }
     }
-    start = newline + 1;
+    return newline + 1;
+  };
+  let next = visit(0);
+  while (next < text.length) {
+    if (width === 0) {
+      // Between runs: skip to the next line that can begin one.
+      RUN_START.lastIndex = next - 1;
+      if (RUN_START.exec(text) === null) break;
+      next = RUN_START.lastIndex - 60;
+    }
+    next = visit(next);
   }
   close();
   return runs;

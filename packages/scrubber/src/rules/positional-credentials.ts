@@ -94,7 +94,19 @@ export const positionalCredentials: SecretRule = {
   id: 'positional_credentials',
   description:
     'Passwords given after a keyword: nmcli device wifi connect SSID password WORD, nmcli wifi-sec.psk / 802-1x.password WORD, rabbitmqctl add_user / change_password NAME PASSWORD',
-  anchors: ['password ', 'password\t', '.psk ', '.wep-key', '.pin ', 'add_user ', 'authenticate_user '],
+  // Anchors the scan already probes for other rules where it can: `password` shares the `word`
+  // pass of netrc and sql_password, and the properties with a dash share the `-` pass; only
+  // `gsm.` has a pass of its own (`gsm.pin`). The matcher takes the whole word around the anchor.
+  anchors: [
+    'password',
+    '-sec.psk',
+    '-security.psk',
+    '.wep-key',
+    '-1x.pin',
+    'gsm.',
+    'add_user ',
+    'authenticate_user ',
+  ],
   match: matchPositional,
   maxLength: MAX_WORD + 8 + 2 * (MAX_VALUE + 2),
   positives: (fake) => {
