@@ -55,10 +55,23 @@ function plainCopy(spec: unknown): unknown {
   }
 }
 
+/** Nothing but white space and invisible format characters (zero-width spaces and joiners). */
+const BLANK = /^[\s\p{Cf}]*$/u;
+
+/** A name quoted with what cannot be seen written as escapes (`"\t"`, `"\u200b"`). */
+function visible(name: string): string {
+  return JSON.stringify(name.slice(0, 64)).replace(
+    /[^\x20-\x7e]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 function specProblem(spec: unknown, names: ReadonlySet<string>): string | undefined {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'is not an object: skipped';
   const { name, inputSchema } = spec as { name?: unknown; inputSchema?: unknown };
   if (typeof name !== 'string' || name.length === 0) return 'has no name (a non-empty string): skipped';
+  // sanitized, a blank name would be listed as underscores: a name no model can tell apart
+  if (BLANK.test(name)) return `has a blank name (${visible(name)}): skipped`;
   const shown = `"${name.slice(0, 64)}"`;
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema))
     return `${shown} has no inputSchema object: skipped`;

@@ -194,13 +194,18 @@ export class ToolRegistry {
 
 /** Throws `CONFIG_INVALID` unless an alias and its target are both non-empty strings. */
 function checkAlias(alias: unknown, target: unknown): void {
-  if (typeof alias === 'string' && alias !== '' && typeof target === 'string' && target !== '') return;
+  if (named(alias) && named(target)) return;
   const shown = (value: unknown): string =>
     typeof value === 'string' ? JSON.stringify(value.slice(0, 100)) : typeof value;
   throw new ToolError(
     'CONFIG_INVALID',
     `an alias and its target must be non-empty strings (a name models may use -> a public tool name); got ${shown(alias)} -> ${shown(target)}`,
   );
+}
+
+/** A string with something visible in it (not empty, not only white space or zero-width characters). */
+function named(value: unknown): value is string {
+  return typeof value === 'string' && !/^[\s\p{Cf}]*$/u.test(value);
 }
 
 /** Edits at most between a misspelled name and a suggestion. */

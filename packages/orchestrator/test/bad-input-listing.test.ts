@@ -18,13 +18,13 @@ const objectSchema = { type: 'object', properties: {} } as const;
 /** A fresh orchestrator (closed after the test) with provider `p` answering `listTools`, and its warnings. */
 function listing(
   listTools: () => ToolSpec[],
-  execute?: ToolProvider['execute'],
+  extra: Partial<ToolProvider> = {},
 ): { local: ToolsOrchestrator; warnings: string[] } {
   const local = createOrchestrator();
   orchestrator = local;
   const warnings: string[] = [];
   local.on('warning', (event) => warnings.push(event.message));
-  local.register(testProvider('p', {}, { listTools, ...(execute ? { execute } : {}) }));
+  local.register(testProvider('p', {}, { listTools, ...extra }));
   return { local, warnings };
 }
 
@@ -45,13 +45,12 @@ describe('a listTools() answer with entries of the wrong kind', () => {
       },
     ];
     const runs: string[] = [];
-    const { local, warnings } = listing(
-      () => listed as ToolSpec[],
-      async (name) => {
+    const { local, warnings } = listing(() => listed as ToolSpec[], {
+      execute: async (name) => {
         runs.push(name);
         return ok(name);
       },
-    );
+    });
     const [, report] = await local.warmup();
     expect(report).toMatchObject({ provider: 'p', ok: true, tools: 1 });
     expect(local.providers().find((each) => each.namespace === 'p')?.state).toBe('ready');
@@ -120,5 +119,55 @@ describe('an alias that is already the name of a tool', () => {
     // an alias that is no tool's name still works
     local.alias('legacy', 'p__fresh');
     expect(codeOf(await local.call('legacy', {}))).toBe('OK');
+  });
+});
+
+describe('tool names that are blank', () => {
+  it.each<[string, boolean]>([
+    ['a namespaced provider', true],
+    ['a provider with prefixNames: false', false],
+  ])('in %s are skipped with a warning (before: listed as underscores)', async (_what, prefix) => {
+    const runs: string[] = [];
+    const blankNames = [' ', '\t\n', '\u00a0\u200b', ' search '];
+    const { local, warnings } = listing(
+      () => blankNames.map((name) => ({ name, description: 'blank', inputSchema: objectSchema })),
+      {
+        prefixNames: prefix,
+        execute: async (name) => {
+          runs.push(name);
+          return ok(name);
+        },
+      },
+    );
+    await local.warmup();
+    const mine = local
+      .listTools()
+      .map((spec) => spec.name)
+      .filter((name) => !['batch', 'tool_output'].includes(name));
+    // a name with words keeps its sanitized form, as core's naming rules say
+    expect(mine).toEqual([prefix ? 'p___search_' : '_search_']);
+    expect(warnings.join('\n')).toContain(
+      'tool 0 has a blank name (" "): skipped; tool 1 has a blank name ("\\t\\n"): skipped; tool 2 has a blank name ("\\u00a0\\u200b"): skipped',
+    );
+    expect(codeOf(await local.call(prefix ? 'p___' : '___', {}))).toBe('TOOL_NOT_FOUND');
+    expect(runs).toEqual([]);
+  });
+
+  it('an alias that is blank is CONFIG_INVALID, as an empty one is', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    local.register(testProvider('p', { real: { run: () => ok('real') } }));
+    await local.warmup();
+    for (const alias of [' ', '\t', '\u200b']) {
+      const error = thrownBy(() => local.alias(alias, 'p__real'));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(/an alias and its target must be non-empty strings/);
+    }
+    expect(thrownBy(() => local.alias('old', '  ')).code).toBe('CONFIG_INVALID');
+    const refused = thrownBy(() =>
+      local.register(testProvider('q', { x: { run: () => ok('x') } }), { aliases: { ' ': 'q__x' } }),
+    );
+    expect(refused.code).toBe('CONFIG_INVALID');
+    expect(local.providers().map((each) => each.namespace)).not.toContain('q');
   });
 });
