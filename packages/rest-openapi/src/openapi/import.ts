@@ -1,33 +1,21 @@
-import {
-  type JsonSchema,
-  ToolError,
-  allocateToolNames,
-  errorMessage,
-  sanitizeToolName,
-} from '@toolplane/core';
-import type { LookupFunction } from '../address-guard.js';
-import type { RestParameterBinding, RestToolConfig } from '../config.js';
+import { ToolError, errorMessage, sanitizeToolName } from '@toolplane/core';
+import type { RestToolConfig } from '../config.js';
 import { setOwn } from '../records.js';
 import { checkToolConfig } from '../tool-spec.js';
 import { splitToolUrl } from '../url-template.js';
 import { checkCredentials, checkImportOptions, checkServerChoice } from './check-options.js';
-import { type OperationFilter, excludedBy, matchesFilter } from './filter.js';
-import { type LoadOptions, type OpenApiSource, loadDocument } from './load.js';
+import { excludedBy, matchesFilter } from './filter.js';
+import type { ImportOptions, ImportResult } from './import-options.js';
+import { type OpenApiSource, loadDocument } from './load.js';
 import type { NormalizedOperation } from './operation-model.js';
 import { readOperations } from './operations.js';
 import { reconcilePathParameters } from './path-parameters.js';
 import { publicDocumentOrigin } from './public-document.js';
 import { createRefResolver } from './resolver.js';
 import { MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
-import {
-  type SchemeCredentials,
-  authForRequirements,
-  defaultVariableOwners,
-  securityShapeWarning,
-} from './security.js';
+import { authForRequirements, defaultVariableOwners, securityShapeWarning } from './security.js';
 import { checkServerVariables } from './server-variables.js';
 import {
-  type ServerChoice,
   baseUrl2,
   baseUrl3,
   checkDocumentServer,
@@ -35,61 +23,15 @@ import {
   checkServerAddress,
   checkSwaggerBase,
 } from './servers.js';
-import { argumentNames, describeOperation, fallbackName } from './operation-names.js';
-import { trimText } from './text.js';
+import { operationArguments } from './operation-arguments.js';
+import { describeOperation, operationToolNames } from './operation-names.js';
 import { SchemeRefused } from './scheme-refused.js';
 import { checkAllowedTokenOrigins } from './token-url.js';
 import { collapseWarnings } from './warnings.js';
 
+export type { ImportOptions, ImportResult };
+
 type Mutable = Record<string, unknown>;
-
-/** Options of {@link importOpenApi}. */
-export interface ImportOptions extends ServerChoice, LoadOptions {
-  /** Used for default environment variable names of credentials (`PETSTORE_API_KEY`). */
-  readonly namespace?: string;
-  /** Keep only operations matching every criterion given. */
-  readonly include?: OperationFilter;
-  /** Drop operations matching any criterion given. */
-  readonly exclude?: OperationFilter;
-  /** Credentials per security scheme name; values may be `${ENV}` templates. */
-  readonly credentials?: Readonly<Record<string, SchemeCredentials>>;
-  /**
-   * Origins (`https://auth.example.com`) besides the API's own where a document's OAuth2
-   * `tokenUrl` may send your client id and secret; any other is `CONFIG_INVALID`.
-   */
-  readonly allowedTokenOrigins?: readonly string[];
-  /** Prefix of default credential variables (default: namespace upper-cased, or `API`). */
-  readonly envPrefix?: string;
-  /** Longest tool description (default 1024 characters). */
-  readonly maxDescriptionLength?: number;
-  /** Longest parameter or schema description (default 300 characters). */
-  readonly maxParameterDescriptionLength?: number;
-  /** Import deprecated operations (default true; their descriptions say so). */
-  readonly includeDeprecated?: boolean;
-  /**
-   * Resolves the host of a document fetched from a URL, to tell a public origin from a private
-   * one (default `dns.lookup`).
-   */
-  readonly lookup?: LookupFunction;
-  /** Stop at the first operation that cannot be imported instead of skipping it with a warning. */
-  readonly strict?: boolean;
-  /** Settings added to every tool (timeout, queue, cache, headers, maxResponseBytes...). */
-  readonly toolDefaults?: Partial<
-    Omit<RestToolConfig, 'description' | 'method' | 'url' | 'parametersSchema'>
-  >;
-}
-
-/** What an import produced. */
-export interface ImportResult {
-  readonly tools: Record<string, RestToolConfig>;
-  /** Operations skipped or renamed, and why. */
-  readonly warnings: string[];
-  readonly info: {
-    readonly title?: string;
-    readonly version?: string;
-    readonly specification: '2.0' | '3.0' | '3.1';
-  };
-}
 
 /** The base URL of the document's (chosen) server, or undefined when it has none that works. */
 function documentBaseUrl(
@@ -171,23 +113,7 @@ export async function importOpenApi(
       (!options.exclude || !excludedBy(operation, options.exclude)),
   );
 
-  const wanted = selected.map((operation) => operation.operationId ?? fallbackName(operation));
-  const seen = new Set<string>();
-  for (const [index, name] of wanted.entries()) {
-    const operation = selected[index] as NormalizedOperation;
-    if (!operation.operationId)
-      warnings.push(`${operation.label} has no operationId; named it ${sanitizeToolName(name)}`);
-    const clean = sanitizeToolName(name);
-    if (seen.has(clean)) {
-      if (options.strict)
-        throw new ToolError(
-          'CONFIG_INVALID',
-          `${operation.label}: the tool name ${clean} is used twice; give the operations distinct operationIds`,
-        );
-    }
-    seen.add(clean);
-  }
-  const names = allocateToolNames(wanted);
+  const { wanted, names } = operationToolNames(selected, options.strict === true, warnings);
 
   const tools: Record<string, RestToolConfig> = {};
   const pinnedHeaders = new Set(
@@ -228,50 +154,11 @@ export async function importOpenApi(
           ? baseUrl2(document, options, location)
           : baseUrl3(documentServers, operation.servers, options, location);
       checkServerAddress(base, publicOrigin, operation.label);
-      const { parameters: argNames, body: bodyName } = argumentNames(operation);
-      const properties: Record<string, JsonSchema> = {};
-      const required: string[] = [];
-      const bindings: Record<string, RestParameterBinding> = {};
-      const needs = new Set<string>();
-      for (const [position, parameter] of operation.parameters.entries()) {
-        const argument = argNames[position] as string;
-        const converted = converter.convert(parameter.schema);
-        for (const need of converted.needs) needs.add(need);
-        const description = parameter.description
-          ? trimText(parameter.description, options.maxParameterDescriptionLength ?? 300)
-          : undefined;
-        setOwn(
-          properties,
-          argument,
-          description || parameter.deprecated
-            ? {
-                ...converted.schema,
-                ...(description ? { description } : {}),
-                ...(parameter.deprecated ? { deprecated: true } : {}),
-              }
-            : converted.schema,
-        );
-        if (parameter.required) required.push(argument);
-        const { name: wireName, ...rest } = parameter.binding;
-        setOwn(bindings, argument, wireName === argument ? rest : parameter.binding);
-      }
-      if (operation.body) {
-        const converted = converter.convert(operation.body.schema);
-        for (const need of converted.needs) needs.add(need);
-        const description = operation.body.description
-          ? trimText(operation.body.description, options.maxParameterDescriptionLength ?? 300)
-          : undefined;
-        setOwn(properties, bodyName, description ? { ...converted.schema, description } : converted.schema);
-        if (operation.body.required) required.push(bodyName);
-      }
-      const definitions = converter.definitionsFor(needs);
-      const parametersSchema: JsonSchema = {
-        type: 'object',
-        properties,
-        ...(required.length > 0 ? { required } : {}),
-        additionalProperties: false,
-        ...(definitions ? { definitions } : {}),
-      };
+      const { parametersSchema, bindings, bodyName } = operationArguments(
+        operation,
+        converter,
+        options.maxParameterDescriptionLength ?? 300,
+      );
       const requirements = operation.security ?? defaultSecurity;
       const shapeWarning = securityShapeWarning(
         operation,

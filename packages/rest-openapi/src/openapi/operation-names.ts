@@ -1,4 +1,4 @@
-import { sanitizeToolName } from '@toolplane/core';
+import { ToolError, allocateToolNames, sanitizeToolName } from '@toolplane/core';
 import type { NormalizedOperation } from './operation-model.js';
 import { trimText } from './text.js';
 
@@ -45,4 +45,32 @@ export function argumentNames(operation: NormalizedOperation): { parameters: str
   let body = 'body';
   for (let n = 2; taken.has(body); n++) body = n === 2 ? 'request_body' : `request_body_${n}`;
   return { parameters, body };
+}
+
+/**
+ * Tool names of the selected operations: the operationId or {@link fallbackName}, sanitized,
+ * duplicates numbered (`_2`); a missing operationId is noted in `warnings`, and a duplicate
+ * throws `CONFIG_INVALID` when `strict`. `wanted` is each operation's name before allocation.
+ */
+export function operationToolNames(
+  selected: readonly NormalizedOperation[],
+  strict: boolean,
+  warnings: string[],
+): { wanted: string[]; names: string[] } {
+  const wanted = selected.map((operation) => operation.operationId ?? fallbackName(operation));
+  const seen = new Set<string>();
+  for (const [index, name] of wanted.entries()) {
+    const operation = selected[index] as NormalizedOperation;
+    if (!operation.operationId)
+      warnings.push(`${operation.label} has no operationId; named it ${sanitizeToolName(name)}`);
+    const clean = sanitizeToolName(name);
+    if (seen.has(clean) && strict) {
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `${operation.label}: the tool name ${clean} is used twice; give the operations distinct operationIds`,
+      );
+    }
+    seen.add(clean);
+  }
+  return { wanted, names: allocateToolNames(wanted) };
 }
