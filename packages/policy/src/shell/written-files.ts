@@ -1,4 +1,5 @@
 import type { SimpleCommand } from './analysis.js';
+import { argumentLists } from './argument-lists.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { descriptorOf } from './descriptors.js';
 import { may, verdictOf, verdictOfFields } from './device-paths.js';
@@ -249,6 +250,33 @@ export function writtenFiles(command: SimpleCommand): ShellWord[] {
 /** Judges the files a command writes by its arguments; returns whether one was denied. */
 export function checkWrittenFiles(state: AnalysisState, command: SimpleCommand): boolean {
   if (checkRsyncDevices(state, command)) return true;
-  for (const file of writtenFiles(command)) if (judgeWrittenFile(state, file, command.text)) return true;
+  const lists = argumentLists(command);
+  if (lists === 'too-many')
+    notUnderstood(state, 'words expand into more argument lists than are followed', command.text);
+  if (lists === undefined || lists === 'too-many') {
+    for (const file of writtenFiles(command)) if (judgeWrittenFile(state, file, command.text)) return true;
+    return false;
+  }
+  // Each list on its own: the written operand depends on where the fields fall (`cp "${A[@]}"`).
+  const outcomes = lists.map((args) => {
+    const scratch: AnalysisState = { ...state, findings: [] };
+    const denied = writtenFiles({ ...command, args }).some((file) =>
+      judgeWrittenFile(scratch, file, command.text),
+    );
+    return { denied, findings: scratch.findings };
+  });
+  if (outcomes.every((outcome) => outcome.denied)) {
+    state.findings.push(...(outcomes[0]?.findings ?? []));
+    return true;
+  }
+  for (const { findings } of outcomes)
+    for (const finding of findings)
+      if (finding.kind === 'deny')
+        notUnderstood(
+          state,
+          `${may(finding.reason)} (as the words expand with the values set earlier)`,
+          command.text,
+        );
+      else state.findings.push(finding);
   return false;
 }

@@ -1,0 +1,32 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { describe, it } from 'vitest';
+import { type Case, deviceWritePolicy } from './device-write-cases.js';
+
+/**
+ * Ways to hide a destructive command from the default rules that a fifth sweep found open, with
+ * their near misses: judged in bypass mode under generous allow rules (see
+ * `device-write-cases.ts`); each verdict was checked against what bash 5.2 does with the line.
+ */
+const { expectVerdict, allowedInDefault } = deviceWritePolicy('evasion-5');
+const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
+const RM = /^destructive-file-operation: rm with recursive and force flags/;
+
+describe('words that expand into several arguments', () => {
+  // The operand a program writes depends on where the fields of an expansion fall.
+  it.each<Case>([
+    ['A=(img /dev/sda); cp "${A[@]}"', 'deny', DISK],
+    ['X="img /dev/sda"; cp $X', 'deny', DISK],
+    ['set -- img /dev/sda; cp "$@"', 'deny', DISK],
+    ['A=(-o /dev/sda); sort "${A[@]}" img', 'deny', DISK],
+    ['A=(-rf /); rm "${A[@]}"', 'deny', RM],
+    ['X="-rf /"; rm $X', 'deny', RM],
+    ['declare -A m=([k]=img [j]=/dev/sda); cp "${m[@]}"', 'ask', /may write to the block device \/dev\/sda/],
+    ['A=(img /dev/sda); [ -e x ] && A=(/dev/sda img); cp "${A[@]}"', 'ask', /may write to the block device/],
+    ['X="-rf /"; [ -e x ] && X="-v x"; rm $X', 'ask', /some expansions of its words match: rm/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['A=(/dev/sda img); cp "${A[@]}"', 'X="a.txt b.txt"; cp $X', 'A=(-v x.img); cp "${A[@]}" out.img'])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
+});
