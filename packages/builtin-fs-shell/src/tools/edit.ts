@@ -1,6 +1,6 @@
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { z } from 'zod';
-import { describeNearest, lineOf, occurrences } from '../files/candidates.js';
+import { describeNearest, lineOf } from '../files/candidates.js';
 import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-access.js';
 import { assertStorableText, decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
@@ -38,10 +38,63 @@ const input = z
 
 type Replacement = z.output<typeof replacement>;
 
+/** Where an old_string was found: start and length (a line break may be CRLF or LF there). */
+interface Match {
+  readonly index: number;
+  readonly length: number;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A finder of `oldString` in the text. `read` shows lines without their carriage returns, so an
+ * old_string without `\r` matches whatever line break the file has at each of its `\n` (a file
+ * may mix them); one with a `\r` was copied with its line endings and is matched exactly.
+ */
+function finder(oldString: string): RegExp {
+  const pattern = oldString.includes('\r')
+    ? escapeRegExp(oldString)
+    : oldString.split('\n').map(escapeRegExp).join('\r?\n');
+  return new RegExp(pattern, 'g');
+}
+
+/** Non-overlapping matches, left to right. */
+function matchesOf(text: string, find: RegExp): Match[] {
+  const found: Match[] = [];
+  find.lastIndex = 0;
+  for (let match = find.exec(text); match !== null; match = find.exec(text)) {
+    found.push({ index: match.index, length: match[0].length });
+  }
+  return found;
+}
+
+/** A match that starts inside `first` (the text overlaps itself there: `aa` in `aaa`). */
+function overlapping(text: string, find: RegExp, first: Match): Match | undefined {
+  find.lastIndex = first.index + 1;
+  const next = find.exec(text);
+  return next !== null && next.index < first.index + first.length
+    ? { index: next.index, length: next[0].length }
+    : undefined;
+}
+
+/**
+ * The line break new text takes where it replaces `match`: the one the replaced text uses when
+ * it uses one kind, else the one ending the line the match ends on, else the file's usual one.
+ */
+function lineBreakAt(text: string, match: Match, usual: '\n' | '\r\n'): '\n' | '\r\n' {
+  const replaced = text.slice(match.index, match.index + match.length);
+  const breaks = replaced.split('\n').length - 1;
+  const crlf = replaced.split('\r\n').length - 1;
+  if (breaks > 0) return crlf === breaks ? '\r\n' : crlf === 0 ? '\n' : usual;
+  const end = text.indexOf('\n', match.index + match.length);
+  if (end === -1) return usual;
+  return text[end - 1] === '\r' ? '\r\n' : '\n';
+}
+
 function applyOne(
   text: string,
   edit: Replacement,
-  eol: string,
+  eol: '\n' | '\r\n',
   number: number,
   total: number,
   display: string,
@@ -59,15 +112,8 @@ function applyOne(
       `${label}old_string and new_string are identical; nothing would change`,
     );
   }
-  let oldString = edit.old_string;
-  let newString = edit.new_string;
-  let found = occurrences(text, oldString);
-  if (found.length === 0 && eol === '\r\n' && !oldString.includes('\r')) {
-    // The model saw the file without carriage returns; match and write in the file's style.
-    oldString = oldString.replaceAll('\n', '\r\n');
-    newString = newString.replaceAll('\n', '\r\n');
-    found = occurrences(text, oldString);
-  }
+  const find = finder(edit.old_string);
+  const found = matchesOf(text, find);
   if (found.length === 0) {
     throw new ToolError(
       'INVALID_ARGUMENTS',
@@ -75,15 +121,33 @@ function applyOne(
     );
   }
   if (found.length > 1 && edit.replace_all !== true) {
-    const lines = found.slice(0, 10).map((index) => lineOf(text, index));
+    const lines = found.slice(0, 10).map((match) => lineOf(text, match.index));
     throw new ToolError(
       'INVALID_ARGUMENTS',
       `${label}old_string occurs ${found.length} times in ${display} (lines ${lines.join(', ')}${found.length > 10 ? ', ...' : ''}); add surrounding lines to make it unique, or pass replace_all: true`,
     );
   }
-  if (edit.replace_all === true) return { text: text.split(oldString).join(newString), count: found.length };
-  const index = found[0] as number;
-  return { text: text.slice(0, index) + newString + text.slice(index + oldString.length), count: 1 };
+  const first = found[0] as Match;
+  const overlap = edit.replace_all === true ? undefined : overlapping(text, find, first);
+  if (overlap) {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${label}old_string occurs twice in ${display} at overlapping places (line ${lineOf(text, first.index)}, characters ${first.index} and ${overlap.index}), so which one to replace is unclear; add the text around the one you mean`,
+    );
+  }
+  // Copied with its carriage returns: written as given. Otherwise the new lines take the
+  // line break of the text they replace.
+  const literal = edit.old_string.includes('\r');
+  const bare = literal ? edit.new_string : edit.new_string.replaceAll('\r\n', '\n');
+  const parts: string[] = [];
+  let from = 0;
+  for (const match of found) {
+    const lineBreak = literal ? '\n' : lineBreakAt(text, match, eol);
+    parts.push(text.slice(from, match.index), lineBreak === '\n' ? bare : bare.replaceAll('\n', '\r\n'));
+    from = match.index + match.length;
+  }
+  parts.push(text.slice(from));
+  return { text: parts.join(''), count: found.length };
 }
 
 /** The `edit` tool. */
