@@ -1,6 +1,6 @@
 // HTTP servers that misbehave on purpose, on 127.0.0.1: an answer that is an endless event
 // stream carrying no response, and a front that refuses the first requests with 401.
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createToolContext } from '@toolplane/core';
@@ -11,6 +11,19 @@ import { startHttpFixture } from './remote-helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
+
+/** Listens on 127.0.0.1 port 0: the MCP URL, and a close that drops every connection. */
+async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 /** A server whose every POST is answered with an event stream that never ends nor answers. */
 async function endlessStreamServer(): Promise<{
@@ -39,15 +52,13 @@ async function endlessStreamServer(): Promise<{
       streams.delete(response);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listen(server);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: listening.url,
     open: () => streams.size,
     close: async () => {
       for (const timer of timers) clearInterval(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }
@@ -112,15 +123,7 @@ async function refusingFront(
       response.destroy();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listen(server);
 }
 
 describe('an HTTP server that answers 401, then 200', () => {
@@ -173,15 +176,7 @@ async function endlessLineServer(megabytes: number): Promise<{ url: string; clos
     };
     pump();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listen(server);
 }
 
 describe('an HTTP server that streams one line with no end', () => {

@@ -2,36 +2,57 @@
 // sweeps tried.
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMcpProvider } from '../src/index.js';
+import {
+  type McpProvider,
+  type McpProviderEvent,
+  type McpStdioServerConfig,
+  createMcpProvider,
+} from '../src/index.js';
 import { eventLog, hostileServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
 
+/**
+ * One case: a provider over the hostile server with `flags` (and a tag to count its
+ * processes), closed after `body`; then no process of it may be left.
+ */
+async function withHostile(
+  name: string,
+  flags: string[],
+  extra: Partial<McpStdioServerConfig>,
+  body: (run: { provider: McpProvider; events: McpProviderEvent[]; tag: string }) => Promise<void>,
+): Promise<McpProviderEvent[]> {
+  const tag = uniqueTag();
+  const log = eventLog();
+  const provider = createMcpProvider(name, hostileServer([...flags, tag], extra), {
+    runDirectory: run.path,
+    onEvent: log.onEvent,
+  });
+  try {
+    await body({ provider, events: log.events, tag });
+  } finally {
+    await provider.close?.();
+  }
+  // the server process is gone after close
+  expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+  return log.events;
+}
+
 describe('a tool whose inputSchema nests deeper than a stack', () => {
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: is left out with a protocol-error naming it, and the other tools serve`, async () => {
-      const tag = uniqueTag();
-      const log = eventLog();
-      const provider = createMcpProvider('deep', hostileServer(['--deep-schema=20000', tag], { client }), {
-        runDirectory: run.path,
-        onEvent: log.onEvent,
-      });
-      try {
+      await withHostile('deep', ['--deep-schema=20000'], { client }, async ({ provider, events, tag }) => {
         await provider.start?.(AbortSignal.timeout(30_000));
         expect(pidsWithTag(tag)).toHaveLength(1);
         const names = (await provider.listTools()).map((spec) => spec.name);
         expect(names).toContain('echo');
         expect(names).not.toContain('deep');
-        const reports = log.events.filter((event) => event.type === 'protocol-error');
+        const reports = events.filter((event) => event.type === 'protocol-error');
         expect(reports.map((event) => JSON.stringify(event)).join('\n')).toMatch(/deep/);
         const result = await provider.execute('echo', {}, createToolContext());
         expect(result.ok).toBe(true);
-      } finally {
-        await provider.close?.();
-      }
-      // the server process is gone after close
-      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+      });
     });
   }
 });
@@ -39,15 +60,7 @@ describe('a tool whose inputSchema nests deeper than a stack', () => {
 describe('a tool result nested deeper than a stack', () => {
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: is a failure with a code, and the server keeps serving`, async () => {
-      const tag = uniqueTag();
-      const provider = createMcpProvider(
-        'deepResult',
-        hostileServer(['--deep-result=20000', tag], { client }),
-        {
-          runDirectory: run.path,
-        },
-      );
-      try {
+      await withHostile('deepResult', ['--deep-result=20000'], { client }, async ({ provider, tag }) => {
         await provider.start?.(AbortSignal.timeout(30_000));
         expect(pidsWithTag(tag)).toHaveLength(1);
         const result = await provider.execute('echo', {}, createToolContext());
@@ -55,108 +68,79 @@ describe('a tool result nested deeper than a stack', () => {
         expect(result.ok || result.error.message).toMatch(/nest/);
         const again = await provider.execute('lists', {}, createToolContext());
         expect(again.ok).toBe(true);
-      } finally {
-        await provider.close?.();
-      }
-      // the server process is gone after close
-      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+      });
     });
   }
 });
 
+/** The reports of answers to unknown ids, each coalesced report counted as what it stands for. */
+const unknownIds = (events: readonly McpProviderEvent[]): number =>
+  events.reduce(
+    (sum, event) =>
+      event.type === 'protocol-error' && /unknown message ID/.test(event.message)
+        ? sum + (event.count ?? 1)
+        : sum,
+    0,
+  );
+
 describe('answers to ids never sent, and an answer sent twice', () => {
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: each call gets its own first answer, the strays and second answers are reported, the session serves on`, async () => {
-      const tag = uniqueTag();
-      const log = eventLog();
-      const unknownIds = (): number =>
-        log.events.reduce(
-          (sum, event) =>
-            event.type === 'protocol-error' && /unknown message ID/.test(event.message)
-              ? sum + (event.count ?? 1)
-              : sum,
-          0,
-        );
-      const provider = createMcpProvider('stray', hostileServer(['--stray-answers', tag], { client }), {
-        runDirectory: run.path,
-        onEvent: log.onEvent,
-      });
-      try {
-        await provider.start?.(AbortSignal.timeout(30_000));
-        for (let i = 0; i < 3; i++) {
-          const result = await provider.execute('echo', {}, createToolContext());
-          expect(result).toMatchObject({ ok: true, content: [{ type: 'text', text: 'called echo' }] });
-        }
-        expect(provider.status().state).toBe('ready');
-        expect(pidsWithTag(tag)).toHaveLength(1);
-        // an answer to an id never sent is reported, on the SDK's ids and on the stdio call
-        // path's "tp-" ids alike
-        const reports = JSON.stringify(log.events.filter((event) => event.type === 'protocol-error'));
-        expect(reports).toMatch(/unknown message ID.*987654/);
-        expect(reports).toMatch(/unknown message ID.*never-sent/);
-        expect(reports).toMatch(/unknown message ID.*tp-987654/);
-        // the second answer to each call is reported too (the direct path dropped it quietly):
-        // 3 calls, each with 3 strays and a duplicate, which comes after the call returned (the
-        // reports past the first 10 are counted, and told within a second)
-        expect(await waitFor(() => unknownIds() >= 12, 15_000)).toBe(true);
-      } finally {
-        await provider.close?.();
-      }
-      expect(unknownIds()).toBe(12);
-      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+      const events = await withHostile(
+        'stray',
+        ['--stray-answers'],
+        { client },
+        async ({ provider, events, tag }) => {
+          await provider.start?.(AbortSignal.timeout(30_000));
+          for (let i = 0; i < 3; i++) {
+            const result = await provider.execute('echo', {}, createToolContext());
+            expect(result).toMatchObject({ ok: true, content: [{ type: 'text', text: 'called echo' }] });
+          }
+          expect(provider.status().state).toBe('ready');
+          expect(pidsWithTag(tag)).toHaveLength(1);
+          // an answer to an id never sent is reported, on the SDK's ids and on the stdio call
+          // path's "tp-" ids alike
+          const reports = JSON.stringify(events.filter((event) => event.type === 'protocol-error'));
+          expect(reports).toMatch(/unknown message ID.*987654/);
+          expect(reports).toMatch(/unknown message ID.*never-sent/);
+          expect(reports).toMatch(/unknown message ID.*tp-987654/);
+          // the second answer to each call is reported too (the direct path dropped it quietly):
+          // 3 calls, each with 3 strays and a duplicate, which comes after the call returned (the
+          // reports past the first 10 are counted, and told within a second)
+          expect(await waitFor(() => unknownIds(events) >= 12, 15_000)).toBe(true);
+        },
+      );
+      expect(unknownIds(events)).toBe(12);
     });
   }
 });
 
 describe('a flood of answers to "tp-" ids never sent', () => {
   it('reports them coalesced (a few events, the rest counted) and serves on', async () => {
-    const tag = uniqueTag();
-    const log = eventLog();
-    const provider = createMcpProvider('stray-flood', hostileServer(['--stray-flood=20000', tag]), {
-      runDirectory: run.path,
-      onEvent: log.onEvent,
-    });
-    try {
+    await withHostile('stray-flood', ['--stray-flood=20000'], {}, async ({ provider, events }) => {
       await provider.start?.(AbortSignal.timeout(30_000));
       const result = await provider.execute('echo', {}, createToolContext());
       expect(result).toMatchObject({ ok: true, content: [{ type: 'text', text: 'called echo' }] });
       const counted = (): number =>
-        log.events.reduce(
-          (sum, event) => (event.type === 'protocol-error' ? sum + (event.count ?? 1) : sum),
-          0,
-        );
+        events.reduce((sum, event) => (event.type === 'protocol-error' ? sum + (event.count ?? 1) : sum), 0);
       // every stray is counted (the flood comes before the answer to the call)
       expect(await waitFor(() => counted() >= 20_000, 15_000)).toBe(true);
-      const errors = log.events.filter((event) => event.type === 'protocol-error');
+      const errors = events.filter((event) => event.type === 'protocol-error');
       expect(errors.length).toBeLessThan(40);
       expect(JSON.stringify(errors)).toMatch(/unknown message ID.*tp-/);
-    } finally {
-      await provider.close?.();
-    }
-    expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+    });
   });
 });
 
 describe('a server that exits while it is asked to initialize', () => {
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: fails the start at once with its exit code and stderr, leaving no process`, async () => {
-      const tag = uniqueTag();
-      const provider = createMcpProvider(
-        'quitter',
-        hostileServer(['--exit-in-initialize', tag], { client }),
-        {
-          runDirectory: run.path,
-        },
-      );
-      try {
+      await withHostile('quitter', ['--exit-in-initialize'], { client }, async ({ provider }) => {
         await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
           code: 'PROVIDER_UNAVAILABLE',
           message: expect.stringMatching(/code 4[\s\S]*exiting in initialize/),
         });
-      } finally {
-        await provider.close?.();
-      }
-      expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
+      });
     });
   }
 });

@@ -1,7 +1,7 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrchestrator } from '@toolplane/orchestrator';
-import { createMcpProvider } from '../src/index.js';
+import { type McpProvider, type McpServerConfig, createMcpProvider } from '../src/index.js';
 import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
 
 let modern: RunningHttpFixture;
@@ -13,55 +13,79 @@ afterAll(async () => {
   await Promise.all([modern.close(), classic.close()]);
 });
 
+/** One case: a provider, started, then closed after `body`. */
+async function withStarted(
+  name: string,
+  config: McpServerConfig,
+  body: (provider: McpProvider) => Promise<void>,
+): Promise<void> {
+  const provider = createMcpProvider(name, config);
+  try {
+    await provider.start?.(AbortSignal.timeout(20_000));
+    await body(provider);
+  } finally {
+    await provider.close?.();
+  }
+}
+
+/** The server adds a tool and announces it: the provider hears the change, re-lists, and calls it. */
+async function followsAddedTool(provider: McpProvider): Promise<void> {
+  let told = 0;
+  provider.onToolsChanged?.(() => told++);
+  const added = await provider.execute('add_tool', {}, createToolContext());
+  expect(added.ok).toBe(true);
+  for (let i = 0; i < 200 && told === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(told).toBeGreaterThan(0);
+  expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(true);
+  const late = await provider.execute('late_tool', {}, createToolContext());
+  expect(late.ok && late.content[0]).toEqual({ type: 'text', text: 'late' });
+}
+
 describe('both protocol generations', () => {
   it('client v2 speaks the stateless 2026-07-28 revision with a v2 server', async () => {
-    const provider = createMcpProvider('modern', {
-      type: 'http',
-      url: `http://127.0.0.1:${modern.port}/mcp`,
-      client: 'v2',
-    });
-    try {
-      await provider.start?.(AbortSignal.timeout(20_000));
-      expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
-      expect((await provider.listTools()).map((spec) => spec.name).sort()).toEqual([
-        'add',
-        'add_tool',
-        'echo',
-      ]);
-      const result = await provider.execute('echo', { message: 'modern' }, createToolContext());
-      expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'modern' });
-      const invalid = await provider.execute('add', { a: 'x' }, createToolContext());
-      expect(!invalid.ok && invalid.error.code).toBe('INVALID_ARGUMENTS');
-    } finally {
-      await provider.close?.();
-    }
+    await withStarted(
+      'modern',
+      {
+        type: 'http',
+        url: `http://127.0.0.1:${modern.port}/mcp`,
+        client: 'v2',
+      },
+      async (provider) => {
+        expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
+        expect((await provider.listTools()).map((spec) => spec.name).sort()).toEqual([
+          'add',
+          'add_tool',
+          'echo',
+        ]);
+        const result = await provider.execute('echo', { message: 'modern' }, createToolContext());
+        expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'modern' });
+        const invalid = await provider.execute('add', { a: 'x' }, createToolContext());
+        expect(!invalid.ok && invalid.error.code).toBe('INVALID_ARGUMENTS');
+      },
+    );
   });
 
   it('the default v1 client works with the same v2 server (its 2025 fallback)', async () => {
-    const provider = createMcpProvider('modernv1', { url: `http://127.0.0.1:${modern.port}/mcp` });
-    try {
-      await provider.start?.(AbortSignal.timeout(20_000));
+    await withStarted('modernv1', { url: `http://127.0.0.1:${modern.port}/mcp` }, async (provider) => {
       const result = await provider.execute('add', { a: 1, b: 2 }, createToolContext());
       expect(result.ok && result.content[0]).toEqual({ type: 'text', text: '3' });
-    } finally {
-      await provider.close?.();
-    }
+    });
   });
 
   it('client v2 negotiates down with a 2025 server', async () => {
-    const provider = createMcpProvider('classic', {
-      type: 'http',
-      url: `http://127.0.0.1:${classic.port}/mcp`,
-      client: 'v2',
-    });
-    try {
-      await provider.start?.(AbortSignal.timeout(20_000));
-      expect(provider.status().identity?.protocolVersion).not.toBe('2026-07-28');
-      const result = await provider.execute('echo', { message: 'classic' }, createToolContext());
-      expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'classic' });
-    } finally {
-      await provider.close?.();
-    }
+    await withStarted(
+      'classic',
+      {
+        type: 'http',
+        url: `http://127.0.0.1:${classic.port}/mcp`,
+        client: 'v2',
+      },
+      async (provider) => {
+        expect(provider.status().identity?.protocolVersion).not.toBe('2026-07-28');
+        const result = await provider.execute('echo', { message: 'classic' }, createToolContext());
+        expect(result.ok && result.content[0]).toEqual({ type: 'text', text: 'classic' });
+      },
+    );
   });
 });
 
@@ -101,27 +125,19 @@ describe('cancellation over HTTP (SDK paths, the caller signal read lazily)', ()
 
 describe('list changes on a 2026-07-28 session (subscriptions/listen)', () => {
   it('client v2 hears tools/list_changed on its listen stream and the provider re-lists', async () => {
-    const provider = createMcpProvider('modern_changes', {
-      type: 'http',
-      url: `http://127.0.0.1:${modern.port}/mcp`,
-      client: 'v2',
-      healthIntervalMs: 0,
-    });
-    try {
-      await provider.start?.(AbortSignal.timeout(20_000));
-      expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
-      let told = 0;
-      provider.onToolsChanged?.(() => told++);
-      const added = await provider.execute('add_tool', {}, createToolContext());
-      expect(added.ok).toBe(true);
-      for (let i = 0; i < 200 && told === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(told).toBeGreaterThan(0);
-      expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(true);
-      const late = await provider.execute('late_tool', {}, createToolContext());
-      expect(late.ok && late.content[0]).toEqual({ type: 'text', text: 'late' });
-    } finally {
-      await provider.close?.();
-    }
+    await withStarted(
+      'modern_changes',
+      {
+        type: 'http',
+        url: `http://127.0.0.1:${modern.port}/mcp`,
+        client: 'v2',
+        healthIntervalMs: 0,
+      },
+      async (provider) => {
+        expect(provider.status().identity?.protocolVersion).toBe('2026-07-28');
+        await followsAddedTool(provider);
+      },
+    );
   });
 });
 
@@ -131,32 +147,24 @@ describe('client v2 on a 2025 session (SDK 1.x server)', () => {
     ['sse', '/sse'],
   ] as const) {
     it(`over ${type}: calls, and follows notifications/tools/list_changed`, async () => {
-      const provider = createMcpProvider(`classic_${type}`, {
-        type,
-        url: `http://127.0.0.1:${classic.port}${path}`,
-        client: 'v2',
-        healthIntervalMs: 0,
-      });
-      try {
-        await provider.start?.(AbortSignal.timeout(20_000));
-        expect(provider.status().transport).toBe(type);
-        const version = provider.status().identity?.protocolVersion;
-        expect(version).toMatch(/^2025-/);
-        const echoed = await provider.execute('echo', { message: `v2 over ${type}` }, createToolContext());
-        expect(echoed.ok && echoed.content[0]).toEqual({ type: 'text', text: `v2 over ${type}` });
-        let told = 0;
-        provider.onToolsChanged?.(() => told++);
-        expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(false);
-        const added = await provider.execute('add_tool', {}, createToolContext());
-        expect(added.ok).toBe(true);
-        for (let i = 0; i < 200 && told === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-        expect(told).toBeGreaterThan(0);
-        expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(true);
-        const late = await provider.execute('late_tool', {}, createToolContext());
-        expect(late.ok && late.content[0]).toEqual({ type: 'text', text: 'late' });
-      } finally {
-        await provider.close?.();
-      }
+      await withStarted(
+        `classic_${type}`,
+        {
+          type,
+          url: `http://127.0.0.1:${classic.port}${path}`,
+          client: 'v2',
+          healthIntervalMs: 0,
+        },
+        async (provider) => {
+          expect(provider.status().transport).toBe(type);
+          const version = provider.status().identity?.protocolVersion;
+          expect(version).toMatch(/^2025-/);
+          const echoed = await provider.execute('echo', { message: `v2 over ${type}` }, createToolContext());
+          expect(echoed.ok && echoed.content[0]).toEqual({ type: 'text', text: `v2 over ${type}` });
+          expect((await provider.listTools()).some((spec) => spec.name === 'late_tool')).toBe(false);
+          await followsAddedTool(provider);
+        },
+      );
     });
   }
 });
