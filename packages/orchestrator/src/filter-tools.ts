@@ -9,12 +9,25 @@ import { thrownMessage } from './thrown.js';
  * or principal cannot be used.
  */
 export function fullView(view: Partial<ToolView>): ToolView {
-  if (typeof view !== 'object' || view === null) {
+  if (typeof view !== 'object' || view === null || Array.isArray(view)) {
     throw new ToolError(
       'INVALID_ARGUMENTS',
-      `listTools(view) needs a view object { principal?, session? } or none; got ${typeof view}`,
+      `listTools(view) needs a view object { principal?, session? } or none; got ${Array.isArray(view) ? 'an array' : typeof view}`,
     );
   }
+  try {
+    return readView(view);
+  } catch (error) {
+    if (ToolError.isInstance(error)) throw error;
+    // a getter or a Proxy in the view threw
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `listTools(view) needs a view object { principal?, session? } whose fields can be read; reading it threw: ${thrownMessage(error)}. Pass a plain object`,
+    );
+  }
+}
+
+function readView(view: Partial<ToolView>): ToolView {
   const problem =
     sessionProblem(view.session, 'listTools(view)') ?? principalProblem(view.principal, 'listTools(view)');
   if (problem) throw new ToolError('INVALID_ARGUMENTS', problem);

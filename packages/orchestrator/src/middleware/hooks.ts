@@ -9,6 +9,7 @@ import {
   fail,
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
+import { jsonBytes } from '../call-values.js';
 import { thrownMessage } from '../thrown.js';
 
 /** What a PreToolUse hook sees. */
@@ -89,6 +90,14 @@ export function hooksMiddleware(
             );
           }
           current = { ...call, args: decision.args };
+        }
+        // rewritten, or changed in place: they go on to the cache, logs and providers as JSON
+        const unfit = jsonBytes(current.args);
+        if (typeof unfit === 'string') {
+          return fail(
+            'DENIED',
+            `the PreToolUse hook left the arguments of ${call.tool.name} as something JSON cannot carry (${unfit.replace(/^must be JSON data; /, '')}), so it was not run; fix the hook`,
+          );
         }
         extra = decision?.additionalContext;
       }

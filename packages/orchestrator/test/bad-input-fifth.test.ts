@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '@toolplane/core';
+import { type ToolHooks, type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
+import { codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
+import { testProvider } from './helpers.js';
+
+// The fifth sweep: what a hostile caller, hook or provider found that the earlier ones had left.
+
+let orchestrator: ToolsOrchestrator | undefined;
+afterEach(async () => {
+  await orchestrator?.close();
+  orchestrator = undefined;
+});
+
+/** An orchestrator (closed after the test) with provider `p` and its tool `x`, counting runs. */
+function serving(hooks?: ToolHooks, validation = true): { local: ToolsOrchestrator; runs: unknown[] } {
+  const local = createOrchestrator({ validation, ...(hooks ? { hooks } : {}) });
+  orchestrator = local;
+  const runs: unknown[] = [];
+  local.register(
+    testProvider('p', {
+      x: {
+        spec: { sideEffect: 'none', cacheTtlMs: 60_000 },
+        run: (args) => {
+          runs.push(args);
+          return ok('ran');
+        },
+      },
+    }),
+  );
+  return { local, runs };
+}
+
+function trap(): never {
+  throw new Error('view trap');
+}
+
+describe('listTools(view) with a view that cannot be read', () => {
+  it.each<[string, unknown]>([
+    ['a Proxy whose reads throw', new Proxy({}, { get: trap })],
+    [
+      'a principal getter that throws',
+      {
+        get principal() {
+          return trap();
+        },
+      },
+    ],
+    [
+      'a session whose id getter throws',
+      {
+        session: {
+          get id() {
+            return trap();
+          },
+        },
+      },
+    ],
+    ['an array', []],
+  ])('%s is INVALID_ARGUMENTS (before: the raw error, or an array taken as a view)', async (_what, view) => {
+    const { local } = serving();
+    await local.warmup();
+    for (const list of [() => local.listTools(view as never), () => local.listRegistered(view as never)]) {
+      const error = thrownBy(list);
+      expect(error.code).toBe('INVALID_ARGUMENTS');
+      expect(error.message).toMatch(/^listTools\(view\) needs a view object \{ principal\?, session\? \}/);
+    }
+    // a plain view still works
+    expect(local.listTools({ principal: { agentId: 'coder' } }).map((spec) => spec.name)).toContain('p__x');
+  });
+});
+
+describe('a PreToolUse hook that leaves arguments JSON cannot carry', () => {
+  const cases: [string, ToolHooks['preToolUse']][] = [
+    [
+      'made cyclic in place',
+      ({ args }) => {
+        (args as Record<string, unknown>).self = args;
+        return undefined;
+      },
+    ],
+    ['rewritten with a BigInt', () => ({ args: { n: 10n } })],
+    [
+      'rewritten with a getter that throws',
+      () => ({
+        args: {
+          get boom(): string {
+            throw new Error('getter');
+          },
+        },
+      }),
+    ],
+  ];
+  it.each(cases)(
+    'arguments %s deny the call naming the hook, and nothing runs (before: INTERNAL "the pipeline failed")',
+    async (_what, preToolUse) => {
+      const { local, runs } = serving({ preToolUse });
+      const result = await local.call('p__x', { a: 1 });
+      expect(codeOf(result)).toBe('DENIED');
+      expect(messageOf(result)).toMatch(
+        /^the PreToolUse hook left the arguments of p__x as something JSON cannot carry \(serializing them failed [\s\S]+\), so it was not run; fix the hook$/,
+      );
+      expect(runs).toEqual([]);
+    },
+  );
+
+  it('with validation off too, for a Proxy whose keys throw', async () => {
+    const { local, runs } = serving(
+      { preToolUse: () => ({ args: new Proxy({}, { ownKeys: trap }) }) },
+      false,
+    );
+    const result = await local.call('p__x', {});
+    expect(codeOf(result)).toBe('DENIED');
+    expect(messageOf(result)).toContain('view trap');
+    expect(runs).toEqual([]);
+  });
+});
