@@ -11,6 +11,7 @@ import { type Case, deviceWritePolicy } from './device-write-cases.js';
 const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-5');
 const DISK = /^disk-destruction: (writes to the block device \/dev\/sda|dd)/;
 const MAYBE = /may write to the block device \/dev\/sda/;
+const HEREDOC = (lines: string, after: string) => `${lines}\n/dev/sda\nEOF\n${after}`;
 
 describe('associative arrays', () => {
   it.each<Case>([
@@ -45,5 +46,33 @@ describe('associative arrays', () => {
     'declare -A m=([k]=/dev/sda); cp "${m[k]}" backup.img',
     'declare -A m=([a]=x.img [b]=y.img); tee "${m[@]}" < img',
     'A=([1]=/dev/sda); tee "${A[0]}" < img',
+  ])('%j stays allowed', allowedInDefault);
+});
+
+describe('mapfile and readarray', () => {
+  it.each<Case>([
+    ['mapfile -t A <<< "/dev/sda"; dd of=${A[0]} < img', 'deny', DISK],
+    ['readarray A < <(echo /dev/sda); tee ${A[0]} < img', 'deny', DISK],
+    [HEREDOC('mapfile -t A <<EOF', 'tee "${A[0]}" < img'), 'deny', DISK],
+    [HEREDOC("mapfile -t A <<'EOF'", 'tee "${A[0]}" < img'), 'deny', DISK],
+    ['mapfile -t A <<-EOF\n\t/dev/sda\n\tEOF\ntee "${A[0]}" < img', 'deny', DISK],
+    ['mapfile -td, A <<< "x,/dev/sda"; tee ${A[1]} < img', 'deny', DISK],
+    ['mapfile -d "" A < <(printf "/dev/sda\\0x\\0"); tee "${A[0]}" < img', 'deny', DISK],
+    [HEREDOC('mapfile -t -s 1 A <<EOF\nx', 'tee "${A[0]}" < img'), 'deny', DISK],
+    ['mapfile -t -n 1 A <<< $\'/dev/sda\\nx\'; tee "${A[@]}" < img', 'deny', DISK],
+    ['A=(x y); mapfile -t -O 1 A <<< /dev/sda; tee "${A[1]}" < img', 'deny', DISK],
+    ['mapfile -t <<< /dev/sda; tee "${MAPFILE[0]}" < img', 'deny', DISK],
+    ['echo /dev/sda | { mapfile -t A; tee "${A[0]}" < img; }', 'deny', DISK],
+    ['readarray -t A < <(printf "%s\\n" x /dev/sda); cp img "${A[1]}"', 'deny', DISK],
+    ['mapfile -t A <<< x; [ -e y ] && mapfile -t A <<< /dev/sda; tee "${A[0]}" < img', 'ask', MAYBE],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'mapfile -t A < list.txt; tee "${A[0]}" < img',
+    'mapfile -t A <<< /dev/sda; mapfile -t A <<< x; tee "${A[0]}" < img',
+    'mapfile -t -s 1 A <<< /dev/sda; tee "${A[0]}" < img',
+    HEREDOC('mapfile -t -n 1 A <<EOF\nx', 'tee "${A[@]}" < img'),
+    'A=(x y); mapfile -t -O 1 A <<< /dev/sda; tee "${A[0]}" < img',
+    'mapfile -t A <<< /dev/sda; cp "${A[0]}" backup.img',
   ])('%j stays allowed', allowedInDefault);
 });

@@ -35,6 +35,8 @@ export const ALLOW = [
   'ssh *',
   'printf *',
   'read *',
+  'mapfile *',
+  'readarray *',
   'f',
   'g',
   'go',

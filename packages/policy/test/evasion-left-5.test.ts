@@ -30,3 +30,14 @@ describe('words that expand into several arguments', () => {
     allowedInDefault,
   );
 });
+
+describe('the callback of mapfile and readarray', () => {
+  // bash evaluates the -C text with the index and the line appended, every -c lines.
+  it.each<Case>([
+    ["mapfile -C 'rm -rf /' -c 1 A <<< x", 'deny', RM],
+    ["readarray -C 'rm -rf /' A <<< x", 'deny', RM],
+    ["mapfile -tC 'tee /dev/sda' A < list.txt", 'deny', DISK],
+    ['mapfile -C "$CB" A <<< x', 'ask', /mapfile/],
+    ["mapfile -C 'echo' -c 1 A <<< x", 'ask', /mapfile runs its callback/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+});

@@ -42,7 +42,7 @@ const READ_WITH_VALUE = 'adinNptu';
 /**
  * `read [OPTIONS] NAME...`: each NAME gets a field of the line read; from a herestring
  * (`read -r A B <<< "x /dev/sda"`) the fields are known when its text is, otherwise they are
- * known only at run time (as are `mapfile`, `readarray` and `getopts` targets).
+ * known only at run time (as is a `getopts` target; `mapfile` is in `mapfile.ts`).
  */
 export function recordRead(
   facts: LineFacts,
@@ -55,7 +55,7 @@ export function recordRead(
     return;
   }
   if (name !== 'read') {
-    // `mapfile NAME`, `readarray NAME`, `getopts SPEC NAME`: the last operand.
+    // `getopts SPEC NAME`: the last operand.
     const last = args[args.length - 1];
     if (last && !last.dynamic) unknown(facts, [last.text]);
     return;

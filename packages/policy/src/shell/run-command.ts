@@ -1,5 +1,6 @@
 import { defineAliases, useAlias } from './aliases.js';
 import { recordRead } from './assignments.js';
+import { recordMapfile } from './mapfile.js';
 import { STDIN_FILE, judgeCodeFromInput, judgeComputedCode } from './code-from-input.js';
 import { type AnalysisState, MAX_NESTING, type Scope, knownInput, notUnderstood } from './context.js';
 import { checkDangers } from './dangers.js';
@@ -204,7 +205,15 @@ export function runCommand(
     recordLinks(state.facts, name, args);
   } else if (name === 'set' || name === 'shift') {
     setPositional(state, name, args);
-  } else if (name === 'read' || name === 'printf' || /^(mapfile|readarray|getopts)$/.test(name)) {
+  } else if (name === 'mapfile' || name === 'readarray') {
+    const callback = recordMapfile(state.facts, args, knownInput(scope));
+    if (callback === 'unknown' || callback?.dynamic)
+      notUnderstood(state, `the ${name} callback (-C) is computed at run time`, text);
+    else if (callback) {
+      nested(state, { ...inner, via: [...scope.via, `${name} -C`] }, callback.text, text);
+      notUnderstood(state, `${name} runs its callback (-C) with the index and the line read appended`, text);
+    }
+  } else if (name === 'read' || name === 'printf' || name === 'getopts') {
     recordRead(state.facts, name, args);
   } else {
     const interpreter = INTERPRETERS.get(name);
