@@ -5,6 +5,7 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
 import type { ToolDeps } from './deps.js';
+import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
 
 const input = z.object({
@@ -118,6 +119,8 @@ export function createGlobTool(deps: ToolDeps): Tool {
       }
       const prefix = base.display === '.' ? '' : `${base.display}/`;
       const shown = entries.slice(0, limit).map((entry) => `${prefix}${entry.path}`);
+      const quoted = shown.filter(needsQuoting).length;
+      const quotedLine = quoted > 0 ? `\n\n${quotedNote(quoted)}` : '';
       const leftOut =
         outside > 0
           ? `\n\n(${outside} match${outside === 1 ? '' : 'es'} under symbolic links that lead outside the workspace were left out)`
@@ -132,7 +135,7 @@ export function createGlobTool(deps: ToolDeps): Tool {
         entries.length > limit
           ? `\n\n(${entries.length} files match; showing ${limit}. Narrow the pattern or raise limit)`
           : '';
-      return ok(shown.join('\n') + note + leftOut, {
+      return ok(shown.map(showPath).join('\n') + note + leftOut + quotedLine, {
         paths: shown,
         total: entries.length,
         truncated: entries.length > limit,

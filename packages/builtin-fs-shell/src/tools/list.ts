@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { formatBytes } from '../files/sniff.js';
 import type { ResolvedTarget } from '../workspace/workspace.js';
 import type { ToolDeps } from './deps.js';
+import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 
 /** Directory names `list`, `glob` and `grep` skip unless asked not to. */
 export const SKIPPED_DIRECTORIES: readonly string[] = ['.git', 'node_modules'];
@@ -146,16 +147,19 @@ export function createListTool(deps: ToolDeps): Tool {
         }
       }
       const lines = listed.map((entry) => {
-        if (entry.type === 'directory') return `${entry.path}/`;
-        if (entry.type === 'symlink') return `${entry.path} (symlink)`;
-        if (entry.type === 'other') return `${entry.path} (special file)`;
-        return `${entry.path}  ${formatBytes(entry.size ?? 0)}`;
+        const shown = showPath(entry.path);
+        if (entry.type === 'directory') return `${shown}/`;
+        if (entry.type === 'symlink') return `${shown} (symlink)`;
+        if (entry.type === 'other') return `${shown} (special file)`;
+        return `${shown}  ${formatBytes(entry.size ?? 0)}`;
       });
+      const quoted = listed.filter((entry) => needsQuoting(entry.path)).length;
       const header = `${target.display}/ (${listed.length} entr${listed.length === 1 ? 'y' : 'ies'})`;
       const note = truncated
         ? `\n(truncated at ${limit} entries; pass a larger limit or list a subdirectory)`
         : '';
-      return ok(`${header}\n${lines.join('\n')}${note}`, {
+      const quotedLine = quoted > 0 ? `\n${quotedNote(quoted)}` : '';
+      return ok(`${header}\n${lines.join('\n')}${note}${quotedLine}`, {
         path: target.display,
         entries: listed,
         truncated,

@@ -43,6 +43,17 @@ export function createWriteTool(deps: ToolDeps): Tool {
             },
           };
         }
+        if (before?.type === 'other') {
+          // A FIFO, socket or device: read refuses it, and replacing it would break whatever
+          // uses it (a server's socket) while writing through it could block or reach a device.
+          return {
+            ok: false,
+            error: {
+              code: 'INVALID_ARGUMENTS',
+              message: `${target.display} is not a regular file (a FIFO, socket or device); write only creates and replaces files: pass another path, or remove it with bash first`,
+            },
+          };
+        }
         session.reads.assertFresh(key, target.display, before);
         const data = Buffer.from(args.content, 'utf8');
         await writeWhole(deps.workspace, target, data, before, ctx.signal);
