@@ -115,3 +115,60 @@ describe('a PreToolUse hook that leaves arguments JSON cannot carry', () => {
     expect(runs).toEqual([]);
   });
 });
+
+describe('a cached answer changed in place by whoever got it', () => {
+  it('a PostToolUse hook, an app middleware or the caller changing it in place leaves the cached answer as it was (before: it grew on every hit)', async () => {
+    const local = createOrchestrator({
+      hooks: {
+        postToolUse: ({ result }) => {
+          // an audit hook that tags the result in place instead of returning additionalContext
+          (result.content as unknown[]).push({ type: 'text', text: 'audited' });
+          return undefined;
+        },
+      },
+    });
+    orchestrator = local;
+    local.use({
+      name: 'exclaim',
+      phase: 'observe',
+      async handle(call, next) {
+        const result = await next(call);
+        const first = result.content?.[0] as { type: string; text: string } | undefined;
+        if (first?.type === 'text') first.text += '!';
+        return result;
+      },
+    });
+    let runs = 0;
+    local.register(
+      testProvider('p', {
+        x: {
+          spec: { sideEffect: 'none', cacheTtlMs: 60_000 },
+          run: () => {
+            runs++;
+            return { ok: true, content: [{ type: 'text', text: 'x' }], structured: { items: [1] } };
+          },
+        },
+      }),
+    );
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await local.call('p__x', {});
+      seen.push(JSON.stringify([result.content, result.ok && result.structured]));
+      // the caller changes what it got, too
+      if (result.ok) {
+        (result.content as unknown[]).length = 0;
+        (result.structured as { items: number[] }).items.push(99);
+      }
+    }
+    const expected = JSON.stringify([
+      [
+        { type: 'text', text: 'x!' },
+        { type: 'text', text: 'audited' },
+      ],
+      { items: [1] },
+    ]);
+    expect(seen).toEqual([expected, expected, expected]);
+    expect(runs).toBe(1);
+    expect(local.accounting().totals.p__x?.cached).toBe(2);
+  });
+});

@@ -70,18 +70,43 @@ export function cacheMiddleware(
         state.cached = true;
         state.answered = true;
       }
-      return hit.result;
+      return copyOf(hit.result);
     }
     if (hit) entries.delete(key);
     const result = await next(call);
     if (result.ok) {
       const { meta: _meta, ...bare } = result;
-      entries.set(key, { expiresAt: deps.now() + ttl, result: bare });
+      entries.set(key, { expiresAt: deps.now() + ttl, result: copyOf(bare) });
       if (entries.size > maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
       }
     }
     return result;
+  }
+}
+
+/**
+ * A copy of a successful result that shares nothing a holder could change in place with the
+ * original: the cache keeps one and hands out another per hit, so a hook, a middleware or the
+ * caller that edits the result it got (appends a block, edits a text) does not change the
+ * cached answer. Structured output is JSON data (the size cap checks it), so JSON copies it.
+ */
+function copyOf(result: ToolResult): ToolResult {
+  if (!result.ok) return result;
+  const content = result.content.map((block) =>
+    block.type === 'resource' ? { ...block, resource: { ...block.resource } } : { ...block },
+  );
+  if (result.structured === undefined) return { ...result, content };
+  return { ...result, content, structured: jsonCopy(result.structured) };
+}
+
+/** A JSON copy of `value`; the value itself when JSON cannot carry it (no size cap checked it). */
+function jsonCopy(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? value : JSON.parse(text);
+  } catch {
+    return value;
   }
 }
