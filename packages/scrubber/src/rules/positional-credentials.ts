@@ -3,6 +3,7 @@ import type { RuleMatch, SecretRule } from '../types.js';
 import { argumentAfter, argumentEnd, isPlaceholderArgument, isShellSyntax } from './arguments.js';
 import { isQuote, isWhitespace } from './characters.js';
 import { type KnownCommand, commandBefore } from './command-words.js';
+import { credentialKind } from './key-names.js';
 
 // Passwords a command takes as a word after a keyword rather than after an option:
 // NetworkManager's `nmcli device wifi connect SSID password WORD` and its secret properties
@@ -36,6 +37,45 @@ const NMCLI: ReadonlyMap<string, KnownCommand> = new Map([
   ['nmcli>', { names: ['nmcli>'] }], // the prompt of `nmcli connection edit`
 ]);
 const RABBITMQCTL: ReadonlyMap<string, KnownCommand> = new Map([['rabbitmqctl', { names: ['rabbitmqctl'] }]]);
+
+/** `aws configure set` settings that hold a secret (the name may follow `default.` or `profile.NAME.`). */
+const AWS_SECRETS: ReadonlySet<string> = new Set([
+  'aws_secret_access_key',
+  'aws_session_token',
+  'aws_security_token',
+]);
+const AWS: ReadonlyMap<string, KnownCommand> = new Map([['aws', { names: ['aws'] }]]);
+
+/** The setting a word of `aws configure set` names, without its `default.` or `profile.NAME.`. */
+function awsSetting(word: string): string {
+  if (word.startsWith('default.')) return word.slice(8);
+  if (!word.startsWith('profile.')) return word;
+  return word.slice(word.lastIndexOf('.') + 1);
+}
+
+/**
+ * Whether the words from the end of `aws` to `keyStart` are `configure` and then `set` (right
+ * before the setting), with only options between (`--profile prod`, `--region=x`, `--debug`).
+ */
+function isConfigureSet(text: string, nameEnd: number, keyStart: number): boolean {
+  const words = text
+    .slice(nameEnd, keyStart)
+    .split(/\s+/)
+    .filter((word) => word.length > 0 && word !== '\\');
+  let expected = 'configure';
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === expected) {
+      if (expected === 'set') return i === words.length - 1;
+      expected = 'set';
+      continue;
+    }
+    if (!word.startsWith('-')) return false;
+    const value = words[i + 1];
+    if (!word.includes('=') && value !== undefined && !value.startsWith('-') && value !== expected) i++;
+  }
+  return false;
+}
 
 /** The next argument after `cursor` on the command line: its span and whether it is quoted; undefined when there is none. */
 function nextArgument(
@@ -72,6 +112,15 @@ function matchPositional(text: string, anchor: number): RuleMatch | undefined {
   const word = text.slice(start, end);
   const before = start > 0 ? text.charCodeAt(start - 1) : 32;
   if (!isWhitespace(before) || !isWhitespace(text.charCodeAt(end))) return undefined;
+  const setting = awsSetting(word);
+  if (AWS_SECRETS.has(setting)) {
+    const aws = commandBefore(text, start, AWS);
+    if (aws === undefined || !isConfigureSet(text, aws.nameEnd, start)) return undefined;
+    const value = nextArgument(text, end);
+    return value !== undefined && isValue(text, value)
+      ? { start: value.start, end: value.end, kind: credentialKind(setting) ?? 'password' }
+      : undefined;
+  }
   if (NMCLI_SECRETS.has(word)) {
     if (commandBefore(text, start, NMCLI) === undefined) return undefined;
     const value = nextArgument(text, end);
@@ -93,10 +142,11 @@ function matchPositional(text: string, anchor: number): RuleMatch | undefined {
 export const positionalCredentials: SecretRule = {
   id: 'positional_credentials',
   description:
-    'Passwords given after a keyword: nmcli device wifi connect SSID password WORD, nmcli wifi-sec.psk / 802-1x.password WORD, rabbitmqctl add_user / change_password NAME PASSWORD',
+    'Passwords given after a keyword: nmcli device wifi connect SSID password WORD, nmcli wifi-sec.psk / 802-1x.password WORD, rabbitmqctl add_user / change_password NAME PASSWORD, aws configure set aws_secret_access_key / aws_session_token VALUE',
   // Anchors the scan already probes for other rules where it can: `password` shares the `word`
   // pass of netrc and sql_password, and the properties with a dash share the `-` pass; only
-  // `gsm.` has a pass of its own (`gsm.pin`). The matcher takes the whole word around the anchor.
+  // `gsm.` has a pass of its own (`gsm.pin`); aws settings share the `_` pass. The matcher takes
+  // the whole word around the anchor.
   anchors: [
     'password',
     '-sec.psk',
@@ -106,6 +156,9 @@ export const positionalCredentials: SecretRule = {
     'gsm.',
     'add_user ',
     'authenticate_user ',
+    '_secret_access_key',
+    '_session_token',
+    '_security_token',
   ],
   match: matchPositional,
   maxLength: MAX_WORD + 8 + 2 * (MAX_VALUE + 2),
@@ -118,6 +171,11 @@ export const positionalCredentials: SecretRule = {
       sample(`nmcli con add type wifi ssid corp 802-1x.password ${password} 802-1x.identity bob`),
       sample(`rabbitmqctl add_user deploy ${password}`),
       sample(`sudo rabbitmqctl change_password deploy "${password}"`),
+      {
+        text: `aws configure set aws_secret_access_key ${password} --profile ci`,
+        secret: password,
+        kind: 'aws_secret_key',
+      },
     ];
   },
   negatives: () => [
@@ -126,5 +184,6 @@ export const positionalCredentials: SecretRule = {
     'Enter the password below',
     'rabbitmqctl add_user deploy',
     'rabbitmqctl set_user_tags deploy administrator',
+    'aws configure get aws_secret_access_key --profile ci',
   ],
 };
