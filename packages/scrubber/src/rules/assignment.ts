@@ -16,6 +16,8 @@ import { blockScalar } from './yaml-values.js';
 
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
+/** Line breaks and indentation read over between a key and its value on the next line. */
+const MAX_WRAP = 64;
 const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
@@ -96,6 +98,22 @@ interface KeyInfo {
   readonly separator: number;
 }
 
+/**
+ * A pretty-printer or a narrow terminal may break the line between `"key":` and its value: the
+ * quote of a value after line breaks and indentation (at most {@link MAX_WRAP} characters), or
+ * `from` (the line break, which no value begins with) when something else follows.
+ */
+function wrappedValueStart(text: string, from: number): number {
+  let cursor = from;
+  while (cursor < text.length && cursor - from < MAX_WRAP) {
+    const code = text.charCodeAt(cursor);
+    if (code !== 10 && code !== 13 && code !== 32 && code !== 9) break;
+    cursor++;
+  }
+  const quote = text.charCodeAt(cursor);
+  return quote === 34 || quote === 39 ? cursor : from;
+}
+
 function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | undefined {
   let start = from;
   while (
@@ -104,6 +122,8 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
     (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)
   )
     start++;
+  if (info.separator === 58 && (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13))
+    start = wrappedValueStart(text, start);
   if (text.charCodeAt(start) === 92) start++; // \" inside a JSON string
   const quote = text.charCodeAt(start);
   if (isQuote(quote)) return matchQuoted(text, start + 1, quote, info);
@@ -238,7 +258,7 @@ export const assignment: SecretRule = {
     'Values of keys named like credentials (password, passwd, pwd, secret, token, api_key, access_key, credential, auth, authorization, bearer) after : or =, including Authorization headers and .env lines; AWS secret keys by their key names',
   anchors: [':', '='],
   match: matchAssignment,
-  maxLength: MAX_VALUE + 16,
+  maxLength: MAX_VALUE + MAX_WRAP + 16,
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 10)}!${fake.chars(ALPHABETS.digits, 2)}`;
     const token = fake.chars(ALPHABETS.hex, 32);
