@@ -61,6 +61,47 @@ describe('credentials in XML', () => {
       expect(scrubber.scrub(text).findings, text).toEqual([]);
   });
 
+  it('redacts CDATA values and upper-case, mixed-case and namespaced tags, and keeps the markup', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'scrubber-xml-'));
+    const values = [secret(), `${secret()}&"']`, secret(), secret(), secret(), secret()];
+    const [plain, special, crlf, upper, mixed, namespaced] = values;
+    try {
+      const path = join(directory, 'settings.xml');
+      await writeFile(
+        path,
+        [
+          `<server><password><![CDATA[${plain}]]></password></server>`,
+          `<Password><![CDATA[${special}]]></Password>`,
+          `<password>\r\n  <![CDATA[${crlf}]]>\r\n</password>`,
+          `<PASSWORD>${upper}</PASSWORD>`,
+          `<ApiToken>${mixed}</ApiToken>`,
+          `<ns:password xmlns:ns="urn:x">${namespaced}</ns:password>`,
+        ].join('\n'),
+      );
+      const text = await readFile(path, 'utf8');
+      const { text: scrubbed, findings } = scrubber.scrub(text);
+      for (const value of values) expect(scrubbed).not.toContain(value);
+      expect(findings).toHaveLength(values.length);
+      expect(scrubbed).toContain('<server><password><![CDATA[[REDACTED:password]]]></password></server>');
+      expect(scrubbed).toContain('<Password><![CDATA[[REDACTED:password]]]></Password>');
+      expect(scrubbed).toContain('<PASSWORD>[REDACTED:password]</PASSWORD>');
+      expect(scrubbed).toContain('<ns:password xmlns:ns="urn:x">[REDACTED:password]</ns:password>');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves empty and placeholder CDATA and CDATA of other elements alone', () => {
+    for (const text of [
+      '<password><![CDATA[]]></password>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a property reference is the sample
+      '<password><![CDATA[${DB_PASSWORD}]]></password>',
+      '<script><![CDATA[var password = read();]]></script>',
+      '<description><![CDATA[ends with ]]></description>',
+    ])
+      expect(scrubber.scrub(text).findings, text).toEqual([]);
+  });
+
   it('gives the same output streamed in small chunks', () => {
     const text = `<server>\n<password>${secret()}</password>\n</server>\n<add key="ApiKey" value="${secret()}"/>\n`;
     const stream = scrubber.createStreamScrubber();

@@ -41,6 +41,25 @@ function tagOpen(text: string, from: number): number {
   return -1;
 }
 
+const CDATA_OPEN = '<![CDATA[';
+
+/**
+ * The CDATA section that ends right before the closing tag at `close` (blanks between allowed):
+ * where its `<![CDATA[` begins and its text's span. Looked for at most {@link MAX_VALUE}
+ * characters back, so a run of `]]></x>` without sections costs no more than its length.
+ */
+function cdataBefore(text: string, close: number): { begin: number; start: number; end: number } | undefined {
+  let end = close;
+  while (end > 0 && close - end < 64 && isWhitespace(text.charCodeAt(end - 1))) end--;
+  if (!text.startsWith(']]>', end - 3)) return undefined;
+  end -= 3;
+  const from = Math.max(0, end - MAX_VALUE - CDATA_OPEN.length);
+  const begin = text.slice(from, end).lastIndexOf(CDATA_OPEN);
+  if (begin === -1) return undefined;
+  const start = from + begin + CDATA_OPEN.length;
+  return end > start ? { begin: from + begin, start, end } : undefined;
+}
+
 /** The kind named by a tag's text (`password`, `entry key="db.password"`), or undefined. */
 function tagKind(tag: string, name: string): string | undefined {
   const kind = credentialKind(name);
@@ -60,12 +79,13 @@ function matchElement(text: string, close: number): RuleMatch | undefined {
   while (nameEnd - close - 2 < MAX_NAME && isNameCode(text.charCodeAt(nameEnd))) nameEnd++;
   if (nameEnd === close + 2 || text.charCodeAt(nameEnd) !== 62) return undefined;
   const name = text.slice(close + 2, nameEnd);
-  // The value: back to the `>` of the opening tag, with no tag between.
-  let open = close;
+  const cdata = cdataBefore(text, close);
+  // The value: back to the `>` of the opening tag, with no tag between (or the CDATA section).
+  let open = cdata === undefined ? close : cdata.begin;
   while (open > 0 && close - open < MAX_VALUE) {
     const code = text.charCodeAt(open - 1);
     if (code === 62) break;
-    if (code === 60) return undefined;
+    if (code === 60 || (cdata !== undefined && !isWhitespace(code))) return undefined;
     open--;
   }
   if (text.charCodeAt(open - 1) !== 62) return undefined;
@@ -77,6 +97,10 @@ function matchElement(text: string, close: number): RuleMatch | undefined {
     return undefined;
   const kind = tagKind(tag, name);
   if (kind === undefined) return undefined;
+  if (cdata !== undefined) {
+    const value = text.slice(cdata.start, cdata.end);
+    return acceptable(value.trim()) ? { start: cdata.start, end: cdata.end, kind } : undefined;
+  }
   let start = open;
   let end = close;
   while (start < end && isWhitespace(text.charCodeAt(start))) start++;
@@ -107,7 +131,7 @@ function matchValueAttribute(text: string, at: number): RuleMatch | undefined {
 export const markupCredentials: SecretRule = {
   id: 'markup_credentials',
   description:
-    'Credentials in XML: <password>...</password> (also with a namespace prefix), <entry key="db.password">...</entry>, <add key="ApiKey" value="..."/>, <property name="password" value="..."/>',
+    'Credentials in XML: <password>...</password> (also with a namespace prefix, any case, or in a CDATA section), <entry key="db.password">...</entry>, <add key="ApiKey" value="..."/>, <property name="password" value="..."/>',
   anchors: ['</', 'value="', "value='"],
   match: (text, anchor) =>
     text.charCodeAt(anchor) === 60 ? matchElement(text, anchor) : matchValueAttribute(text, anchor),
