@@ -4,6 +4,7 @@ import type { RestToolConfig } from './config.js';
 import { HEADER_TOKEN, authProblem, configuredHeaderClash } from './check-auth.js';
 import { parseDuration } from './duration.js';
 import { hasStrayBrace } from './path.js';
+import { schemaShapeProblem } from './schema-shape.js';
 import { configuredPath, strayBraceMessage } from './url-template.js';
 import { MAX_NESTING, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
 
@@ -48,6 +49,10 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     throw problem('parametersSchema must describe an object');
   if (nestsDeeperThan(schema, MAX_NESTING))
     throw problem(`parametersSchema nests deeper than ${MAX_NESTING} levels or refers to itself; flatten it`);
+  const shape = schemaShapeProblem(schema as Record<string, unknown>);
+  // every call would fail CONFIG_INVALID when the schema is compiled: said now, naming the problem
+  if (shape !== undefined)
+    throw problem(`parametersSchema is not a valid JSON Schema: ${shape}; fix the schema`);
   if (nestsDeeperThan(config.bodyTemplate, MAX_NESTING))
     throw problem(`bodyTemplate nests deeper than ${MAX_NESTING} levels or refers to itself; flatten it`);
   if (config.streaming) {
