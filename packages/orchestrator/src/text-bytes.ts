@@ -6,8 +6,8 @@ export function textBytes(text: string): number {
 /** The longest prefix of `text` that fits `maxBytes` of UTF-8, cut at a line end when one is near. */
 export function headOf(text: string, maxBytes: number): string {
   if (text.length * 3 <= maxBytes) return text;
-  let head = text.slice(0, maxBytes);
-  while (textBytes(head) > maxBytes) head = head.slice(0, Math.floor(head.length * 0.9));
+  let head = cutText(text, maxBytes);
+  while (textBytes(head) > maxBytes) head = cutText(head, Math.floor(head.length * 0.9));
   const lineEnd = head.lastIndexOf('\n');
   if (lineEnd > head.length * 0.8) head = head.slice(0, lineEnd + 1);
   return head;

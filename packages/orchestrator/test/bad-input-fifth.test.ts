@@ -31,6 +31,9 @@ function serving(hooks?: ToolHooks, validation = true): { local: ToolsOrchestrat
   return { local, runs };
 }
 
+/** A surrogate that is not half of a pair: what cutting inside an emoji leaves. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 function trap(): never {
   throw new Error('view trap');
 }
@@ -170,5 +173,57 @@ describe('a cached answer changed in place by whoever got it', () => {
     expect(seen).toEqual([expected, expected, expected]);
     expect(runs).toBe(1);
     expect(local.accounting().totals.p__x?.cached).toBe(2);
+  });
+});
+
+describe('results made invalid or too large on their way out', () => {
+  it('a PostToolUse hook that breaks the result in place gives INTERNAL naming the hook, as a bad replacement does (before: the caller got the broken result)', async () => {
+    const { local } = serving({
+      postToolUse: ({ result }) => {
+        (result.content as unknown[]).push({ type: 'bogus' });
+        return undefined;
+      },
+    });
+    const result = await local.call('p__x', {});
+    expect(codeOf(result)).toBe('INTERNAL');
+    expect(messageOf(result)).toMatch(
+      /^the PostToolUse hook left the result of p__x invalid \(content\[1\] is not a valid content block\); fix the hook$/,
+    );
+  });
+
+  it('a failure whose message is over the size cap is cut, saying how long it was (before: a 5 MB message went to the model whole)', async () => {
+    const local = createOrchestrator({ output: { maxBytes: 1000 } });
+    orchestrator = local;
+    local.register(
+      testProvider('p', {
+        x: {
+          run: () => ({
+            ok: false,
+            error: { code: 'EXECUTION_FAILED', message: `<html>${'é'.repeat(2_500_000)}</html>` },
+          }),
+        },
+      }),
+    );
+    const result = await local.call('p__x', {});
+    expect(codeOf(result)).toBe('EXECUTION_FAILED');
+    const message = messageOf(result);
+    expect(Buffer.byteLength(message)).toBeLessThan(1200);
+    expect(message.startsWith('<html>éé')).toBe(true);
+    expect(message).toMatch(/\[error message cut at 1000 bytes of 5000013\]$/);
+    expect(LONE_SURROGATE.test(message)).toBe(false);
+  });
+});
+
+describe('the head of text over the size cap', () => {
+  it('text over the size cap is cut between characters, never inside an emoji (before: its head could end in half of one)', async () => {
+    const local = createOrchestrator({ output: { maxBytes: 1001 } });
+    orchestrator = local;
+    local.register(testProvider('p', { x: { run: () => ok('\u{1F600}'.repeat(100_000)) } }));
+    const result = await local.call('p__x', {});
+    expect(codeOf(result)).toBe('OK');
+    const head = result.ok && result.content[0]?.type === 'text' ? result.content[0].text : '';
+    expect(head.startsWith('\u{1F600}\u{1F600}')).toBe(true);
+    expect(LONE_SURROGATE.test(head)).toBe(false);
+    expect(result.meta?.truncated).toBeDefined();
   });
 });

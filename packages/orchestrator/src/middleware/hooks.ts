@@ -157,7 +157,24 @@ async function postToolUse(
   } finally {
     if (state && state.answerOnStop === keep) state.answerOnStop = previous;
   }
+  // the hook may have changed the result it was given in place
+  const broken = invalidIn(result);
+  if (broken !== undefined) {
+    return fail(
+      'INTERNAL',
+      `the PostToolUse hook left the result of ${call.tool.name} invalid (${broken}); fix the hook`,
+    );
+  }
   return withContext(result, extra);
+}
+
+/** Why a result is not a valid ToolResult (reading it may throw: a getter the hook put there). */
+function invalidIn(result: ToolResult): string | undefined {
+  try {
+    return describeInvalidResult(result);
+  } catch (error) {
+    return `it cannot be read: ${thrownMessage(error)}`;
+  }
 }
 
 /** The note on a result whose PostToolUse hook had not finished when the call was stopped. */

@@ -52,7 +52,8 @@ export function sizeCapMiddleware(
     phase: 'output',
     handle(call, next) {
       // a then() rather than an async function: most results pass unchanged, at one promise step
-      return next(call).then((result) => {
+      return next(call).then((given) => {
+        const result = given.ok ? given : withShortMessage(given, maxBytes);
         // the structured part is serialized once, here, and its verdict handed to cap()
         const fits = structuredFits(result, maxBytes);
         if (typeof fits === 'string') {
@@ -174,4 +175,17 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * A failure whose message fits `maxBytes` of UTF-8: a provider may fail with a whole error page
+ * or log as its message, which would reach the model whole (only content is stored and capped).
+ */
+function withShortMessage(result: ToolResult & { ok: false }, maxBytes: number): ToolResult {
+  const { message } = result.error;
+  if (message.length * 3 <= maxBytes) return result;
+  const bytes = textBytes(message);
+  if (bytes <= maxBytes) return result;
+  const cut = `${headOf(message, maxBytes)}... [error message cut at ${maxBytes} bytes of ${bytes}]`;
+  return { ...result, error: { ...result.error, message: cut } };
 }
