@@ -204,6 +204,9 @@ export class ProviderTools {
       .catch((error: unknown) => {
         const failure = listingError(error, { server, timeoutMs: requestTimeoutMs });
         emit({ type: 'protocol-error', server, message: failure.message });
+        // a session just opened and refused (404) at once is not renewed: it is lost, and the
+        // restart policy takes over (backoff, then failed), not one re-initialization after another
+        if (!renew && isSessionExpired(error)) connection.lost(session, failure.message);
       })
       .finally(() => {
         this.refreshing = false;

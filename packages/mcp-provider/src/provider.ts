@@ -17,7 +17,7 @@ import { resultOf, secretValuesOf } from './provider-helpers.js';
 import { checkProviderOptions } from './provider-options.js';
 import { ProviderTools } from './provider-tools.js';
 import type { McpProvider, McpProviderOptions } from './provider-types.js';
-import type { McpSessionFactory } from './session/session.js';
+import type { McpSession, McpSessionFactory } from './session/session.js';
 import { callFailure, isSessionExpired } from './tools/call-errors.js';
 import { compiledSchemaOf } from './tools/catalog.js';
 import { callResourceTool } from './tools/resource-tools.js';
@@ -177,15 +177,10 @@ export function createMcpProvider(
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     const remote = entry.remoteName ?? localName;
-    try {
-      // a running server needs no signal to wait on: do not make the context create one
-      const session = connection.session ?? (await connection.start(ctx.signal));
-      const resourceTool = entry.spec.meta?.resourceTool;
+    const resourceTool = entry.spec.meta?.resourceTool;
+    const send = async (session: McpSession): Promise<ToolResult> => {
       if (resourceTool === 'list' || resourceTool === 'read')
-        return await callResourceTool(session, resourceTool, args, {
-          timeoutMs: requestTimeoutMs,
-          abort: ctx,
-        });
+        return callResourceTool(session, resourceTool, args, { timeoutMs: requestTimeoutMs, abort: ctx });
       const outcome = await session.callTool(remote, args, {
         abort: ctx,
         timeoutMs: requestTimeoutMs,
@@ -199,9 +194,21 @@ export function createMcpProvider(
           }),
       });
       return resultOf(name, remote, outcome);
+    };
+    try {
+      // a running server needs no signal to wait on: do not make the context create one
+      const session = connection.session ?? (await connection.start(ctx.signal));
+      try {
+        return await send(session);
+      } catch (error) {
+        if (!isSessionExpired(error)) throw error;
+        // HTTP 404 for our session: the server ran nothing (it answers a request for a session
+        // it does not know so, before running it), so the call is sent once more on a new
+        // session, never twice. Another call's 404 may have renewed the session already.
+        const current = connection.session;
+        return await send(current && current !== session ? current : await connection.reconnect(ctx.signal));
+      }
     } catch (error) {
-      // Never retry a tool call (it may not be idempotent); re-initialize for the next one.
-      if (isSessionExpired(error)) void connection.reconnect().catch(() => {});
       return callFailure(error, {
         server: name,
         tool: remote,

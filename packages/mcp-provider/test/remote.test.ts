@@ -87,7 +87,7 @@ describe('remote transports', () => {
     await expect(provider.start?.(AbortSignal.timeout(20_000))).rejects.toThrow(/"nowhere".*failed to start/);
   });
 
-  it('re-initializes an expired session once for tools/list, never retries a tool call', async () => {
+  it('re-initializes an expired session once for tools/list, and for a tool call the server refused with 404', async () => {
     const log = eventLog();
     provider = createMcpProvider(
       'expiry',
@@ -102,10 +102,10 @@ describe('remote transports', () => {
     const before = await count();
     await provider.execute('forget_sessions', {}, createToolContext());
     await new Promise((resolve) => setTimeout(resolve, 50));
-    // A tool call on the forgotten session fails (it may not be idempotent) and triggers a new session.
-    const failed = await provider.execute('echo', { message: 'x' }, createToolContext());
-    expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
-    expect(!failed.ok && failed.error.message).toContain('HTTP 404');
+    // A tool call on the forgotten session is refused with 404 before it runs: it is sent once
+    // more on a new session.
+    const renewed = await provider.execute('echo', { message: 'x' }, createToolContext());
+    expect(renewed).toMatchObject({ ok: true, content: [{ type: 'text', text: 'x' }] });
     const after = await provider.execute('echo', { message: 'again' }, createToolContext());
     expect(after.ok).toBe(true);
     expect(await count()).toBe(before + 1);

@@ -53,36 +53,37 @@ describe('streamable HTTP: a session id that changes', () => {
     });
   });
 
-  it('client v2 keeps the id it was given: the next call gets 404 and fails, once, then a new session serves', async () => {
+  it('client v2 keeps the id it was given: the next call gets 404, and is sent again on a new session', async () => {
     await withSessionServer('rotate', 'rotate-v2', { client: 'v2' }, async ({ server, provider }) => {
       await provider.start?.(AbortSignal.timeout(20_000));
       expect((await provider.execute('echo', {}, context())).ok).toBe(true);
       expect((await provider.execute('echo', {}, context())).ok).toBe(true); // answered with a new id
-      const failed = await provider.execute('echo', {}, context());
-      expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
-      expect(!failed.ok && failed.error.message).toMatch(/HTTP 404.*call again/);
+      // refused with 404 before it ran: re-initialized, and the call sent once more
+      const third = await provider.execute('echo', {}, context());
+      expect(third).toMatchObject({ ok: true, content: [{ type: 'text', text: 'call 3' }] });
       expect((await provider.execute('echo', {}, context())).ok).toBe(true);
+      expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2']);
       expect(server.initializes()).toBe(2);
     });
   });
 
-  it('re-initializes once after a 404 for the session it was given, then works', async () => {
+  it('re-initializes once after a 404 for the session it was given, and sends the refused call again', async () => {
     await withSessionServer('forget-once', 'forget-once', {}, async ({ server, provider, events }) => {
       await provider.start?.(AbortSignal.timeout(20_000));
       expect((await provider.execute('echo', {}, context())).ok).toBe(true);
       expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
-      const failed = await provider.execute('echo', {}, context());
-      expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
-      expect(!failed.ok && failed.error.message).toMatch(/HTTP 404.*call again/);
+      // refused with 404 before it ran: re-initialized, and the call sent once more
+      const third = await provider.execute('echo', {}, context());
+      expect(third).toMatchObject({ ok: true, content: [{ type: 'text', text: 'call 3' }] });
       const again = await provider.execute('echo', {}, context());
       expect(again.ok).toBe(true);
-      expect(server.callIds.at(-1)).toBe('s-2');
+      expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2']);
       expect(server.initializes()).toBe(2);
       expect(events.filter((event) => event.type === 'session-expired')).toHaveLength(1);
     });
   });
 
-  it('client v2: re-initializes once after a 404 for the session it was given, then works', async () => {
+  it('client v2: re-initializes once after a 404 for the session it was given, and sends the refused call again', async () => {
     await withSessionServer(
       'forget-once',
       'forget-once-v2',
@@ -91,10 +92,11 @@ describe('streamable HTTP: a session id that changes', () => {
         await provider.start?.(AbortSignal.timeout(20_000));
         expect((await provider.execute('echo', {}, context())).ok).toBe(true);
         expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
-        const failed = await provider.execute('echo', {}, context());
-        expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
+        const third = await provider.execute('echo', {}, context());
+        expect(third).toMatchObject({ ok: true, content: [{ type: 'text', text: 'call 3' }] });
         const again = await provider.execute('echo', {}, context());
         expect(again.ok).toBe(true);
+        expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2']);
         expect(server.initializes()).toBe(2);
         expect(events.filter((event) => event.type === 'session-expired')).toHaveLength(1);
       },
@@ -102,6 +104,25 @@ describe('streamable HTTP: a session id that changes', () => {
   });
 
   for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: calls in flight refused with 404 together share one re-initialization, each runs once`, async () => {
+      await withSessionServer('forget-once', 'together', { client }, async ({ server, provider }) => {
+        await provider.start?.(AbortSignal.timeout(20_000));
+        expect((await provider.execute('echo', {}, context())).ok).toBe(true);
+        expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
+        const results = await Promise.all(
+          Array.from({ length: 4 }, () => provider.execute('echo', {}, context())),
+        );
+        expect(results.map((result) => (result.ok ? 'ok' : result.error.message))).toEqual([
+          'ok',
+          'ok',
+          'ok',
+          'ok',
+        ]);
+        expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2', 's-2', 's-2']);
+        expect(server.initializes()).toBe(2);
+      });
+    });
+
     it(`client ${client}: fails the start when the new session is refused too, after one re-initialization`, async () => {
       await withSessionServer('forget-always', 'forget-always', { client }, async ({ server, provider }) => {
         await expect(provider.start?.(AbortSignal.timeout(20_000))).rejects.toMatchObject({
@@ -122,6 +143,11 @@ describe('streamable HTTP: a session id that changes', () => {
         await provider.start?.(AbortSignal.timeout(20_000));
         const failed = await provider.execute('echo', {}, context());
         expect(!failed.ok && failed.error.code).toBe('PROVIDER_UNAVAILABLE');
+        // sent once more on the new session, refused again: it says so, and is not sent a third time
+        expect(!failed.ok && failed.error.message).toMatch(
+          /HTTP 404.*after one re-initialization, and the call did not run.*session affinity/,
+        );
+        expect(server.callIds).toEqual([]);
         // The call's 404 re-initializes once (2); the listing of that new session gets 404 and is
         // reported, not renewed; the session is then lost and restarted by the restart policy (3),
         // which gives up after its one restart. A re-initialization is no crash: renewing a new

@@ -232,11 +232,20 @@ export class ServerConnection {
       this.current = undefined;
       this.stopHealthProbes();
       this.endProtocolErrors();
-      void old.close();
     }
-    if (this.starting) return this.starting.join(signal, () => this.cancelled());
-    this.emit({ type: 'session-expired', server: this.server });
-    return this.open('starting').join(signal, () => this.cancelled());
+    let renewal = this.starting;
+    if (!renewal) {
+      this.emit({ type: 'session-expired', server: this.server });
+      renewal = this.open('starting');
+    }
+    // The old session is closed once the new one is open (or failed), not at once: requests still
+    // in flight on it get their own 404 meanwhile and are sent again on the new session (closing
+    // it failed them with "connection closed", though the server had refused them unrun).
+    if (old) {
+      const closeOld = (): void => void old.close().catch(() => {});
+      renewal.promise.then(closeOld, closeOld);
+    }
+    return renewal.join(signal, () => this.cancelled());
   }
 
   /** Stops the server without restarting it (a lazy server going idle); `start()` brings it back. */

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
+import { isSessionExpired } from '../tools/call-errors.js';
 import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
@@ -129,7 +130,10 @@ export async function openSdkSession(
   client.onerror = (error) => {
     lastError = clipErrorMessage(errorMessage(error));
     errors.emit(lastError);
-    probeAfterError();
+    // HTTP 404, the session is gone: the request that got it tells its caller, who initializes
+    // again (a probe's 404 closed this session, failing the calls still waiting on it, which the
+    // server refused unrun and which are sent again on the new session)
+    if (!isSessionExpired(error)) probeAfterError();
   };
   const outputs = new OutputChecks();
   const late = new LateAnswers();

@@ -54,10 +54,11 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
       `${where}: the call was cancelled; the server was told to stop (notifications/cancelled)`,
     );
   }
+  // the provider sends a call refused with 404 once more on a new session: this is its second 404
   if (isSessionExpired(error)) {
     return fail(
       'PROVIDER_UNAVAILABLE',
-      `${where}: the server no longer knows this session (HTTP 404, probably restarted); the provider re-initialized it: call again`,
+      `${where}: the server answered HTTP 404 (no such session) for a session it had just given, after one re-initialization, and the call did not run; check that every request reaches the same server (session affinity behind a load balancer), then call again`,
     );
   }
   if (error instanceof McpError) {
