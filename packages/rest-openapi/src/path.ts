@@ -57,6 +57,22 @@ export function hasStrayBrace(pathTemplate: string): boolean {
   return /[{}]/.test(pathTemplate.replace(PLACEHOLDER, ''));
 }
 
+/** A character a URL path cannot carry as written (RFC 3986 pchar and `/`), or a `%` that starts no escape. */
+const NOT_IN_PATH = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu;
+
+/**
+ * Literal path text as a URL path: characters a path cannot carry (spaces, quotes, `<`, `ü`...)
+ * percent-encoded as UTF-8, as a browser's URL parser does, and a `%` that starts no escape as
+ * `%25`; valid characters and existing escapes (`%20`) are kept as written.
+ */
+export function encodePathLiteral(text: string): string {
+  return text.replace(NOT_IN_PATH, (character) =>
+    [...Buffer.from(character, 'utf8')]
+      .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join(''),
+  );
+}
+
 /** A path template split once into literal text and the arguments that fill it. */
 export type PathPart = string | { readonly argument: string };
 
@@ -65,11 +81,11 @@ export function compilePath(pathTemplate: string, argumentFor: (placeholder: str
   const parts: PathPart[] = [];
   let last = 0;
   for (const match of pathTemplate.matchAll(PLACEHOLDER)) {
-    if (match.index > last) parts.push(pathTemplate.slice(last, match.index));
+    if (match.index > last) parts.push(encodePathLiteral(pathTemplate.slice(last, match.index)));
     parts.push({ argument: argumentFor(match[1] as string) });
     last = match.index + match[0].length;
   }
-  if (last < pathTemplate.length) parts.push(pathTemplate.slice(last));
+  if (last < pathTemplate.length) parts.push(encodePathLiteral(pathTemplate.slice(last)));
   return parts;
 }
 
