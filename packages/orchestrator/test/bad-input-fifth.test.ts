@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@toolplane/core';
 import { type ToolHooks, type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
-import { testProvider } from './helpers.js';
+import { testProvider, waitFor } from './helpers.js';
 
 // The fifth sweep: what a hostile caller, hook or provider found that the earlier ones had left.
 
@@ -225,5 +225,30 @@ describe('the head of text over the size cap', () => {
     expect(head.startsWith('\u{1F600}\u{1F600}')).toBe(true);
     expect(LONE_SURROGATE.test(head)).toBe(false);
     expect(result.meta?.truncated).toBeDefined();
+  });
+});
+
+describe('a cached answer across a list change', () => {
+  it('a provider that re-lists its tools drops their cached answers (before: the old tool answer was served until its TTL)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const cached = { sideEffect: 'none', cacheTtlMs: 60_000 } as const;
+    const provider = testProvider('p', { x: { spec: cached, run: () => ok('v1') } });
+    const other = testProvider('q', { y: { spec: cached, run: () => ok('y') } });
+    local.register(provider);
+    local.register(other);
+    const textOf = async (name: string): Promise<string> => {
+      const result = await local.call(name, {});
+      return result.ok && result.content[0]?.type === 'text' ? result.content[0].text : codeOf(result);
+    };
+    expect([await textOf('p__x'), await textOf('q__y')]).toEqual(['v1', 'y']);
+    let changes = 0;
+    local.on('tools_changed', () => changes++);
+    provider.changeTools({ x: { spec: cached, run: () => ok('v2') } });
+    await waitFor(() => changes === 1);
+    expect(await textOf('p__x')).toBe('v2');
+    // another provider's cached answers are kept
+    await textOf('q__y');
+    expect(local.accounting().totals.q__y).toMatchObject({ calls: 2, cached: 1 });
   });
 });

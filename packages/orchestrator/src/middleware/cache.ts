@@ -23,11 +23,14 @@ export interface CacheOptions {
 interface Entry {
   readonly expiresAt: number;
   readonly result: ToolResult;
+  /** The provider's tool list the answer was made under: a re-list drops the answer. */
+  readonly listing: unknown;
 }
 
 /**
  * Caches successful results of tools that have a cache TTL (from the tool, its provider's
- * registration), keyed by tool and a stable serialization of the arguments.
+ * registration), keyed by tool and a stable serialization of the arguments. An answer made
+ * before its provider re-listed its tools is not served: the tool may have changed.
  */
 export function cacheMiddleware(
   options: CacheOptions,
@@ -46,7 +49,8 @@ export function cacheMiddleware(
       const ttl = 'cacheTtlMs' in tool ? tool.cacheTtlMs : state?.route.cacheTtlMs;
       // no TTL: hand the call on without an async frame of our own
       if (!ttl || ttl <= 0) return next(call);
-      return cached(call, next, state, ttl);
+      const listing = ('entry' in tool ? tool.entry : state?.route.entry)?.specs;
+      return cached(call, next, state, ttl, listing);
     },
   };
 
@@ -55,6 +59,7 @@ export function cacheMiddleware(
     next: NextMiddleware,
     state: CallState | undefined,
     ttl: number,
+    listing: unknown,
   ): Promise<ToolResult> {
     const who =
       options.scope === 'global'
@@ -63,7 +68,7 @@ export function cacheMiddleware(
     const key = `${call.tool.name}\u0000${who}\u0000${stableStringify(call.args)}`;
     const hit = entries.get(key);
     const now = deps.now();
-    if (hit && hit.expiresAt > now) {
+    if (hit && hit.expiresAt > now && hit.listing === listing) {
       entries.delete(key);
       entries.set(key, hit);
       if (state) {
@@ -76,7 +81,7 @@ export function cacheMiddleware(
     const result = await next(call);
     if (result.ok) {
       const { meta: _meta, ...bare } = result;
-      entries.set(key, { expiresAt: deps.now() + ttl, result: copyOf(bare) });
+      entries.set(key, { expiresAt: deps.now() + ttl, result: copyOf(bare), listing });
       if (entries.size > maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
