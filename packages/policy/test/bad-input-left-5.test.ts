@@ -76,3 +76,32 @@ describe('mapfile and readarray', () => {
     'mapfile -t A <<< /dev/sda; cp "${A[0]}" backup.img',
   ])('%j stays allowed', allowedInDefault);
 });
+
+describe("the shell's own /proc/PID/cwd and /proc/PID/root", () => {
+  // `$$` is the shell, even in a subshell or a pipeline stage (whose working directory may
+  // differ); `$BASHPID` the (sub)shell running the word; `bash -c` starts a shell of its own.
+  it.each<Case>([
+    ['cd /dev; cat img > /proc/$$/cwd/sda', 'deny', DISK],
+    ['cd /dev; tee /proc/$BASHPID/cwd/sda < img', 'deny', DISK],
+    ['cd /dev && cp img "/proc/${$}/cwd/./sda"', 'deny', DISK],
+    ['cd /dev; echo x | tee /proc/$$/cwd/sda', 'deny', DISK],
+    ['(cd /dev; tee /proc/$BASHPID/cwd/sda < img)', 'deny', DISK],
+    ["bash -c 'cd /dev; tee /proc/$$/cwd/sda < img'", 'deny', DISK],
+    ['f(){ cd /dev; tee /proc/$$/cwd/sda < img; }; f', 'deny', DISK],
+    ['tee /proc/$$/root/dev/sda < img', 'deny', DISK],
+    ['tee "/proc/${BASHPID}/root/dev/sda" < img', 'deny', DISK],
+    ['(cd /dev; tee /proc/$$/root/dev/sda < img)', 'deny', DISK],
+    // a wrapper moves the command, not the shell; `$$` in a subshell that moved is not followed
+    ['cd /dev; env -C /tmp tee /proc/$BASHPID/cwd/sda < img', 'deny', DISK],
+    ['(cd /dev; tee /proc/$$/cwd/sda < img)', 'ask', /named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'cd /tmp; tee /proc/$$/cwd/sda < img',
+    'tee /proc/$BASHPID/cwd/out.img < img',
+    'env -C /dev tee /proc/$$/cwd/sda < img',
+  ])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
+});

@@ -26,7 +26,7 @@ export function handlePipeline(state: AnalysisState, scope: Scope, node: Node): 
       ...(text ? { stdinText: { from: upstream, values: text } } : {}),
     };
     // Every stage runs in a subshell: what one sets, the others and the rest of the line do not see.
-    inChild(state.facts, () => walk(state, stage, child));
+    inChild(state.facts, () => walk(state, stage, child), 'subshell');
     // `echo /dev/sda | xargs tee`: what a literal echo or printf prints is known to the next stage.
     text = child.type === 'command' ? commandOutputs(state.facts, child) : undefined;
     upstream = addSources(

@@ -10,6 +10,12 @@ export const MAX_TEXT = 65_536;
 /** Most variables followed in one command line. */
 const MAX_VARIABLES = 256;
 
+/**
+ * What `$$` or `$BASHPID` reads as in `/proc/$$/cwd`: the shell running the line (not the
+ * program that opens the path, which `self` names). Not a process id any path can hold.
+ */
+export const SHELL_PROCESS = '\u0003shell';
+
 /** A value known only at run time (an environment variable, `$(cmd)`, the home directory). */
 export const RUN_TIME: ShellWord = { text: '', dynamic: true, glob: false, substitutions: [] };
 
@@ -47,6 +53,13 @@ export interface LineFacts {
   readonly aliases: Map<string, string>;
   /** Names declared local in the function body being walked (`local`, `declare`). */
   locals?: Set<string>;
+  /**
+   * Working directories of the shell `$$` names, when the commands walked now may run elsewhere
+   * (in a subshell, or moved by a wrapper such as `env -C`); undefined when they are `directories`.
+   */
+  shellDirectories: readonly ShellWord[] | undefined;
+  /** Working directories of the (sub)shell `$BASHPID` names, when a wrapper moved the command. */
+  processDirectories: readonly ShellWord[] | undefined;
   /** More values or variables than are followed: the line is asked. */
   overflow: boolean;
 }
@@ -62,6 +75,8 @@ export function createFacts(): LineFacts {
     functions: new Map(),
     descriptors: new Map(),
     aliases: new Map(),
+    shellDirectories: undefined,
+    processDirectories: undefined,
     overflow: false,
   };
 }
@@ -97,8 +112,12 @@ const union = (facts: LineFacts, first: readonly ShellWord[], second: readonly S
  * Runs `walk` for a part of the line that runs in a child (a subshell, a pipeline stage, a
  * substitution, `bash -c`, a function body defined for later): what it sets is forgotten after.
  */
-export function inChild(facts: LineFacts, walk: () => void): void {
+export function inChild(facts: LineFacts, walk: () => void, kind?: 'subshell' | 'shell'): void {
   const before = snapshot(facts);
+  // A subshell keeps `$$`, the shell it was forked from; `bash -c` is a shell of its own.
+  if (kind === 'subshell') facts.shellDirectories ??= facts.processDirectories ?? facts.directories;
+  if (kind) facts.processDirectories = undefined;
+  if (kind === 'shell') facts.shellDirectories = undefined;
   walk();
   Object.assign(facts, before);
 }

@@ -10,7 +10,7 @@ import {
 } from './arrays.js';
 import { associativeKey, isAssociative, knownKeys } from './associative.js';
 import { expandedWords } from './braces.js';
-import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, valueWord } from './facts.js';
+import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, SHELL_PROCESS, valueWord } from './facts.js';
 import { staticOutputs } from './static-output.js';
 import { type ShellWord, type WordPart, literalPrefix } from './shell-word.js';
 
@@ -114,6 +114,29 @@ function partValues(
   );
 }
 
+/** The text before a process id in `/proc/PID/...`. */
+const PROC = /^\/+proc\/+$/;
+
+/**
+ * `/proc/$$/cwd`, `/proc/$BASHPID/root`: the shell's own process, whose root is everyone's and
+ * whose working directory is the one the analysis follows unless the word is expanded in a
+ * subshell that moved (`$$` names its parent): then {@link SHELL_PROCESS}, which the placing of
+ * written paths reads as the shell's working directory (a wrapper's `-C` does not move it).
+ * Undefined otherwise.
+ */
+function ownProcess(facts: LineFacts, part: WordPart, next: WordPart | undefined): ShellWord | undefined {
+  if (typeof part === 'string' || 'substitution' in part || part.key || part.all || part.transform)
+    return undefined;
+  if (part.indirect || part.fallback || (part.variable !== '$$' && part.variable !== 'BASHPID'))
+    return undefined;
+  const entry = typeof next === 'string' ? /^\/+(cwd|root)(?:\/|$)/.exec(next)?.[1] : undefined;
+  if (!entry) return undefined;
+  const process = facts.processDirectories ?? facts.directories;
+  const own = part.variable === '$$' ? (facts.shellDirectories ?? process) : process;
+  if (entry === 'root') return valueWord('self', false);
+  return own === facts.directories ? valueWord(SHELL_PROCESS, false) : undefined;
+}
+
 /**
  * The readings of a word with the values its variables (and static substitutions) may have now,
  * each split into fields where an unquoted value holds blanks or an array gives several words;
@@ -132,7 +155,7 @@ export function readingsOf(facts: LineFacts, word: ShellWord, depth = 0): ShellW
   }
   let partials: Partial[] = [{ text: '', dynamic: false, split: false, fields: false, prefix: '' }];
   let known = false;
-  for (const part of word.parts) {
+  for (const [index, part] of word.parts.entries()) {
     if (typeof part === 'string') {
       for (const partial of partials) {
         partial.text += part;
@@ -140,7 +163,9 @@ export function readingsOf(facts: LineFacts, word: ShellWord, depth = 0): ShellW
       }
       continue;
     }
-    const values = partValues(facts, part, depth);
+    const own = ownProcess(facts, part, word.parts[index + 1]);
+    const values =
+      own && partials.every((partial) => PROC.test(partial.text)) ? [own] : partValues(facts, part, depth);
     const fallback = 'fallback' in part ? part.fallback : undefined;
     if (values || fallback) known = true;
     const all = 'all' in part && part.all !== undefined;

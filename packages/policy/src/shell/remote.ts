@@ -47,8 +47,11 @@ export function inspectRemoteCommand(
   const script = remoteCommand(command.args);
   if (script === undefined) return;
   const remote: AnalysisState = { ...state, commands: [], findings: [], writes: [] };
-  inChild(state.facts, () =>
-    nested(remote, { ...scope, depth: scope.depth + 1, via: [...scope.via, 'ssh'] }, script, command.text),
+  inChild(
+    state.facts,
+    () =>
+      nested(remote, { ...scope, depth: scope.depth + 1, via: [...scope.via, 'ssh'] }, script, command.text),
+    'shell',
   );
   state.findings.push(...remote.findings.filter((finding) => finding.kind === 'deny'));
 }

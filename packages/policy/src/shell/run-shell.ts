@@ -81,14 +81,18 @@ export function runShell(
       );
       const known = onlyReading([script]);
       if (known !== undefined)
-        inChild(state.facts, () =>
-          nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, known, text),
+        inChild(
+          state.facts,
+          () => nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, known, text),
+          'shell',
         );
       return true;
     }
     // A child process: the directories and variables it changes are its own.
-    inChild(state.facts, () =>
-      nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text),
+    inChild(
+      state.facts,
+      () => nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text),
+      'shell',
     );
     return true;
   }

@@ -60,12 +60,15 @@ function analyzeSubstitutions(state: AnalysisState, scope: Scope, word: ShellWor
     const before = state.commands.length;
     // `>(cmd)` reads the outer command's output: treat it as fed by a pipe.
     const feedsInput = substitution.type === 'process_substitution' && substitution.text.startsWith('>(');
-    inChild(state.facts, () =>
-      walkChildren(
-        state,
-        { ...scope, stdinFrom: feedsInput ? [...scope.stdinFrom, '>(...)'] : [] },
-        substitution,
-      ),
+    inChild(
+      state.facts,
+      () =>
+        walkChildren(
+          state,
+          { ...scope, stdinFrom: feedsInput ? [...scope.stdinFrom, '>(...)'] : [] },
+          substitution,
+        ),
+      'subshell',
     );
     state.substitutionNames.set(
       substitution.id,
@@ -137,7 +140,7 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
       handleFunction(state, scope, node);
       return;
     case 'subshell':
-      inChild(state.facts, () => walkChildren(state, scope, node));
+      inChild(state.facts, () => walkChildren(state, scope, node), 'subshell');
       return;
     case 'for_statement':
       handleFor(state, scope, node);

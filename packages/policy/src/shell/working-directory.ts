@@ -1,4 +1,4 @@
-import { type LineFacts, RUN_TIME, START, distinct } from './facts.js';
+import { type LineFacts, RUN_TIME, SHELL_PROCESS, START, distinct } from './facts.js';
 import { throughLinks } from './links.js';
 import { type ShellWord, literalPrefix } from './shell-word.js';
 
@@ -57,8 +57,14 @@ export function inDirectory(directory: ShellWord, path: ShellWord): ShellWord {
   };
 }
 
-/** `/proc/self/cwd/...` (also `thread-self`): the working directory itself. */
-const OWN_DIRECTORY = /^\/+proc\/+(?:self|thread-self)\/+cwd(?:\/+|$)/;
+/**
+ * `/proc/self/cwd/...` (also `thread-self`): the working directory itself; `/proc/$$/cwd/...` (and
+ * `$BASHPID`, read as {@link SHELL_PROCESS}) the working directory of the shell, which a wrapper
+ * such as `env -C` does not move.
+ */
+const OWN_DIRECTORY = new RegExp(`^/+proc/+(?:self|thread-self|${SHELL_PROCESS})/+cwd(?:/+|$)`);
+
+const ofShell = (word: ShellWord): boolean => !word.dynamic && word.text.includes(`/${SHELL_PROCESS}/`);
 
 /** A path under `/proc/self/cwd` as the path relative to the working directory it is. */
 function fromOwnDirectory(word: ShellWord): ShellWord {
@@ -73,10 +79,17 @@ export function placedReadings(facts: LineFacts, word: ShellWord): ShellWord[][]
   const own = !readings && OWN_DIRECTORY.test(word.text);
   if (!readings && !own && directories.length === 1 && directories[0] === START && facts.links.size === 0)
     return undefined;
+  const place = (directory: ShellWord, field: ShellWord): ShellWord =>
+    throughLinks(facts, inDirectory(directory, fromOwnDirectory(field)));
+  const shell = facts.processDirectories ?? directories;
   const out: ShellWord[][] = [];
   for (const fields of readings ?? [[word]])
     for (const directory of directories)
-      out.push(fields.map((field) => throughLinks(facts, inDirectory(directory, fromOwnDirectory(field)))));
+      if (shell === directories || !fields.some(ofShell))
+        out.push(fields.map((field) => place(directory, field)));
+      else
+        for (const shellDirectory of shell)
+          out.push(fields.map((field) => place(ofShell(field) ? shellDirectory : directory, field)));
   return out;
 }
 
@@ -174,9 +187,12 @@ export function inWrapperDirectory(
     walk();
     return;
   }
-  const { directories, previous } = facts;
+  const { directories, previous, processDirectories } = facts;
+  // The shell that started the command stays where it was (`/proc/$BASHPID/cwd`).
+  facts.processDirectories ??= directories;
   facts.directories = destinations(facts, directory);
   walk();
   facts.directories = directories;
   facts.previous = previous;
+  facts.processDirectories = processDirectories;
 }

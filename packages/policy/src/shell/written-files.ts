@@ -33,7 +33,9 @@ export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: 
   }
   if (first?.kind === 'deny')
     notUnderstood(state, `${may(first.reason)} (a value or directory set earlier in the line)`, text);
-  const asked = direct ?? verdicts.find((verdict) => verdict?.kind === 'ask');
+  // Readings that are all known say every value the word may take: its run-time parts add nothing.
+  const known = target.readings?.every((fields) => fields.every((field) => !field.dynamic)) === true;
+  const asked = (known ? undefined : direct) ?? verdicts.find((verdict) => verdict?.kind === 'ask');
   if (asked) notUnderstood(state, asked.reason, text);
   return false;
 }
