@@ -39,6 +39,17 @@ export type ResolvedTarget = DiskTarget | MountedTarget;
 
 // Bounds the walk up to the nearest existing parent (deeper than any real path).
 const MAX_PATH_DEPTH = 4096;
+// Linux PATH_MAX counts the terminating null byte: a path passed to the kernel has at most 4095.
+const MAX_PATH_BYTES = 4095;
+
+const shortened = (input: string): string => (input.length > 80 ? `${input.slice(0, 80)}...` : input);
+
+function tooLong(argument: string, input: string, bytes?: number): ToolError {
+  return new ToolError(
+    'INVALID_ARGUMENTS',
+    `${argument} "${shortened(input)}" is too long for the file system${bytes === undefined ? '' : ` (${bytes} bytes as a host path)`}: a name may have at most 255 bytes and a whole path ${MAX_PATH_BYTES}; use shorter names or fewer directory levels (bash can go deeper one cd at a time)`,
+  );
+}
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
@@ -213,17 +224,16 @@ export class Workspace {
             `${argument} "${input}": ${this.display(real)} is a file, not a directory; pass a path that does not go through it`,
           );
         }
-        return { path: rest.length ? join(real, ...rest) : real, exists: rest.length === 0 };
+        const path = rest.length ? join(real, ...rest) : real;
+        const bytes = Buffer.byteLength(path);
+        if (bytes > MAX_PATH_BYTES) throw tooLong(argument, input, bytes);
+        return { path, exists: rest.length === 0 };
       } catch (error) {
         if (ToolError.isInstance(error)) throw error;
         const code = errorCode(error);
         if (code === 'ELOOP')
           throw new ToolError('INVALID_ARGUMENTS', `${argument} "${input}" is a symbolic link loop`);
-        if (code === 'ENAMETOOLONG')
-          throw new ToolError(
-            'INVALID_ARGUMENTS',
-            `${argument} "${input.length > 80 ? `${input.slice(0, 80)}...` : input}" is too long for the file system (a name may have at most 255 bytes); use shorter names`,
-          );
+        if (code === 'ENAMETOOLONG') throw tooLong(argument, input);
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       }
       // A dangling symlink would be followed by a later create; refuse it.
