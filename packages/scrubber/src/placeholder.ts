@@ -15,8 +15,8 @@ const PLACEHOLDER_WORDS = [
   'replace',
   '****',
   '...',
-  '<',
-  '>',
+  '<%',
+  '%>',
   '${',
   '{{',
   '%s',
@@ -59,11 +59,21 @@ const PLACEHOLDER_VALUES: ReadonlySet<string> = new Set([
   'basic',
 ]);
 
+/**
+ * An angle-bracketed name (`<your-token>`, `<TOKEN>`, `sk-<key>`) that does not follow a letter or
+ * digit: a `<` or `>` elsewhere is one more character of a generated password.
+ */
+const ANGLE_NAME = /(?:^|[^A-Za-z0-9])<[A-Za-z][\w .-]{0,40}>/;
+
+/** The regexes the heuristics run, for the regex safety test. */
+export const PLACEHOLDER_PATTERNS: readonly RegExp[] = [ANGLE_NAME];
+
 /** True when `value` reads like a placeholder, template or well-known example, not a credential. */
 export function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower)) return true;
   for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  if (value.includes('<') && ANGLE_NAME.test(value)) return true;
   if (hasXRun(value)) return true;
   if (lower.startsWith('$') || lower.startsWith('[redacted')) return true;
   return distinctCharacters(value, 4) < 4 && value.length > 3;

@@ -24,9 +24,11 @@ const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
 const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
 
 // An unquoted value runs until whitespace, a quote, or punctuation that closes an expression
-// (`,;)]}<>([\`, and `&` in a URL query); a sticky regex finds its end at native speed.
-const UNQUOTED = /[^\s"'`,;)\]}<>([\\]{0,513}/y;
-const UNQUOTED_IN_QUERY = /[^\s"'`,;)\]}<>([\\&]{0,513}/y;
+// (`,;)]}([\`, and `&` in a URL query); a sticky regex finds its end at native speed. `<` ends it
+// only before a tag or a type (`</td>`, `Promise<string>`, `<%`) and `>` only before a blank, a
+// quote, `<` or the end: a generated password may hold either.
+const UNQUOTED = /(?:[^\s"'`,;)\]}<>([\\]|<(?![A-Za-z/!?%])|>(?![\s<"'`]|$)){0,513}/y;
+const UNQUOTED_IN_QUERY = /(?:[^\s"'`,;)\]}<>([\\&]|<(?![A-Za-z/!?%])|>(?![\s<"'`]|$)){0,513}/y;
 
 /** The regexes the assignment matcher uses internally (checked for linear time by a test). */
 export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
@@ -114,6 +116,17 @@ function wrappedValueStart(text: string, from: number): number {
   return quote === 34 || quote === 39 ? cursor : from;
 }
 
+/** The end of the run of characters other than blanks and quotes at `from` (at most {@link MAX_VALUE} + 1 on). */
+function wordEnd(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && end - from <= MAX_VALUE) {
+    const code = text.charCodeAt(end);
+    if (code === 32 || code === 9 || code === 10 || code === 13 || isQuote(code)) break;
+    end++;
+  }
+  return end;
+}
+
 function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | undefined {
   let start = from;
   while (
@@ -146,6 +159,14 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
   if (AUTH_SCHEME.test(text))
     return matchCredentialAfterScheme(text, AUTH_SCHEME.lastIndex, info.kind, info.inQuery);
   let end = unquotedEnd(text, start, info.inQuery);
+  // A `NAME=` line of an .env file or a shell: `<` and `>` are characters of the value there.
+  if (
+    info.separator === 61 &&
+    !info.inQuery &&
+    (text.charCodeAt(end) === 60 || text.charCodeAt(end) === 62) &&
+    startsLine(text, info.keyStart)
+  )
+    end = wordEnd(text, end);
   // `env` prints values raw: on a line of such a dump the value is the rest of the line.
   if (info.separator === 61) end = Math.max(end, dumpLineEnd(text, info.keyStart, start));
   // In HTML a query's `&` is `&amp;`: the value ends there, and the entity stays whole.

@@ -8,6 +8,7 @@ import { ENV_PAIR_PATTERNS } from './env-pairs.js';
 import { DEFAULT_RULES } from './index.js';
 import { MARKUP_PATTERNS } from './markup.js';
 import { SQL_PATTERNS } from './sql.js';
+import { PLACEHOLDER_PATTERNS } from '../placeholder.js';
 import { PEM_PATTERNS } from './structured.js';
 
 /**
@@ -30,6 +31,7 @@ const patterns: [string, RegExp][] = [
   ...ASSIGNMENT_PATTERNS.map((pattern) => ['assignment (matcher)', pattern] as [string, RegExp]),
   ...ENV_PAIR_PATTERNS.map((pattern) => ['env_pair (matcher)', pattern] as [string, RegExp]),
   ...SQL_PATTERNS.map((pattern) => ['sql_password (matcher)', pattern] as [string, RegExp]),
+  ...PLACEHOLDER_PATTERNS.map((pattern) => ['isPlaceholder', pattern] as [string, RegExp]),
   ...MARKUP_PATTERNS.map((pattern) => ['markup_credentials (matcher)', pattern] as [string, RegExp]),
   ...COMMAND_CREDENTIAL_PATTERNS.map(
     (pattern) => ['command_credentials (matcher)', pattern] as [string, RegExp],
