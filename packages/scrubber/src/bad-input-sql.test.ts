@@ -61,4 +61,16 @@ describe('passwords in SQL statements', () => {
     ])
       expect(scrubber.scrub(text).findings, text).toEqual([]);
   });
+
+  it('leaves prose and doc comments with "identified by" alone (a bare word needs a user, role or login statement)', () => {
+    for (const text of [
+      '   * the instance MUST be valid\r\n   * against the meta-schema identified by this URI.\r\n',
+      '     * POST messages to the relative or absolute URL identified by `_endpoint`.\n',
+      'Each record is identified by its primary key',
+    ])
+      expect(scrubber.scrub(text).findings, text).toEqual([]);
+    expect(scrubber.scrubText("GRANT ALL ON db.* TO 'app'@'%' IDENTIFIED BY 'Xk29fLq8vP';")).toBe(
+      "GRANT ALL ON db.* TO 'app'@'%' IDENTIFIED BY '[REDACTED:password]';",
+    );
+  });
 });

@@ -88,7 +88,12 @@ function matchSql(text: string, at: number): RuleMatch | undefined {
     // IDENTIFIED ... BY: the anchor is `IDENTIFIED`; find its `BY`.
     IDENTIFIED_BY.lastIndex = anchor;
     if (!IDENTIFIED_BY.test(text)) return undefined;
-    return literal(text, IDENTIFIED_BY.lastIndex, true);
+    // A quoted value is SQL enough (`GRANT ... TO 'app'@'%' IDENTIFIED BY '...'`); a bare word
+    // needs a user, role or login statement ("the schema identified by this URI" is prose).
+    const value = IDENTIFIED_BY.lastIndex;
+    const quote = text.charCodeAt((text.charCodeAt(value) | 32) === 101 ? value + 1 : value);
+    const quoted = quote === 39 || quote === 34;
+    return quoted || STATEMENT.test(current(text, anchor)) ? literal(text, value, true) : undefined;
   }
   let cursor = anchor + 8;
   if (isBlank(text.charCodeAt(cursor)) || text.charCodeAt(cursor) === 61 || text.charCodeAt(cursor) === 40) {
