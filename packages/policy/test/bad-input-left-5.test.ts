@@ -100,8 +100,5 @@ describe("the shell's own /proc/PID/cwd and /proc/PID/root", () => {
     'cd /tmp; tee /proc/$$/cwd/sda < img',
     'tee /proc/$BASHPID/cwd/out.img < img',
     'env -C /dev tee /proc/$$/cwd/sda < img',
-  ])(
-    '%j stays allowed',
-    allowedInDefault,
-  );
+  ])('%j stays allowed', allowedInDefault);
 });

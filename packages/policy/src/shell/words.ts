@@ -33,7 +33,7 @@ function variablePart(text: string, quoted: boolean): WordPart | undefined {
   const plain = PLAIN_VARIABLE.exec(text);
   if (plain) return { variable: (plain[1] ?? plain[2]) as string, quoted };
   // `$$`, `${$}`: the shell's process id (see `ownProcess` in readings.ts).
-  if (text === '$$' || text === '${$}') return { variable: '$$', quoted };
+  if (/^\$(?:\$|\{\$\})$/.test(text)) return { variable: '$$', quoted };
   // `$1`, `${12}`, `$@`, `$*`: the positional parameters, kept as the array `@`.
   const positional = /^\$(?:([1-9])|\{([1-9][0-9]{0,2})\}|([@*])|\{([@*])\})$/.exec(text);
   if (positional) {
