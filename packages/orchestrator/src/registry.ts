@@ -47,6 +47,8 @@ export class ToolRegistry {
   private routes = new Map<string, ToolRoute>();
   private lowerCase = new Map<string, string | null>();
   private readonly aliases = new Map<string, string>();
+  /** The public name each ready provider's tools got in the last build, by local name. */
+  private assigned = new Map<ProviderEntry, Map<string, string>>();
   private list: readonly ToolRoute[] = [];
 
   add(entry: ProviderEntry): void {
@@ -105,7 +107,7 @@ export class ToolRegistry {
         sources.push({ entry, spec });
       }
     }
-    const names = allocateToolNames(wanted);
+    const names = this.keptNames(sources, wanted);
     const routes = new Map<string, ToolRoute>();
     const lowerCase = new Map<string, string | null>();
     const list: ToolRoute[] = [];
@@ -132,6 +134,39 @@ export class ToolRegistry {
     this.routes = routes;
     this.lowerCase = lowerCase;
     this.list = Object.freeze(list);
+  }
+
+  /**
+   * The public name of each tool: the one it had in the last build, if it was in it, so a
+   * model holding an older list never reaches another tool by a name (a provider's list change
+   * would shift `x_2` to `x`); new tools get free names in registration order.
+   */
+  private keptNames(
+    sources: ReadonlyArray<{ entry: ProviderEntry; spec: ToolSpec }>,
+    wanted: string[],
+  ): string[] {
+    const previous = this.assigned;
+    const kept = sources.map(({ entry, spec }) => previous.get(entry)?.get(spec.name));
+    const taken = new Set<string>();
+    for (const name of kept) if (name !== undefined) taken.add(name);
+    const fresh = allocateToolNames(
+      wanted.filter((_, i) => kept[i] === undefined),
+      taken,
+    );
+    let next = 0;
+    const names = kept.map((name) => name ?? (fresh[next++] as string));
+    const assigned = new Map<ProviderEntry, Map<string, string>>();
+    for (let i = 0; i < sources.length; i++) {
+      const { entry, spec } = sources[i] as { entry: ProviderEntry; spec: ToolSpec };
+      let byLocal = assigned.get(entry);
+      if (!byLocal) {
+        byLocal = new Map();
+        assigned.set(entry, byLocal);
+      }
+      byLocal.set(spec.name, names[i] as string);
+    }
+    this.assigned = assigned;
+    return names;
   }
 
   /** Every tool, in registration order. The array is rebuilt only when the map changes. */

@@ -252,3 +252,36 @@ describe('a cached answer across a list change', () => {
     expect(local.accounting().totals.q__y).toMatchObject({ calls: 2, cached: 1 });
   });
 });
+
+describe('public names across list changes', () => {
+  it('a tool keeps its public name when another tool of that name comes or goes (before: names shifted, and a stale name ran another tool)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const bare = { prefixNames: false } as const;
+    const deleter = { x: { spec: { description: 'A deletes files' }, run: () => ok('A deleted') } };
+    const a = testProvider('a', deleter, bare);
+    const b = testProvider('b', { x: { spec: { description: 'B reads' }, run: () => ok('B read') } }, bare);
+    local.register(a);
+    local.register(b);
+    await local.warmup();
+    let changes = 0;
+    local.on('tools_changed', () => changes++);
+    const named = (): string[] =>
+      local
+        .listTools()
+        .filter((spec) => spec.name.startsWith('x'))
+        .map((spec) => `${spec.name}: ${spec.description}`);
+    expect(named()).toEqual(['x: A deletes files', 'x_2: B reads']);
+    a.changeTools({});
+    await waitFor(() => changes === 1);
+    expect(named()).toEqual(['x_2: B reads']);
+    // a model still holding the first list calls x: not B's tool under A's old name
+    expect(codeOf(await local.call('x', {}))).toBe('TOOL_NOT_FOUND');
+    a.changeTools(deleter);
+    await waitFor(() => changes === 2);
+    expect(named()).toEqual(['x: A deletes files', 'x_2: B reads']);
+    // a model holding the second list calls x_2 to read: it still reads
+    const read = await local.call('x_2', {});
+    expect(read.ok && read.content[0]?.type === 'text' && read.content[0].text).toBe('B read');
+  });
+});
