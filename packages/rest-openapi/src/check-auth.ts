@@ -3,6 +3,28 @@ import { tokenUrlProblem } from './token-request.js';
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/**
+ * Headers the HTTP client owns: `host` routes the request to a virtual host, the rest frame the
+ * message. None may come from an argument or an auth entry; only `host` may be configured, fixed.
+ */
+export const CLIENT_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+]);
+
+/** Says a header is the HTTP client's to set. */
+export function clientHeaderMessage(header: string, by: string): string {
+  return `${by}: the ${header.toLowerCase()} header is set by the HTTP client (request routing and message framing), not by a tool; leave it out`;
+}
+
 const STRING_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ['bearer', ['token']],
   ['basic', ['username', 'password']],
@@ -35,6 +57,8 @@ export function authProblem(auth: unknown): string | undefined {
         return `${where}.in must be header, query or cookie`;
       if (record.in === 'header' && !HEADER_TOKEN.test(record.name as string))
         return `${where}.name ${JSON.stringify(record.name)} is not a valid HTTP header name`;
+      if (record.in === 'header' && CLIENT_HEADERS.has((record.name as string).toLowerCase()))
+        return clientHeaderMessage(record.name as string, `${where}.name`);
     }
     if (record.type === 'oauth2-client-credentials' && !(record.tokenUrl as string).includes('${')) {
       const problem = tokenUrlProblem(record.tokenUrl as string);

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type ToolAnnotations, type ToolSpec, ToolError, stableStringify } from '@toolplane/core';
 import type { RestToolConfig } from './config.js';
-import { HEADER_TOKEN, authProblem, configuredHeaderClash } from './check-auth.js';
+import {
+  CLIENT_HEADERS,
+  HEADER_TOKEN,
+  authProblem,
+  clientHeaderMessage,
+  configuredHeaderClash,
+} from './check-auth.js';
 import { parseDuration } from './duration.js';
 import { hasStrayBrace } from './path.js';
 import { schemaShapeProblem } from './schema-shape.js';
@@ -73,6 +79,9 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     if (!HEADER_TOKEN.test(header))
       throw problem(`header name ${JSON.stringify(header)} is not a valid HTTP token`);
     if (typeof value !== 'string') throw problem(`header ${header} must be a string`);
+    // a fixed Host routes to a virtual host (the operator's choice); an argument never may
+    if (CLIENT_HEADERS.has(header.toLowerCase()) && (header.toLowerCase() !== 'host' || value.includes('{{')))
+      throw problem(clientHeaderMessage(header, `headers.${header}`));
     setsHeader(header, `headers.${header}`);
   }
   if (config.publicAddressesOnly !== undefined && typeof config.publicAddressesOnly !== 'boolean')
@@ -94,6 +103,8 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
       throw problem(
         `parameters.${argument}: ${JSON.stringify(binding.name ?? argument)} is not a valid HTTP header name`,
       );
+    if (binding.in === 'header' && CLIENT_HEADERS.has((binding.name ?? argument).toLowerCase()))
+      throw problem(clientHeaderMessage(binding.name ?? argument, `parameters.${argument}`));
     if (binding.in === 'header') setsHeader(binding.name ?? argument, `parameters.${argument}`);
   }
   const contentType = (config.body as { contentType?: unknown } | undefined)?.contentType;

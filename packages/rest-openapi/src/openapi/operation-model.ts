@@ -1,3 +1,4 @@
+import { CLIENT_HEADERS } from '../check-auth.js';
 import type { RestMethod, RestParameterBinding } from '../config.js';
 import type { RefResolver } from './resolver.js';
 
@@ -51,8 +52,16 @@ export interface SkippedOperation {
   readonly reason: string;
 }
 
-/** Header parameters OpenAPI says to ignore (the client sets them). */
-export const IGNORED_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Header parameters that are no arguments: those OpenAPI says to ignore (`Accept`,
+ * `Content-Type`, `Authorization`) and those the HTTP client owns (`Host` and message framing).
+ */
+export const IGNORED_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'content-type',
+  'authorization',
+  ...CLIENT_HEADERS,
+]);
 
 /** Picks the content type a tool sends: JSON first, then forms, then text, then the first listed. */
 export function pickContentType(types: readonly string[]): string | undefined {
