@@ -7,13 +7,30 @@ import { objectSchema, useCleanups } from './helpers/fixtures.js';
 const { server, provider } = useCleanups();
 
 /** Headers the HTTP client owns: routing (Host) and message framing. */
-const CLIENT_HEADERS = ['Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Keep-Alive', 'Upgrade', 'Expect', 'TE', 'Trailer'];
+const CLIENT_HEADERS = [
+  'Host',
+  'Content-Length',
+  'Transfer-Encoding',
+  'Connection',
+  'Keep-Alive',
+  'Upgrade',
+  'Expect',
+  'TE',
+  'Trailer',
+];
 
 describe('headers the HTTP client owns', () => {
   it('are no arguments of an imported operation', async () => {
     const api = await server();
-    const parameters = [...CLIENT_HEADERS, 'X-Trace'].map((name) => ({ name, in: 'header', schema: { type: 'string' } }));
-    const document = minimal({ '/a': { get: { operationId: 'a', parameters } } }, { servers: [{ url: api.origin }] });
+    const parameters = [...CLIENT_HEADERS, 'X-Trace'].map((name) => ({
+      name,
+      in: 'header',
+      schema: { type: 'string' },
+    }));
+    const document = minimal(
+      { '/a': { get: { operationId: 'a', parameters } } },
+      { servers: [{ url: api.origin }] },
+    );
     const { tools } = await importOpenApi({ document }, { namespace: 'h' });
     // the model used to choose the Host header (another virtual host on the same address) and the framing
     expect(Object.keys(tools.a?.parametersSchema.properties ?? {})).toEqual(['X-Trace']);
@@ -27,7 +44,10 @@ describe('headers the HTTP client owns', () => {
     const api = await server();
     const document = minimal(
       { '/a': { get: { operationId: 'a', security: [{ key: [] }] } }, '/b': { get: { operationId: 'b' } } },
-      { servers: [{ url: api.origin }], components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'Host' } } } },
+      {
+        servers: [{ url: api.origin }],
+        components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'Host' } } },
+      },
     );
     const { tools, warnings } = await importOpenApi({ document }, { namespace: 'h' });
     // the key used to go out as the Host header
@@ -40,11 +60,16 @@ describe('headers the HTTP client owns', () => {
     const api = await server();
     const schema = objectSchema({ h: { type: 'string' } });
     const refused = [
-      getTool(`${api.origin}/a`, { parametersSchema: schema, parameters: { h: { in: 'header', name: 'Host' } } }),
+      getTool(`${api.origin}/a`, {
+        parametersSchema: schema,
+        parameters: { h: { in: 'header', name: 'Host' } },
+      }),
       getTool(`${api.origin}/a`, { parametersSchema: schema, headers: { Host: '{{h}}' } }),
       getTool(`${api.origin}/a`, { headers: { 'Content-Length': '5' } }),
       getTool(`${api.origin}/a`, { headers: { connection: 'close' } }),
-      getTool(`${api.origin}/a`, { auth: { type: 'apiKey', in: 'header', name: 'Transfer-Encoding', value: 'x' } }),
+      getTool(`${api.origin}/a`, {
+        auth: { type: 'apiKey', in: 'header', name: 'Transfer-Encoding', value: 'x' },
+      }),
     ];
     for (const [index, tool] of refused.entries()) {
       const error = thrown(() => provider({ t: tool }));

@@ -24,7 +24,10 @@ describe('literal text in path templates', () => {
     const paths: Record<string, unknown> = {};
     for (const [index, [path]] of PATHS.entries())
       paths[path] = { get: { operationId: `op${index}`, parameters: [idParameter] } };
-    const { tools } = await importOpenApi({ document: minimal(paths, { servers: [{ url: api.origin }] }) }, { namespace: 'p' });
+    const { tools } = await importOpenApi(
+      { document: minimal(paths, { servers: [{ url: api.origin }] }) },
+      { namespace: 'p' },
+    );
     const rest = provider(tools);
     for (const [index, [path, expected]] of PATHS.entries()) {
       const result = await rest.execute(`op${index}`, { id: '1' }, createToolContext());
@@ -37,7 +40,9 @@ describe('literal text in path templates', () => {
   it('does the same for a hand-written url', async () => {
     const api = await server();
     const rest = provider({
-      get: getTool(`${api.origin}/a b/ü/{id}`, { parametersSchema: objectSchema({ id: { type: 'string' } }, ['id']) }),
+      get: getTool(`${api.origin}/a b/ü/{id}`, {
+        parametersSchema: objectSchema({ id: { type: 'string' } }, ['id']),
+      }),
     });
     const result = await rest.execute('get', { id: 'x y' }, createToolContext());
     expect(result.ok).toBe(true);
