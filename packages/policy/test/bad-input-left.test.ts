@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, expect, it } from 'vitest';
 import { createPolicy } from '../src/index.js';
-import { bash, call, expectGateRefuses, shellPolicy } from './helpers.js';
+import { type Case, bash, call, expectGateRefuses, shellPolicy } from './helpers.js';
 
 /**
  * Gaps a previous sweep noticed and left: raw block devices written by a command rather than a
@@ -28,16 +28,7 @@ const ALLOW = [
   'true',
 ];
 
-type Expected = 'deny' | 'ask';
-type Case = readonly [string, Expected, RegExp];
-
-const { policy, inBypass, inDefault } = shellPolicy(ALLOW, 'left');
-
-async function expectVerdict([command, expected, reason]: Case): Promise<void> {
-  const decision = await inBypass(command);
-  expect(decision.decision, decision.reason).toBe(expected);
-  expect(decision.reason).toMatch(reason);
-}
+const { policy, inBypass, expectVerdict, allowedInDefault } = shellPolicy(ALLOW, 'left');
 
 describe('block devices written by a command, as by a redirect', () => {
   const DISK = /^disk-destruction: writes to the block device/;
@@ -96,10 +87,7 @@ describe('block devices written by a command, as by a redirect', () => {
     'sort -o sorted.txt list.txt',
     'ls /dev/sda',
     'echo /dev/sda',
-  ])('%j stays allowed', async (command) => {
-    const decision = await inDefault(command);
-    expect(decision.decision, decision.reason).toBe('allow');
-  });
+  ])('%j stays allowed', allowedInDefault);
 });
 
 describe('the magic SysRq trigger', () => {
@@ -140,10 +128,7 @@ describe('the magic SysRq trigger', () => {
     'sysctl kernel.sysrq',
     'sysctl -n kernel.sysrq',
     'sysctl -a',
-  ])('%j stays allowed', async (command) => {
-    const decision = await inDefault(command);
-    expect(decision.decision, decision.reason).toBe('allow');
-  });
+  ])('%j stays allowed', allowedInDefault);
 });
 
 describe('fork bombs under other names', () => {
@@ -230,10 +215,7 @@ describe('debugger script and attach flags', () => {
     'lldb --version',
     'lldb ./app',
     'lldb -- ./app -o x',
-  ])('%j stays allowed', async (command) => {
-    const decision = await inDefault(command);
-    expect(decision.decision, decision.reason).toBe('allow');
-  });
+  ])('%j stays allowed', allowedInDefault);
 
   it('through the gate, gdb -ex without an approval channel is APPROVAL_REQUIRED and never runs', async () => {
     await expectGateRefuses(policy, 'gdb -batch -ex \'call system("id")\' -p 1', 'gdb', /gdb runs commands/);

@@ -1,5 +1,4 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
-import { expect } from 'vitest';
 import { shellPolicy } from './helpers.js';
 
 /** Generous allow rules: in bypass mode under them, anything that is neither denied nor asked runs. */
@@ -43,26 +42,9 @@ export const ALLOW = [
   'setup',
 ];
 
-export type Expected = 'deny' | 'ask';
-/** A command line, the verdict it must get in bypass mode, and what the reason must say. */
-export type Case = readonly [string, Expected, RegExp];
+export type { Case, Expected } from './helpers.js';
 
-/**
- * The policy of the device-write tests (see {@link shellPolicy}) with two checks: a case judged
- * in bypass mode, and a near miss that must stay allowed in the default mode.
- */
+/** The policy of the device-write tests: {@link shellPolicy} under {@link ALLOW}. */
 export function deviceWritePolicy(id: string) {
-  const shell = shellPolicy(ALLOW, id);
-  return {
-    ...shell,
-    expectVerdict: async ([command, expected, reason]: Case): Promise<void> => {
-      const decision = await shell.inBypass(command);
-      expect(decision.decision, decision.reason).toBe(expected);
-      expect(decision.reason).toMatch(reason);
-    },
-    allowedInDefault: async (command: string): Promise<void> => {
-      const decision = await shell.inDefault(command);
-      expect(decision.decision, decision.reason).toBe('allow');
-    },
-  };
+  return shellPolicy(ALLOW, id);
 }

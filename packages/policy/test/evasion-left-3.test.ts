@@ -9,7 +9,7 @@ import { bash, call } from './helpers.js';
  * with their near misses. Each line is judged in bypass mode under generous allow rules, where
  * anything neither denied nor asked runs; the near misses must stay allowed in the default mode.
  */
-const { expectVerdict, allowedInDefault, inBypass } = deviceWritePolicy('evasion-3');
+const { expectVerdict, allowedInDefault, runsInBypass } = deviceWritePolicy('evasion-3');
 const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
 const RM = /^destructive-file-operation: rm with recursive and force flags/;
 
@@ -91,10 +91,7 @@ describe('positional parameters, function arguments and command names set in the
     'set -e; tee "$1" < img',
     'f(){ cp "$1" backup.img; }; f /dev/sda',
     'f(){ local a=1; }; f /dev/sda; tee out.img < img',
-  ])('%j runs in bypass mode (no deny rule, nothing unknown)', async (command) => {
-    const decision = await inBypass(command);
-    expect(decision.decision, decision.reason).toBe('allow');
-  });
+  ])('%j runs in bypass mode (no deny rule, nothing unknown)', runsInBypass);
 });
 
 describe('paths through /proc and ranges discarded by fallocate', () => {
@@ -108,9 +105,6 @@ describe('paths through /proc and ranges discarded by fallocate', () => {
 
   it.each(['fallocate -l 1G disk.img', 'fallocate -p -l 4K disk.img', 'cat /proc/self/root/dev/sda'])(
     '%j runs in bypass mode',
-    async (command) => {
-      const decision = await inBypass(command);
-      expect(decision.decision, decision.reason).toBe('allow');
-    },
+    runsInBypass,
   );
 });

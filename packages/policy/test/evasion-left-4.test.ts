@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { type Case, deviceWritePolicy } from './device-write-cases.js';
 
 /**
@@ -7,14 +7,9 @@ import { type Case, deviceWritePolicy } from './device-write-cases.js';
  * with their near misses: judged in bypass mode under generous allow rules (see
  * `device-write-cases.ts`); near misses stay allowed in the default mode or run in bypass mode.
  */
-const { expectVerdict, allowedInDefault, inBypass } = deviceWritePolicy('evasion-4');
+const { expectVerdict, allowedInDefault, runsInBypass, askedInBypass } = deviceWritePolicy('evasion-4');
 const DISK = /^disk-destruction: writes to the block device \/dev\/sd[a-z]/;
 const RM = /^destructive-file-operation: rm with recursive and force flags/;
-
-const runsInBypass = async (command: string): Promise<void> => {
-  const decision = await inBypass(command);
-  expect(decision.decision, decision.reason).toBe('allow');
-};
 
 describe('brace expansion, as bash expands it', () => {
   it.each<Case>([
@@ -108,10 +103,7 @@ describe('aliases defined in the line', () => {
 
   it.each(["alias ll='ls -l'; ll /tmp", "alias x='cp img'; x out.img"])(
     '%j is asked, not denied',
-    async (command) => {
-      const decision = await inBypass(command);
-      expect(decision.decision, decision.reason).toBe('ask');
-    },
+    askedInBypass,
   );
 });
 

@@ -62,20 +62,43 @@ export const bash: RegisteredTool = tool('bash', {
   commandArgument: 'command',
 });
 
+/** What a line must get in bypass mode in a verdict table. */
+export type Expected = 'deny' | 'ask';
+/** A command line, the verdict it must get in bypass mode, and what the reason must say. */
+export type Case = readonly [string, Expected, RegExp];
+
 /**
  * A policy under command allow rules, warmed up before the tests of the file (the first check
  * loads the shell parser), with shortcuts that judge one shell line in bypass mode and in the
- * default mode, in sessions named after `id`.
+ * default mode, in sessions named after `id`, and the checks of the verdict tables: a case
+ * judged in bypass mode, a line that must stay allowed in the default mode, one that must run
+ * (be allowed) in bypass mode and one that must be asked there.
  */
 export function shellPolicy(allow: string[], id: string) {
   const policy = createPolicy({ commands: { allow } });
   beforeAll(async () => {
     await policy.check(call(bash, { command: 'true' }));
   });
+  const inBypass = (command: string) => policy.check(call(bash, { command }, { mode: 'bypass', id }));
+  const inDefault = (command: string) => policy.check(call(bash, { command }, { id: `${id}-default` }));
+  const decides =
+    (judge: typeof inBypass, expected: 'allow' | 'ask') =>
+    async (command: string): Promise<void> => {
+      const decision = await judge(command);
+      expect(decision.decision, decision.reason).toBe(expected);
+    };
   return {
     policy,
-    inBypass: (command: string) => policy.check(call(bash, { command }, { mode: 'bypass', id })),
-    inDefault: (command: string) => policy.check(call(bash, { command }, { id: `${id}-default` })),
+    inBypass,
+    inDefault,
+    expectVerdict: async ([command, expected, reason]: Case): Promise<void> => {
+      const decision = await inBypass(command);
+      expect(decision.decision, decision.reason).toBe(expected);
+      expect(decision.reason).toMatch(reason);
+    },
+    allowedInDefault: decides(inDefault, 'allow'),
+    runsInBypass: decides(inBypass, 'allow'),
+    askedInBypass: decides(inBypass, 'ask'),
   };
 }
 
