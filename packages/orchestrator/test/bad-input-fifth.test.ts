@@ -285,3 +285,27 @@ describe('public names across list changes', () => {
     expect(read.ok && read.content[0]?.type === 'text' && read.content[0].text).toBe('B read');
   });
 });
+
+describe('many media blocks in one result', () => {
+  it('a result carries at most maxMediaBytes of media in all; the rest is omitted with a note (before: the cap was per block, so 40 blocks of 1 MB all went through)', async () => {
+    const local = createOrchestrator({ output: { maxMediaBytes: 5_000_000 } });
+    orchestrator = local;
+    const image = { type: 'image', data: 'A'.repeat(1_000_000), mimeType: 'image/png' } as const;
+    local.register(
+      testProvider('p', {
+        x: {
+          run: () => ({ ok: true, content: [{ type: 'text', text: 'pictures' }, ...Array(40).fill(image)] }),
+        },
+      }),
+    );
+    const result = await local.call('p__x', {});
+    expect(codeOf(result)).toBe('OK');
+    const content = result.ok ? result.content : [];
+    expect(content.filter((block) => block.type === 'image')).toHaveLength(5);
+    expect(content[0]).toEqual({ type: 'text', text: 'pictures' });
+    expect(content.at(-1)).toEqual({
+      type: 'text',
+      text: '[35 media blocks omitted: a result carries at most 5000000 bytes of media]',
+    });
+  });
+});

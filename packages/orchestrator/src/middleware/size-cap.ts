@@ -19,7 +19,10 @@ export interface OutputLimits {
   readonly maxBytes?: number;
   /** Estimated tokens (bytes / 4) the model gets before the rest is stored. */
   readonly maxTokens?: number;
-  /** An image/audio/blob block over this is replaced by a note (default 5 MiB). */
+  /**
+   * Media (image/audio data, resource blobs) a result may carry in all; blocks beyond it are
+   * replaced by a note (default 5 MiB).
+   */
   readonly maxMediaBytes?: number;
   /** Outputs over this are refused with `OUTPUT_TOO_LARGE` instead of stored (default 256 MiB). */
   readonly maxStoredBytes?: number;
@@ -73,33 +76,39 @@ export function sizeCapMiddleware(
     const content = result.content;
     if (!content || content.length === 0) return true;
     let quickSize = 0;
+    let media = 0;
     for (const block of content) {
       if (block.type === 'text') quickSize += block.text.length;
-      else if ((block.type === 'image' || block.type === 'audio') && block.data.length > maxMedia)
-        return false;
-      else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia) return false;
+      else media += mediaBytes(block);
     }
-    return quickSize * 3 <= maxBytes;
+    return quickSize * 3 <= maxBytes && media <= maxMedia;
   }
 
   async function cap(call: ToolCall, result: ToolResult, structuredTooBig: boolean): Promise<ToolResult> {
     const content = result.content ?? [];
     const others: ContentBlock[] = [];
-    let mediaDropped = false;
+    // media in all, not per block: 40 images of 1 MB are as much as one of 40 MB
+    let mediaLeft = maxMedia;
+    let mediaDropped = 0;
     for (const block of content) {
       if (block.type === 'text') continue;
-      if ((block.type === 'image' || block.type === 'audio') && block.data.length > maxMedia)
-        mediaDropped = true;
-      else if (block.type === 'resource' && (block.resource.blob?.length ?? 0) > maxMedia)
-        mediaDropped = true;
-      else others.push(block);
+      const size = mediaBytes(block);
+      if (size > mediaLeft) mediaDropped++;
+      else {
+        mediaLeft -= size;
+        others.push(block);
+      }
     }
     const text = contentText(content.filter((block) => block.type === 'text'));
     const bytes = textBytes(text);
-    if (bytes <= maxBytes && !mediaDropped && !structuredTooBig) return result;
+    if (bytes <= maxBytes && mediaDropped === 0 && !structuredTooBig) return result;
     const notes: ContentBlock[] = [];
-    if (mediaDropped) {
-      notes.push({ type: 'text', text: `[a media block over ${maxMedia} bytes was omitted]` });
+    if (mediaDropped > 0) {
+      const blocks = mediaDropped === 1 ? 'a media block' : `${mediaDropped} media blocks`;
+      notes.push({
+        type: 'text',
+        text: `[${blocks} omitted: a result carries at most ${maxMedia} bytes of media]`,
+      });
     }
     let textBlocks: ContentBlock[] = content.filter((block) => block.type === 'text');
     const state = deps.stateOf(call.ctx);
@@ -169,6 +178,13 @@ function structuredFits(result: ToolResult, maxBytes: number): boolean | string 
     return error instanceof RangeError ? 'it nests too deeply or refers to itself' : thrownMessage(error);
   }
   return textBytes(text) <= maxBytes;
+}
+
+/** The size of a block's media (image or audio data, a resource's blob); 0 for other blocks. */
+function mediaBytes(block: ContentBlock): number {
+  if (block.type === 'image' || block.type === 'audio') return block.data.length;
+  if (block.type === 'resource') return block.resource.blob?.length ?? 0;
+  return 0;
 }
 
 function formatBytes(bytes: number): string {
