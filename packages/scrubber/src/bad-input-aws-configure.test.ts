@@ -46,6 +46,23 @@ describe('aws configure set', () => {
     );
   });
 
+  it('redacts a value after a continued line (LF and CRLF), also for nmcli and rabbitmqctl', () => {
+    for (const newline of ['\n', '\r\n'])
+      expectForms(
+        [
+          [
+            `aws configure set \\${newline}  aws_secret_access_key \\${newline}  ${password}`,
+            `aws configure set \\${newline}  aws_secret_access_key \\${newline}  #`,
+          ],
+        ],
+        'aws_secret_key',
+      );
+    expectForms([
+      [`nmcli con modify corp wifi-sec.psk \\\n  ${password}`, 'nmcli con modify corp wifi-sec.psk \\\n  #'],
+      [`rabbitmqctl add_user deploy \\\r\n  ${password}`, 'rabbitmqctl add_user deploy \\\r\n  #'],
+    ]);
+  });
+
   it('leaves other settings, reads and placeholders alone', () => {
     expectLeftAlone([
       'aws configure set region eu-west-1',

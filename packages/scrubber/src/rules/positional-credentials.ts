@@ -1,7 +1,7 @@
 import { ALPHABETS } from '../alphabets.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { argumentAfter, argumentEnd, isPlaceholderArgument, isShellSyntax } from './arguments.js';
-import { isQuote, isWhitespace } from './characters.js';
+import { isBlank, isQuote, isWhitespace } from './characters.js';
 import { type KnownCommand, commandBefore } from './command-words.js';
 import { credentialKind } from './key-names.js';
 
@@ -78,10 +78,28 @@ function isConfigureSet(text: string, nameEnd: number, keyStart: number): boolea
 }
 
 /** The next argument after `cursor` on the command line: its span and whether it is quoted; undefined when there is none. */
+/**
+ * Past a backslash that continues the line (`\` and a line break, CRLF too) after `cursor`, to
+ * the blank before the next line's first word; `cursor` when there is none. The next line must
+ * be indented (as a continued command is), so that a blank precedes the argument.
+ */
+function pastContinuation(text: string, cursor: number): number {
+  let at = cursor;
+  while (at - cursor < 8 && isBlank(text.charCodeAt(at))) at++;
+  if (text.charCodeAt(at) !== 92) return cursor;
+  let next = at + 1;
+  if (text.charCodeAt(next) === 13) next++;
+  if (text.charCodeAt(next) !== 10 || !isBlank(text.charCodeAt(next + 1))) return cursor;
+  next++;
+  while (next - at < 64 && isBlank(text.charCodeAt(next + 1))) next++;
+  return next;
+}
+
 function nextArgument(
   text: string,
-  cursor: number,
+  from: number,
 ): { start: number; end: number; quoted: boolean } | undefined {
+  const cursor = pastContinuation(text, from);
   const argument = argumentAfter(text, cursor);
   if (argument.start === cursor) return undefined;
   if (text.slice(cursor, argument.start).includes('`')) return undefined;
@@ -161,7 +179,7 @@ export const positionalCredentials: SecretRule = {
     '_security_token',
   ],
   match: matchPositional,
-  maxLength: MAX_WORD + 8 + 2 * (MAX_VALUE + 2),
+  maxLength: MAX_WORD + 8 + 2 * (MAX_VALUE + 2 + 80), // 80: a continued line before a value
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}!${fake.chars(ALPHABETS.digits, 2)}`;
     const sample = (text: string) => ({ text, secret: password, kind: 'password' });
