@@ -58,14 +58,25 @@ export function isPublicAddress(address: string): boolean {
   return rangeOf(address) === 'unicast';
 }
 
-/** Resolves `hostname` (all addresses) and throws {@link AddressDeniedError} unless every one is public. */
-export function checkHostAddresses(hostname: string, lookup: LookupFunction = dnsLookup): Promise<void> {
+/**
+ * Resolves `hostname` (all addresses) and throws {@link AddressDeniedError} unless every one is
+ * public. A lookup that never answers is given up when `signal` aborts (with its reason).
+ */
+export function checkHostAddresses(
+  hostname: string,
+  lookup: LookupFunction = dnsLookup,
+  signal?: AbortSignal,
+): Promise<void> {
   const host = bare(hostname);
   if (isIP(host) !== 0) {
     return isPublicAddress(host) ? Promise.resolve() : Promise.reject(new AddressDeniedError(host, host));
   }
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => reject(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
     lookup(host, { all: true }, (error, addresses) => {
+      signal?.removeEventListener('abort', onAbort);
       if (error) return reject(error);
       const list = addresses as LookupAddress[];
       const inward = list.find((entry) => !isPublicAddress(entry.address));

@@ -108,6 +108,8 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
   if (typeof options.tools !== 'object' || options.tools === null || Array.isArray(options.tools)) {
     throw new ToolError('CONFIG_INVALID', 'tools must be an object of tool configs by name');
   }
+  if (options.lookup !== undefined && typeof options.lookup !== 'function')
+    throw new ToolError('CONFIG_INVALID', 'lookup must be a function with the signature of dns.lookup');
   const env = options.env ?? process.env;
   const defaultTimeout = timeoutMillis(options.timeoutMs ?? 60_000, 'timeoutMs');
   const defaultMaxBytes = countOption(options.maxResponseBytes ?? 1024 * 1024, 'maxResponseBytes');
@@ -170,7 +172,9 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         publicDispatcher ?? dispatcher,
         undefined,
         undefined,
-        publicDispatcher ? undefined : (hostname) => checkHostAddresses(hostname, options.lookup),
+        publicDispatcher
+          ? undefined
+          : (hostname, signal) => checkHostAddresses(hostname, options.lookup, signal),
       )
     : undefined;
   const userAgent = options.userAgent ?? 'toolplane-rest-openapi/0.1.0';

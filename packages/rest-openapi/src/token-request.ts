@@ -27,7 +27,7 @@ export async function requestToken(
   dispatcher: Dispatcher,
   config: TokenRequest,
   signal: AbortSignal,
-  checkHost?: (hostname: string) => Promise<void>,
+  checkHost?: (hostname: string, signal: AbortSignal) => Promise<void>,
 ): Promise<{ token: string; lifetimeSeconds: number }> {
   const url = tokenEndpoint(config.tokenUrl);
   const form = [`grant_type=client_credentials`];
@@ -39,7 +39,7 @@ export async function requestToken(
   );
   let response: Dispatcher.ResponseData;
   try {
-    if (checkHost) await checkHost(url.hostname);
+    if (checkHost) await checkHost(url.hostname, signal);
     response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,

@@ -3,7 +3,7 @@ import { createToolContext } from '@toolplane/core';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type RestToolConfig, createRestProvider, importOpenApi } from '../src/index.js';
-import { failure, minimal, rejection } from './helpers/bad-input.js';
+import { failure, minimal, rejection, thrown } from './helpers/bad-input.js';
 import { fakeSecret, useCleanups } from './helpers/fixtures.js';
 import { type Loopback, echo, sendJson } from './helpers/loopback.js';
 
@@ -205,5 +205,34 @@ describe('servers of a public document named by a DNS name that resolves inward'
     }
     // the token endpoint used to get the client id and secret before the API call was refused
     expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('a resolver that never answers', () => {
+  it('ends the call at its timeout instead of waiting for the lookup for ever', async () => {
+    const api = await server();
+    const { tools } = await importFrom(api, 'inward.example.net');
+    const silent = () => undefined; // a DNS server that never answers
+    const rest = provider(
+      { a: { ...(tools.a as RestToolConfig), timeoutMs: 300 } },
+      { dispatcher: tableAgent({ 'inward.example.net': '127.0.0.1' }), lookup: silent },
+    );
+    const result = failure(await rest.execute('a', {}, createToolContext()));
+    expect(result.error.code).toBe('TIMEOUT');
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('refuses a lookup option that is no function when the provider is created', () => {
+    const error = thrown(() => createRestProvider({ namespace: 'p', tools: {}, lookup: 'dns' as never }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('lookup');
+  });
+
+  it('refuses it as an importer option too, before anything is read', async () => {
+    const error = await rejection(
+      importOpenApi({ document: minimal({}), baseUrl: PUBLIC_DOCUMENT }, { lookup: 42 as never }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('lookup');
   });
 });

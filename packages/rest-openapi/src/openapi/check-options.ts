@@ -56,6 +56,8 @@ export function checkImportOptions(options: ImportOptions): void {
       `envPrefix must hold a letter or digit (default variables are <PREFIX>_<SCHEME>, and without a prefix a document's scheme names would pick any environment variable); name variables in credentials instead, got ${JSON.stringify(options.envPrefix)}`,
     );
   }
+  if (options.lookup !== undefined && typeof options.lookup !== 'function')
+    throw new ToolError('CONFIG_INVALID', 'lookup must be a function with the signature of dns.lookup');
   if (options.maxDescriptionLength !== undefined)
     countOption(options.maxDescriptionLength, 'maxDescriptionLength', 1);
   if (options.maxParameterDescriptionLength !== undefined)
