@@ -8,6 +8,7 @@ import { type Case, deviceWritePolicy } from './device-write-cases.js';
  * `device-write-cases.ts`); each verdict was checked against what bash 5.2 does with the line.
  */
 const { expectVerdict, allowedInDefault } = deviceWritePolicy('evasion-5');
+const HEREDOC = (lines: string) => `read X <<END\n${lines}\nEND\ntee "$X" < img`;
 const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
 const RM = /^destructive-file-operation: rm with recursive and force flags/;
 
@@ -40,4 +41,21 @@ describe('the callback of mapfile and readarray', () => {
     ['mapfile -C "$CB" A <<< x', 'ask', /mapfile/],
     ["mapfile -C 'echo' -c 1 A <<< x", 'ask', /mapfile runs its callback/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
+});
+
+describe('read from a standard input that is known', () => {
+  it.each<Case>([
+    ['read X < <(echo /dev/sda); tee "$X" < img', 'deny', DISK],
+    [HEREDOC('/dev/sda'), 'deny', DISK],
+    ['while read d; do tee "$d" < img; done <<< /dev/sda', 'deny', DISK],
+    ['echo /dev/sda | { read X; tee "$X" < img; }', 'deny', DISK],
+    ['read X <<< $\'/dev/sda\\nfoo\'; tee "$X" < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  // read takes the first line only
+  it.each([
+    'read X < list.txt; tee "$X" < img',
+    HEREDOC('out.img\n/dev/sda'),
+    'read X < <(echo out.img); tee "$X" < img',
+  ])('%j stays allowed', allowedInDefault);
 });

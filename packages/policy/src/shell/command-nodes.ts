@@ -1,6 +1,5 @@
 import type { Node } from 'web-tree-sitter';
 import { type Assignment, checkAssignment } from './assignment-statements.js';
-import { recordRead } from './assignments.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { withVariables } from './facts.js';
 import { valuesOf, withReadings } from './readings.js';
@@ -55,15 +54,10 @@ export function handleCommand(
     if (herestring) shellFromHerestring(state, commandScope, words, herestring);
     else runCommand(state, commandScope, words, text, analyzeNested);
   });
-  // `read -r A B <<< "x y"` sets A and B from the herestring (with the default IFS only).
-  const body = herestring?.namedChild(0);
-  const head = words[0];
-  if (body && head && !head.dynamic && head.text === 'read' && assignments.length === 0)
-    recordRead(state.facts, 'read', words.slice(1), withReadings(state.facts, resolveWord(body)));
 }
 
 /** The scope of a command fed by a herestring: its text (and a newline) is standard input. */
-function herestringScope(state: AnalysisState, scope: Scope, herestring: Node): Scope {
+export function herestringScope(state: AnalysisState, scope: Scope, herestring: Node): Scope {
   const from = [...scope.stdinFrom, '<<<'];
   const body = herestring.namedChild(0);
   if (!body) return { ...scope, stdinFrom: from };

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, addSources, notUnderstood, report } from './context.js';
-import { handleCommand } from './command-nodes.js';
+import { handleCommand, herestringScope } from './command-nodes.js';
 import { adjacentNumber, descriptorsOpened } from './descriptors.js';
 import { maybe } from './facts.js';
 import { analyzeHeredocBody } from './heredoc-body.js';
@@ -61,6 +61,9 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect')
       bodyScope = withInput(bodyScope, '<<heredoc', heredocText(redirect));
+    // `while read d; do ...; done <<< /dev/sda` (a command's own herestring is its child).
+    else if (redirect.type === 'herestring_redirect' && body?.type !== 'command')
+      bodyScope = herestringScope(state, bodyScope, redirect);
     else if (redirect.type === 'file_redirect') {
       let operator = '';
       for (const child of childrenOf(redirect)) if (child && !child.isNamed) operator += child.text;

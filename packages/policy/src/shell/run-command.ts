@@ -213,7 +213,19 @@ export function runCommand(
       nested(state, { ...inner, via: [...scope.via, `${name} -C`] }, callback.text, text);
       notUnderstood(state, `${name} runs its callback (-C) with the index and the line read appended`, text);
     }
-  } else if (name === 'read' || name === 'printf' || name === 'getopts') {
+  } else if (name === 'read') {
+    // `read X < <(echo /dev/sda)`, `read X <<< ...`, a heredoc: the first line of a known input.
+    const input = knownInput(scope);
+    const only = input?.length === 1 ? input[0] : undefined;
+    const text = only && !only.dynamic ? only.text : undefined;
+    const limited = args.some((word) => /^-[^-]*[dnN]/.test(word.text));
+    recordRead(
+      state.facts,
+      name,
+      args,
+      text === undefined || limited ? undefined : staticWord(text.split('\n')[0] ?? ''),
+    );
+  } else if (name === 'printf' || name === 'getopts') {
     recordRead(state.facts, name, args);
   } else {
     const interpreter = INTERPRETERS.get(name);
