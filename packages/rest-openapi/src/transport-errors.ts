@@ -11,6 +11,35 @@ function codeOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Each error of a cause chain, the error first. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error, depth = 0; depth < 5 && current; depth++) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/**
+ * What is wrong with an answer that is not valid HTTP/1.1, or undefined for other errors: the
+ * parser's complaint, headers past the client's limit, a body that contradicts its length, or
+ * an interim (1xx) answer nobody asked for (undici calls that a "bad response").
+ */
+function protocolProblem(error: unknown): string | undefined {
+  for (const item of causes(error)) {
+    const { name, code, message } = item as { name?: unknown; code?: unknown; message?: unknown };
+    if (name === 'HTTPParserError' || (typeof code === 'string' && code.startsWith('HPE_')))
+      return `a response that is not valid HTTP/1.1 (${String(message)})`;
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'response headers larger than the client accepts';
+    if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+      return 'a body that does not match its content-length';
+    if (code === 'UND_ERR_SOCKET' && message === 'bad response')
+      return 'an interim (1xx) response it was not asked for, or another malformed one';
+  }
+  return undefined;
+}
+
 /**
  * Turns an undici or socket error into a failure: timeouts are `TIMEOUT`, refused or reset
  * connections `PROVIDER_UNAVAILABLE`, a caller abort `CANCELLED`.
@@ -42,6 +71,14 @@ export function transportFailure(
       {
         details: { timeoutMs: context.timeoutMs },
       },
+    );
+  }
+  const broken = protocolProblem(error);
+  if (broken !== undefined) {
+    return fail(
+      'EXECUTION_FAILED',
+      `${context.target} answered with ${broken}; the server or a proxy in between is misbehaving, so trying again will not help until it is fixed`,
+      { retryable: false },
     );
   }
   const code = codeOf(error);
