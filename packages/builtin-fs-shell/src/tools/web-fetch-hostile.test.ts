@@ -42,6 +42,16 @@ beforeAll(async () => {
     } else if (url === '/gzip-corrupt') {
       response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
       response.end(Buffer.from('this is not gzip at all'));
+    } else if (url === '/gzip-then-br') {
+      // Encodings listed in the order they were applied: gzip first, then br.
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, br' });
+      response.end(brotliCompressSync(gzipSync('twice packed words')));
+    } else if (url === '/zstd') {
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'zstd' });
+      response.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x11, 0x00, 0x00]));
+    } else if (url === '/redirect-data') {
+      response.writeHead(302, { location: 'data:text/plain,hello' });
+      response.end();
     } else if (url === '/short-length') {
       // Says 1000 bytes, sends 10 and closes.
       response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
@@ -88,6 +98,20 @@ describe('web_fetch against hostile servers', () => {
 
   it('fails a body that is not the encoding it claims', async () => {
     expect(textOf(await fetch('/gzip-corrupt'))).toMatch(/^EXECUTION_FAILED: could not fetch/);
+  });
+
+  it('decodes stacked encodings in reverse order of listing', async () => {
+    expect(okText(await fetch('/gzip-then-br'))).toContain('twice packed words');
+  });
+
+  it('fails an encoding it cannot decode instead of returning the compressed bytes as text', async () => {
+    const text = textOf(await fetch('/zstd'));
+    expect(text).toMatch(/^EXECUTION_FAILED: .*content-encoding "zstd"/);
+  });
+
+  it('refuses a redirect to a scheme other than http(s) as DENIED, naming the redirect', async () => {
+    const text = textOf(await fetch('/redirect-data'));
+    expect(text).toMatch(/^DENIED: .*redirected to data:/);
   });
 
   it('fails a body shorter than its content-length', async () => {

@@ -148,7 +148,7 @@ describe('web_fetch against a loopback server (guard opened)', () => {
       /more than 5 redirects/,
     );
     expect(textOf(await fetch(open, { url: `http://127.0.0.1:${port}/redirect-file` }))).toMatch(
-      /INVALID_ARGUMENTS: only http and https/,
+      /^DENIED: .*redirected to file:\/\/\/etc\/passwd, which is not http or https/,
     );
   });
 

@@ -38,8 +38,10 @@ function checkUrl(url: URL): void {
   }
 }
 
-function decompressor(encoding: string | undefined) {
-  switch (encoding?.trim().toLowerCase()) {
+type Decompressor = ReturnType<typeof createGunzip>;
+
+function decompressor(encoding: string): Decompressor | undefined {
+  switch (encoding) {
     case 'gzip':
     case 'x-gzip':
       return createGunzip();
@@ -53,16 +55,38 @@ function decompressor(encoding: string | undefined) {
 }
 
 /**
- * The body, decompressed. `pipeline` (not `pipe`) so that a body that fails (its connection
- * broke, the fetch timed out or was cancelled) fails the decompressed stream too instead of
- * leaving it waiting for bytes that never come, and destroying the result releases the body.
+ * The body, decompressed. `content-encoding` lists the encodings in the order they were
+ * applied, so they are undone from the last. One this cannot undo (`zstd`, `compress`) fails
+ * the fetch rather than return compressed bytes as text. `pipeline` (not `pipe`) so that a body
+ * that fails (its connection broke, the fetch timed out or was cancelled) fails the decompressed
+ * stream too instead of leaving it waiting for bytes that never come, and destroying the result
+ * releases the body.
  */
-function decoded(body: Readable, encoding: string | undefined): Readable {
-  const decompress = decompressor(encoding);
-  if (!decompress) return body;
-  return pipeline(body, decompress, () => {
-    // errors reach the reader through the decompressor
-  });
+function decoded(body: Readable, header: string | undefined, url: URL): Readable {
+  const encodings = (header ?? '')
+    .split(',')
+    .map((encoding) => encoding.trim().toLowerCase())
+    .filter((encoding) => encoding !== '' && encoding !== 'identity')
+    .reverse();
+  if (encodings.length === 0) return body;
+  const stages: Decompressor[] = [];
+  for (const encoding of encodings) {
+    const stage = decompressor(encoding);
+    if (!stage) {
+      // undici reports a body destroyed unread as an AbortError: nobody reads it any more.
+      body.on('error', () => {});
+      body.destroy();
+      for (const made of stages) made.destroy();
+      throw new ToolError(
+        'EXECUTION_FAILED',
+        `${url} answered with content-encoding "${encoding}", which web_fetch cannot decode (it takes gzip, deflate and br); fetch it with bash and curl --compressed`,
+      );
+    }
+    stages.push(stage);
+  }
+  return pipeline([body, ...stages], () => {
+    // errors reach the reader through the last stage
+  }) as unknown as Readable;
 }
 
 async function readCapped(stream: Readable, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
@@ -150,6 +174,12 @@ export async function fetchPage(start: string, agent: Agent, limits: FetchLimits
         );
       }
       const next = new URL(Array.isArray(location) ? (location[0] as string) : location, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new ToolError(
+          'DENIED',
+          `${url} redirected to ${next.protocol === 'data:' || next.protocol === 'javascript:' ? `${next.protocol}...` : next}, which is not http or https; refused (only http and https are fetched)`,
+        );
+      }
       redirects.push(next.toString());
       url = next;
       continue;
@@ -158,7 +188,7 @@ export async function fetchPage(start: string, agent: Agent, limits: FetchLimits
     const contentType = (Array.isArray(header) ? header[0] : header) ?? 'application/octet-stream';
     const encodingHeader = response.headers['content-encoding'];
     const encoding = Array.isArray(encodingHeader) ? encodingHeader[0] : encodingHeader;
-    const { body, truncated } = await readCapped(decoded(response.body, encoding), limits.maxBytes);
+    const { body, truncated } = await readCapped(decoded(response.body, encoding, url), limits.maxBytes);
     return { url: url.toString(), status: response.statusCode, contentType, body, truncated, redirects };
   }
 }
