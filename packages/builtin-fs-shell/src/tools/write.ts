@@ -1,14 +1,41 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { z } from 'zod';
 import { recordKey, statTarget, writeWhole } from '../files/file-access.js';
 import { formatBytes } from '../files/sniff.js';
-import { assertStorableText } from '../files/text-codec.js';
+import { type TextEncoding, assertStorableText, encodeText } from '../files/text-codec.js';
+import type { ResolvedTarget } from '../workspace/workspace.js';
 import type { ToolDeps } from './deps.js';
+import { ownershipOf, restoreOwnership } from './keep-owner.js';
 
 const input = z.object({
   path: z.string().describe('File path, relative to the workspace'),
   content: z.string().describe('The complete new content of the file'),
 });
+
+/**
+ * The encoding a byte order mark at the start of the existing file announces (UTF-16 LE or BE,
+ * UTF-8 with a BOM), so a rewrite keeps it as `edit` does; undefined for other files.
+ */
+async function markedEncoding(target: ResolvedTarget): Promise<TextEncoding | undefined> {
+  if (target.kind !== 'disk') return undefined;
+  const handle = await open(
+    target.path,
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  ).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const head = Buffer.alloc(3);
+    const { bytesRead } = await handle.read(head, 0, 3, 0);
+    if (bytesRead === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf8-bom';
+    if (bytesRead >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf16le';
+    if (bytesRead >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf16be';
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The `write` tool. */
 export function createWriteTool(deps: ToolDeps): Tool {
@@ -55,8 +82,14 @@ export function createWriteTool(deps: ToolDeps): Tool {
           };
         }
         session.reads.assertFresh(key, target.display, before);
-        const data = Buffer.from(args.content, 'utf8');
+        const marked = before ? await markedEncoding(target) : undefined;
+        // A content that starts with the mark itself gets one mark, not two.
+        const data = marked
+          ? encodeText(args.content.replace(/^\ufeff/, ''), marked)
+          : Buffer.from(args.content, 'utf8');
+        const ownership = await ownershipOf(target);
         await writeWhole(deps.workspace, target, data, before, ctx.signal);
+        await restoreOwnership(target, ownership);
         const after = await statTarget(target);
         if (after) session.reads.remember(key, after);
         const verb = before ? 'Overwrote' : 'Created';
