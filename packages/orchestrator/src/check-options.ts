@@ -85,7 +85,8 @@ function isPlainObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function kindOf(value: unknown): string {
+/** What kind of value `value` is, for messages: `null`, `an array`, or its `typeof`. */
+export function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 

@@ -131,7 +131,9 @@ export class ToolsOrchestrator {
 
   /** The combined instructions of every ready provider and tool, for the system prompt. */
   instructions(): string {
-    return combinedInstructions(this.catalog.registry);
+    return combinedInstructions(this.catalog.registry, (provider, message) =>
+      this.events.emit('warning', { provider, message }),
+    );
   }
 
   /** Providers and their state. */

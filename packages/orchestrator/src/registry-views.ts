@@ -1,3 +1,4 @@
+import { kindOf } from './check-options.js';
 import { checkSpecs } from './check-specs.js';
 import type { ProviderEntry, ToolRegistry } from './registry.js';
 import { thrownMessage } from './thrown.js';
@@ -23,19 +24,48 @@ export function providerStates(registry: ToolRegistry): ProviderState[] {
 }
 
 /** Instructions of every ready provider, then each tool's own notes, for the system prompt. */
-export function combinedInstructions(registry: ToolRegistry): string {
+export function combinedInstructions(
+  registry: ToolRegistry,
+  warn: (provider: string, message: string) => void,
+): string {
   const sections: string[] = [];
   for (const entry of registry.entries) {
     if (entry.state !== 'ready') continue;
-    const text = entry.provider.instructions?.()?.trim();
+    const text = providerInstructions(entry, warn)?.trim();
     if (text) sections.push(`## ${entry.provider.namespace}\n${text}`);
   }
   const toolNotes = registry
     .all()
-    .filter((route) => route.spec.instructions)
+    .filter((route) => typeof route.spec.instructions === 'string' && route.spec.instructions)
     .map((route) => `- ${route.name}: ${route.spec.instructions}`);
   if (toolNotes.length > 0) sections.push(`## Tool notes\n${toolNotes.join('\n')}`);
   return sections.join('\n\n');
+}
+
+/** A provider's instructions; one whose `instructions()` throws or answers no string is left out, with a warning. */
+function providerInstructions(
+  entry: ProviderEntry,
+  warn: (provider: string, message: string) => void,
+): string | undefined {
+  const { provider } = entry;
+  if (typeof provider.instructions !== 'function') return undefined;
+  let text: unknown;
+  try {
+    text = provider.instructions();
+  } catch (error) {
+    warn(
+      provider.namespace,
+      `provider "${provider.namespace}": instructions() threw: ${thrownMessage(error)}; left out of instructions()`,
+    );
+    return undefined;
+  }
+  if (text === undefined || typeof text === 'string') return text;
+  const kind = kindOf(text);
+  warn(
+    provider.namespace,
+    `provider "${provider.namespace}": instructions() answered ${kind === 'object' ? 'an object' : kind}, not a string; left out of instructions()`,
+  );
+  return undefined;
 }
 
 /**

@@ -170,3 +170,30 @@ describe('the head of text over the size cap', () => {
     expect(result.meta?.truncated).toBeDefined();
   });
 });
+
+describe('instructions() with providers whose instructions cannot be used', () => {
+  it('a provider whose instructions() throws or answers no string is left out with a warning; the others are combined (before: instructions() threw)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const warnings: string[] = [];
+    local.on('warning', (event) => warnings.push(event.message));
+    const tools = { x: { run: () => ok('x') } };
+    local.register(testProvider('good', tools, { instructions: () => '  Use good__x for x.  ' }));
+    local.register(
+      testProvider('throws', tools, {
+        instructions: () => {
+          throw new Error('instructions trap');
+        },
+      }),
+    );
+    local.register(testProvider('object', tools, { instructions: () => ({ text: 'no' }) as never }));
+    local.register(testProvider('async', tools, { instructions: async () => 'later' } as never));
+    await local.warmup();
+    expect(local.instructions()).toBe('## good\nUse good__x for x.');
+    expect(warnings).toEqual([
+      'provider "throws": instructions() threw: instructions trap; left out of instructions()',
+      'provider "object": instructions() answered an object, not a string; left out of instructions()',
+      'provider "async": instructions() answered an object, not a string; left out of instructions()',
+    ]);
+  });
+});
