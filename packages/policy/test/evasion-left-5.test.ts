@@ -59,3 +59,20 @@ describe('read from a standard input that is known', () => {
     'read X < <(echo out.img); tee "$X" < img',
   ])('%j stays allowed', allowedInDefault);
 });
+
+describe('files find writes by itself', () => {
+  // find opens the file of -fprint, -fprint0, -fprintf and -fls for writing, match or not.
+  it.each<Case>([
+    ['find / -fprint /dev/sda', 'deny', DISK],
+    ['find . -name x -fprint0 /dev/sda', 'deny', DISK],
+    ["find / -fprintf /dev/sda '%p'", 'deny', DISK],
+    ['find / -fls /dev/sda', 'deny', DISK],
+    ['cd /dev; find / -fprint sda', 'deny', DISK],
+    ['find / -fprint /dev/$DISK', 'ask', /named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['find . -fprint list.txt', 'find . -name -fprint', "find . -printf '%p' -print"])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
+});

@@ -1,5 +1,6 @@
 import type { SimpleCommand } from './analysis.js';
 import { argumentLists } from './argument-lists.js';
+import { findOutputs } from './find-outputs.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { descriptorOf } from './descriptors.js';
 import { may, verdictOf, verdictOfFields } from './device-paths.js';
@@ -170,9 +171,10 @@ const into = (dir: ShellWord, source: ShellWord): ShellWord =>
  * The files a command writes by its own arguments: `tee FILE...`, `cp SRC... DEST`,
  * `install SRC... DEST`, `xxd IN OUT`, `tar -cf FILE`, `dd of=FILE`, `curl -o FILE`,
  * `wget -O FILE`, `sort -o FILE`, `sysctl KEY=VALUE` (the file of
- * KEY under /proc/sys). One linear pass over the words.
+ * KEY under /proc/sys), `find -fprint FILE`. One linear pass over the words.
  */
 export function writtenFiles(command: SimpleCommand): ShellWord[] {
+  if (command.name === 'find') return findOutputs(command.args);
   const spec = WRITERS.get(command.name);
   if (!spec) return [];
   const args = command.args;
