@@ -72,5 +72,21 @@ export function operationToolNames(
     }
     seen.add(clean);
   }
-  return { wanted, names: allocateToolNames(wanted) };
+  // an operationId that is a clean name already is that operation's own: it goes first, so a
+  // suffixed duplicate (a_b_2) or a name made from a path (get_5) never takes it
+  const names: (string | undefined)[] = wanted.map(() => undefined);
+  const used = new Set<string>();
+  for (const [index, operation] of selected.entries()) {
+    const id = operation.operationId;
+    if (id === undefined || sanitizeToolName(id) !== id || used.has(id)) continue;
+    names[index] = id;
+    used.add(id);
+  }
+  const rest = wanted.flatMap((name, index) => (names[index] === undefined ? [index] : []));
+  const allocated = allocateToolNames(
+    rest.map((index) => wanted[index] as string),
+    used,
+  );
+  for (const [position, index] of rest.entries()) names[index] = allocated[position];
+  return { wanted, names: names as string[] };
 }
