@@ -7,7 +7,7 @@ import { type Case, deviceWritePolicy } from './device-write-cases.js';
  * their near misses: judged in bypass mode under generous allow rules (see
  * `device-write-cases.ts`); each verdict was checked against what bash 5.2 does with the line.
  */
-const { expectVerdict, allowedInDefault } = deviceWritePolicy('evasion-5');
+const { expectVerdict, allowedInDefault, runsInBypass } = deviceWritePolicy('evasion-5');
 const HEREDOC = (lines: string) => `read X <<END\n${lines}\nEND\ntee "$X" < img`;
 const DISK = /^disk-destruction: writes to the block device \/dev\/sda/;
 const RM = /^destructive-file-operation: rm with recursive and force flags/;
@@ -74,5 +74,19 @@ describe('files find writes by itself', () => {
   it.each(['find . -fprint list.txt', 'find . -name -fprint', "find . -printf '%p' -print"])(
     '%j stays allowed',
     allowedInDefault,
+  );
+});
+
+describe('files an awk program writes', () => {
+  it.each<Case>([
+    ['awk \'BEGIN { print "x" > "/dev/sda" }\'', 'deny', DISK],
+    ['awk \'{ printf "%s", $0 >> "/dev/sda" }\' img', 'deny', DISK],
+    ['gawk \'{ print; print $0 > "/dev/sda" }\' img', 'deny', DISK],
+    ["awk '{ print > $1 }' img", 'ask', /awk program writes to a file named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['awk \'{ print > "out.txt" }\' img', "awk 'NR > 1 { print }' img", "awk '{ print $1 }' img"])(
+    '%j runs in bypass mode',
+    runsInBypass,
   );
 });

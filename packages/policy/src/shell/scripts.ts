@@ -1,6 +1,8 @@
 import type { SimpleCommand } from './analysis.js';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import type { NestedAnalyzer } from './run-command.js';
+import { staticWord } from './shell-word.js';
+import { judgeWrittenFile } from './written-files.js';
 
 // In `s/a/b/flags` a part is escaped pairs or characters that are neither the delimiter nor a
 // backslash: one way to match each character, so no backtracking blow-up on `\\\\\\...`.
@@ -39,6 +41,26 @@ function printsToPipe(program: string): boolean {
 }
 
 /**
+ * The files `print ... > "FILE"` and `printf ... >> "FILE"` write in an awk program (undefined
+ * for a file named by an expression); a linear scan of each statement after its `print`.
+ */
+function printsToFiles(program: string): (string | undefined)[] {
+  const files: (string | undefined)[] = [];
+  for (const statement of program.split(/[;\n{}]/)) {
+    const at = statement.indexOf('print');
+    const arrow = at < 0 ? -1 : statement.indexOf('>', at);
+    if (arrow < 0) continue;
+    const rest = statement
+      .slice(arrow + 1)
+      .replace(/^>/, '')
+      .trimStart();
+    const end = rest.startsWith('"') ? rest.indexOf('"', 1) : -1;
+    files.push(end > 0 ? rest.slice(1, end) : undefined);
+  }
+  return files;
+}
+
+/**
  * Inline programs that can run commands or write files by themselves: `sed` with the `e`
  * command or the `e`/`w` flags, `awk` with `system()` or pipes. The commands they run are
  * parsed when they can be read (`sed 'e rm -rf /'`), and the command is never auto-allowed.
@@ -68,5 +90,10 @@ export function inspectInlineScripts(
   } else if (/^(g|m|n)?awk$/.test(command.name)) {
     if (args.some((arg) => /system\s*\(|\|\s*getline/.test(arg) || printsToPipe(arg)))
       notUnderstood(state, 'awk program runs commands', command.text);
+    for (const arg of args)
+      for (const file of printsToFiles(arg))
+        if (file === undefined)
+          notUnderstood(state, 'awk program writes to a file named at run time', command.text);
+        else judgeWrittenFile(state, staticWord(file), command.text);
   }
 }
