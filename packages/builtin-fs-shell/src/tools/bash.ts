@@ -10,6 +10,7 @@ import {
 } from '@toolplane/core';
 import { z } from 'zod';
 import { endWithin } from '../executor/end-within.js';
+import { shownOutput } from './binary-output.js';
 import type { ToolDeps } from './deps.js';
 
 const input = z.object({
@@ -31,8 +32,8 @@ const input = z.object({
 /** Formats a finished command for the model: output, then a footer with how it ended. */
 export function formatExecResult(result: ExecResult): string {
   const parts: string[] = [];
-  if (result.stdout.length > 0) parts.push(result.stdout.replace(/\n$/, ''));
-  if (result.stderr.length > 0) parts.push(`[stderr]\n${result.stderr.replace(/\n$/, '')}`);
+  if (result.stdout.length > 0) parts.push(shownOutput(result.stdout).replace(/\n$/, ''));
+  if (result.stderr.length > 0) parts.push(`[stderr]\n${shownOutput(result.stderr).replace(/\n$/, '')}`);
   const notes: string[] = [];
   if (result.timedOut) notes.push('timed out; process tree killed');
   else if (result.cancelled) notes.push('cancelled; process tree killed');

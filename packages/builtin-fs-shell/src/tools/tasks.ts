@@ -1,6 +1,7 @@
 import { type Tool, type ToolResult, defineTool, fail, ok } from '@toolplane/core';
 import { z } from 'zod';
 import type { BackgroundTask } from '../tasks/task-manager.js';
+import { shownOutput } from './binary-output.js';
 import type { ToolDeps } from './deps.js';
 
 function describeTask(task: BackgroundTask): Record<string, unknown> {
@@ -53,7 +54,7 @@ export function createTaskOutputTool(deps: ToolDeps): Tool {
       const task = deps.tasks.get(ctx.session.id, args.task_id);
       if (!task) return notFound(args.task_id);
       if (args.block !== false) await deps.tasks.wait(task, args.timeout ?? 30_000, ctx.signal);
-      const output = task.output.toString();
+      const output = shownOutput(task.output.toString());
       const tail = task.status === 'running' ? ' (still running)' : '';
       const text = `${headline(task)}${tail}\n${output.length > 0 ? output : '(no output yet)'}`;
       if (ctx.signal.aborted && task.status === 'running') {
