@@ -65,6 +65,12 @@ export async function applyAuth(
       }
       case 'basic': {
         const [username, password] = values as [string, string];
+        // RFC 7617: the first colon ends the user name, so the server would read another user
+        if (username.includes(':'))
+          throw new ToolError(
+            'CONFIG_INVALID',
+            `basic auth username ${entry.username.includes('${') ? `from ${entry.username} ` : ''}holds a colon, which ends a user name in HTTP basic credentials (the server would read another user and password); use a user name without one`,
+          );
         const encoded = Buffer.from(`${username}:${password}`).toString('base64');
         applied.headers.authorization = `Basic ${encoded}`;
         applied.secrets.push(password, encoded);

@@ -52,6 +52,12 @@ export function authProblem(auth: unknown): string | undefined {
     for (const field of fields) {
       if (typeof record[field] !== 'string') return `${where}.${field} must be a string (usually \${VAR})`;
     }
+    if (
+      record.type === 'basic' &&
+      !(record.username as string).includes('${') &&
+      (record.username as string).includes(':')
+    )
+      return `${where}.username holds a colon, which ends a user name in HTTP basic credentials; use a user name without one`;
     if (record.type === 'apiKey') {
       if (record.in !== 'header' && record.in !== 'query' && record.in !== 'cookie')
         return `${where}.in must be header, query or cookie`;
