@@ -1,3 +1,4 @@
+import { type ToolSpec, stableStringify } from '@toolplane/core';
 import { kindOf } from './check-options.js';
 import { checkSpecs } from './check-specs.js';
 import type { ProviderEntry, ToolRegistry } from './registry.js';
@@ -71,13 +72,14 @@ function providerInstructions(
 /**
  * Re-lists a provider's tools after it said its list changed (a failed provider that lists is
  * ready again). A listing that throws, answers garbage or does not answer within `timeoutMs`
- * keeps the previous list, with a warning.
+ * keeps the previous list, with a warning. Answers whether anything changed: a list the same as
+ * before (a server that announces a change it did not make) changes nothing.
  */
 export async function refreshProvider(
   entry: ProviderEntry,
   warn: (message: string) => void,
   timeoutMs: number,
-): Promise<void> {
+): Promise<boolean> {
   await Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const namespace = entry.provider.namespace;
@@ -96,11 +98,26 @@ export async function refreshProvider(
   });
   try {
     const listed = await Promise.race([Promise.resolve().then(() => entry.provider.listTools()), gaveUp]);
-    entry.specs = checkSpecs(listed, namespace, warn);
-    if (entry.state === 'failed') entry.state = 'ready';
+    const specs = checkSpecs(listed, namespace, warn);
+    const revived = entry.state === 'failed';
+    if (revived) entry.state = 'ready';
+    if (!revived && sameSpecs(entry.specs, specs)) return false;
+    entry.specs = specs;
+    return true;
   } catch (error) {
     warn(`refreshing the tool list failed: ${thrownMessage(error)}`);
+    return false;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Whether two checked tool lists are the same (a spec that cannot be serialized counts as changed). */
+function sameSpecs(before: readonly ToolSpec[], after: readonly ToolSpec[]): boolean {
+  if (before.length !== after.length) return false;
+  try {
+    return stableStringify(before) === stableStringify(after);
+  } catch {
+    return false;
   }
 }

@@ -16,6 +16,9 @@ import { tellToolsChanged } from './tools-changed.js';
 import { type WarmupReport, warmupProviders } from './warmup.js';
 
 /** What the catalog needs from the orchestrator. */
+/** The least time between two re-lists of one provider (a server may announce changes without end). */
+const REFRESH_GAP_MS = 250;
+
 export interface CatalogDeps {
   readonly options: Pick<OrchestratorOptions, 'warmupConcurrency' | 'startTimeoutMs'>;
   readonly events: EventHub;
@@ -41,6 +44,9 @@ export class ToolCatalog {
   private readonly refreshing = new Map<string, Promise<void>>();
   /** Providers that announced a change while being re-listed: re-listed once more after. */
   private readonly changedAgain = new Set<string>();
+  /** When each provider was last re-listed, and the re-lists waiting for their turn. */
+  private readonly listedAt = new Map<string, number>();
+  private readonly refreshDue = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly stopWarmup = new AbortController();
 
   constructor(deps: CatalogDeps) {
@@ -107,6 +113,8 @@ export class ToolCatalog {
   /** Stops the starts in progress (when closing: a call waiting on them is not held). */
   stopStarts(): void {
     this.stopWarmup.abort(new ToolError('PROVIDER_UNAVAILABLE', 'the orchestrator is closing'));
+    for (const timer of this.refreshDue.values()) clearTimeout(timer);
+    this.refreshDue.clear();
   }
 
   private async startPending(options: {
@@ -147,15 +155,31 @@ export class ToolCatalog {
       this.changedAgain.add(namespace);
       return;
     }
+    // one re-list is already due; a server announcing changes without end is re-listed at most
+    // once per REFRESH_GAP_MS
+    if (this.refreshDue.has(namespace)) return;
+    const wait = (this.listedAt.get(namespace) ?? Number.NEGATIVE_INFINITY) + REFRESH_GAP_MS - Date.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => {
+        this.refreshDue.delete(namespace);
+        this.scheduleRefresh(entry);
+      }, wait);
+      timer.unref?.();
+      this.refreshDue.set(namespace, timer);
+      return;
+    }
     const run = refreshProvider(
       entry,
       (message) => this.deps.events.emit('warning', { provider: namespace, message }),
       this.deps.options.startTimeoutMs ?? 120_000,
     )
-      .finally(() => this.refreshing.delete(namespace))
-      .then(() => {
+      .finally(() => {
+        this.refreshing.delete(namespace);
+        this.listedAt.set(namespace, Date.now());
+      })
+      .then((changed) => {
         if (this.deps.closed()) return;
-        this.rebuild();
+        if (changed) this.rebuild();
         if (this.changedAgain.delete(namespace)) this.scheduleRefresh(entry);
       });
     this.refreshing.set(namespace, run);

@@ -71,7 +71,7 @@ describe('a cached answer changed in place by whoever got it', () => {
 });
 
 describe('a cached answer across a list change', () => {
-  it('a provider that re-lists its tools drops their cached answers (before: the old tool answer was served until its TTL)', async () => {
+  it('a provider whose re-listed tools changed drops their cached answers (before: the old tool answer was served until its TTL)', async () => {
     const local = createOrchestrator();
     orchestrator = local;
     const cached = { sideEffect: 'none', cacheTtlMs: 60_000 } as const;
@@ -86,7 +86,9 @@ describe('a cached answer across a list change', () => {
     expect([await textOf('p__x'), await textOf('q__y')]).toEqual(['v1', 'y']);
     let changes = 0;
     local.on('tools_changed', () => changes++);
-    provider.changeTools({ x: { spec: cached, run: () => ok('v2') } });
+    provider.changeTools({
+      x: { spec: { ...cached, description: 'x, second version' }, run: () => ok('v2') },
+    });
     await waitFor(() => changes === 1);
     expect(await textOf('p__x')).toBe('v2');
     // another provider's cached answers are kept
@@ -149,5 +151,42 @@ describe('many media blocks in one result', () => {
       type: 'text',
       text: '[35 media blocks omitted: a result carries at most 5000000 bytes of media]',
     });
+  });
+});
+
+describe('a provider that announces a list change after every listing', () => {
+  it('an unchanged list rebuilds nothing and tells nobody; a real change still comes through (before: hundreds of rebuilds and tools_changed a second)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    let announce: (() => void) | undefined;
+    let listed = ['x'];
+    let lists = 0;
+    local.register(
+      testProvider(
+        'p',
+        { x: { run: () => ok('x') }, y: { run: () => ok('y') } },
+        {
+          onToolsChanged: (listener) => {
+            announce = listener;
+            return () => undefined;
+          },
+          // a buggy server: every tools/list is followed by a list_changed notification
+          listTools: () => {
+            lists++;
+            setTimeout(() => announce?.(), 0);
+            return listed.map((name) => ({ name, description: name, inputSchema: { type: 'object' } as const }));
+          },
+        },
+      ),
+    );
+    await local.warmup();
+    let changes = 0;
+    local.on('tools_changed', () => changes++);
+    await waitFor(() => lists >= 4);
+    expect(changes).toBe(0);
+    listed = ['x', 'y'];
+    await waitFor(() => changes === 1);
+    expect(local.listTools().map((spec) => spec.name)).toContain('p__y');
+    expect(codeOf(await local.call('p__y', {}))).toBe('OK');
   });
 });
