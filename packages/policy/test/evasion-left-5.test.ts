@@ -90,3 +90,39 @@ describe('files an awk program writes', () => {
     runsInBypass,
   );
 });
+
+describe('more programs that write a device or wipe one', () => {
+  const WIPES = /^disk-destruction: /;
+  it.each<Case>([
+    ['uniq img /dev/sda', 'deny', DISK],
+    ['uniq -f 1 img /dev/sda', 'deny', DISK],
+    ['openssl enc -in img -out /dev/sda', 'deny', DISK],
+    ['socat -u FILE:img FILE:/dev/sda', 'deny', DISK],
+    ['socat - OPEN:/dev/sda,wronly < img', 'deny', DISK],
+    ['pv -o /dev/sda img', 'deny', DISK],
+    ['pv img --output /dev/sda', 'deny', DISK],
+    ['ddrescue -f img /dev/sda', 'deny', DISK],
+    ['badblocks -w /dev/sda', 'deny', WIPES],
+    ['cryptsetup luksFormat /dev/sda', 'deny', WIPES],
+    ['cryptsetup -q --type luks2 luksFormat /dev/sda', 'deny', WIPES],
+    ['cryptsetup erase /dev/sda', 'deny', WIPES],
+    ['sg_format --format /dev/sda', 'deny', WIPES],
+    ['zpool labelclear -f /dev/sda', 'deny', WIPES],
+    ['flashrom -p internal -w image.rom', 'deny', /^system-control: flashrom/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'uniq img out.txt',
+    'uniq -c img',
+    'openssl enc -in img -out out.bin',
+    'socat -u FILE:/dev/sda FILE:backup.img',
+    'pv img -o out.img',
+    'ddrescue img /dev/sda',
+    'badblocks -n /dev/sda',
+    'badblocks /dev/sda',
+    'cryptsetup status root',
+    'sg_format /dev/sda',
+    'zpool status',
+    'flashrom -p internal -r backup.rom',
+  ])('%j runs in bypass mode', runsInBypass);
+});

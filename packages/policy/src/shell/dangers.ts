@@ -4,6 +4,7 @@ import { parseOptions } from './normalize.js';
 import { normalizePath } from './working-directory.js';
 import { checkWrittenFiles } from './written-files.js';
 import { argumentLists } from './argument-lists.js';
+import { STORAGE_RULES } from './storage-rules.js';
 
 interface Verdict {
   readonly category: FindingCategory;
@@ -247,7 +248,7 @@ function netcatExec(args: readonly string[]): Verdict | undefined {
 
 /** Names with a default rule, so dynamic arguments to them are asked rather than guessed. */
 function hasRule(name: string): boolean {
-  return RULES.has(name) || name.startsWith('mkfs') || SYSTEM_CONTROL.has(name);
+  return RULES.has(name) || STORAGE_RULES.has(name) || name.startsWith('mkfs') || SYSTEM_CONTROL.has(name);
 }
 
 const NETWORK_DEVICE = /\/dev\/(tcp|udp)\//;
@@ -269,7 +270,7 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
     report(state, 'deny', 'disk-destruction', `${name} formats a device`, command.text);
     return;
   }
-  const rule = RULES.get(name);
+  const rule = RULES.get(name) ?? STORAGE_RULES.get(name);
   if (!rule) return;
   // `A=(-rf /); rm "${A[@]}"`: every argument list the words may give, each judged.
   const lists = argumentLists(command);

@@ -1,6 +1,6 @@
 import type { SimpleCommand } from './analysis.js';
 import { argumentLists } from './argument-lists.js';
-import { findOutputs } from './find-outputs.js';
+import { programOutputs } from './program-outputs.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { descriptorOf } from './descriptors.js';
 import { may, verdictOf, verdictOfFields } from './device-paths.js';
@@ -86,6 +86,17 @@ interface WriterSpec {
 
 const WRITERS: ReadonlyMap<string, WriterSpec> = new Map<string, WriterSpec>([
   ['tee', { operands: 'all' }],
+  [
+    'uniq',
+    {
+      operands: 'second',
+      shortWithValue: 'fsw',
+      longWithValue: ['skip-fields', 'skip-chars', 'check-chars'],
+    },
+  ],
+  ['pv', { outputShort: 'o', outputLong: ['output'], shortWithValue: 'LBsiwHNDdPAFRx' }],
+  // ddrescue refuses to write a device without -f.
+  ['ddrescue', { operands: 'second', modeShort: 'f', modeLong: ['force'], shortWithValue: 'abceiKmosxZ' }],
   ['sponge', { operands: 'all' }],
   [
     'cp',
@@ -171,10 +182,12 @@ const into = (dir: ShellWord, source: ShellWord): ShellWord =>
  * The files a command writes by its own arguments: `tee FILE...`, `cp SRC... DEST`,
  * `install SRC... DEST`, `xxd IN OUT`, `tar -cf FILE`, `dd of=FILE`, `curl -o FILE`,
  * `wget -O FILE`, `sort -o FILE`, `sysctl KEY=VALUE` (the file of
- * KEY under /proc/sys), `find -fprint FILE`. One linear pass over the words.
+ * KEY under /proc/sys), `uniq IN OUT`, `pv -o FILE`, `ddrescue -f IN OUT`, and the shapes of
+ * {@link programOutputs}. One linear pass over the words.
  */
 export function writtenFiles(command: SimpleCommand): ShellWord[] {
-  if (command.name === 'find') return findOutputs(command.args);
+  const own = programOutputs(command.name, command.args);
+  if (own) return own;
   const spec = WRITERS.get(command.name);
   if (!spec) return [];
   const args = command.args;
