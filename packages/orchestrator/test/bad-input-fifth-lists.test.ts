@@ -174,7 +174,11 @@ describe('a provider that announces a list change after every listing', () => {
           listTools: () => {
             lists++;
             setTimeout(() => announce?.(), 0);
-            return listed.map((name) => ({ name, description: name, inputSchema: { type: 'object' } as const }));
+            return listed.map((name) => ({
+              name,
+              description: name,
+              inputSchema: { type: 'object' } as const,
+            }));
           },
         },
       ),
