@@ -63,6 +63,33 @@ describe('aws configure set', () => {
     ]);
   });
 
+  it('redacts the value in argument lists (a container spec, a process list as JSON)', () => {
+    expectForms(
+      [
+        [
+          `["aws", "configure", "set", "aws_secret_access_key", "${password}"]`,
+          '["aws", "configure", "set", "aws_secret_access_key", "#"]',
+        ],
+      ],
+      'aws_secret_key',
+    );
+    expectForms(
+      [
+        [
+          `command: ['aws', 'configure', '--profile', 'ci', 'set', 'aws_session_token', '${password}']`,
+          "command: ['aws', 'configure', '--profile', 'ci', 'set', 'aws_session_token', '#']",
+        ],
+      ],
+      'token',
+    );
+    expectForms([
+      [
+        `["nmcli", "con", "modify", "corp", "wifi-sec.psk", "${password}"]`,
+        '["nmcli", "con", "modify", "corp", "wifi-sec.psk", "#"]',
+      ],
+    ]);
+  });
+
   it('leaves other settings, reads and placeholders alone', () => {
     expectLeftAlone([
       'aws configure set region eu-west-1',

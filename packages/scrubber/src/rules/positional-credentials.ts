@@ -60,7 +60,7 @@ function awsSetting(word: string): string {
 function isConfigureSet(text: string, nameEnd: number, keyStart: number): boolean {
   const words = text
     .slice(nameEnd, keyStart)
-    .split(/\s+/)
+    .split(/[\s"',[\]]+/)
     .filter((word) => word.length > 0 && word !== '\\');
   let expected = 'configure';
   for (let i = 0; i < words.length; i++) {
@@ -126,10 +126,18 @@ function matchPositional(text: string, anchor: number): RuleMatch | undefined {
     start--;
   }
   let end = anchor;
-  while (end < text.length && end - start <= MAX_WORD && !isWhitespace(text.charCodeAt(end))) end++;
+  while (end < text.length && end - start <= MAX_WORD) {
+    const code = text.charCodeAt(end);
+    if (isWhitespace(code) || isQuote(code)) break;
+    end++;
+  }
   const word = text.slice(start, end);
   const before = start > 0 ? text.charCodeAt(start - 1) : 32;
-  if (!isWhitespace(before) || !isWhitespace(text.charCodeAt(end))) return undefined;
+  const after = text.charCodeAt(end);
+  // A word between blanks, or one quoted whole (an argument list: `["nmcli", ..., "wifi-sec.psk", "..."]`).
+  const quoted = isQuote(before) && after === before;
+  if (!quoted && (!isWhitespace(before) || !isWhitespace(after))) return undefined;
+  if (quoted) end++; // the next argument is looked for after the closing quote
   const setting = awsSetting(word);
   if (AWS_SECRETS.has(setting)) {
     const aws = commandBefore(text, start, AWS);
