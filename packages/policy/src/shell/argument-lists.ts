@@ -1,4 +1,5 @@
-import type { SimpleCommand } from './analysis.js';
+import type { FindingCategory, SimpleCommand } from './analysis.js';
+import { type AnalysisState, notUnderstood, report } from './context.js';
 import type { ShellWord } from './shell-word.js';
 
 /** Most argument lists of one command judged one by one; more make the command asked. */
@@ -26,4 +27,35 @@ export function argumentLists(command: SimpleCommand): ShellWord[][] | 'too-many
     if (lists.length > MAX_ARGUMENT_LISTS) return 'too-many';
   }
   return lists;
+}
+
+/**
+ * Judges a default rule on each argument list of {@link argumentLists}: denied when every list
+ * matches it, asked when some do. Returns whether the command was denied.
+ */
+export function judgeArgumentLists(
+  state: AnalysisState,
+  command: SimpleCommand,
+  rule: (
+    args: readonly string[],
+    command: SimpleCommand,
+  ) => { readonly category: FindingCategory; readonly reason: string } | undefined,
+): boolean {
+  const lists = argumentLists(command);
+  if (lists === undefined || lists === 'too-many') return false;
+  const verdicts = lists.map((args) =>
+    args.some((word) => word.dynamic)
+      ? undefined
+      : rule(
+          args.map((word) => word.text),
+          { ...command, args },
+        ),
+  );
+  const first = verdicts.find((verdict) => verdict !== undefined);
+  if (first && verdicts.every((verdict) => verdict !== undefined)) {
+    report(state, 'deny', first.category, first.reason, command.text);
+    return true;
+  }
+  if (first) notUnderstood(state, `some expansions of its words match: ${first.reason}`, command.text);
+  return false;
 }

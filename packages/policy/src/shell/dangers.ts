@@ -3,7 +3,7 @@ import { type AnalysisState, notUnderstood, report } from './context.js';
 import { parseOptions } from './normalize.js';
 import { normalizePath } from './working-directory.js';
 import { checkWrittenFiles } from './written-files.js';
-import { argumentLists } from './argument-lists.js';
+import { judgeArgumentLists } from './argument-lists.js';
 import { STORAGE_RULES } from './storage-rules.js';
 
 interface Verdict {
@@ -273,23 +273,7 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
   const rule = RULES.get(name) ?? STORAGE_RULES.get(name);
   if (!rule) return;
   // `A=(-rf /); rm "${A[@]}"`: every argument list the words may give, each judged.
-  const lists = argumentLists(command);
-  if (lists !== undefined && lists !== 'too-many') {
-    const verdicts = lists.map((args) =>
-      args.some((word) => word.dynamic)
-        ? undefined
-        : rule(
-            args.map((word) => word.text),
-            { ...command, args },
-          ),
-    );
-    const first = verdicts.find((verdict) => verdict !== undefined);
-    if (first && verdicts.every((verdict) => verdict !== undefined)) {
-      report(state, 'deny', first.category, first.reason, command.text);
-      return;
-    }
-    if (first) notUnderstood(state, `some expansions of its words match: ${first.reason}`, command.text);
-  }
+  if (judgeArgumentLists(state, command, rule)) return;
   const verdict = rule(
     command.args.map((word) => word.text),
     command,
