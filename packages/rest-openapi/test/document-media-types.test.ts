@@ -106,3 +106,27 @@ describe('servers that are no list', () => {
     expect(tools.a?.url).toBe('https://api.example.test/a');
   });
 });
+
+describe('server entries that are no { url } objects', () => {
+  it('stop the import naming the entry, instead of calling every server URL relative', async () => {
+    for (const [servers, said] of [
+      [['https://api.example.test'], 'servers[0] is a string'],
+      [[{ url: 'https://api.example.test' }, null], 'servers[1] is null'],
+      [[{ url: 5 }], 'servers[0].url is a number'],
+      [[{ description: 'prod' }], 'servers[0] has no url'],
+    ] as const) {
+      const document = minimal({ '/a': { get: { operationId: 'a' } } }, { servers });
+      const error = await rejection(importOpenApi({ document }, { namespace: 'servers' }));
+      // each operation used to be skipped as 'the server URL "" is relative'
+      expect(error.code, said).toBe('CONFIG_INVALID');
+      expect(error.message, said).toContain(said);
+      expect(error.message).toContain('pass baseUrl');
+    }
+    const document = minimal({ '/a': { get: { operationId: 'a' } } }, { servers: ['x'] });
+    const { tools } = await importOpenApi(
+      { document },
+      { namespace: 'servers', baseUrl: 'https://api.example.test' },
+    );
+    expect(tools.a?.url).toBe('https://api.example.test/a');
+  });
+});

@@ -183,7 +183,27 @@ export function checkServerAddress(base: string, publicOrigin: string | undefine
  * unless `baseUrl` is passed: read as no servers, every operation would be skipped as relative to "/".
  */
 export function checkServersList(servers: unknown, baseUrl: string | undefined): void {
-  if (baseUrl || servers === undefined || Array.isArray(servers)) return;
+  if (baseUrl || servers === undefined) return;
+  if (Array.isArray(servers)) {
+    for (const [index, server] of servers.entries()) {
+      const url = (server as { url?: unknown } | null)?.url;
+      const problem =
+        typeof server !== 'object' || server === null || Array.isArray(server)
+          ? `servers[${index}] is ${kindOf(server)}`
+          : url === undefined
+            ? `servers[${index}] has no url`
+            : typeof url !== 'string'
+              ? `servers[${index}].url is ${kindOf(url)}`
+              : undefined;
+      // read as "" every operation would be skipped as relative to the document
+      if (problem)
+        throw new ToolError(
+          'CONFIG_INVALID',
+          `the document's ${problem}, not a { url } object; fix the document or pass baseUrl`,
+        );
+    }
+    return;
+  }
   throw new ToolError(
     'CONFIG_INVALID',
     `the document's servers is ${kindOf(servers)}, not a list of { url } objects; fix the document or pass baseUrl`,
