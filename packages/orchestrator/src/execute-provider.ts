@@ -11,6 +11,7 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import { repairContext } from './call-context.js';
+import { shortName } from './check-options.js';
 import { providerFailure, thrownMessage } from './thrown.js';
 import type { CallState } from './call-state.js';
 import type { NamedQueue } from './queue.js';
@@ -54,6 +55,8 @@ export function createProviderStep(deps: ExecuteDeps): (call: ToolCall) => Promi
     }
     const again = repeatedNext(state);
     if (again) return Promise.resolve(again);
+    const rerouted = reroutedTool(state, call);
+    if (rerouted) return Promise.resolve(rerouted);
     if (deps.recheckArgs()) {
       const changed = changedArgs(state, call);
       if (changed) return Promise.resolve(changed);
@@ -77,6 +80,21 @@ function repeatedNext(state: CallState): ToolResult | undefined {
   return fail(
     'INTERNAL',
     `a middleware called next() for ${state.route.name} again ${when}; the tool was not run again. Call next() once per call (again only after a failure, to retry)`,
+  );
+}
+
+/**
+ * The refusal of a call whose tool a middleware swapped for another (`next({ ...call, tool })`):
+ * the provider runs the call's own tool, so validation and the cache would have used the other's
+ * schema and key (its answer cached as the other tool's). A copy of the same tool is fine.
+ */
+function reroutedTool(state: CallState, call: ToolCall): ToolResult | undefined {
+  const name: unknown = call.tool?.name;
+  if (name === state.route.name) return undefined;
+  const shown = typeof name === 'string' ? shortName(name) : `(${typeof name})`;
+  return fail(
+    'INTERNAL',
+    `a middleware handed next() the tool ${shown} for a call to ${state.route.name}; middleware cannot change the tool a call runs, so nothing was run. Call next() with the call's own tool (call.tool)`,
   );
 }
 

@@ -197,3 +197,34 @@ describe('instructions() with providers whose instructions cannot be used', () =
     ]);
   });
 });
+
+describe('a middleware that hands next() another tool', () => {
+  it('fails the call INTERNAL running nothing, and caches nothing under the other tool (before: the first tool ran and its answer was cached as the other one)', async () => {
+    const local = createOrchestrator();
+    orchestrator = local;
+    const runs: string[] = [];
+    local.register(
+      testProvider('p', {
+        a: { spec: { sideEffect: 'none' }, run: () => (runs.push('a'), ok('A ran')) },
+        b: { spec: { sideEffect: 'none', cacheTtlMs: 60_000 }, run: () => (runs.push('b'), ok('B ran')) },
+      }),
+    );
+    await local.warmup();
+    const toolB = local.listRegistered().find((tool) => tool.name === 'p__b');
+    local.use({
+      name: 'reroute',
+      phase: 'gate',
+      handle: (call, next) =>
+        call.tool.name === 'p__a' && toolB ? next({ ...call, tool: toolB }) : next(call),
+    });
+    const swapped = await local.call('p__a', {});
+    expect(codeOf(swapped)).toBe('INTERNAL');
+    expect(messageOf(swapped)).toBe(
+      "a middleware handed next() the tool p__b for a call to p__a; middleware cannot change the tool a call runs, so nothing was run. Call next() with the call's own tool (call.tool)",
+    );
+    expect(runs).toEqual([]);
+    const genuine = await local.call('p__b', {});
+    expect(genuine.ok && genuine.content[0]?.type === 'text' && genuine.content[0].text).toBe('B ran');
+    expect(runs).toEqual(['b']);
+  });
+});

@@ -43,14 +43,14 @@ export function cacheMiddleware(
     phase: 'cache',
     clear: () => entries.clear(),
     handle(call, next) {
-      // the orchestrator's routes carry their TTL; a tool a middleware swapped in is found by its call
-      const tool = call.tool as Partial<ToolRoute>;
+      // the call's own route decides TTL and key: a middleware may hand on a copy of its tool (or,
+      // wrongly, another tool, which the provider step refuses: never cached under that name)
       const state = deps.stateOf(call.ctx);
-      const ttl = 'cacheTtlMs' in tool ? tool.cacheTtlMs : state?.route.cacheTtlMs;
+      const tool = (state?.route ?? call.tool) as Partial<ToolRoute>;
+      const ttl = tool.cacheTtlMs;
       // no TTL: hand the call on without an async frame of our own
       if (!ttl || ttl <= 0) return next(call);
-      const listing = ('entry' in tool ? tool.entry : state?.route.entry)?.specs;
-      return cached(call, next, state, ttl, listing);
+      return cached(call, next, state, ttl, tool.name ?? call.tool.name, tool.entry?.specs);
     },
   };
 
@@ -59,13 +59,14 @@ export function cacheMiddleware(
     next: NextMiddleware,
     state: CallState | undefined,
     ttl: number,
+    name: string,
     listing: unknown,
   ): Promise<ToolResult> {
     const who =
       options.scope === 'global'
         ? ''
         : `${call.ctx.principal.tenantId ?? ''}/${call.ctx.principal.userId ?? ''}`;
-    const key = `${call.tool.name}\u0000${who}\u0000${stableStringify(call.args)}`;
+    const key = `${name}\u0000${who}\u0000${stableStringify(call.args)}`;
     const hit = entries.get(key);
     const now = deps.now();
     if (hit && hit.expiresAt > now && hit.listing === listing) {
