@@ -144,3 +144,52 @@ describe('a server that exits while it is asked to initialize', () => {
     });
   }
 });
+
+describe('a response with both "result" and "error"', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: fails the call at once with the error, reported, instead of waiting for the timeout`, async () => {
+      await withHostile(
+        'both',
+        ['--both'],
+        { client, requestTimeoutMs: 120_000 },
+        async ({ provider, events }) => {
+          await provider.start?.(AbortSignal.timeout(30_000));
+          const result = await provider.execute('echo', {}, createToolContext());
+          expect(result).toMatchObject({ ok: false, error: { code: 'EXECUTION_FAILED' } });
+          expect(result.ok || result.error.message).toMatch(/both/);
+          expect(
+            await waitFor(() =>
+              events.some(
+                (event) => event.type === 'protocol-error' && /both "result" and "error"/.test(event.message),
+              ),
+            ),
+          ).toBe(true);
+          expect(provider.status().state).toBe('ready');
+        },
+      );
+    });
+  }
+});
+
+describe('a server that closes its stdout and stays alive', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: is stopped, the call fails at once saying so, and it restarts`, async () => {
+      await withHostile(
+        'mute',
+        ['--close-stdout'],
+        { client, requestTimeoutMs: 120_000 },
+        async ({ provider, events }) => {
+          await provider.start?.(AbortSignal.timeout(30_000));
+          const result = await provider.execute('close_stdout', {}, createToolContext());
+          expect(result).toMatchObject({ ok: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
+          expect(result.ok || result.error.message).toMatch(/closed its standard output/);
+          // restarted by the restart policy (its first delay is 0), and serving
+          expect(
+            await waitFor(() => events.filter((event) => event.type === 'server-started').length === 2),
+          ).toBe(true);
+          expect((await provider.execute('echo', {}, createToolContext())).ok).toBe(true);
+        },
+      );
+    });
+  }
+});

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { onAbort } from '@toolplane/core';
+import { bothOutcomesReport, hasBothOutcomes } from './both-outcomes.js';
 import type { LateAnswers } from './late-answers.js';
 import type { OutputChecks } from './output-checks.js';
 import { NOOP, maxTotalTimeoutError } from './request-signal.js';
@@ -148,6 +149,7 @@ export class DirectCalls {
       return;
     }
     const error = response.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+    if (error !== undefined && hasBothOutcomes(response)) this.onStray(bothOutcomesReport(id));
     if (error !== undefined) {
       const code = typeof error?.code === 'number' ? error.code : ErrorCode.InternalError;
       const text =

@@ -6,6 +6,7 @@ import { isSessionExpired } from '../tools/call-errors.js';
 import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
+import { takeErrorOfBoth } from './both-outcomes.js';
 import { ErrorRelay, clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
@@ -164,6 +165,7 @@ export async function openSdkSession(
   });
   connected = true;
   following.afterConnect();
+  takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
   const identity = identityOf(client, protocolVersion);
   return {
     identity,

@@ -13,6 +13,7 @@ import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
+import { takeErrorOfBoth } from './both-outcomes.js';
 import { ErrorRelay, clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
@@ -124,6 +125,7 @@ export async function openV2Session(
     watchNullIds: true,
   });
   following.afterConnect();
+  takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
   const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {

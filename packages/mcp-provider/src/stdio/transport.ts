@@ -11,6 +11,9 @@ import { LineReader, TailBuffer } from './line-reader.js';
 import { MARKER_VARIABLE, killProcessTree } from './process-tree.js';
 import { spawnFailure } from './spawn-failure.js';
 
+/** How long a server that closed its stdout may take to exit before it is stopped. */
+const STDOUT_CLOSED_GRACE_MS = 1_000;
+
 /** Options of {@link StdioProcessTransport}. */
 export interface StdioTransportOptions {
   readonly server: string;
@@ -105,10 +108,26 @@ export class StdioProcessTransport implements Transport {
         });
       });
       child.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
+      child.stdout?.once('end', () => this.afterStdoutEnd(child));
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => this.stderr.push(chunk));
       child.stdin?.on('error', (error) => this.onerror?.(error));
     });
+  }
+
+  /**
+   * The server closed its stdout: it can answer nothing more. One that exits (the usual reason)
+   * is left to exit; one still running after {@link STDOUT_CLOSED_GRACE_MS} is stopped, so calls
+   * waiting on it fail now (and it restarts) instead of each waiting for its timeout.
+   */
+  private afterStdoutEnd(child: ChildProcess): void {
+    const timer = setTimeout(() => {
+      if (this.closing || this.closed || child.exitCode !== null || child.signalCode !== null) return;
+      this.fault = `the server closed its standard output but kept running (it could answer nothing more), so it was stopped`;
+      void this.close();
+    }, STDOUT_CLOSED_GRACE_MS);
+    timer.unref?.();
+    child.once('exit', () => clearTimeout(timer));
   }
 
   private onData(chunk: Buffer): void {
