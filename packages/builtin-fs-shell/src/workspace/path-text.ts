@@ -1,11 +1,11 @@
 import { ToolError } from '@toolplane/core';
 
 // Characters that make a path look like something it is not: bidirectional controls, zero-width
-// characters and the byte-order mark.
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
-// Control characters (including the null byte) never belong in a path a model writes.
+// characters, the line and paragraph separators, and the byte-order mark.
+const INVISIBLE = /[\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+// Control characters (C0 with the null byte, DEL, C1 with NEL) never belong in a path a model writes.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 // With the u flag a class of surrogates matches only unpaired ones.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const SEPARATOR_LOOKALIKES = /[./\\]/u;
