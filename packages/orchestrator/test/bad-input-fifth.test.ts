@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '@toolplane/core';
+import { type ToolResult, ok } from '@toolplane/core';
 import { type ToolHooks, type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
 import { testProvider } from './helpers.js';
@@ -203,10 +203,14 @@ describe('a middleware that hands next() another tool', () => {
     const local = createOrchestrator();
     orchestrator = local;
     const runs: string[] = [];
+    const ran = (tool: string, text: string): ToolResult => {
+      runs.push(tool);
+      return ok(text);
+    };
     local.register(
       testProvider('p', {
-        a: { spec: { sideEffect: 'none' }, run: () => (runs.push('a'), ok('A ran')) },
-        b: { spec: { sideEffect: 'none', cacheTtlMs: 60_000 }, run: () => (runs.push('b'), ok('B ran')) },
+        a: { spec: { sideEffect: 'none' }, run: () => ran('a', 'A ran') },
+        b: { spec: { sideEffect: 'none', cacheTtlMs: 60_000 }, run: () => ran('b', 'B ran') },
       }),
     );
     await local.warmup();
