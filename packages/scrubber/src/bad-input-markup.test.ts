@@ -91,6 +91,15 @@ describe('credentials in XML', () => {
     }
   });
 
+  it('redacts a value split over CDATA sections (how XML writers escape a ]]> inside it) whole', () => {
+    const [head, tail] = [secret(), secret()];
+    const text = `<password><![CDATA[${head}]]]]><![CDATA[>${tail}]]></password>`;
+    const scrubbed = scrubber.scrubText(text);
+    expect(scrubbed).not.toContain(head);
+    expect(scrubbed).not.toContain(tail);
+    expect(scrubbed).toBe('<password><![CDATA[[REDACTED:password]]]></password>');
+  });
+
   it('leaves empty and placeholder CDATA and CDATA of other elements alone', () => {
     for (const text of [
       '<password><![CDATA[]]></password>',

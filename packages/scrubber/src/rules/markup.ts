@@ -54,8 +54,16 @@ function cdataBefore(text: string, close: number): { begin: number; start: numbe
   if (!text.startsWith(']]>', end - 3)) return undefined;
   end -= 3;
   const from = Math.max(0, end - MAX_VALUE - CDATA_OPEN.length);
-  const begin = text.slice(from, end).lastIndexOf(CDATA_OPEN);
+  const window = text.slice(from, end);
+  let begin = window.lastIndexOf(CDATA_OPEN);
   if (begin === -1) return undefined;
+  // A value holding `]]>` is written as sections back to back (`...]]]]><![CDATA[>...`): the
+  // value runs from the first of them.
+  while (begin >= 3 && window.startsWith(']]>', begin - 3)) {
+    const previous = window.lastIndexOf(CDATA_OPEN, begin - 3);
+    if (previous === -1) break;
+    begin = previous;
+  }
   const start = from + begin + CDATA_OPEN.length;
   return end > start ? { begin: from + begin, start, end } : undefined;
 }
