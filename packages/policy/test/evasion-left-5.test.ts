@@ -126,3 +126,18 @@ describe('more programs that write a device or wipe one', () => {
     'flashrom -p internal -r backup.rom',
   ])('%j runs in bypass mode', runsInBypass);
 });
+
+describe('scripts with a known text fed to a shell or to source', () => {
+  // Still asked (the text is produced at run time), but a deny rule inside denies.
+  it.each<Case>([
+    ["echo 'rm -rf /' | sh", 'deny', RM],
+    ["sh < <(echo 'rm -rf /')", 'deny', RM],
+    ["bash <(echo 'rm -rf /')", 'deny', RM],
+    ["source <(echo 'tee /dev/sda < img')", 'deny', DISK],
+    [". <(echo 'rm -rf /')", 'deny', RM],
+    ["source /dev/stdin <<< 'rm -rf /'", 'deny', RM],
+    ["bash -s <<< 'tee /dev/sda < img'", 'deny', DISK],
+    ["echo 'ls' | sh", 'ask', /text produced at run time is run by sh/],
+    ["source <(echo 'ls')", 'ask', /text produced at run time is run by source/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+});

@@ -1,6 +1,7 @@
 import { defineAliases, useAlias } from './aliases.js';
 import { recordRead } from './assignments.js';
 import { recordMapfile } from './mapfile.js';
+import { parseKnownScripts, substitutionText } from './known-scripts.js';
 import { STDIN_FILE, judgeCodeFromInput, judgeComputedCode } from './code-from-input.js';
 import { type AnalysisState, MAX_NESTING, type Scope, knownInput, notUnderstood } from './context.js';
 import { checkDangers } from './dangers.js';
@@ -179,10 +180,12 @@ export function runCommand(
     const file = args[0];
     if (file && !file.dynamic && STDIN_FILE.test(file.text) && scope.stdinFrom.length > 0) {
       judgeCodeFromInput(state, scope.stdinFrom, name, text);
+      parseKnownScripts(state, scope, nested, name, knownInput(scope), text);
       return;
     }
     if (file?.dynamic) {
       judgeComputedCode(state, file, name, text, `${name} of a file named at run time`);
+      parseKnownScripts(state, scope, nested, name, substitutionText(state, file), text);
       return;
     }
   } else if ((name === 'at' || name === 'batch') && scope.stdinFrom.length > 0) {

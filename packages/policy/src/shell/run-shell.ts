@@ -1,5 +1,6 @@
 import { judgeCodeFromInput, judgeComputedCode, STDIN_FILE } from './code-from-input.js';
-import { type AnalysisState, type Scope, notUnderstood, report } from './context.js';
+import { type AnalysisState, type Scope, knownInput, notUnderstood, report } from './context.js';
+import { parseKnownScripts, substitutionText } from './known-scripts.js';
 import { inChild } from './facts.js';
 import type { NestedAnalyzer } from './run-command.js';
 import type { ShellWord } from './shell-word.js';
@@ -100,12 +101,14 @@ export function runShell(
     const operand = args[operandIndex] as ShellWord;
     if (operand.dynamic) {
       judgeComputedCode(state, operand, name, text, `the script ${name} runs is named at run time`);
+      parseKnownScripts(state, scope, nested, name, substitutionText(state, operand), text);
       return true;
     }
     return false; // runs a script file: matched as a command by the rules
   }
   if (scope.stdinFrom.length > 0) {
     judgeCodeFromInput(state, scope.stdinFrom, name, text);
+    parseKnownScripts(state, scope, nested, name, knownInput(scope), text);
     return true;
   }
   return false;
