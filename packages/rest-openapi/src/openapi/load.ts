@@ -71,6 +71,23 @@ function checkDocumentUrl(url: unknown, field: string): void {
   }
 }
 
+/** Whether an error (or one it wraps) is a stack overflow: a document nesting too deeply to walk. */
+function stackOverflow(error: unknown): boolean {
+  for (let current = error, depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof RangeError && /call stack/i.test(current.message)) return true;
+    if (/Maximum call stack size exceeded/.test(errorMessage(current))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function tooDeep(where: string, cause: unknown): ToolError {
+  return invalid(
+    `${where} nests too deeply to be read (deeper than a parser's stack allows); remove or flatten the deep part`,
+    cause,
+  );
+}
+
 /** Parses JSON or YAML text; errors say where the text is broken. */
 export function parseDocumentText(text: string, where: string): unknown {
   const trimmed = text.trimStart();
@@ -84,6 +101,7 @@ export function parseDocumentText(text: string, where: string): unknown {
   try {
     return parseYaml(text, { maxAliasCount: 10_000 });
   } catch (error) {
+    if (stackOverflow(error)) throw tooDeep(where, error);
     throw invalid(`${where} is not valid YAML or JSON (${errorMessage(error).split('\n')[0]})`, error);
   }
 }
@@ -201,6 +219,7 @@ export async function loadDocument(
         },
       })) as Record<string, unknown>;
     } catch (error) {
+      if (stackOverflow(error)) throw tooDeep(where, error);
       const failure = readers.failure();
       if (failure?.code === 'CANCELLED') throw failure;
       if (failure) {
