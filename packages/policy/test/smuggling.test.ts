@@ -88,7 +88,7 @@ const CORPUS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   // line continuations and heredocs
   ['rm \\\n -rf /', 'deny'],
   ['r\\\nm -rf /', 'deny'],
-  ['bash <<EOF\nrm -rf /\nEOF', 'ask'],
+  ['bash <<EOF\nrm -rf /\nEOF', 'deny'],
   ['cat <<EOF | sh\nrm -rf /\nEOF', 'ask'],
   ['bash <<< "rm -rf /"', 'deny'],
   // base64 piped to a shell, and remote code
