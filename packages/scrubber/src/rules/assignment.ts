@@ -21,6 +21,7 @@ const MAX_WRAP = 64;
 const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
+const FETCH_MODES: ReadonlySet<string> = new Set(['include', 'same-origin', 'omit']);
 const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
 
 // An unquoted value runs until whitespace, a quote, or punctuation that closes an expression
@@ -261,6 +262,8 @@ function acceptableValue(value: string, info: KeyInfo): boolean {
   // `PWD` is the working directory, and a file path says where a credential is, not what it is:
   // `GOOGLE_APPLICATION_CREDENTIALS=/home/me/.config/gcloud/key.json` (both in every env dump).
   if ((info.key === 'PWD' || hasFileExtension(value)) && ABSOLUTE_PATH.test(value)) return false;
+  // The Fetch API's `credentials: 'include'` (and `same-origin`, `omit`) is a mode, not a secret.
+  if (FETCH_MODES.has(value) && info.key.toLowerCase() === 'credentials') return false;
   const lower = value.toLowerCase();
   const words = keyWords(info.key);
   if (words.includes(lower) || lower === info.key.toLowerCase()) return false;
