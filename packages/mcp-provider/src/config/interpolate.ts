@@ -50,6 +50,12 @@ function resolveOne(expression: string, context: InterpolationContext): string |
 export function interpolate(text: string, context: InterpolationContext): InterpolationOutcome {
   const missing: string[] = [];
   const value = text.replace(PLACEHOLDER, (whole, expression: string) => {
+    // `${A:-${B}}`: the first `}` ends the placeholder, so the default was `${B` and a `}` was
+    // left over (a literal "${B}", or A's value and a "}"): never guessed, reported
+    if (expression.includes('${')) {
+      missing.push(whole);
+      return whole;
+    }
     const resolved = resolveOne(expression.trim(), context);
     if (resolved === undefined) {
       missing.push(whole);

@@ -91,11 +91,14 @@ function interpolateEntry(
 ): RawServerEntry {
   const out: RawServerEntry = { ...entry };
   const report = (field: string, missing: readonly string[]): void => {
+    const nested = missing.find((placeholder) => placeholder.includes('${', 2));
     problems.push(
       createProblem(
         server,
         field,
-        `uses ${missing.join(', ')}, which has no value: set the variable or give a default with \${VAR:-default}`,
+        nested === undefined
+          ? `uses ${missing.join(', ')}, which has no value: set the variable or give a default with \${VAR:-default}`
+          : `nests a placeholder in another (${nested}...), which is not supported: give a default as plain text (\${VAR:-default})`,
       ),
     );
   };

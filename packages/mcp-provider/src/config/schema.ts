@@ -156,6 +156,9 @@ export const stdioServerSchema = z.object({
     .min(1, {
       error: 'is empty: set the executable to run (for example "npx")',
     })
+    .refine((command) => command === '' || command.trim() !== '', {
+      error: 'is only spaces: set the executable to run (for example "npx")',
+    })
     .pipe(processString),
   args: z
     .array(processString, {
