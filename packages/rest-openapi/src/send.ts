@@ -75,8 +75,10 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
   }
   let timedOut = false;
   let streamStop: StreamStop | undefined;
-  let lookupStop: AbortController | undefined;
-  abort.once('abort', () => lookupStop?.abort(new Error('aborted')));
+  // the application's dispatcher: a public-only tool's host is looked up here, until the call ends
+  const lookupStop =
+    config.publicAddressesOnly === true && !options.publicDispatcher ? new AbortController() : undefined;
+  if (lookupStop) abort.once('abort', () => lookupStop.abort(new Error('aborted')));
   const timer = setTimeout(() => {
     timedOut = true;
     streamStop = 'timeout';
@@ -130,11 +132,9 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       if (options.headersTimeoutMs !== undefined) dispatch.headersTimeout = options.headersTimeoutMs;
       if (options.bodyTimeoutMs !== undefined) dispatch.bodyTimeout = options.bodyTimeoutMs;
       // the application's dispatcher connects on its own: its host is judged before each hop
-      if (publicOnly && !options.publicDispatcher) {
-        // a resolver that never answers ends with the call's timeout or the caller's cancellation
-        lookupStop ??= new AbortController();
+      // a resolver that never answers ends with the call's timeout or the caller's cancellation
+      if (lookupStop)
         await checkHostAddresses(new URL(request.origin).hostname, options.lookup, lookupStop.signal);
-      }
       const response = await dispatcher.request(dispatch);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && Array.isArray(location) && maxRedirects > 0) {
