@@ -67,41 +67,28 @@ describe('streamable HTTP: a session id that changes', () => {
     });
   });
 
-  it('re-initializes once after a 404 for the session it was given, and sends the refused call again', async () => {
-    await withSessionServer('forget-once', 'forget-once', {}, async ({ server, provider, events }) => {
-      await provider.start?.(AbortSignal.timeout(20_000));
-      expect((await provider.execute('echo', {}, context())).ok).toBe(true);
-      expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
-      // refused with 404 before it ran: re-initialized, and the call sent once more
-      const third = await provider.execute('echo', {}, context());
-      expect(third).toMatchObject({ ok: true, content: [{ type: 'text', text: 'call 3' }] });
-      const again = await provider.execute('echo', {}, context());
-      expect(again.ok).toBe(true);
-      expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2']);
-      expect(server.initializes()).toBe(2);
-      expect(events.filter((event) => event.type === 'session-expired')).toHaveLength(1);
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: re-initializes once after a 404 for the session it was given, and sends the refused call again`, async () => {
+      await withSessionServer(
+        'forget-once',
+        'forget-once',
+        { client },
+        async ({ server, provider, events }) => {
+          await provider.start?.(AbortSignal.timeout(20_000));
+          expect((await provider.execute('echo', {}, context())).ok).toBe(true);
+          expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
+          // refused with 404 before it ran: re-initialized, and the call sent once more
+          const third = await provider.execute('echo', {}, context());
+          expect(third).toMatchObject({ ok: true, content: [{ type: 'text', text: 'call 3' }] });
+          const again = await provider.execute('echo', {}, context());
+          expect(again.ok).toBe(true);
+          expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2']);
+          expect(server.initializes()).toBe(2);
+          expect(events.filter((event) => event.type === 'session-expired')).toHaveLength(1);
+        },
+      );
     });
-  });
-
-  it('client v2: re-initializes once after a 404 for the session it was given, and sends the refused call again', async () => {
-    await withSessionServer(
-      'forget-once',
-      'forget-once-v2',
-      { client: 'v2' },
-      async ({ server, provider, events }) => {
-        await provider.start?.(AbortSignal.timeout(20_000));
-        expect((await provider.execute('echo', {}, context())).ok).toBe(true);
-        expect((await provider.execute('echo', {}, context())).ok).toBe(true); // the server forgets after this
-        const third = await provider.execute('echo', {}, context());
-        expect(third).toMatchObject({ ok: true, content: [{ type: 'text', text: 'call 3' }] });
-        const again = await provider.execute('echo', {}, context());
-        expect(again.ok).toBe(true);
-        expect(server.callIds).toEqual(['s-1', 's-1', 's-2', 's-2']);
-        expect(server.initializes()).toBe(2);
-        expect(events.filter((event) => event.type === 'session-expired')).toHaveLength(1);
-      },
-    );
-  });
+  }
 
   for (const client of ['v1', 'v2'] as const) {
     it(`client ${client}: calls in flight refused with 404 together share one re-initialization, each runs once`, async () => {
