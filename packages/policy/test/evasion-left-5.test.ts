@@ -141,3 +141,24 @@ describe('scripts with a known text fed to a shell or to source', () => {
     ["source <(echo 'ls')", 'ask', /text produced at run time is run by source/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 });
+
+describe('file-name patterns in a written target', () => {
+  // bash writes every file the pattern matches (a pattern that matches nothing stays literal).
+  const MATCHES = /^disk-destruction: writes to the block device \/dev\/sda \(the pattern/;
+  it.each<Case>([
+    ['tee /dev/* < img', 'deny', MATCHES],
+    ['tee /dev/?da < img', 'deny', MATCHES],
+    ['tee /dev/[s]da < img', 'deny', MATCHES],
+    ['tee /d[e]v/sda < img', 'deny', MATCHES],
+    ['tee /*/sda < img', 'deny', MATCHES],
+    ['cd /dev; tee [s]da < img', 'deny', MATCHES],
+    ['cp img /dev/s[!x]a', 'deny', MATCHES],
+    ['echo x > /proc/sysrq-trig*', 'deny', /^system-control: /],
+    ['tee /dev/tty[0-9] < img', 'ask', /pattern names under \/dev/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['tee out*.log < img', 'tee /tmp/*.log < img', 'tee "/dev/[s]da" < img', 'tee /dev/null < img'])(
+    '%j runs in bypass mode',
+    runsInBypass,
+  );
+});

@@ -1,5 +1,6 @@
 import type { SimpleCommand } from './analysis.js';
 import { argumentLists } from './argument-lists.js';
+import { globVerdict } from './glob-targets.js';
 import { programOutputs } from './program-outputs.js';
 import { type AnalysisState, notUnderstood, report } from './context.js';
 import { descriptorOf } from './descriptors.js';
@@ -20,6 +21,15 @@ export function judgeWrittenFile(state: AnalysisState, target: ShellWord, text: 
   // `/dev/fd/3`, `/dev/stdin`, also through `cd /dev` or a link: the file open on that
   // descriptor is opened again, for writing.
   for (const path of [target, ...(placed ?? []).flat()]) if (judgeDescriptor(state, path, text)) return true;
+  // `tee /dev/*`, `cd /dev; tee [s]da`: bash writes every file the pattern matches.
+  for (const path of [target, ...(placed ?? []).flat()]) {
+    const globbed = globVerdict(path);
+    if (globbed?.kind === 'deny') {
+      report(state, 'deny', globbed.category, globbed.reason, text);
+      return true;
+    }
+    if (globbed) notUnderstood(state, globbed.reason, text);
+  }
   const direct = verdictOf(target);
   if (direct?.kind === 'deny') {
     report(state, 'deny', direct.category, direct.reason, text);
