@@ -1,4 +1,5 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DirEntry, type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { z } from 'zod';
@@ -31,32 +32,71 @@ interface Listed {
 
 type Reader = (relative: string) => Promise<Array<{ name: string; type: DirEntry['type']; size?: number }>>;
 
-function diskReader(root: string, display: string): Reader {
+/**
+ * Opens a directory of the walk without following a link at its last name, and checks where the
+ * descriptor really is: a directory swapped for a symbolic link to the outside after it was
+ * checked (or, for a subdirectory, after its parent was read) is never read. Undefined when it
+ * is gone or is no directory any more.
+ */
+async function openDirectory(
+  deps: ToolDeps,
+  directory: string,
+  display: string,
+): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
+    throw error;
+  }
+  try {
+    await deps.workspace.assertOpenedInside(handle.fd, display);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+function diskReader(deps: ToolDeps, root: string, display: string): Reader {
   return async (relative) => {
     const directory = join(root, relative);
-    const entries = await readdir(directory, { withFileTypes: true }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
-        // Removed since it was checked or listed (a build or a command running beside the call).
-        if (relative === '')
-          throw new ToolError('INVALID_ARGUMENTS', `${display} no longer exists; list its parent`);
-        return [];
-      },
-    );
-    return Promise.all(
-      entries.map(async (entry) => {
-        const type: DirEntry['type'] = entry.isDirectory()
-          ? 'directory'
-          : entry.isFile()
-            ? 'file'
-            : entry.isSymbolicLink()
-              ? 'symlink'
-              : 'other';
-        if (type !== 'file') return { name: entry.name, type };
-        const info = await lstat(join(directory, entry.name)).catch(() => undefined);
-        return info ? { name: entry.name, type, size: info.size } : { name: entry.name, type };
-      }),
-    );
+    const handle = await openDirectory(deps, directory, display);
+    if (!handle) {
+      // Removed (or replaced) since it was checked or listed: a build or a command running beside the call.
+      if (relative === '')
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `${display} no longer exists as a directory; list its parent`,
+        );
+      return [];
+    }
+    try {
+      // Read through the checked descriptor, not the path, which may have changed since.
+      const opened = existsSync('/proc/self/fd') ? `/proc/self/fd/${handle.fd}` : directory;
+      const entries = await readdir(opened, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
+        throw error;
+      });
+      return await Promise.all(
+        entries.map(async (entry) => {
+          const type: DirEntry['type'] = entry.isDirectory()
+            ? 'directory'
+            : entry.isFile()
+              ? 'file'
+              : entry.isSymbolicLink()
+                ? 'symlink'
+                : 'other';
+          if (type !== 'file') return { name: entry.name, type };
+          const info = await lstat(join(opened, entry.name)).catch(() => undefined);
+          return info ? { name: entry.name, type, size: info.size } : { name: entry.name, type };
+        }),
+      );
+    } finally {
+      await handle.close();
+    }
   };
 }
 
@@ -122,7 +162,7 @@ export function createListTool(deps: ToolDeps): Tool {
             'INVALID_ARGUMENTS',
             `${target.display} is not a directory; use read for files`,
           );
-        reader = diskReader(target.path, target.display);
+        reader = diskReader(deps, target.path, target.display);
       }
       const listed: Listed[] = [];
       let truncated = false;
