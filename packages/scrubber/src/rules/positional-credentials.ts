@@ -38,6 +38,29 @@ const NMCLI: ReadonlyMap<string, KnownCommand> = new Map([
 ]);
 const RABBITMQCTL: ReadonlyMap<string, KnownCommand> = new Map([['rabbitmqctl', { names: ['rabbitmqctl'] }]]);
 
+/** nmcli options whose argument is a list of fields to print (`-f 802-11-wireless-security.psk`), not a setting. */
+const FIELD_OPTIONS: ReadonlySet<string> = new Set(['-f', '--fields', '-g', '--get-values']);
+
+/** The word before the one at `start` (blanks and quotes between skipped), at most 32 characters. */
+function previousWord(text: string, start: number): string {
+  let end = start;
+  while (
+    end > 0 &&
+    start - end < 8 &&
+    (isWhitespace(text.charCodeAt(end - 1)) || isQuote(text.charCodeAt(end - 1)))
+  )
+    end--;
+  let begin = end;
+  while (
+    begin > 0 &&
+    end - begin < 32 &&
+    !isWhitespace(text.charCodeAt(begin - 1)) &&
+    !isQuote(text.charCodeAt(begin - 1))
+  )
+    begin--;
+  return text.slice(begin, end);
+}
+
 /** `aws configure set` settings that hold a secret (the name may follow `default.` or `profile.NAME.`). */
 const AWS_SECRETS: ReadonlySet<string> = new Set([
   'aws_secret_access_key',
@@ -148,7 +171,8 @@ function matchPositional(text: string, anchor: number): RuleMatch | undefined {
       : undefined;
   }
   if (NMCLI_SECRETS.has(word)) {
-    if (commandBefore(text, start, NMCLI) === undefined) return undefined;
+    if (commandBefore(text, start, NMCLI) === undefined || FIELD_OPTIONS.has(previousWord(text, start)))
+      return undefined;
     const value = nextArgument(text, end);
     return value !== undefined && isValue(text, value)
       ? { start: value.start, end: value.end, kind: 'password' }
@@ -180,8 +204,8 @@ export const positionalCredentials: SecretRule = {
     '.wep-key',
     '-1x.pin',
     'gsm.',
-    'add_user ',
-    'authenticate_user ',
+    'add_user',
+    'authenticate_user',
     '_secret_access_key',
     '_session_token',
     '_security_token',
