@@ -12,24 +12,16 @@ import {
   multiLineQuotedEnd,
   startsLine,
 } from './shell-values.js';
+import { MAX_WRAP, UNQUOTED_PATTERNS, unquotedEnd, wordEnd, wrappedValueStart } from './value-ends.js';
 import { blockScalar } from './yaml-values.js';
 
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
-/** Line breaks and indentation read over between a key and its value on the next line. */
-const MAX_WRAP = 64;
 const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
 const FETCH_MODES: ReadonlySet<string> = new Set(['include', 'same-origin', 'omit']);
 const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
-
-// An unquoted value runs until whitespace, a quote, or punctuation that closes an expression
-// (`,;)]}([\`, and `&` in a URL query); a sticky regex finds its end at native speed. `<` ends it
-// only before a tag or a type (`</td>`, `Promise<string>`, `<%`) and `>` only before a blank, a
-// quote, `<` or the end: a generated password may hold either.
-const UNQUOTED = /(?:[^\s"'`,;)\]}<>([\\]|<(?![A-Za-z/!?%])|>(?![\s<"'`]|$)){0,513}/y;
-const UNQUOTED_IN_QUERY = /(?:[^\s"'`,;)\]}<>([\\&]|<(?![A-Za-z/!?%])|>(?![\s<"'`]|$)){0,513}/y;
 
 /** The regexes the assignment matcher uses internally (checked for linear time by a test). */
 export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
@@ -38,17 +30,8 @@ export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
   VERSION,
   ABSOLUTE_PATH,
   ...CODE_VALUE_PATTERNS,
-  UNQUOTED,
-  UNQUOTED_IN_QUERY,
+  ...UNQUOTED_PATTERNS,
 ];
-
-/** End of the unquoted value starting at `start` (at most {@link MAX_VALUE} + 1 characters on). */
-function unquotedEnd(text: string, start: number, inQuery: boolean, limit = text.length): number {
-  const pattern = inQuery ? UNQUOTED_IN_QUERY : UNQUOTED;
-  pattern.lastIndex = start;
-  pattern.test(text);
-  return Math.min(pattern.lastIndex, limit);
-}
 
 /**
  * Matches `key = value`, `key: value`, `"key": "value"`, `key=value&` at a `:` or `=` whose key
@@ -99,33 +82,6 @@ interface KeyInfo {
   readonly keyStart: number;
   /** Character code of the separator (`:` or `=`). */
   readonly separator: number;
-}
-
-/**
- * A pretty-printer or a narrow terminal may break the line between `"key":` and its value: the
- * quote of a value after line breaks and indentation (at most {@link MAX_WRAP} characters), or
- * `from` (the line break, which no value begins with) when something else follows.
- */
-function wrappedValueStart(text: string, from: number): number {
-  let cursor = from;
-  while (cursor < text.length && cursor - from < MAX_WRAP) {
-    const code = text.charCodeAt(cursor);
-    if (code !== 10 && code !== 13 && code !== 32 && code !== 9) break;
-    cursor++;
-  }
-  const quote = text.charCodeAt(cursor);
-  return quote === 34 || quote === 39 ? cursor : from;
-}
-
-/** The end of the run of characters other than blanks and quotes at `from` (at most {@link MAX_VALUE} + 1 on). */
-function wordEnd(text: string, from: number): number {
-  let end = from;
-  while (end < text.length && end - from <= MAX_VALUE) {
-    const code = text.charCodeAt(end);
-    if (code === 32 || code === 9 || code === 10 || code === 13 || isQuote(code)) break;
-    end++;
-  }
-  return end;
 }
 
 function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | undefined {

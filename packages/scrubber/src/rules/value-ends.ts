@@ -1,0 +1,54 @@
+import { isQuote } from './characters.js';
+
+// Where the value of an assignment ends (or, after a line break, begins): the readers the
+// assignment rule runs after it has found a credential key.
+
+/** The longest value the assignment rule takes. */
+const MAX_VALUE = 512;
+/** Line breaks and indentation read over between a key and its value on the next line. */
+export const MAX_WRAP = 64;
+
+// An unquoted value runs until whitespace, a quote, or punctuation that closes an expression
+// (`,;)]}([\`, and `&` in a URL query); a sticky regex finds its end at native speed. `<` ends it
+// only before a tag or a type (`</td>`, `Promise<string>`, `<%`) and `>` only before a blank, a
+// quote, `<` or the end: a generated password may hold either.
+const UNQUOTED = /(?:[^\s"'`,;)\]}<>([\\]|<(?![A-Za-z/!?%])|>(?![\s<"'`]|$)){0,513}/y;
+const UNQUOTED_IN_QUERY = /(?:[^\s"'`,;)\]}<>([\\&]|<(?![A-Za-z/!?%])|>(?![\s<"'`]|$)){0,513}/y;
+
+/** The regexes of this module (checked for linear time by the regex safety test). */
+export const UNQUOTED_PATTERNS: readonly RegExp[] = [UNQUOTED, UNQUOTED_IN_QUERY];
+
+/** End of the unquoted value starting at `start` (at most {@link MAX_VALUE} + 1 characters on). */
+export function unquotedEnd(text: string, start: number, inQuery: boolean, limit = text.length): number {
+  const pattern = inQuery ? UNQUOTED_IN_QUERY : UNQUOTED;
+  pattern.lastIndex = start;
+  pattern.test(text);
+  return Math.min(pattern.lastIndex, limit);
+}
+
+/**
+ * A pretty-printer or a narrow terminal may break the line between `"key":` and its value: the
+ * quote of a value after line breaks and indentation (at most {@link MAX_WRAP} characters), or
+ * `from` (the line break, which no value begins with) when something else follows.
+ */
+export function wrappedValueStart(text: string, from: number): number {
+  let cursor = from;
+  while (cursor < text.length && cursor - from < MAX_WRAP) {
+    const code = text.charCodeAt(cursor);
+    if (code !== 10 && code !== 13 && code !== 32 && code !== 9) break;
+    cursor++;
+  }
+  const quote = text.charCodeAt(cursor);
+  return quote === 34 || quote === 39 ? cursor : from;
+}
+
+/** The end of the run of characters other than blanks and quotes at `from` (at most {@link MAX_VALUE} + 1 on). */
+export function wordEnd(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && end - from <= MAX_VALUE) {
+    const code = text.charCodeAt(end);
+    if (code === 32 || code === 9 || code === 10 || code === 13 || isQuote(code)) break;
+    end++;
+  }
+  return end;
+}
