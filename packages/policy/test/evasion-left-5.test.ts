@@ -155,6 +155,9 @@ describe('file-name patterns in a written target', () => {
     ['cp img /dev/s[!x]a', 'deny', MATCHES],
     ['echo x > /proc/sysrq-trig*', 'deny', /^system-control: /],
     ['tee /dev/tty[0-9] < img', 'ask', /pattern names under \/dev/],
+    // more wildcards than are matched (each one multiplies the work): asked
+    [`tee /dev/${'*'.repeat(2000)}x < img`, 'ask', /writes to files a pattern names/],
+    [`tee /${'*/'.repeat(500)}x < img`, 'ask', /writes to files a pattern names/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each(['tee out*.log < img', 'tee /tmp/*.log < img', 'tee "/dev/[s]da" < img', 'tee /dev/null < img'])(

@@ -19,6 +19,9 @@ const SAMPLES = [
   '/proc/sysrq-trigger',
 ];
 
+/** Most wildcards of a pattern that is matched against {@link SAMPLES}. */
+const MAX_WILDCARDS = 16;
+
 /** Directories where a pattern's files are judged as devices or kernel files. */
 const SPECIAL = ['dev', 'proc', 'sys'];
 
@@ -59,8 +62,12 @@ export function globVerdict(word: ShellWord): WriteVerdict | undefined {
   if (!word.glob || word.dynamic) return undefined;
   const path = normalizePath(word.text);
   if (!path.startsWith('/')) return undefined;
-  const pattern = globPattern(path);
-  if (!pattern) return { kind: 'ask', reason: `writes to files a pattern names (${path})` };
+  // Each wildcard multiplies the ways a regular expression may try: past a few the pattern is
+  // asked rather than matched (a bound on the work).
+  let wildcards = 0;
+  for (const char of path) if (char === '*' || char === '?' || char === '[') wildcards++;
+  const pattern = wildcards > MAX_WILDCARDS ? undefined : globPattern(path.replace(/\*{2,}/g, '*'));
+  if (!pattern) return { kind: 'ask', reason: `writes to files a pattern names (${path.slice(0, 80)})` };
   for (const sample of SAMPLES)
     if (pattern.test(sample)) {
       const verdict = verdictOf(staticWord(sample));
