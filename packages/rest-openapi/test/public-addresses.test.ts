@@ -236,3 +236,32 @@ describe('a resolver that never answers', () => {
     expect(error.message).toContain('lookup');
   });
 });
+
+describe('documents a public document refers to', () => {
+  it('are judged by the addresses lookup gives, the IPv6 forms that carry an inward IPv4 address included', async () => {
+    const refs = await server((_request, response) => sendJson(response, 200, { type: 'string' }));
+    const port = new URL(refs.origin).port;
+    const document = minimal({
+      '/a': {
+        get: {
+          operationId: 'a',
+          parameters: [
+            { name: 'q', in: 'query', schema: { $ref: `http://refs.example.net:${port}/s.json` } },
+          ],
+        },
+      },
+    });
+    for (const address of ['127.0.0.1', '64:ff9b::7f00:1', '::ffff:7f00:1', '2002:7f00:1::1']) {
+      const error = await rejection(
+        importOpenApi(
+          { document, baseUrl: PUBLIC_DOCUMENT },
+          { namespace: 'pub', lookup: tableLookup({ 'refs.example.net': address }) },
+        ),
+      );
+      // the importer's lookup was not asked, and a NAT64 or 6to4 form of 127.0.0.1 passed as public
+      expect(error.code, address).toBe('CONFIG_INVALID');
+      expect(error.message, address).toContain('resolves to a local or private address');
+    }
+    expect(refs.requests).toHaveLength(0);
+  });
+});

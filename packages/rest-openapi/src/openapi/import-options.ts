@@ -1,4 +1,3 @@
-import type { LookupFunction } from '../address-guard.js';
 import type { RestToolConfig } from '../config.js';
 import type { OperationFilter } from './filter.js';
 import type { LoadOptions } from './load.js';
@@ -28,11 +27,6 @@ export interface ImportOptions extends ServerChoice, LoadOptions {
   readonly maxParameterDescriptionLength?: number;
   /** Import deprecated operations (default true; their descriptions say so). */
   readonly includeDeprecated?: boolean;
-  /**
-   * Resolves the host of a document fetched from a URL, to tell a public origin from a private
-   * one (default `dns.lookup`).
-   */
-  readonly lookup?: LookupFunction;
   /** Stop at the first operation that cannot be imported instead of skipping it with a warning. */
   readonly strict?: boolean;
   /** Settings added to every tool (timeout, queue, cache, headers, maxResponseBytes...). */

@@ -3,6 +3,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
+import type { LookupFunction } from '../address-guard.js';
 import { parse as parseYaml } from 'yaml';
 import { countOption, timeoutMillis } from '../limits.js';
 import {
@@ -31,6 +32,11 @@ export interface LoadOptions {
   readonly dispatcher?: Dispatcher;
   /** Stops a fetch in progress (`CANCELLED`). */
   readonly signal?: AbortSignal;
+  /**
+   * Resolves hosts (default `dns.lookup`): of documents referred to on other origins, which must
+   * be public, and of a document fetched from a URL, to tell a public origin from a private one.
+   */
+  readonly lookup?: LookupFunction;
 }
 
 /** A parsed document and where it came from (for relative servers and external `$ref`s). */
@@ -197,7 +203,7 @@ export async function loadDocument(
       location !== undefined && remote
         ? location
         : pathToFileURL(location ?? resolvePath('openapi.json')).href;
-    const readers = refReaders(base, remote, limits);
+    const readers = refReaders(base, remote, limits, options.lookup);
     try {
       document = (await new $RefParser().bundle(base, structuredClone(document), {
         // every document it refers to is read with the main document's limits; a document

@@ -1,8 +1,9 @@
-import { lookup } from 'node:dns/promises';
+import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import { fileURLToPath } from 'node:url';
 import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { Agent } from 'undici';
+import { type LookupFunction, isPublicAddress } from '../address-guard.js';
 import { type ReadLimits, fetchDocumentText, readDocumentFile, shownUrl } from './fetch-document.js';
 
 /** A resolver plugin of json-schema-ref-parser (`resolve.http`, `resolve.file`). */
@@ -21,8 +22,13 @@ export interface RefReaders {
   failure(): ToolError | undefined;
 }
 
-function addressUrl(address: string, family: number): string {
-  return family === 6 ? `http://[${address}]/` : `http://${address}/`;
+/** Every address `hostname` resolves to, in the resolver's order. */
+function resolveAll(hostname: string, lookup: LookupFunction): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) =>
+    lookup(hostname, { all: true, verbatim: true } as never, (error, addresses) =>
+      error ? reject(error) : resolve(addresses as LookupAddress[]),
+    ),
+  );
 }
 
 /**
@@ -30,7 +36,7 @@ function addressUrl(address: string, family: number): string {
  * them public; refuses (`CONFIG_INVALID`) a host that is local or private, by name or by any
  * address. Pinning the checked addresses leaves no room for a second, different DNS answer.
  */
-async function publicAgent(url: URL, document: string): Promise<Agent> {
+async function publicAgent(url: URL, document: string, lookup: LookupFunction): Promise<Agent> {
   const refuse = (why: string) =>
     new ToolError(
       'CONFIG_INVALID',
@@ -41,7 +47,7 @@ async function publicAgent(url: URL, document: string): Promise<Agent> {
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   try {
-    addresses = await lookup(hostname, { all: true, verbatim: true });
+    addresses = await resolveAll(hostname, lookup);
   } catch (error) {
     throw new ToolError(
       'PROVIDER_UNAVAILABLE',
@@ -49,7 +55,8 @@ async function publicAgent(url: URL, document: string): Promise<Agent> {
       { cause: error, details: { document: url.href } },
     );
   }
-  if (addresses.length === 0 || addresses.some((item) => isUnsafeUrl(addressUrl(item.address, item.family))))
+  // public unicast only: loopback, private, link-local, and IPv6 forms carrying them (mapped, NAT64, 6to4) are not
+  if (addresses.length === 0 || addresses.some((item) => !isPublicAddress(item.address)))
     throw refuse('whose host resolves to a local or private address');
   return new Agent({
     connections: 1,
@@ -78,7 +85,12 @@ async function publicAgent(url: URL, document: string): Promise<Agent> {
  * (through `dispatcher`); other URLs only to public addresses. Files are read only for a
  * document that did not come from the network.
  */
-export function refReaders(documentUrl: string, remote: boolean, limits: ReadLimits): RefReaders {
+export function refReaders(
+  documentUrl: string,
+  remote: boolean,
+  limits: ReadLimits,
+  lookup: LookupFunction = dnsLookup,
+): RefReaders {
   let failure: ToolError | undefined;
   let total = 0;
   const origin = remote ? new URL(documentUrl).origin : undefined;
@@ -121,7 +133,7 @@ export function refReaders(documentUrl: string, remote: boolean, limits: ReadLim
         counted(file.url, async () => {
           const url = new URL(file.url);
           if (url.origin === origin) return fetchDocumentText(url.href, fetchLimits);
-          const agent = await publicAgent(url, shown);
+          const agent = await publicAgent(url, shown, lookup);
           try {
             return await fetchDocumentText(url.href, { ...fetchLimits, dispatcher: agent });
           } finally {
