@@ -200,3 +200,72 @@ describe('an HTTP server that streams one line with no end', () => {
     });
   }
 });
+
+/** A server that answers initialize and tools/list as MCP, and everything in `htmlFor` with a web page. */
+async function webPageServer(htmlFor: string[]): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.method !== 'POST') return void response.writeHead(405).end();
+    const message = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    if (htmlFor.includes(message.method)) {
+      return void response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in</html>');
+    }
+    if (message.id === undefined) return void response.writeHead(202).end();
+    const result =
+      message.method === 'initialize'
+        ? {
+            protocolVersion: message.params.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'page', version: '1.0.0' },
+          }
+        : { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+  });
+  return listen(server);
+}
+
+describe('an HTTP URL that answers with a web page', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`client ${client}: the start fails naming the content type and saying to check the URL`, async () => {
+      const server = await webPageServer(['initialize']);
+      const provider = createMcpProvider('page', { url: server.url, client, healthIntervalMs: 0 });
+      try {
+        const failure = await provider.start?.(AbortSignal.timeout(30_000)).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+        expect((failure as Error).message).toMatch(
+          /text\/html.*application\/json or text\/event-stream.*check that the URL/,
+        );
+        expect((failure as Error).message).not.toMatch(/HTTP -1/);
+      } finally {
+        await provider.close?.();
+        await server.close();
+      }
+    });
+
+    it(`client ${client}: a call answered with a web page fails saying what to check, and the session serves on`, async () => {
+      const server = await webPageServer(['tools/call']);
+      const provider = createMcpProvider('page', {
+        type: 'http',
+        url: server.url,
+        client,
+        healthIntervalMs: 0,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        const result = await provider.execute('echo', {}, createToolContext());
+        expect(result).toMatchObject({ ok: false, error: { code: 'EXECUTION_FAILED' } });
+        expect(result.ok || result.error.message).toMatch(/text\/html.*check that the URL/);
+        expect(provider.status().state).toBe('ready');
+      } finally {
+        await provider.close?.();
+        await server.close();
+      }
+    });
+  }
+});

@@ -98,7 +98,18 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
     const reason = context.lostReason();
     return fail('PROVIDER_UNAVAILABLE', `${where}: ${message}${reason ? ` (${reason})` : ''}`);
   }
-  return fail('EXECUTION_FAILED', `${where}: ${message}`);
+  return fail('EXECUTION_FAILED', `${where}: ${message}${contentTypeHint(message)}`);
+}
+
+/**
+ * What to do about an HTTP answer that is not MCP (an HTML page, plain text: a URL that is no MCP
+ * endpoint, or a proxy's error page), for a message that says the SDK refused its content type;
+ * empty for any other message.
+ */
+export function contentTypeHint(message: string): string {
+  return /Unexpected content type/i.test(message)
+    ? "; an MCP endpoint answers with application/json or text/event-stream: check that the URL is the server's MCP endpoint (and not a web page or a proxy's error page)"
+    : '';
 }
 
 /**

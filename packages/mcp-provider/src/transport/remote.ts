@@ -6,6 +6,7 @@ import {
 import { ToolError } from '@toolplane/core';
 import { MCP_DEFAULTS, type McpRemoteServerConfig } from '../config/types.js';
 import { loadV2, openSession } from '../session/open-session.js';
+import { contentTypeHint } from '../tools/call-errors.js';
 import { remoteHandle } from '../session/sdk-session.js';
 import type { McpSession } from '../session/session.js';
 import { boundedFetch } from './bounded-fetch.js';
@@ -38,6 +39,11 @@ function shouldFallBackToSse(error: unknown): boolean {
 
 /** Says which HTTP status a refusal had, and what to do about auth refusals. */
 function explain(error: unknown): unknown {
+  if (error instanceof Error && contentTypeHint(error.message)) {
+    // the v1 transport says "HTTP -1" for an answer whose content type it refused
+    const message = error.message.replace(/^Streamable HTTP error: /, '');
+    return new Error(`${message}${contentTypeHint(message)}`, { cause: error });
+  }
   if (!(error instanceof StreamableHTTPError) || error.code === undefined) return error;
   const hint =
     error.code === 401 || error.code === 403
