@@ -152,7 +152,15 @@ describe('servers of a public document named by a DNS name that resolves inward'
   it('refuses literal addresses in any spelling when a tool asks for public addresses only', async () => {
     const api = await server();
     const port = new URL(api.origin).port;
-    for (const host of ['127.1', '0x7f.1', '2130706433', '0177.0.0.1', '[::ffff:127.0.0.1]']) {
+    for (const host of [
+      '127.1',
+      '0x7f.1',
+      '2130706433',
+      '0177.0.0.1',
+      '[::ffff:127.0.0.1]',
+      '[64:ff9b::127.0.0.1]',
+      '[2002:7f00:1::1]',
+    ]) {
       // at import, as a server of a public document
       const document = minimal(
         { '/a': { get: { operationId: 'a' } } },

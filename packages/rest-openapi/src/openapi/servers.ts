@@ -1,6 +1,8 @@
 import { kindOf } from './operation-model.js';
 import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
+import { isIP } from 'node:net';
 import { ToolError } from '@toolplane/core';
+import { isPublicAddress } from '../address-guard.js';
 import type { OpenAPIV2 } from 'openapi-types';
 import { ServerRefused } from './scheme-refused.js';
 import { type Server, fillVariables } from './server-variables.js';
@@ -158,10 +160,13 @@ export function baseUrl2(
   return `${scheme}://${document.host}${basePath}`.replace(/\/+$/, '');
 }
 
-/** Whether a URL's host is a local or private address by name or by literal address (not by DNS). */
+/** Whether a URL's host is a local or private address by name or by literal address in any spelling (not by DNS). */
 export function privateHost(url: URL): boolean {
   // the host alone: json-schema-ref-parser also calls some ports "internal", which servers may use
-  return isUnsafeUrl(`http://${url.hostname}/`);
+  if (isUnsafeUrl(`http://${url.hostname}/`)) return true;
+  // and a literal address that is no public unicast (the NAT64 or 6to4 form of 127.0.0.1...)
+  const bare = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(bare) !== 0 && !isPublicAddress(bare);
 }
 
 /**
