@@ -12,7 +12,14 @@ import {
   multiLineQuotedEnd,
   startsLine,
 } from './shell-values.js';
-import { MAX_WRAP, UNQUOTED_PATTERNS, unquotedEnd, wordEnd, wrappedValueStart } from './value-ends.js';
+import {
+  MAX_WRAP,
+  UNQUOTED_PATTERNS,
+  quotedEnd,
+  unquotedEnd,
+  wordEnd,
+  wrappedValueStart,
+} from './value-ends.js';
 import { blockScalar } from './yaml-values.js';
 
 const MAX_KEY = 64;
@@ -144,26 +151,7 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
 }
 
 function matchQuoted(text: string, start: number, quote: number, info: KeyInfo): RuleMatch | undefined {
-  // Opened by `\"` (JSON inside a JSON string), the value is closed by `\"`, and a quote inside
-  // it reads `\\\"`; opened by a bare quote, `\"` is a quote inside it.
-  const escaped = text.charCodeAt(start - 2) === 92;
-  let end = start;
-  while (end < text.length && end - start <= MAX_VALUE) {
-    const code = text.charCodeAt(end);
-    if (code === quote || code === 10 || code === 13) break;
-    if (code === 92) {
-      let run = 1; // backslashes in a row
-      while (run < 8 && text.charCodeAt(end + run) === 92) run++;
-      if (text.charCodeAt(end + run) === quote && (escaped ? run === 1 : run % 2 === 0)) {
-        if (escaped) break; // \" closes a JSON-escaped string
-        end += run; // escaped backslashes, then the closing quote
-        break;
-      }
-      end += run + 1;
-      continue;
-    }
-    end++;
-  }
+  let end = quotedEnd(text, start, quote);
   if (text.charCodeAt(end) === 10 || text.charCodeAt(end) === 13)
     return matchMultiLine(text, start, quote, info);
   if (

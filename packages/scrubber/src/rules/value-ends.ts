@@ -52,3 +52,31 @@ export function wordEnd(text: string, from: number): number {
   }
   return end;
 }
+
+/**
+ * Where the quoted value whose text starts at `start` ends: at its closing `quote`, a line break,
+ * or after {@link MAX_VALUE} + 1 characters.
+ */
+export function quotedEnd(text: string, start: number, quote: number): number {
+  // Opened by `\"` (JSON inside a JSON string), the value is closed by `\"`, and a quote inside
+  // it reads `\\\"`; opened by a bare quote, `\"` is a quote inside it.
+  const escaped = text.charCodeAt(start - 2) === 92;
+  let end = start;
+  while (end < text.length && end - start <= MAX_VALUE) {
+    const code = text.charCodeAt(end);
+    if (code === quote || code === 10 || code === 13) break;
+    if (code === 92) {
+      let run = 1; // backslashes in a row
+      while (run < 8 && text.charCodeAt(end + run) === 92) run++;
+      if (text.charCodeAt(end + run) === quote && (escaped ? run === 1 : run % 2 === 0)) {
+        if (escaped) break; // \" closes a JSON-escaped string
+        end += run; // escaped backslashes, then the closing quote
+        break;
+      }
+      end += run + 1;
+      continue;
+    }
+    end++;
+  }
+  return end;
+}
