@@ -165,3 +165,15 @@ describe('file-name patterns in a written target', () => {
     runsInBypass,
   );
 });
+
+describe('env -S, which splits its string into a command', () => {
+  // Still asked (env splits the string by rules of its own), but a deny rule inside denies.
+  it.each<Case>([
+    ["env -S 'rm -rf /'", 'deny', RM],
+    ['env -S"tee /dev/sda" < img', 'deny', DISK],
+    ["env -iS 'rm -rf /'", 'deny', RM],
+    ["env --split-string='rm -rf /'", 'deny', RM],
+    ["env -S 'tee' /dev/sda < img", 'deny', DISK],
+    ["env -S 'ls -l'", 'ask', /the -S option of this wrapper is not followed/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+});

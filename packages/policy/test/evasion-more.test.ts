@@ -59,8 +59,8 @@ const EVASIONS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   ['PATH[0]=/tmp/evil; ls', 'ask'],
   // wrapper option spellings
   ["su - root -c 'rm -rf /'", 'deny'],
-  ["env --split-string='rm -rf /'", 'ask'],
-  ["env --split 'rm -rf /'", 'ask'],
+  ["env --split-string='rm -rf /'", 'deny'],
+  ["env --split 'rm -rf /'", 'deny'],
   ['env --un FOO rm -rf /', 'deny'],
   ['timeout --sig KILL 5 rm -rf /', 'deny'],
   ["env 'BASH_FUNC_ls%%=() { rm -rf /; }' bash -c ls", 'ask'],

@@ -1,6 +1,7 @@
 import { defineAliases, useAlias } from './aliases.js';
 import { recordRead } from './assignments.js';
 import { recordMapfile } from './mapfile.js';
+import { splitStringCommand } from './split-string.js';
 import { parseKnownScripts, substitutionText } from './known-scripts.js';
 import { STDIN_FILE, judgeCodeFromInput, judgeComputedCode } from './code-from-input.js';
 import { type AnalysisState, MAX_NESTING, type Scope, knownInput, notUnderstood } from './context.js';
@@ -95,10 +96,14 @@ export function runCommand(
       case 'query':
         state.commands.push(makeCommand(name, args, written, scope, text, extraArgs));
         return;
-      case 'opaque':
+      case 'opaque': {
         notUnderstood(state, `${name}: ${peeled.reason}`, text);
         state.commands.push(makeCommand(name, args, written, scope, text, extraArgs));
+        // `env -S 'rm -rf /'`: the command the string holds is judged by the deny rules too.
+        const split = name === 'env' ? splitStringCommand(args) : undefined;
+        if (split !== undefined) nested(state, { ...inner, via }, split, text);
         return;
+      }
       case 'script':
         if (peeled.script.dynamic)
           notUnderstood(state, `the command given to ${name} is computed at run time`, text);
