@@ -1,3 +1,4 @@
+import { needsQuoting, showPath } from '../tools/shown-path.js';
 import type { FileHits } from './results.js';
 import type { GrepMode } from './search-request.js';
 
@@ -7,6 +8,8 @@ export interface Shown {
   readonly truncated: boolean;
   readonly files: number;
   readonly matches: number;
+  /** Paths shown quoted because they hold line breaks or invisible characters. */
+  readonly quoted: number;
 }
 
 const MAX_LINE = 500;
@@ -20,10 +23,18 @@ function clip(text: string): string {
  * Formats search results; the same for both engines. `files_with_matches` lists paths,
  * `count` lists `path:count`, `content` groups lines under each path (`12:` a match, `13-`
  * context, `--` between separate groups). `limit` caps files (or matching lines in content mode).
+ * A path holding a line break or an invisible character is shown quoted with escapes, so it
+ * cannot pass for other lines of the result.
  */
 export function formatHits(files: readonly FileHits[], mode: GrepMode, limit: number, prefix: string): Shown {
   const totalMatches = files.reduce((sum, file) => sum + file.count, 0);
-  const name = (path: string): string => (prefix === '' ? path : `${prefix}/${path}`);
+  let quoted = 0;
+  const name = (path: string): string => {
+    const full = prefix === '' ? path : `${prefix}/${path}`;
+    if (!needsQuoting(full)) return full;
+    quoted++;
+    return showPath(full);
+  };
   if (mode !== 'content') {
     const shown = files.slice(0, limit);
     const rows = shown.map((file) =>
@@ -34,6 +45,7 @@ export function formatHits(files: readonly FileHits[], mode: GrepMode, limit: nu
       truncated: files.length > limit,
       files: files.length,
       matches: totalMatches,
+      quoted,
     };
   }
   const blocks: string[] = [];
@@ -60,5 +72,5 @@ export function formatHits(files: readonly FileHits[], mode: GrepMode, limit: nu
     while (truncated && rows.length > 1 && /^\d+-/.test(rows.at(-1) ?? '')) rows.pop();
     blocks.push(rows.join('\n'));
   }
-  return { text: blocks.join('\n\n'), truncated, files: files.length, matches: totalMatches };
+  return { text: blocks.join('\n\n'), truncated, files: files.length, matches: totalMatches, quoted };
 }

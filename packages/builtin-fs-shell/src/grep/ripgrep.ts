@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { basename, dirname } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import { type FileHits, type SearchOutcome, byPath } from './results.js';
 import type { SearchRequest } from './search-request.js';
@@ -68,8 +69,26 @@ function modeArguments(request: SearchRequest): string[] {
   return args;
 }
 
+/**
+ * ripgrep's notes on a file it stopped reading at a NUL byte, printed with no `--null` separator:
+ * a named file ("binary file matches") or one found in a directory after it printed matches.
+ */
+const BINARY_NOTE =
+  /: (?:binary file matches|WARNING: stopped searching binary file after match) \(found "\\0" byte around offset \d+\)$/;
+
 function stripDot(path: string): string {
   return path.startsWith('./') ? path.slice(2) : path;
+}
+
+/**
+ * A path whose name held line breaks, joined from its rows; only the last row when that joined
+ * path is not there (the rows before were a note of ripgrep's this parser does not know).
+ */
+function withHead(head: string | undefined, tail: string, request: SearchRequest): string {
+  if (head === undefined) return tail;
+  const joined = `${head}\n${tail}`;
+  const directory = request.rootIsFile ? dirname(request.root) : request.root;
+  return lstatSync(join(directory, joined), { throwIfNoEntry: false }) ? joined : tail;
 }
 
 /** Parses ripgrep's `--null` output into per-file hits. */
@@ -87,10 +106,18 @@ export function parseRipgrepOutput(output: string, request: SearchRequest): File
     for (const path of output.split('\0')) if (path.length > 0) hitsFor(stripDot(path.replace(/^\n/, '')));
     return [...byFile.values()];
   }
+  // A row without NUL is a "--" group separator, a binary-file note, the final empty line, or
+  // the part of a path before a line break in its name: kept until the row that ends the path.
+  let pathHead: string | undefined;
   for (const row of output.split('\n')) {
     const nul = row.indexOf('\0');
-    if (nul === -1) continue; // "--" group separators and the final empty line
-    const path = stripDot(row.slice(0, nul));
+    if (nul === -1) {
+      const note = row === '--' || row === '' || BINARY_NOTE.test(row);
+      pathHead = note ? undefined : pathHead === undefined ? row : `${pathHead}\n${row}`;
+      continue;
+    }
+    const path = stripDot(withHead(pathHead, row.slice(0, nul), request));
+    pathHead = undefined;
     const rest = row.slice(nul + 1);
     if (request.mode === 'count') {
       const hits = hitsFor(path);

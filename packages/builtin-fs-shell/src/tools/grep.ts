@@ -12,6 +12,7 @@ import { searchWithRipgrep } from '../grep/ripgrep.js';
 import type { SearchOutcome } from '../grep/results.js';
 import type { SearchRequest } from '../grep/search-request.js';
 import type { ToolDeps } from './deps.js';
+import { quotedNote } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
 
 const input = z.object({
@@ -153,7 +154,8 @@ export function createGrepTool(deps: ToolDeps): Tool {
         mode === 'files_with_matches'
           ? `${files} match`
           : `${shown.matches} matching line${shown.matches === 1 ? '' : 's'} in ${files}`;
-      const text = `${shown.text}\n\n(${[summary, ...notes].join('; ')})`;
+      const quotedLine = shown.quoted > 0 ? `\n${quotedNote(shown.quoted)}` : '';
+      const text = `${shown.text}\n\n(${[summary, ...notes].join('; ')})${quotedLine}`;
       return ok(text, {
         files: shown.files,
         ...(mode === 'files_with_matches' ? {} : { matches: shown.matches }),
