@@ -1,5 +1,6 @@
 // Shared by the tests of passwords on command lines: fakes, `bash -x` traces, form tables.
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { createScrubber } from '../src/scrubber.js';
@@ -34,7 +35,9 @@ export async function trace(
 ): Promise<string | undefined> {
   const script = [...names.map((name) => `${name}() { :; }`), 'set -x', ...commands].join('; ');
   try {
+    // In the temp directory: a traced command's redirection creates its file there, not here.
     const { stderr } = await run('bash', ['-c', script], {
+      cwd: tmpdir(),
       env: { ...process.env, ...env, SECRET: secret, SECRET_USER: user },
     });
     return stderr;
