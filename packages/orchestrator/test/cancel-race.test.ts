@@ -1,21 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ToolResult, fail, ok } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf } from './bad-input-helpers.js';
-import { testProvider, waitFor } from './helpers.js';
+import { endedAfterEach, testProvider, waitFor } from './helpers.js';
 
 // A cancel and the call's own end crossing: whatever wins, the caller, the tool_finished event,
 // the accounting, the context budget and a PostToolUse hook (an audit log) see one outcome.
 
-let orchestrator: ToolsOrchestrator | undefined;
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  await orchestrator?.close();
-  orchestrator = undefined;
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
+const { track, children } = endedAfterEach();
 
 /** A child process that echoes every line it reads (an audit log's sink, answering when written). */
 function echoChild(): ChildProcess {
@@ -69,7 +63,7 @@ function watched(
       },
     },
   });
-  orchestrator = local;
+  track(local);
   local.register(provider);
   local.on('tool_finished', (event) => seen.finished.push(event.ok ? 'OK' : String(event.error?.code)));
   return { local, seen };

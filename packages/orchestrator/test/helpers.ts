@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
 import {
   PROVIDER_SPEC_VERSION,
@@ -143,4 +144,29 @@ export function slowStarting(inner: ToolProvider): { provider: ToolProvider; rel
     },
   };
   return { provider, releaseStart: () => release() };
+}
+
+/**
+ * Registers an afterEach that closes the orchestrator a test ran (given to `track`) and kills
+ * the child processes it spawned (pushed on `children`), so one test's leftovers never reach the
+ * next.
+ */
+export function endedAfterEach(): {
+  track<T extends { close(): Promise<void> }>(orchestrator: T): T;
+  readonly children: ChildProcess[];
+} {
+  let current: { close(): Promise<void> } | undefined;
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+  });
+  return {
+    track(orchestrator) {
+      current = orchestrator;
+      return orchestrator;
+    },
+    children,
+  };
 }

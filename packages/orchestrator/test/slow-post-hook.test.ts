@@ -1,23 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Middleware, type ToolResult, fail, ok } from '@toolplane/core';
 import { type ToolHooks, type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf } from './bad-input-helpers.js';
-import { testProvider, waitFor } from './helpers.js';
+import { endedAfterEach, testProvider, waitFor } from './helpers.js';
 
 // The provider answered in time, but the PostToolUse hook (an audit log writing to a slow sink)
 // is still running at the call's deadline. The deadline still ends the call there, and the
 // caller, the hook, the tool_finished event, the accounting, the operation tree and the context
 // budget all agree on one outcome: the answer the hook was given.
 
-let orchestrator: ToolsOrchestrator | undefined;
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  await orchestrator?.close();
-  orchestrator = undefined;
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
+const { track, children } = endedAfterEach();
 
 /**
  * An audit sink in a real child process that answers a line only when the test releases it
@@ -62,7 +56,7 @@ function watched(
 ): { local: ToolsOrchestrator; seen: Seen } {
   const seen: Seen = { audit: [], finished: [] };
   const local = createOrchestrator({ contextBudget: { maxTokensPerSession: 100_000 }, hooks: hooks(seen) });
-  orchestrator = local;
+  track(local);
   for (const each of middleware) local.use(each);
   local.register(testProvider('p', { work: { spec: { sideEffect: 'mutating' }, run } }));
   local.on('tool_finished', (event) => seen.finished.push(event.ok ? 'OK' : String(event.error?.code)));
