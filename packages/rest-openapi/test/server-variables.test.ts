@@ -133,4 +133,33 @@ describe('server variables', () => {
       expect(error.message).toContain('serverVariables.region must be a string');
     }
   });
+
+  it('refuses an enum that is no list or is empty, naming the variable', async () => {
+    for (const [enumValue, what] of [
+      ['eu', 'a string'],
+      [{ eu: true }, 'an object'],
+      [null, 'null'],
+    ] as const) {
+      const document = withServer('https://{region}.api.example.test', {
+        region: { default: 'evil', enum: enumValue },
+      });
+      // an enum that is no list used to be ignored: the default (or any value) was taken unchecked
+      const error = await rejection(importOpenApi({ document }));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain(
+        `server variable {region} of https://{region}.api.example.test has an enum that is no list (${what})`,
+      );
+      expect(error.message).toContain('pass baseUrl');
+      // baseUrl bypasses the document's servers
+      const passed = await importOpenApi({ document }, { baseUrl: 'https://eu.api.example.test' });
+      expect(passed.tools.listPets?.url).toBe('https://eu.api.example.test/pets');
+    }
+    const empty = withServer('https://{region}.api.example.test', { region: { default: 'eu', enum: [] } });
+    // used to read 'server variable region="eu" is not one of ' with nothing after it
+    const error = await rejection(importOpenApi({ document: empty }, { serverVariables: { region: 'eu' } }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(
+      'server variable {region} of https://{region}.api.example.test has an empty enum, which no value can match',
+    );
+  });
 });

@@ -82,6 +82,36 @@ function checkValue(name: string, value: string, url: string, start: number, end
 }
 
 /**
+ * The variable's `enum`, or undefined when it has none. One that is no list, or an empty list
+ * (which no value could match), is `CONFIG_INVALID` naming the variable: the first used to be
+ * ignored, so any value passed unchecked.
+ */
+function enumOf(
+  name: string,
+  variable: Partial<OpenAPIV3.ServerVariableObject> | undefined,
+  url: string,
+): readonly unknown[] | undefined {
+  if (variable?.enum === undefined) return undefined;
+  const list: unknown = variable.enum;
+  if (!Array.isArray(list)) {
+    const what = list === null ? 'null' : typeof list === 'object' ? 'an object' : `a ${typeof list}`;
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `server variable {${name}} of ${url} has an enum that is no list (${what}); the document is invalid there: pass baseUrl`,
+      { details: { variable: name } },
+    );
+  }
+  if (list.length === 0) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `server variable {${name}} of ${url} has an empty enum, which no value can match (the specification requires at least one); pass baseUrl`,
+      { details: { variable: name } },
+    );
+  }
+  return list;
+}
+
+/**
  * The server's URL with its variables filled from `values` (the operator's) or the document's
  * defaults. Every value, wherever it comes from, must be one of the variable's `enum` when it
  * has one, and is checked by {@link checkValue}; a bad one is `CONFIG_INVALID` naming it.
@@ -100,10 +130,11 @@ export function fillVariables(server: Server, values: Readonly<Record<string, st
         { details: { variable: name } },
       );
     }
-    if (Array.isArray(variable?.enum) && !variable.enum.map(String).includes(value)) {
+    const allowed = enumOf(name, variable, url);
+    if (allowed && !allowed.map(String).includes(value)) {
       throw new ToolError(
         'CONFIG_INVALID',
-        `server variable ${name}=${JSON.stringify(value)} is not one of ${variable.enum.map((item) => JSON.stringify(item)).join(', ')}${configured === undefined ? ` (the document's default); pass serverVariables.${name}` : ''}`,
+        `server variable ${name}=${JSON.stringify(value)} is not one of ${allowed.map((item) => JSON.stringify(item)).join(', ')}${configured === undefined ? ` (the document's default); pass serverVariables.${name}` : ''}`,
         { details: { variable: name } },
       );
     }
