@@ -5,6 +5,7 @@ import { bodyText, decodeContent } from './decode.js';
 import { encodeStrict } from './encoding.js';
 import { readCapped, retryAfterOf } from './response.js';
 import { readTokenAnswer } from './token-answer.js';
+import { protocolProblem } from './transport-errors.js';
 
 /** The longest `Retry-After` of a token endpoint honoured, in seconds: a hostile one cannot shut a provider out for days. */
 export const MAX_TOKEN_WAIT_SECONDS = 300;
@@ -118,6 +119,13 @@ function transportError(error: unknown, url: URL, what: string): ToolError {
       'DENIED',
       `OAuth2 token endpoint ${url.origin}${url.pathname} was not asked: ${denied.message}; ${PUBLIC_ONLY_HINT}`,
       { cause: error },
+    );
+  const broken = protocolProblem(error);
+  if (broken !== undefined)
+    return new ToolError(
+      'EXECUTION_FAILED',
+      `OAuth2 token endpoint ${url.origin}${url.pathname} answered with ${broken}; the token endpoint or a proxy in between is misbehaving, so trying again will not help until it is fixed (the API was not called)`,
+      { retryable: false, cause: error },
     );
   return (
     closedError(error) ??

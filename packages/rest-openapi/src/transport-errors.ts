@@ -26,7 +26,7 @@ function causes(error: unknown): unknown[] {
  * parser's complaint, headers past the client's limit, a body that contradicts its length, or
  * an interim (1xx) answer nobody asked for (undici calls that a "bad response").
  */
-function protocolProblem(error: unknown): string | undefined {
+export function protocolProblem(error: unknown): string | undefined {
   for (const item of causes(error)) {
     const { name, code, message } = item as { name?: unknown; code?: unknown; message?: unknown };
     if (name === 'HTTPParserError' || (typeof code === 'string' && code.startsWith('HPE_')))
