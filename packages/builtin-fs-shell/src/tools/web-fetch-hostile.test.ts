@@ -56,6 +56,10 @@ beforeAll(async () => {
       // Says 1000 bytes, sends 10 and closes.
       response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
       response.write('ten bytes.', () => setTimeout(() => request.socket.destroy(), 50));
+    } else if (url === '/huge-headers') {
+      // 64 KiB of headers: past what the client accepts (16 KiB), on every try.
+      response.writeHead(200, { 'content-type': 'text/plain', 'x-filler': 'f'.repeat(64 * 1024) });
+      response.end('never read');
     } else {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('unknown');
@@ -116,5 +120,11 @@ describe('web_fetch against hostile servers', () => {
 
   it('fails a body shorter than its content-length', async () => {
     expect(textOf(await fetch('/short-length'))).toMatch(/^EXECUTION_FAILED: could not fetch/);
+  });
+
+  it('fails headers larger than the client accepts as not worth retrying, saying so', async () => {
+    const result = await fetch('/huge-headers');
+    expect(textOf(result)).toMatch(/^EXECUTION_FAILED: .*headers .*larger than/i);
+    expect(result.ok === false && result.error.retryable).toBe(false);
   });
 });

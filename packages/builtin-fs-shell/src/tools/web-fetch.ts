@@ -73,6 +73,12 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
           error instanceof Error
             ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
             : String(error);
+        if (hasErrorCode(error, 'UND_ERR_HEADERS_OVERFLOW'))
+          return fail(
+            'EXECUTION_FAILED',
+            `could not fetch ${args.url}: the response headers are larger than the client accepts (Node's maxHeaderSize, 16 KiB by default); the server sends them on every try, so fetch another page`,
+            { retryable: false },
+          );
         return fail('EXECUTION_FAILED', `could not fetch ${args.url}: ${message}`, { retryable: true });
       }
       const { mediaType, charset } = parseContentType(page.contentType);
@@ -124,4 +130,14 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
       return ok(content, structured);
     },
   });
+}
+
+/** Whether the error, or one of its causes, carries this `code` (undici's errors do). */
+function hasErrorCode(error: unknown, code: string): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    if ((current as NodeJS.ErrnoException).code === code) return true;
+    current = current.cause;
+  }
+  return false;
 }
