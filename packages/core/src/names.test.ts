@@ -55,4 +55,14 @@ describe('allocateToolNames', () => {
     expect(new Set(names).size).toBe(2);
     expect(names).not.toContain(base);
   });
+
+  it('skips suffixes already taken, however many names share a base', () => {
+    const names = allocateToolNames(['a', 'a', 'b', 'a', 'a_3', 'a'], new Set(['a_2']));
+    expect(names).toEqual(['a', 'a_3', 'b', 'a_4', 'a_3_2', 'a_5']);
+    // 20,000 names cleaning up to one base: each keeps its place in the sequence.
+    const many = allocateToolNames(Array.from({ length: 20_000 }, (_, i) => (i % 2 ? 'x y' : 'x.y')));
+    expect(many[0]).toBe('x_y');
+    expect(many[19_999]).toBe('x_y_20000');
+    expect(new Set(many).size).toBe(20_000);
+  });
 });

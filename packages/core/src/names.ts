@@ -53,14 +53,19 @@ export function allocateToolNames(
   taken: ReadonlySet<string> = new Set(),
 ): string[] {
   const used = new Set(taken);
+  // The next suffix to try per base, so many names cleaning up to one base cost linear time.
+  const nextSuffix = new Map<string, number>();
   const out: string[] = [];
   for (const raw of wanted) {
     const base = sanitizeToolName(raw);
     let name = base;
-    for (let n = 2; used.has(name); n++) {
+    let n = nextSuffix.get(base) ?? 2;
+    while (used.has(name)) {
       const suffix = `_${n}`;
       name = `${base.slice(0, TOOL_NAME_MAX_LENGTH - suffix.length)}${suffix}`;
+      n++;
     }
+    if (name !== base) nextSuffix.set(base, n);
     used.add(name);
     out.push(name);
   }
