@@ -20,4 +20,19 @@ describe('answers that are not valid HTTP/1.1', () => {
       expect(result.error.retryable, what).toBe(false);
     }
   });
+
+  it('skip interim answers other than 100 and read the answer after them', async () => {
+    for (const interim of [
+      'HTTP/1.1 102 Processing\r\n\r\n',
+      'HTTP/1.1 103 Early Hints\r\nlink: </a.css>\r\n\r\n',
+    ]) {
+      const origin = await rawServer(
+        defer,
+        `${interim}HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\n\r\n{"ok":true}`,
+      );
+      const result = await provider({ a: getTool(`${origin}/a`) }).execute('a', {}, createToolContext());
+      expect(result.ok, interim).toBe(true);
+      expect(result.ok && result.structured, interim).toEqual({ ok: true });
+    }
+  });
 });
