@@ -7,11 +7,22 @@ import {
   elementKey,
   elementsOf,
   joinElements,
+  arithmeticIndex,
   literalIndex,
+  sparseKey,
+  unplacedKey,
 } from './arrays.js';
-import { assignAssociative, isAssociative } from './associative.js';
+import { assignAssociative, isAssociative, removeAssociative } from './associative.js';
 import { type SubscriptedElement, hasSubscripts, subscriptedElement } from './compound-elements.js';
-import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct, forgetVariable } from './facts.js';
+import {
+  type LineFacts,
+  MAX_VALUES,
+  RUN_TIME,
+  assignVariable,
+  distinct,
+  forgetVariable,
+  valueWord,
+} from './facts.js';
 import { namedChildrenOf } from './parser.js';
 import { expandedWords } from './braces.js';
 import { valuesOf, withReadings } from './readings.js';
@@ -33,10 +44,18 @@ function currentLists(facts: LineFacts, name: string): ShellWord[][] {
 /**
  * Records the possible element lists of array `name`: the whole (`name[@]`) and each of its
  * first {@link MAX_INDEXED} elements (`name`, `name[1]`...; an element some list lacks is unknown).
+ * A `fresh` array replaces the old one; otherwise a sparse array keeps its element variables (its
+ * positions are not indexes) and what was assigned at unknown indexes stays possible.
  */
-function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][]): void {
+function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][], fresh = false): void {
   if (lists.length > MAX_VALUES) facts.overflow = true;
+  if (!fresh && facts.variables.has(sparseKey(name))) {
+    facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));
+    return;
+  }
+  const unplaced = fresh ? undefined : facts.variables.get(unplacedKey(name));
   for (const key of [...facts.variables.keys()]) if (arrayName(key) === name) facts.variables.delete(key);
+  if (unplaced) facts.variables.set(unplacedKey(name), unplaced);
   const longest = Math.min(MAX_INDEXED, Math.max(0, ...lists.map((list) => list.length)));
   for (let index = 0; index < longest; index++)
     assignVariable(
@@ -78,7 +97,13 @@ export function assignWords(
 ): void {
   const whole = facts.variables.get(allKey(name));
   const simple = words.every((word) => !word.glob && (word.readings?.length ?? 1) === 1);
-  if (append && whole?.length === 1 && !whole[0]?.dynamic && simple) {
+  if (
+    append &&
+    whole?.length === 1 &&
+    !whole[0]?.dynamic &&
+    simple &&
+    !facts.variables.has(sparseKey(name))
+  ) {
     appendKnown(
       facts,
       name,
@@ -109,7 +134,7 @@ export function assignWords(
     lists = next;
     if (word.glob) break;
   }
-  storeArray(facts, name, lists);
+  storeArray(facts, name, lists, !append);
 }
 
 /**
@@ -146,6 +171,17 @@ export function assignElement(
   index: number,
   values: readonly ShellWord[],
 ): void {
+  if (facts.variables.has(sparseKey(name))) {
+    // Where the index lies among the positions is not known: the value is added to each list
+    // (every old element stays possible) and the element variable of that index replaced.
+    storeArray(
+      facts,
+      name,
+      currentLists(facts, name).flatMap((list) => values.map((value) => [...list, value])),
+    );
+    if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), [...values]);
+    return;
+  }
   const lists: ShellWord[][] = [];
   const current = currentLists(facts, name);
   for (const list of current)
@@ -162,6 +198,7 @@ export function assignElement(
   if (index <= shortest) return;
   for (let at = shortest; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
   assignVariable(facts, elementKey(name, index), values);
+  facts.variables.set(sparseKey(name), [RUN_TIME]);
 }
 
 /** The fields of an element without a subscript, when it has one reading and no file-name pattern. */
@@ -221,9 +258,10 @@ function storeIndexed(
       return;
     }
   }
-  storeArray(facts, name, lists);
+  storeArray(facts, name, lists, true);
   if (indexes.every((index, at) => index === at)) return;
   // Sparse: positions are not indexes.
+  facts.variables.set(sparseKey(name), [RUN_TIME]);
   for (let at = 0; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
   for (const index of indexes)
     if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), entries.get(index) ?? [RUN_TIME]);
@@ -265,3 +303,49 @@ function associativeEntries(
 }
 
 const valueWordEmpty: ShellWord = { text: '', dynamic: false, glob: false, substitutions: [] };
+
+/**
+ * `A[x]=v` or `m[$k]=v` at an index or key known only at run time: any element may now hold v
+ * (the elements known before stay possible too).
+ */
+export function assignAnywhere(
+  facts: LineFacts,
+  name: string,
+  values: readonly ShellWord[],
+  append: boolean,
+): void {
+  const before = facts.variables.get(unplacedKey(name)) ?? [];
+  // `+=` appends to an element whose value is not known: the value alone or a run-time one.
+  facts.variables.set(
+    unplacedKey(name),
+    distinct(facts, [...before, ...values, ...(append ? [RUN_TIME] : [])]),
+  );
+}
+
+/**
+ * `unset 'A[3]'` or `unset 'm[k]'`: that element is removed and reads as empty; the other
+ * elements keep their indexes, so the array becomes sparse. An element whose position is not
+ * known (a sparse array, an index known only at run time) leaves the array's list as it was.
+ */
+export function unsetElement(facts: LineFacts, name: string, subscript: string): void {
+  if (subscript === '@' || subscript === '*') {
+    forgetVariable(facts, name);
+    return;
+  }
+  if (isAssociative(facts, name)) {
+    removeAssociative(facts, name, subscript);
+    return;
+  }
+  const index = arithmeticIndex(facts.variables, subscript);
+  if (index === undefined) return;
+  const whole = facts.variables.get(allKey(name));
+  const placed = Array.from({ length: index + 1 }, (_, at) =>
+    facts.variables.has(elementKey(name, at)),
+  ).every(Boolean);
+  if (whole && placed && !facts.variables.has(sparseKey(name))) {
+    const lists = whole.map(elementsOf).map((list) => list.filter((_, at) => at !== index));
+    facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));
+    facts.variables.set(sparseKey(name), [RUN_TIME]);
+  }
+  if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), [valueWord('', false)]);
+}

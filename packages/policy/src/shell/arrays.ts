@@ -24,12 +24,39 @@ export function elementKey(name: string, index: number): string {
 /** The variable that holds every element of array `name` ({@link ELEMENT}). */
 export const allKey = (name: string): string => `${name}[@]`;
 
+/**
+ * The marker variable of an indexed array whose positions in `name[@]` are not its indexes (a
+ * sparse array: `A=([5]=x)`, `A[9]=x` past the end, `unset 'A[1]'`): its element variables are
+ * then kept by index and never derived from positions again.
+ */
+export const sparseKey = (name: string): string => `${name}[#]`;
+
+/**
+ * The variable that holds what was assigned to array `name` at an index or key known only at run
+ * time (`A[x]=v`, `m[$k]=v`): any element may hold it, so it is added to every element read.
+ */
+export const unplacedKey = (name: string): string => `${name}[?]`;
+
 /** The array a variable name belongs to: `A` for `A`, `A[3]` and `A[@]`. */
 export const arrayName = (key: string): string => key.replace(/\[.*$/, '');
 
 /** The literal index of `A[3]`: a decimal number without sign or leading zero, else undefined. */
 export function literalIndex(text: string): number | undefined {
   return /^(0|[1-9][0-9]{0,5})$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * The index an indexed array's subscript gives: a literal number, or a variable name (the
+ * subscript is arithmetic: `A[i]` is `A[$i]`) whose one possible value is one; else undefined.
+ */
+export function arithmeticIndex(
+  variables: ReadonlyMap<string, readonly ShellWord[]>,
+  text: string,
+): number | undefined {
+  const literal = literalIndex(text);
+  if (literal !== undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) return literal;
+  const values = variables.get(text);
+  return values?.length === 1 && !values[0]?.dynamic ? literalIndex(values[0]?.text ?? '') : undefined;
 }
 
 function encode(word: ShellWord): string {

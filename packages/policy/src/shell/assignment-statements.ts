@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
-import { assignArray, assignElement } from './array-assignments.js';
-import { elementKey, literalIndex } from './arrays.js';
+import { assignAnywhere, assignArray, assignElement, unsetElement } from './array-assignments.js';
+import { arithmeticIndex, elementKey } from './arrays.js';
 import { associativeKey, declareAssociative, isAssociative, setAssociative } from './associative.js';
 import { RUN_TIME, assignVariable, forgetVariable } from './facts.js';
 import { valuesOf, withReadings } from './readings.js';
@@ -77,11 +77,13 @@ function assignSubscript(
       key,
       variable && append ? (facts.variables.get(variable) ?? [RUN_TIME]) : values,
     );
+    if (key === undefined) assignAnywhere(facts, name, values, append);
     return;
   }
-  const at = literalIndex(index?.text ?? '');
+  // The subscript is arithmetic: `A[i]` is `A[$i]`, element 0 when i is unset.
+  const at = key === undefined ? undefined : arithmeticIndex(facts.variables, key);
   if (at === undefined) {
-    forgetVariable(facts, name);
+    assignAnywhere(facts, name, values, append);
     return;
   }
   if (append) assignVariable(facts, elementKey(name, at), values, true);
@@ -138,6 +140,7 @@ export function walkDeclaration(state: AnalysisState, scope: Scope, node: Node):
     else if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
     else if (node.type === 'unset_command' && child.type === 'variable_name')
       forgetVariable(state.facts, child.text);
+    else if (node.type === 'unset_command') unsetWord(state, scope, child);
     else if (
       child.type === 'variable_name' &&
       DANGEROUS_VARIABLE.test(child.text) &&
@@ -146,4 +149,12 @@ export function walkDeclaration(state: AnalysisState, scope: Scope, node: Node):
       notUnderstood(state, `changing ${child.text} changes what later commands run`, node.text);
     else resolve(state, scope, child);
   }
+}
+
+/** A word of `unset`: when it names one element (`'A[1]'`, `"m[k]"`), that element is unset. */
+function unsetWord(state: AnalysisState, scope: Scope, child: Node): void {
+  const values = valuesOf(state.facts, resolve(state, scope, child));
+  const text = values.length === 1 && !values[0]?.dynamic ? (values[0]?.text ?? '') : '';
+  const element = /^([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]$/s.exec(text);
+  if (element) unsetElement(state.facts, element[1] as string, element[2] as string);
 }

@@ -163,3 +163,17 @@ export function assignAssociative(
   for (const { key, values } of entries) if (!put(facts, name, key, values)) return;
   rebuild(facts, name);
 }
+
+/** `unset 'm[k]'`: key k is removed (its element reads as empty); a computed key changes nothing. */
+export function removeAssociative(facts: LineFacts, name: string, key: string): void {
+  const keys = knownKeys(facts, name);
+  facts.variables.delete(associativeKey(name, key));
+  if (keys)
+    setKeys(
+      facts,
+      name,
+      keys.filter((known) => known !== key),
+    );
+  else facts.variables.set(associativeKey(name, key), [valueWord('', false)]);
+  rebuild(facts, name);
+}

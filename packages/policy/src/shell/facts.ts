@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { allKey, arrayName, joinElements, elementsOf } from './arrays.js';
+import { allKey, arrayName, joinElements, elementsOf, sparseKey } from './arrays.js';
 import { isAssociative, setAssociative } from './associative.js';
 import { type ShellWord, literalPrefix } from './shell-word.js';
 
@@ -229,12 +229,14 @@ export function assignVariable(
   }
   // `A=x` sets element 0 of an array A.
   const whole = name.includes('[') ? undefined : facts.variables.get(allKey(name));
+  // In a sparse array the first position may not be index 0: the value is added before it.
+  const kept = facts.variables.has(sparseKey(name)) ? 0 : 1;
   if (whole)
     facts.variables.set(
       allKey(name),
       distinct(
         facts,
-        whole.flatMap((old) => stored.map((value) => joinElements([value, ...elementsOf(old).slice(1)]))),
+        whole.flatMap((old) => stored.map((value) => joinElements([value, ...elementsOf(old).slice(kept)]))),
       ),
     );
 }

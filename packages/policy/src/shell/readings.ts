@@ -5,8 +5,10 @@ import {
   decodeField,
   elementKey,
   expandElements,
+  arithmeticIndex,
+  arrayName,
   joinElements,
-  literalIndex,
+  unplacedKey,
 } from './arrays.js';
 import { associativeKey, isAssociative, knownKeys } from './associative.js';
 import { expandedWords } from './braces.js';
@@ -64,13 +66,29 @@ function keyedValues(facts: LineFacts, name: string, key: ShellWord, depth: numb
         ...(facts.variables.get(associativeKey(name, text)) ?? [keys ? valueWord('', false) : RUN_TIME]),
       );
     else {
-      const index = literalIndex(text);
+      const index = arithmeticIndex(facts.variables, text);
       out.push(
         ...((index === undefined ? undefined : facts.variables.get(elementKey(name, index))) ?? [RUN_TIME]),
       );
     }
   }
   return out.every((value) => value === RUN_TIME) ? undefined : out;
+}
+
+/**
+ * What was assigned to the array of `variable` at an index known only at run time (`A[x]=v`),
+ * added to the values an element read has (unknown ones when the line set no other).
+ */
+function withUnplaced(
+  facts: LineFacts,
+  variable: string,
+  values: readonly ShellWord[] | undefined,
+  all: boolean,
+): ShellWord[] | undefined {
+  if (!facts.variables.has(unplacedKey(arrayName(variable)))) return values?.slice();
+  const unplaced = facts.variables.get(unplacedKey(arrayName(variable))) ?? [];
+  const extra = all ? unplaced.map((value) => joinElements([value])) : unplaced;
+  return [...(values ?? [RUN_TIME]), ...extra];
 }
 
 /** The values of a variable part: the variable's, an element's, or a whole array's. */
@@ -80,7 +98,8 @@ function partValues(
   depth: number,
 ): ShellWord[] | undefined {
   if ('substitution' in part) return substitutionValues(facts, part.substitution, depth);
-  if (part.key) return keyedValues(facts, part.variable, part.key, depth);
+  if (part.key)
+    return withUnplaced(facts, part.variable, keyedValues(facts, part.variable, part.key, depth), false);
   if (part.indirect) {
     const names = facts.variables.get(part.variable);
     if (!names) return undefined;
@@ -104,11 +123,17 @@ function partValues(
     // Known when some result is: `${X:+/dev/sda}` is /dev/sda or nothing even for an unknown X.
     return facts.variables.has(part.variable) || out.some((value) => !value.dynamic) ? out : undefined;
   }
-  if (!part.all) return facts.variables.get(part.variable)?.slice();
+  if (!part.all)
+    return withUnplaced(facts, part.variable, facts.variables.get(part.variable)?.slice(), false);
   const whole = facts.variables.get(allKey(part.variable));
   const scalar = facts.variables.get(part.variable);
   // A variable that is not an array is an array of one element.
-  const values = whole ?? scalar?.map((value) => joinElements([value]));
+  const values = withUnplaced(
+    facts,
+    part.variable,
+    whole ?? scalar?.map((value) => joinElements([value])),
+    true,
+  );
   return values?.map((value) =>
     value.dynamic ? value : { ...value, text: expandElements(value, part.all === '*' && part.quoted) },
   );

@@ -1,0 +1,66 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { describe, it } from 'vitest';
+import { type Case, deviceWritePolicy } from './device-write-cases.js';
+
+/**
+ * Items a fifth round left: array elements at arithmetic or unknown indexes, sparse arrays and
+ * `unset` of one element. Each line is judged in bypass mode under generous allow rules, where
+ * anything neither denied nor asked runs; each verdict was checked against what bash 5.2 does
+ * with the line (a file in place of the disk); near misses stay allowed.
+ */
+const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-6');
+const DISK = /^disk-destruction: (writes to the block device \/dev\/sda|dd)/;
+const MAYBE = /may write to the block device \/dev\/sda/;
+
+describe('indexed array elements at an arithmetic index', () => {
+  // Without `declare -A` the subscript is arithmetic: `m[x]` is `m[$x]`, element 0 when x is unset.
+  it.each<Case>([
+    ['i=1; A[$i]=/dev/sda; tee "${A[1]}" < img', 'deny', DISK],
+    ['i=1; A[i]=/dev/sda; cat img > ${A[1]}', 'deny', DISK],
+    ['i=2; A=(x y /dev/sda); tee "${A[i]}" < img', 'deny', DISK],
+    ['m[x]=/dev/sda; cat img > ${m[x]}', 'ask', MAYBE],
+    ['m[x]=/dev/sda; tee "${m[0]}" < img', 'ask', MAYBE],
+    ['m[$k]=/dev/sda; tee "${m[@]}" < img', 'ask', MAYBE],
+    ['A=(/dev/sda); A[x]=out.img; tee "${A[0]}" < img', 'ask', MAYBE],
+    ['declare -A m; m[$k]=/dev/sda; tee "${m[$k]}" < img', 'ask', MAYBE],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'i=1; A[$i]=/dev/sda; tee "${A[0]}" < img',
+    'm[x]=out.img; tee "${m[x]}" < img',
+    'm[x]=/dev/sda; cp "${m[x]}" backup.img',
+  ])('%j stays allowed', allowedInDefault);
+});
+
+describe('sparse arrays', () => {
+  // bash keeps the index of every element: `A[1]=y` replaces index 1, not the second element.
+  it.each<Case>([
+    ['A=([1]=x [5]=/dev/sda); A[1]=y; tee "${A[5]}" < img', 'deny', DISK],
+    ['A=([1]=x [5]=/dev/sda); A[1]=y; tee "${A[@]}" < img', 'deny', DISK],
+    ['A=(a); A[3]=/dev/sda; A[1]=y; tee "${A[3]}" < img', 'deny', DISK],
+    ['A=([5]=/dev/sda); A=y; tee "${A[@]}" < img', 'deny', DISK],
+    ['A=([5]=/dev/sda); A+=(x); tee "${A[5]}" < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['A=([1]=x [5]=/dev/sda); A[5]=y; tee "${A[5]}" < img'])('%j stays allowed', allowedInDefault);
+});
+
+describe('unset of one element', () => {
+  // `unset 'A[1]'` removes that element only (the others keep their indexes); `unset 'm[k]'` one key.
+  it.each<Case>([
+    ['A=(x /dev/sda y); unset "A[0]"; tee "${A[1]}" < img', 'deny', DISK],
+    ['A=(x y /dev/sda); unset "A[1]"; tee "${A[@]}" < img', 'deny', DISK],
+    // Over-strict (bash writes x and z): once sparse, an element set again is added to the
+    // list rather than put in its place, so the old one stays possible.
+    ['A=(x y /dev/sda); unset "A[1]"; A[2]=z; tee "${A[@]}" < img', 'deny', DISK],
+    ['declare -A m=([k]=x [j]=/dev/sda); unset "m[k]"; tee "${m[@]}" < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'A=(/dev/sda x); unset "A[0]"; tee "${A[0]}" < img',
+    'A=(x /dev/sda); unset \'A[1]\'; tee "${A[@]}" < img',
+    'A=(x /dev/sda); unset A[1]; tee "${A[1]}" < img',
+    'declare -A m=([k]=/dev/sda); unset "m[k]"; tee "${m[k]}" < img',
+    'declare -A m=([k]=/dev/sda [j]=x); unset "m[k]"; tee "${m[@]}" < img',
+  ])('%j stays allowed', allowedInDefault);
+});
