@@ -6,6 +6,7 @@ import { startSpinner } from '../output/spinner.js';
 import { createStyle } from '../output/style.js';
 import { formatTable } from '../output/table.js';
 import { withRuntime } from '../runtime/lifecycle.js';
+import { providerWarnings } from '../runtime/warnings.js';
 
 const PING_TIMEOUT_MS = 10_000;
 
@@ -19,6 +20,8 @@ interface DoctorRow {
   /** A round trip to the provider: an MCP `ping` for MCP servers, listing tools for the others. */
   readonly pingMs?: number;
   readonly detail: string;
+  /** What the provider reported while starting (an OpenAPI import's skipped operations). */
+  readonly warnings?: readonly string[];
 }
 
 type Refreshable = ToolProvider & {
@@ -73,12 +76,17 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
         continue;
       }
       const round = await ping(provider);
+      const warnings = providerWarnings(provider);
+      const detail = round.error ? `round trip failed: ${round.error}` : describeStatus(provider);
       rows.push({
         ...base,
         ok: round.error === undefined,
         tools: report.tools,
         ...(round.ms === undefined ? {} : { pingMs: Math.round(round.ms * 10) / 10 }),
-        detail: round.error ? `round trip failed: ${round.error}` : describeStatus(provider),
+        detail: warnings.length
+          ? [detail, `${warnings.length} warning(s), below`].filter(Boolean).join('; ')
+          : detail,
+        ...(warnings.length ? { warnings } : {}),
       });
     }
     const failures = rows.filter((row) => !row.ok).length;
@@ -113,6 +121,9 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
           ]),
         ),
       );
+      for (const row of rows)
+        for (const warning of row.warnings ?? [])
+          writeLine(context.stdout, `${style.yellow('warning:')} provider ${row.provider}: ${warning}`);
       writeLine(
         context.stdout,
         failures === 0

@@ -5,6 +5,7 @@ import { type CommandContext, writeLine } from '../context.js';
 import { EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { withRuntime } from '../runtime/lifecycle.js';
+import { warningLines } from '../runtime/warnings.js';
 
 /** How long calls still running get to finish after the client closes stdin. */
 const STDIN_CLOSE_GRACE_MS = 10_000;
@@ -89,6 +90,8 @@ export async function serveMcp(
           context.stderr,
           `${style.yellow('warning:')} provider ${provider.namespace} did not start: ${provider.error}`,
         );
+      for (const line of warningLines(runtime.providers))
+        writeLine(context.stderr, `${style.yellow('warning:')} ${line}`);
       const approvalNote = approvals
         ? 'approvals asked on this terminal'
         : 'no terminal: calls that need approval fail closed';

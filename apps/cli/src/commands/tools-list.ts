@@ -5,6 +5,7 @@ import { EXIT_CODES } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { formatTable } from '../output/table.js';
 import { withRuntime } from '../runtime/lifecycle.js';
+import { warningLines } from '../runtime/warnings.js';
 import { viewOf } from './principal.js';
 
 /** `toolplane tools list`: the tools a principal sees after policy. */
@@ -60,6 +61,9 @@ export async function toolsList(
         `${errorStyle.yellow('warning:')} provider ${provider.namespace} did not start: ${provider.error ?? 'unknown error'} (run \`toolplane doctor\`)`,
       );
     }
+    // operations an OpenAPI import skipped: the model will not see them, so say why
+    for (const line of warningLines(runtime.providers))
+      writeLine(context.stderr, `${errorStyle.yellow('warning:')} ${line}`);
     return EXIT_CODES.ok;
   });
 }

@@ -36,6 +36,41 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function isJson(req: IncomingMessage): boolean {
+  return (req.headers['content-type'] ?? '').toLowerCase().includes('application/json');
+}
+
+/**
+ * Cancels the requests of one POST when its client hangs up before the answers were written (a
+ * closed tab, a client's own timeout): the MCP server gets `notifications/cancelled` for each, as
+ * if the client had sent it, so the call's signal aborts (a command is stopped, an MCP server's
+ * call cancelled) instead of running on to its deadline with nobody waiting for it.
+ */
+function cancelWhenAbandoned(
+  transport: StreamableHTTPServerTransport,
+  res: ServerResponse,
+  body: unknown,
+): void {
+  const ids = (Array.isArray(body) ? body : [body]).flatMap((message) =>
+    message !== null &&
+    typeof message === 'object' &&
+    typeof (message as { method?: unknown }).method === 'string' &&
+    ['string', 'number'].includes(typeof (message as { id?: unknown }).id)
+      ? [(message as { id: string | number }).id]
+      : [],
+  );
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids)
+      transport.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'the HTTP client disconnected before the answer' },
+      });
+  });
+}
+
 /**
  * Serves MCP over streamable HTTP at `/mcp`: one gateway server per client session, DNS
  * rebinding protection on (only the bound host and loopback names are accepted in `Host`).
@@ -63,7 +98,16 @@ export async function startHttpGateway(options: {
       // most recently used last: the first entry is the one to close when there are too many
       sessions.delete(sessionId as string);
       sessions.set(sessionId as string, existing);
-      return existing.transport.handleRequest(req, res);
+      if (req.method !== 'POST' || !isJson(req)) return existing.transport.handleRequest(req, res);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await readBody(req));
+      } catch (error) {
+        if (/exceeds/.test((error as Error).message)) throw error;
+        return jsonRpcError(res, 400, `Parse error: ${(error as Error).message}`, -32700);
+      }
+      cancelWhenAbandoned(existing.transport, res, parsed);
+      return existing.transport.handleRequest(req, res, parsed);
     }
     if (sessionId) return jsonRpcError(res, 404, 'unknown session: start a new one with initialize');
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: send initialize first');

@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited, gatewayUrl, isAlive, runCli, startCli, tempDir, waitFor, writeJsonFile } from './helpers.js';
+
+// A hostile user of the sixth sweep: what the packages report reaches the user, and a client
+// that hangs up does not leave its call running.
+let dir: { path: string; cleanup(): Promise<void> };
+beforeAll(async () => {
+  dir = await tempDir();
+  // one operation the importer skips (its parameter schema is no JSON Schema), one it keeps
+  await writeJsonFile(dir.path, 'api.json', {
+    openapi: '3.0.3',
+    info: { title: 'Broken', version: '1' },
+    servers: [{ url: 'http://127.0.0.1:9/v1' }],
+    paths: {
+      '/fine': {
+        get: { operationId: 'fine', parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }] },
+      },
+      '/bad': {
+        get: { operationId: 'bad', parameters: [{ name: 'p', in: 'query', schema: { type: 'strin' } }] },
+      },
+    },
+  });
+  await writeJsonFile(dir.path, 'toolplane.config.json', {
+    openapi: [{ namespace: 'api', source: 'api.json' }],
+  });
+});
+afterAll(() => dir.cleanup());
+
+describe('an OpenAPI document with an operation the importer skips', () => {
+  const skipped = /warning: .*api: skipped GET \/bad: .*not a valid JSON Schema/;
+
+  it('is named by tools list, on stderr, with and without --json', async () => {
+    const [text, json] = await Promise.all([
+      runCli(['tools', 'list'], { cwd: dir.path }),
+      runCli(['tools', 'list', '--json'], { cwd: dir.path }),
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('api__fine');
+    expect(text.stdout).not.toContain('api__bad');
+    expect(text.stderr).toMatch(skipped);
+    expect(json.code).toBe(0);
+    const names = (JSON.parse(json.stdout) as { name: string }[]).map((tool) => tool.name);
+    expect(names).toContain('api__fine');
+    expect(json.stderr).toMatch(skipped);
+  });
+
+  it('is named by doctor, in the table and in --json', async () => {
+    const [text, json] = await Promise.all([
+      runCli(['doctor'], { cwd: dir.path }),
+      runCli(['doctor', '--json'], { cwd: dir.path }),
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('1 warning');
+    expect(text.stdout + text.stderr).toMatch(skipped);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as { providers: { provider: string; warnings?: string[] }[] };
+    const row = report.providers.find((provider) => provider.provider === 'api');
+    expect(row?.warnings?.join('\n')).toMatch(/skipped GET \/bad: .*not a valid JSON Schema/);
+  });
+
+  it('is named by openapi import, which imports the rest', async () => {
+    const outcome = await runCli(['openapi', 'import', 'api.json', '--namespace', 'api', '--json'], {
+      cwd: dir.path,
+    });
+    expect(outcome.code).toBe(0);
+    const report = JSON.parse(outcome.stdout) as { tools: string[]; warnings: string[] };
+    expect(report.tools).toEqual(['fine']);
+    expect(report.warnings.join('\n')).toMatch(/skipped GET \/bad/);
+  });
+});
+
+describe('an HTTP client that disconnects during a call', () => {
+  it('cancels the call: the command it started is stopped', async () => {
+    const work = await tempDir();
+    await writeJsonFile(work.path, 'toolplane.config.json', {
+      builtin: { workspace: '.', tools: 'all' },
+      policy: { mode: 'bypass' },
+    });
+    const gateway = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: work.path });
+    try {
+      const url = await gatewayUrl(gateway);
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      });
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
+      await init.text();
+      await (
+        await fetch(url, {
+          method: 'POST',
+          headers: session,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        })
+      ).text();
+      const hangUp = new AbortController();
+      const call = fetch(url, {
+        method: 'POST',
+        headers: session,
+        signal: hangUp.signal,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'bash', arguments: { command: 'echo $$ > sleeper.pid; exec sleep 300' } },
+        }),
+      }).catch((error: unknown) => error);
+      const pidFile = join(work.path, 'sleeper.pid');
+      expect(
+        await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 30_000),
+      ).toBe(true);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      expect(isAlive(pid)).toBe(true);
+      hangUp.abort();
+      await call;
+      // before, the command ran on until the call's deadline (120 s by default) with nobody waiting
+      expect(await waitFor(() => !isAlive(pid), 20_000)).toBe(true);
+      // the gateway serves on
+      const ping = await fetch(url, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      });
+      expect(await ping.text()).toContain('"id":3');
+    } finally {
+      gateway.kill('SIGTERM');
+      await exited(gateway);
+      await work.cleanup();
+    }
+  });
+});
