@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { errorMessage } from '@toolplane/core';
+import { compileSchema, errorMessage } from '@toolplane/core';
 
 const options: Options = { strict: false, logger: false, allErrors: true };
 let engines: { draft07: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
@@ -21,14 +21,34 @@ function engineFor(schema: Record<string, unknown>): Ajv {
 /** Keywords whose values are data, not schemas: a `pattern` inside them is no pattern. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
+/** Keywords that refer to or name a schema: only schemas holding one can fail to compile once valid. */
+const REFERENCE_KEYWORDS: readonly string[] = [
+  '$ref',
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+];
+
+/** What the walk of {@link badPattern} noticed besides patterns. */
+interface Walk {
+  readonly seen: Set<object>;
+  refers: boolean;
+}
+
 /**
  * The first `pattern` (or `patternProperties` name) that is no regular expression as the
- * validator builds it (with the `u` flag), said as the problem; the walk visits each object once.
+ * validator builds it (with the `u` flag), said as the problem; the walk visits each object once
+ * and notes whether a reference keyword ({@link REFERENCE_KEYWORDS}) occurs.
  */
-function badPattern(node: unknown, seen: Set<object>): string | undefined {
-  if (typeof node !== 'object' || node === null || seen.has(node)) return undefined;
-  seen.add(node);
+function badPattern(node: unknown, walk: Walk): string | undefined {
+  if (typeof node !== 'object' || node === null || walk.seen.has(node)) return undefined;
+  walk.seen.add(node);
   const record = node as Record<string, unknown>;
+  if (!walk.refers && !Array.isArray(node))
+    walk.refers = REFERENCE_KEYWORDS.some((keyword) => Object.hasOwn(record, keyword));
   const candidates: string[] = [];
   if (typeof record.pattern === 'string') candidates.push(record.pattern);
   const patternProperties = record.patternProperties;
@@ -51,7 +71,7 @@ function badPattern(node: unknown, seen: Set<object>): string | undefined {
         .filter(([key]) => !DATA_KEYWORDS.has(key))
         .map(([, member]) => member);
   for (const member of members) {
-    const found = badPattern(member, seen);
+    const found = badPattern(member, walk);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -78,8 +98,16 @@ export function schemaShapeProblem(schema: Record<string, unknown>): string | un
   }
   if (fine) {
     // the meta-schemas' `format: regex` is not checked by the validator: patterns are, here
-    const pattern = badPattern(schema, new Set());
+    const walk: Walk = { seen: new Set(), refers: false };
+    const pattern = badPattern(schema, walk);
     if (pattern !== undefined) return pattern;
+    // a reference that points nowhere (or to another document, which is never fetched) or an
+    // `$id` given twice passes the meta-schema and fails every call: such schemas are compiled
+    // now, as the call would (core caches the result, so the first call does not compile again)
+    if (walk.refers) {
+      const problem = compileProblem(schema);
+      if (problem !== undefined) return problem;
+    }
     valid.add(schema);
     return undefined;
   }
@@ -92,4 +120,18 @@ export function schemaShapeProblem(schema: Record<string, unknown>): string | un
     );
   if (errors.length > 5) shown.push(`and ${errors.length - 5} more`);
   return shown.join('; ');
+}
+
+/** Why core cannot compile `schema` (as every call would), or undefined. */
+function compileProblem(schema: Record<string, unknown>): string | undefined {
+  try {
+    compileSchema(schema);
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const message = errorMessage(cause ?? error);
+    return /can't resolve reference/.test(message)
+      ? `${message} (a $ref must point inside the schema, such as #/definitions/Name; other documents are not fetched)`
+      : message;
+  }
 }
