@@ -9,6 +9,20 @@ const REMEMBERED = 1_024;
 type Fields = Record<string, unknown>;
 
 /**
+ * The key of a request id or progress token. JSON-RPC asks an answer to carry the request's id
+ * as it was (a string is not a number), but both SDK clients look an answer up by
+ * `Number(id)`, so a live answer `"3"` ends request `3` (and progress token `"3"` is token
+ * `3`, and so are `"03"` and `"3.0"`): a late one is matched the same way, or it was reported
+ * as unknown while a timely one was taken. A string that is no number (`"tp-3"`, the direct
+ * stdio path's ids) or only blanks stays itself.
+ */
+function keyOf(id: unknown): unknown {
+  if (typeof id !== 'string' || id.trim() === '') return id;
+  const number = Number(id);
+  return Number.isFinite(number) ? number : id;
+}
+
+/**
  * The requests a client gave up on: it sent `notifications/cancelled` for them (a timeout, a
  * caller's cancel, `maxTotalTimeoutMs`). The spec says the sender of a cancel should ignore an
  * answer that comes after it, and one may always come (the cancel and the answer cross on the
@@ -25,8 +39,8 @@ export class LateAnswers {
     if (fields?.method !== 'notifications/cancelled') return;
     const id = (fields.params as Fields | undefined)?.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    this.ids.delete(id);
-    this.ids.add(id);
+    this.ids.delete(keyOf(id));
+    this.ids.add(keyOf(id));
     if (this.ids.size > REMEMBERED) this.ids.delete(this.ids.values().next().value);
   }
 
@@ -38,10 +52,10 @@ export class LateAnswers {
     if (typeof message !== 'object' || message === null || this.ids.size === 0) return false;
     const fields = message as Fields;
     if (fields.method === 'notifications/progress') {
-      return this.ids.has((fields.params as Fields | undefined)?.progressToken);
+      return this.ids.has(keyOf((fields.params as Fields | undefined)?.progressToken));
     }
     if (fields.method !== undefined || !('result' in fields || 'error' in fields)) return false;
-    return this.ids.delete(fields.id);
+    return this.ids.delete(keyOf(fields.id));
   }
 
   /**

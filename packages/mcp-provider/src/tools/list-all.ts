@@ -1,3 +1,4 @@
+import { ToolError } from '@toolplane/core';
 import type { McpProviderEvent } from '../lifecycle/events.js';
 import { protocolErrorEvents } from '../lifecycle/protocol-errors.js';
 import type { McpSession, McpToolDefinition } from '../session/session.js';
@@ -15,7 +16,9 @@ export interface ListAllOptions {
 
 /**
  * Every tool a server lists, page by page (bounded at {@link MAX_PAGES}; a repeated cursor
- * stops it). Entries the session dropped and later definitions of a remote name already listed
+ * stops it). The whole listing, every page together, gets `requestTimeoutMs` (a listing is one
+ * question to the server, paged): a server that sends page after page, each in time, held a
+ * start or a re-list for up to 1000 times that; past it the listing fails with `TIMEOUT`. Entries the session dropped and later definitions of a remote name already listed
  * are reported as `protocol-error` events and left out, coalesced as a session's protocol errors
  * are (a list of thousands of bad definitions is a few events that count them all).
  */
@@ -24,9 +27,29 @@ export async function listAllTools(
   options: ListAllOptions,
 ): Promise<McpToolDefinition[]> {
   const reports = protocolErrorEvents(options.server, options.emit);
+  const whole = new AbortController();
+  let pages = 0;
+  const timer = setTimeout(
+    () => whole.abort(new Error('the whole listing took too long')),
+    options.requestTimeoutMs,
+  );
+  const signal = options.signal ? AbortSignal.any([options.signal, whole.signal]) : whole.signal;
   try {
-    return await listPages(session, options, (message) => reports.add(message));
+    return await listPages(
+      session,
+      { ...options, signal },
+      (message) => reports.add(message),
+      () => pages++,
+    );
+  } catch (error) {
+    if (!whole.signal.aborted || options.signal?.aborted) throw error;
+    throw new ToolError(
+      'TIMEOUT',
+      `MCP server "${options.server}": tools/list did not finish within ${options.requestTimeoutMs} ms (requestTimeoutMs bounds the whole listing) after ${pages} pages; raise requestTimeoutMs if the server has that many tools, or fix its paging`,
+      { cause: error },
+    );
   } finally {
+    clearTimeout(timer);
     reports.flush();
   }
 }
@@ -35,6 +58,7 @@ async function listPages(
   session: McpSession,
   options: ListAllOptions,
   problem: (message: string) => void,
+  pageDone: () => void,
 ): Promise<McpToolDefinition[]> {
   const { signal } = options;
   const all: McpToolDefinition[] = [];
@@ -46,6 +70,7 @@ async function listPages(
       timeoutMs: options.requestTimeoutMs,
       ...(signal ? { abort: { signal } } : {}),
     });
+    pageDone();
     for (const message of result.dropped ?? []) problem(message);
     for (const item of result.items) {
       // a second definition under the same remote name would be called as the first one
