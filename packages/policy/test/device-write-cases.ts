@@ -44,7 +44,7 @@ export const ALLOW = [
 
 export type { Case, Expected } from './helpers.js';
 
-/** The policy of the device-write tests: {@link shellPolicy} under {@link ALLOW}. */
-export function deviceWritePolicy(id: string) {
-  return shellPolicy(ALLOW, id);
+/** The policy of the device-write tests: {@link shellPolicy} under {@link ALLOW} and `more`. */
+export function deviceWritePolicy(id: string, more: readonly string[] = []) {
+  return shellPolicy([...ALLOW, ...more], id);
 }

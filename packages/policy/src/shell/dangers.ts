@@ -5,6 +5,7 @@ import { normalizePath } from './working-directory.js';
 import { checkWrittenFiles } from './written-files.js';
 import { judgeArgumentLists } from './argument-lists.js';
 import { STORAGE_RULES } from './storage-rules.js';
+import { SYSTEM_ROOT_RULES, extractionIntoDevices } from './system-roots.js';
 
 interface Verdict {
   readonly category: FindingCategory;
@@ -22,12 +23,17 @@ const reverse = (reason: string): Verdict => ({ category: 'reverse-shell', reaso
 const hasLong = (long: ReadonlySet<string>, full: string, shortest: number): boolean =>
   [...long].some((given) => given.length >= shortest && full.startsWith(given));
 
+/** UEFI firmware variables as Linux shows them. */
+const EFI_VARIABLES = /^\/sys\/firmware\/efi\/(efivars|vars)\/./;
+
 const RM: Rule = (args) => {
   const options = parseOptions(args);
   // rm's long options: force, interactive, one-file-system, (no-)preserve-root, recursive, dir, verbose.
   const recursive = options.short.has('r') || options.short.has('R') || hasLong(options.long, 'recursive', 1);
   const force = options.short.has('f') || hasLong(options.long, 'force', 1);
   if (hasLong(options.long, 'no-preserve-root', 1)) return destructive('rm --no-preserve-root');
+  if (options.operands.some((operand) => EFI_VARIABLES.test(normalizePath(operand))))
+    return system('rm of UEFI firmware variables (a machine whose boot variables are gone may not start)');
   return recursive && force ? destructive('rm with recursive and force flags (rm -rf)') : undefined;
 };
 
@@ -270,7 +276,16 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
     report(state, 'deny', 'disk-destruction', `${name} formats a device`, command.text);
     return;
   }
-  const rule = RULES.get(name) ?? STORAGE_RULES.get(name);
+  const extracted =
+    name === 'tar' || name === 'unzip'
+      ? extractionIntoDevices(
+          name,
+          command.args.map((word) => word.text),
+        )
+      : undefined;
+  if (extracted !== undefined)
+    notUnderstood(state, `${name} extracts files the archive names into ${extracted}`, command.text);
+  const rule = RULES.get(name) ?? STORAGE_RULES.get(name) ?? SYSTEM_ROOT_RULES.get(name);
   if (!rule) return;
   // `A=(-rf /); rm "${A[@]}"`: every argument list the words may give, each judged.
   if (judgeArgumentLists(state, command, rule)) return;

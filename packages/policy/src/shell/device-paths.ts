@@ -26,6 +26,10 @@ const MACHINE_FILES: readonly (readonly [RegExp, string])[] = [
   [/^\/dev\/nvram$/, "the firmware's settings memory (a bad write can leave the machine unable to boot)"],
   [/^\/sys\/power\/state$/, 'which suspends or hibernates the machine at once'],
   [
+    /^\/sys\/firmware\/efi\/(efivars|vars)\/./,
+    'a UEFI firmware variable (boot entries, Secure Boot keys: a bad one can leave the machine unable to start)',
+  ],
+  [
     /^\/sys\/(block|bus|class|devices)\/.+\/(delete|remove)$/,
     'which removes the device from the running system (a disk disappears under its file systems)',
   ],

@@ -17,6 +17,7 @@ const SAMPLES = [
   '/dev/kmem',
   '/dev/port',
   '/proc/sysrq-trigger',
+  '/sys/firmware/efi/efivars/Boot0000-8be4df61-93ca-11d2-aa0d-00e098032b8c',
 ];
 
 /** Most wildcards of a pattern that is matched against {@link SAMPLES}. */

@@ -1,0 +1,105 @@
+import type { FindingCategory } from './analysis.js';
+import { parseOptions } from './normalize.js';
+import { normalizePath } from './working-directory.js';
+
+/** A default rule's verdict on one command's arguments. */
+export interface RootVerdict {
+  readonly category: FindingCategory;
+  readonly reason: string;
+}
+
+/**
+ * The root and the directories the system runs from: changing the owner or mode of everything
+ * under one (`chmod -R 777 /`, `chown -R user /usr`) or moving one away (`mv /usr /x`) leaves a
+ * machine that no longer boots or lets anyone log in, as lasting as `rm -rf /`.
+ */
+const SYSTEM_ROOTS = new Set([
+  '/',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/proc',
+  '/sbin',
+  '/sys',
+  '/usr',
+  '/var',
+]);
+
+const isSystemRoot = (operand: string): boolean =>
+  operand.startsWith('/') && SYSTEM_ROOTS.has(normalizePath(operand).replace(/(.)\/+$/, '$1'));
+
+/** `chmod -R`, `chown -R`, `chgrp -R` (or `--recursive`) over a system root. */
+function recursiveOverRoot(name: string) {
+  return (args: readonly string[]): RootVerdict | undefined => {
+    const options = parseOptions(args);
+    if (!options.short.has('R') && !options.long.has('recursive')) return undefined;
+    const root = options.operands.find(isSystemRoot);
+    return root === undefined
+      ? undefined
+      : {
+          category: 'destructive-file-operation',
+          reason: `${name} -R over ${root} changes every file of the system (the machine may no longer boot)`,
+        };
+  };
+}
+
+/** `mv` of a system root (every operand but the last, or every one after `-t DIR`). */
+function moveRoot(args: readonly string[]): RootVerdict | undefined {
+  // The directory of `-t DIR` is the target, not a source.
+  const named = args.filter(
+    (_, at) => at === 0 || !/^(-t|--target-directory|--target|--targ|--tar|--ta)$/.test(args[at - 1] ?? ''),
+  );
+  const options = parseOptions(named);
+  const target = options.short.has('t') || [...options.long].some((option) => option.startsWith('ta'));
+  const sources = target ? options.operands : options.operands.slice(0, -1);
+  const root = sources.find(isSystemRoot);
+  return root === undefined
+    ? undefined
+    : { category: 'destructive-file-operation', reason: `mv of ${root} takes a system directory away` };
+}
+
+/**
+ * Default rules over the system's own directories, by command name. Unlike the other default
+ * rules, an argument known only at run time leaves these commands as they are (`chmod +x "$f"`
+ * is everyday work): only a root named in the line is denied.
+ */
+export const SYSTEM_ROOT_RULES: ReadonlyMap<string, (args: readonly string[]) => RootVerdict | undefined> =
+  new Map([
+    ['chmod', recursiveOverRoot('chmod')],
+    ['chown', recursiveOverRoot('chown')],
+    ['chgrp', recursiveOverRoot('chgrp')],
+    ['mv', moveRoot],
+  ]);
+
+/** Directories where files an archive names are devices or kernel files. */
+const SPECIAL = /^\/+(dev|proc|sys)(\/|$)/;
+
+/**
+ * The directory `tar -x` (`-C DIR`, `--directory DIR`) or `unzip` (`-d DIR`) extracts into when it
+ * is under /dev, /proc or /sys: the archive names the files written there (an existing device
+ * node is replaced, or written with `--overwrite`), which the line does not show.
+ */
+export function extractionIntoDevices(name: string, args: readonly string[]): string | undefined {
+  let directory: string | undefined;
+  let extracting = name === 'unzip';
+  for (const [at, arg] of args.entries()) {
+    const next = args[at + 1];
+    if (name === 'tar') {
+      if (/^--(extract|get)$/.test(arg) || (at === 0 && /^[^-]*x/.test(arg)) || /^-[A-Za-z]*x/.test(arg))
+        extracting = true;
+      if (arg === '-C' || arg === '--directory') directory = next;
+      else if (arg.startsWith('--directory=')) directory = arg.slice('--directory='.length);
+      else if (/^-C./.test(arg)) directory = arg.slice(2);
+      else if (/^-[A-Za-z]*C$/.test(arg)) directory = next;
+    } else if (arg === '-d') directory = next;
+    else if (/^-d./.test(arg)) directory = arg.slice(2);
+  }
+  if (!extracting || directory === undefined) return undefined;
+  const path = normalizePath(directory);
+  return SPECIAL.test(path) ? path : undefined;
+}
