@@ -1,7 +1,7 @@
 import { type ToolResult, fail } from '@toolplane/core';
 import { jsonBytes, normalizeArgs } from './call-values.js';
 import { callOptionsProblem, shortName } from './check-options.js';
-import { callIdProblem, principalProblem, sessionProblem } from './check-caller.js';
+import { callIdProblem, copiedPrincipal, sessionProblem } from './check-caller.js';
 import { notFound } from './not-found.js';
 import type { CallOptions } from './options.js';
 import type { ToolRegistry, ToolRoute } from './registry.js';
@@ -15,6 +15,8 @@ export interface AdmittedCall {
   readonly args: Record<string, unknown>;
   readonly bytesIn: number;
   readonly timeoutMs: number;
+  /** A frozen copy of the caller's principal, when one was given. */
+  readonly principal?: Readonly<Record<string, unknown>>;
 }
 
 /** A call refused before it runs: the name to record it under, and the failure. */
@@ -69,16 +71,21 @@ export function admitCall(
       ),
     };
   }
+  let principal: Readonly<Record<string, unknown>> | undefined;
   if (options.session !== undefined || options.principal !== undefined || options.callId !== undefined) {
     const where = `a call to ${route.name}`;
+    const copy = options.principal === undefined ? undefined : copiedPrincipal(options.principal, where);
     const badCaller =
       sessionProblem(options.session, where) ??
-      principalProblem(options.principal, where) ??
+      (typeof copy === 'string' ? copy : undefined) ??
       callIdProblem(options.callId, where);
     if (badCaller) return { tool: route.name, result: fail('INVALID_ARGUMENTS', badCaller) };
+    principal = copy as Readonly<Record<string, unknown>> | undefined;
   }
   const timeoutMs = options.timeoutMs ?? route.timeoutMs ?? defaultTimeoutMs;
   const problem = callOptionsProblem(route, timeoutMs, options);
   if (problem) return { tool: route.name, result: problem };
-  return { route, args: parsedArgs, bytesIn, timeoutMs };
+  return principal === undefined
+    ? { route, args: parsedArgs, bytesIn, timeoutMs }
+    : { route, args: parsedArgs, bytesIn, timeoutMs, principal };
 }

@@ -75,9 +75,10 @@ export function cancelledBy(signal: AbortSignal): ToolError {
   return new ToolError('CANCELLED', `the call was cancelled: ${text}`);
 }
 
-/** The session, trace, principal and services of a call context. */
+/** The session, trace, principal (the checked copy admission made) and services of a call context. */
 export function contextFields(
   options: ToolContextInit,
+  principal: ToolContext['principal'] | undefined,
   tool: string,
   sessionId: string,
   defaultServices: ToolServices | undefined,
@@ -86,7 +87,7 @@ export function contextFields(
   const session = options.session;
   const trace = options.trace;
   return {
-    principal: options.principal ?? NO_PRINCIPAL,
+    principal: principal ?? NO_PRINCIPAL,
     session: session ? { depth: session.depth ?? 0, ...session, id: sessionId } : { id: sessionId, depth: 0 },
     trace: trace
       ? { originId: trace.originId ?? sessionId, ...trace, callPath: [...(trace.callPath ?? []), tool] }

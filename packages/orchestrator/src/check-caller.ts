@@ -34,15 +34,38 @@ export function sessionProblem(session: unknown, where: string): string | undefi
   return undefined;
 }
 
+/** The principal fields core names, each a non-empty string when present. */
+const PRINCIPAL_FIELDS = ['agentId', 'userId', 'channel', 'tenantId'] as const;
+
 /**
- * Why a principal given to a call or a view cannot be used, or undefined when it can: an object
- * (policy reads who calls from its fields; a string or a number would make every rule miss).
+ * A frozen plain copy of a principal given to a call or a view, or why it cannot be used: an
+ * object (policy reads who calls from its fields; a string or a number would make every rule
+ * miss) whose `agentId`, `userId`, `channel` and `tenantId` are non-empty strings of bounded
+ * length when present, and whose fields can be read. Its fields are read once, here: a getter
+ * or a Proxy that throws is the caller's bad input, never a later `filterTools` or middleware
+ * failing on it.
  */
-export function principalProblem(principal: unknown, where: string): string | undefined {
-  if (principal === undefined) return undefined;
-  if (typeof principal === 'object' && principal !== null && !Array.isArray(principal)) return undefined;
-  const got = principal === null ? 'null' : Array.isArray(principal) ? 'an array' : typeof principal;
-  return `principal of ${where} must be an object such as { agentId: "coder" }, or left out; got ${got}`;
+export function copiedPrincipal(
+  principal: unknown,
+  where: string,
+): Readonly<Record<string, unknown>> | string {
+  if (typeof principal !== 'object' || principal === null || Array.isArray(principal)) {
+    const got = principal === null ? 'null' : Array.isArray(principal) ? 'an array' : typeof principal;
+    return `principal of ${where} must be an object such as { agentId: "coder" }, or left out; got ${got}`;
+  }
+  const copy: Record<string, unknown> = {};
+  try {
+    for (const key in principal) copy[key] = (principal as Record<string, unknown>)[key];
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return `principal of ${where} cannot be read (${why.slice(0, 200)}); pass a plain object such as { agentId: "coder" }`;
+  }
+  for (const field of PRINCIPAL_FIELDS) {
+    const value = copy[field];
+    if (value !== undefined && !isSessionId(value))
+      return `principal.${field} of ${where} must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters, or left out; got ${kindOf(value)}`;
+  }
+  return Object.freeze(copy);
 }
 
 /** Whether a call id can be used as given (a non-empty string of bounded length). */

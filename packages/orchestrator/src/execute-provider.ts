@@ -1,3 +1,4 @@
+import { isProxy } from 'node:util/types';
 import {
   type CompiledSchema,
   type ToolCall,
@@ -11,6 +12,7 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import { repairContext } from './call-context.js';
+import { GETTER, blockShapeProblem, plainField, structuredProblem } from './check-result.js';
 import { shortName } from './check-options.js';
 import { providerFailure, thrownMessage } from './thrown.js';
 import type { CallState } from './call-state.js';
@@ -227,7 +229,12 @@ function run(
 function checked(value: unknown, provider: string, tool: string): ToolResult {
   let problem: string | undefined;
   try {
-    problem = describeInvalidResult(value) ?? contentProblem(value as ToolResult);
+    problem =
+      describeInvalidResult(value) ??
+      contentProblem(value as ToolResult) ??
+      ((value as ToolResult).ok
+        ? structuredProblem((value as ToolResult & { ok: true }).structured)
+        : undefined);
   } catch (error) {
     problem = `it cannot be read: ${thrownMessage(error)}`;
   }
@@ -253,10 +260,15 @@ const STRING_FIELDS: ReadonlySet<string> = new Set(['type', 'text', 'data', 'mim
 function contentProblem(result: ToolResult): string | undefined {
   const content = result.content;
   if (!content) return undefined;
+  if (isProxy(content)) return 'content is a Proxy: return plain data';
   for (let i = 0; i < content.length; i++) {
     const block = content[i] as unknown as Record<string, unknown>;
+    const shape = blockShapeProblem(block, i);
+    if (shape) return shape;
     for (const key in block) {
-      const field = block[key];
+      // read once, as data: a getter could answer the next read (the size cap's) differently
+      const field = plainField(block, key);
+      if (field === GETTER) return `content[${i}].${key.slice(0, 40)} is a getter: return plain data`;
       if (typeof field === 'string' || STRING_FIELDS.has(key)) continue;
       try {
         JSON.stringify(field);

@@ -1,5 +1,5 @@
 import { type Middleware, type RegisteredTool, ToolError, type ToolView } from '@toolplane/core';
-import { DEFAULT_SESSION_ID, principalProblem, sessionProblem } from './check-caller.js';
+import { DEFAULT_SESSION_ID, copiedPrincipal, sessionProblem } from './check-caller.js';
 import { shortName } from './check-options.js';
 import { thrownMessage } from './thrown.js';
 
@@ -28,12 +28,13 @@ export function fullView(view: Partial<ToolView>): ToolView {
 }
 
 function readView(view: Partial<ToolView>): ToolView {
-  const problem =
-    sessionProblem(view.session, 'listTools(view)') ?? principalProblem(view.principal, 'listTools(view)');
-  if (problem) throw new ToolError('INVALID_ARGUMENTS', problem);
+  const sessionBad = sessionProblem(view.session, 'listTools(view)');
+  if (sessionBad) throw new ToolError('INVALID_ARGUMENTS', sessionBad);
+  const principal = view.principal === undefined ? {} : copiedPrincipal(view.principal, 'listTools(view)');
+  if (typeof principal === 'string') throw new ToolError('INVALID_ARGUMENTS', principal);
   const session = view.session;
   return {
-    principal: view.principal ?? {},
+    principal,
     session: session
       ? { ...session, id: session.id ?? DEFAULT_SESSION_ID, depth: session.depth ?? 0 }
       : { id: DEFAULT_SESSION_ID, depth: 0 },

@@ -86,7 +86,7 @@ export function prepareCall(
   const ctx = createCallContext(
     state,
     callId,
-    contextFields(options, route.name, sessionId, deps.options.services, progress),
+    contextFields(options, admitted.principal, route.name, sessionId, deps.options.services, progress),
     deadline,
   );
   return { admitted, state, ctx, sessionId, chosenId: picked.chosen, deadline, signal: options.signal };

@@ -272,7 +272,7 @@ describe('names and arguments a confused model sends', () => {
 
 describe('providers that return what JSON cannot carry', () => {
   it.each<[string, () => unknown, string]>([
-    ['a BigInt', () => ({ total: 1n }), 'BigInt'],
+    ['a BigInt', () => ({ total: 1n }), 'structured.total is a bigint'],
     [
       'a cycle',
       () => {
@@ -280,7 +280,7 @@ describe('providers that return what JSON cannot carry', () => {
         node.next = node;
         return node;
       },
-      'refers to itself',
+      'structured.next refers back to itself',
     ],
   ])('structured output with %s is INVALID_RESULT naming the tool', async (_label, make, fragment) => {
     orchestrator = createOrchestrator();
@@ -289,7 +289,7 @@ describe('providers that return what JSON cannot carry', () => {
     );
     const result = await orchestrator.call('t__s', {});
     expect(codeOf(result)).toBe('INVALID_RESULT');
-    expect(messageOf(result)).toContain('t__s returned structured output that is not JSON data');
+    expect(messageOf(result)).toContain('provider "t" returned an invalid result for t__s');
     expect(messageOf(result)).toContain(fragment);
   });
 });
