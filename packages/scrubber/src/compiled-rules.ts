@@ -1,5 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { type AnchorEntry, type ProbeGroup, anchorAt, buildProbeGroups } from './anchor-index.js';
+import { withoutTrailingDecoration } from './trailing-decoration.js';
 import type { Finding, RuleMatch, SecretRule } from './types.js';
 
 /** A rule ready to run: its regex made sticky (and with group indices when it has a group). */
@@ -71,13 +72,9 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
     const match = runnable.pattern ? runPattern(runnable, text, start) : runnable.rule.match?.(text, start);
     if (match === undefined || match.end <= match.start) return;
     const validate = runnable.rule.validate;
-    if (validate && !validate(text.slice(match.start, match.end))) return;
-    out.push({
-      kind: match.kind ?? runnable.rule.id,
-      ruleId: runnable.rule.id,
-      start: match.start,
-      end: match.end,
-    });
+    const end = withoutTrailingDecoration(text, match.start, match.end);
+    if (validate && !validate(text.slice(match.start, end))) return;
+    out.push({ kind: match.kind ?? runnable.rule.id, ruleId: runnable.rule.id, start: match.start, end });
   };
   const tryEntries = (
     entries: readonly AnchorEntry[] | undefined,

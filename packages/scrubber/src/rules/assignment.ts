@@ -13,8 +13,10 @@ import {
   startsLine,
 } from './shell-values.js';
 import {
+  MAX_ESCAPES,
   MAX_WRAP,
   UNQUOTED_PATTERNS,
+  escapedQuoteStart,
   quotedEnd,
   unquotedEnd,
   wordEnd,
@@ -65,7 +67,8 @@ export function matchAssignment(text: string, separator: number): RuleMatch | un
   // Walk back over `:` of `:=`, spaces, closing quotes and JSON escapes to the key name.
   let keyEnd = separator;
   if (separatorCode === 61 && before === 58) keyEnd--;
-  for (let steps = 0; steps < 6 && keyEnd > 0; steps++) {
+  // (JSON escaped n levels deep puts 2^n - 1 backslashes before each quote: `\\\"` at three.)
+  for (let steps = 0; steps < MAX_ESCAPES + 4 && keyEnd > 0; steps++) {
     const code = text.charCodeAt(keyEnd - 1);
     if (code === 32 || code === 9 || isQuote(code) || code === 92) keyEnd--;
     else break;
@@ -101,7 +104,7 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
     start++;
   if (info.separator === 58 && (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13))
     start = wrappedValueStart(text, start);
-  if (text.charCodeAt(start) === 92) start++; // \" inside a JSON string
+  start = escapedQuoteStart(text, start); // \" (or \\\" ...) inside a JSON string
   const quote = text.charCodeAt(start);
   if (isQuote(quote)) return matchQuoted(text, start + 1, quote, info);
   // bash's $'...' (`set`, `declare -p` print a value with control characters so).

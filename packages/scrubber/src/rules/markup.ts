@@ -87,13 +87,22 @@ function matchElement(text: string, close: number): RuleMatch | undefined {
   while (nameEnd - close - 2 < MAX_NAME && isNameCode(text.charCodeAt(nameEnd))) nameEnd++;
   if (nameEnd === close + 2 || text.charCodeAt(nameEnd) !== 62) return undefined;
   const name = text.slice(close + 2, nameEnd);
-  const cdata = cdataBefore(text, close);
-  // The value: back to the `>` of the opening tag, with no tag between (or the CDATA section).
-  let open = cdata === undefined ? close : cdata.begin;
+  // The value: back to the `>` of the opening tag, with no tag between; CDATA sections are read
+  // past (`<password>ab<![CDATA[cd]]>ef</password>` mixes text and a section).
+  let open = close;
+  let sections = 0;
   while (open > 0 && close - open < MAX_VALUE) {
     const code = text.charCodeAt(open - 1);
-    if (code === 62) break;
-    if (code === 60 || (cdata !== undefined && !isWhitespace(code))) return undefined;
+    if (code === 62) {
+      if (!text.startsWith(']]>', open - 3)) break;
+      const from = Math.max(0, close - MAX_VALUE);
+      const begin = text.slice(from, open - 3).lastIndexOf(CDATA_OPEN);
+      if (begin === -1) return undefined;
+      open = from + begin;
+      sections++;
+      continue;
+    }
+    if (code === 60) return undefined;
     open--;
   }
   if (text.charCodeAt(open - 1) !== 62) return undefined;
@@ -105,15 +114,20 @@ function matchElement(text: string, close: number): RuleMatch | undefined {
     return undefined;
   const kind = tagKind(tag, name);
   if (kind === undefined) return undefined;
-  if (cdata !== undefined) {
-    const value = text.slice(cdata.start, cdata.end);
-    return acceptable(value.trim()) ? { start: cdata.start, end: cdata.end, kind } : undefined;
-  }
   let start = open;
   let end = close;
   while (start < end && isWhitespace(text.charCodeAt(start))) start++;
   while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
-  return acceptable(text.slice(start, end)) ? { start, end, kind } : undefined;
+  const cdata = sections > 0 ? cdataBefore(text, close) : undefined;
+  if (cdata !== undefined && cdata.begin === start) {
+    // The value is all in the section(s): redacted inside them, the markup kept.
+    const value = text.slice(cdata.start, cdata.end);
+    return acceptable(value.trim()) ? { start: cdata.start, end: cdata.end, kind } : undefined;
+  }
+  // Text mixed with sections is redacted whole, markup and all (the marker is text either way).
+  const value =
+    sections > 0 ? text.slice(start, end).replace(/<!\[CDATA\[|\]\]>/g, '') : text.slice(start, end);
+  return acceptable(value) ? { start, end, kind } : undefined;
 }
 
 /** The `value="..."` at `at` of a tag whose `key` or `name` attribute names a credential. */

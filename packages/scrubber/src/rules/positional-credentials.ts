@@ -4,6 +4,7 @@ import { argumentAfter, argumentEnd, isPlaceholderArgument, isShellSyntax } from
 import { isBlank, isQuote, isWhitespace } from './characters.js';
 import { type KnownCommand, commandBefore } from './command-words.js';
 import { credentialKind } from './key-names.js';
+import { type ListCommand, listCommandAround, nextBlockItem, nextWrappedItem } from './list-command.js';
 
 // Passwords a command takes as a word after a keyword rather than after an option:
 // NetworkManager's `nmcli device wifi connect SSID password WORD` and its secret properties
@@ -84,7 +85,7 @@ function isConfigureSet(text: string, nameEnd: number, keyStart: number): boolea
   const words = text
     .slice(nameEnd, keyStart)
     .split(/[\s"',[\]]+/)
-    .filter((word) => word.length > 0 && word !== '\\');
+    .filter((word) => word.length > 0 && word !== '\\' && word !== '-'); // `-`: a YAML list item
   let expected = 'configure';
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
@@ -140,6 +141,33 @@ function isValue(text: string, argument: { start: number; end: number; quoted: b
   );
 }
 
+/**
+ * The argument list the keyword at `start` is an item of, when its command is named in a key
+ * beside the list (`"command": "aws"` after `"args": [...]`): only for a keyword quoted whole, an
+ * unquoted flow-list item (`[configure, set, KEY, VALUE]`) or a YAML block item (`- KEY`).
+ */
+function listCommand(text: string, start: number, inList: boolean): ListCommand | undefined {
+  return inList ? listCommandAround(text, start) : undefined;
+}
+
+/** The value after the keyword (ending at `end`): the next argument, or the next item of a list. */
+function valueAfter(
+  text: string,
+  end: number,
+  list: ListCommand | undefined,
+): { start: number; end: number; quoted: boolean } | undefined {
+  let value = nextArgument(text, end);
+  if (value === undefined && list !== undefined) {
+    const item = nextBlockItem(text, end) ?? nextWrappedItem(text, end);
+    if (item !== undefined) value = nextArgument(text, item);
+  }
+  if (value === undefined || list === undefined || value.quoted) return value;
+  // An unquoted flow-list item ends at `,` or `]`.
+  let last = value.end;
+  while (last > value.start && /[,\]]/.test(text.charAt(last - 1))) last--;
+  return { ...value, end: last };
+}
+
 function matchPositional(text: string, anchor: number): RuleMatch | undefined {
   // The keyword is the whole word the anchor is in (`password`, `wifi-sec.psk`, `add_user`).
   let start = anchor;
@@ -151,38 +179,59 @@ function matchPositional(text: string, anchor: number): RuleMatch | undefined {
   let end = anchor;
   while (end < text.length && end - start <= MAX_WORD) {
     const code = text.charCodeAt(end);
-    if (isWhitespace(code) || isQuote(code)) break;
+    if (isWhitespace(code) || isQuote(code) || code === 44) break;
     end++;
   }
   const word = text.slice(start, end);
   const before = start > 0 ? text.charCodeAt(start - 1) : 32;
   const after = text.charCodeAt(end);
-  // A word between blanks, or one quoted whole (an argument list: `["nmcli", ..., "wifi-sec.psk", "..."]`).
+  // A word between blanks, or one quoted whole (an argument list: `["nmcli", ..., "wifi-sec.psk", "..."]`),
+  // or an item of an unquoted YAML flow list (`[configure, set, KEY, VALUE]`).
   const quoted = isQuote(before) && after === before;
-  if (!quoted && (!isWhitespace(before) || !isWhitespace(after))) return undefined;
+  const flowItem = isWhitespace(before) && after === 44;
+  if (!quoted && !flowItem && (!isWhitespace(before) || !isWhitespace(after))) return undefined;
   if (quoted) end++; // the next argument is looked for after the closing quote
+  const blockItem = text.charCodeAt(start - 2) === 45 && isBlank(before);
+  const inList = quoted || flowItem || blockItem;
   const setting = awsSetting(word);
   if (AWS_SECRETS.has(setting)) {
     const aws = commandBefore(text, start, AWS);
-    if (aws === undefined || !isConfigureSet(text, aws.nameEnd, start)) return undefined;
-    const value = nextArgument(text, end);
+    let list: ListCommand | undefined;
+    if (aws === undefined || !isConfigureSet(text, aws.nameEnd, start)) {
+      list = listCommand(text, start, inList);
+      if (list?.name !== 'aws' || !isConfigureSet(text, list.listStart, start)) return undefined;
+    } else if (flowItem) return undefined;
+    const value = valueAfter(text, end, list);
     return value !== undefined && isValue(text, value)
       ? { start: value.start, end: value.end, kind: credentialKind(setting) ?? 'password' }
       : undefined;
   }
   if (NMCLI_SECRETS.has(word)) {
-    if (commandBefore(text, start, NMCLI) === undefined || FIELD_OPTIONS.has(previousWord(text, start)))
-      return undefined;
-    const value = nextArgument(text, end);
+    if (FIELD_OPTIONS.has(previousWord(text, start))) return undefined;
+    let list: ListCommand | undefined;
+    if (commandBefore(text, start, NMCLI) === undefined) {
+      list = listCommand(text, start, inList);
+      if (list?.name !== 'nmcli') return undefined;
+    } else if (flowItem) return undefined;
+    const value = valueAfter(text, end, list);
     return value !== undefined && isValue(text, value)
       ? { start: value.start, end: value.end, kind: 'password' }
       : undefined;
   }
-  if (!RABBITMQ_SUBCOMMANDS.has(word) || commandBefore(text, start, RABBITMQCTL) === undefined)
-    return undefined;
-  const name = nextArgument(text, end);
+  if (!RABBITMQ_SUBCOMMANDS.has(word)) return undefined;
+  let list: ListCommand | undefined;
+  if (commandBefore(text, start, RABBITMQCTL) === undefined) {
+    list = listCommand(text, start, inList);
+    if (list?.name !== 'rabbitmqctl') return undefined;
+  } else if (flowItem) return undefined;
+  const name = valueAfter(text, end, list);
   if (name === undefined || text.charCodeAt(name.start) === 45) return undefined;
-  const value = nextArgument(text, name.end + (name.quoted ? 1 : 0));
+  const nameEnd = name.quoted
+    ? name.end + 1
+    : list !== undefined && text.charCodeAt(name.end) === 44
+      ? name.end + 1
+      : name.end;
+  const value = valueAfter(text, nameEnd, list);
   return value !== undefined && isValue(text, value)
     ? { start: value.start, end: value.end, kind: 'password' }
     : undefined;

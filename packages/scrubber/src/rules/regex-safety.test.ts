@@ -10,6 +10,8 @@ import { MARKUP_PATTERNS } from './markup.js';
 import { SQL_PATTERNS } from './sql.js';
 import { PLACEHOLDER_PATTERNS } from '../placeholder.js';
 import { PEM_PATTERNS } from './structured.js';
+import { TRAILING_PATTERNS } from '../trailing-decoration.js';
+import { LIST_COMMAND_PATTERNS } from './list-command.js';
 
 /**
  * Bounded quantifiers become unbounded for the analysis: a pattern that can match one input in
@@ -27,6 +29,10 @@ const patterns: [string, RegExp][] = [
   ...DEFAULT_RULES.filter((rule) => rule.pattern).map(
     (rule) => [rule.id, rule.pattern as RegExp] as [string, RegExp],
   ),
+  ...LIST_COMMAND_PATTERNS.map(
+    (pattern) => ['positional_credentials (list command)', pattern] as [string, RegExp],
+  ),
+  ...TRAILING_PATTERNS.map((pattern) => ['trailing decoration', pattern] as [string, RegExp]),
   ...PEM_PATTERNS.map((pattern) => ['private_key (matcher)', pattern] as [string, RegExp]),
   ...ASSIGNMENT_PATTERNS.map((pattern) => ['assignment (matcher)', pattern] as [string, RegExp]),
   ...ENV_PAIR_PATTERNS.map((pattern) => ['env_pair (matcher)', pattern] as [string, RegExp]),

@@ -121,7 +121,7 @@ export const urlPassword: SecretRule = {
   description:
     'Passwords in URL userinfo (database URLs such as postgres://user:pass@host, redis, amqp, mongodb, https)',
   anchors: ['://'],
-  pattern: /:\/\/[^\s:@/?#"'<>`\\]{0,256}:([^\s@/?#"'<>`\\]{1,256})@/y,
+  pattern: /:\/\/[^\s:@/?#"'<>`\\]{0,256}:([^\s@/?#"'`\\]{1,256})@/y,
   validate: (secret) => !isPlaceholder(secret) && secret.length >= 3,
   maxLength: 520,
   positives: (fake) => {

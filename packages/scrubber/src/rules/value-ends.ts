@@ -53,23 +53,38 @@ export function wordEnd(text: string, from: number): number {
   return end;
 }
 
+/** The longest run of backslashes before a quote read as JSON escapes (five levels deep: 31). */
+export const MAX_ESCAPES = 31;
+
+/**
+ * At a run of backslashes followed by a quote (a JSON string inside a JSON string, at any depth:
+ * `\\"`, `\\\\\\"`...), the quote; otherwise `start`.
+ */
+export function escapedQuoteStart(text: string, start: number): number {
+  let cursor = start;
+  while (cursor - start < MAX_ESCAPES && text.charCodeAt(cursor) === 92) cursor++;
+  return cursor > start && isQuote(text.charCodeAt(cursor)) ? cursor : start;
+}
+
 /**
  * Where the quoted value whose text starts at `start` ends: at its closing `quote`, a line break,
  * or after {@link MAX_VALUE} + 1 characters.
  */
 export function quotedEnd(text: string, start: number, quote: number): number {
   // Opened by `\"` (JSON inside a JSON string), the value is closed by `\"`, and a quote inside
-  // it reads `\\\"`; opened by a bare quote, `\"` is a quote inside it.
-  const escaped = text.charCodeAt(start - 2) === 92;
+  // it reads `\\\"`; opened by a bare quote, `\"` is a quote inside it. Deeper, the value is
+  // closed by as many backslashes as opened it (`\\\"` three levels deep), and more escape a quote.
+  let escapes = 0;
+  while (escapes < MAX_ESCAPES && text.charCodeAt(start - 2 - escapes) === 92) escapes++;
   let end = start;
   while (end < text.length && end - start <= MAX_VALUE) {
     const code = text.charCodeAt(end);
     if (code === quote || code === 10 || code === 13) break;
     if (code === 92) {
       let run = 1; // backslashes in a row
-      while (run < 8 && text.charCodeAt(end + run) === 92) run++;
-      if (text.charCodeAt(end + run) === quote && (escaped ? run === 1 : run % 2 === 0)) {
-        if (escaped) break; // \" closes a JSON-escaped string
+      while (run < 2 * MAX_ESCAPES + 2 && text.charCodeAt(end + run) === 92) run++;
+      if (text.charCodeAt(end + run) === quote && (escapes > 0 ? run === escapes : run % 2 === 0)) {
+        if (escapes > 0) break; // \" closes a JSON-escaped string
         end += run; // escaped backslashes, then the closing quote
         break;
       }
