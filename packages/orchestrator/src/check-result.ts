@@ -1,22 +1,19 @@
 import { isProxy } from 'node:util/types';
 
-/** How deep structured output may nest (JSON parsers and the size cap's serializer give up deeper). */
-const MAX_DEPTH = 256;
+/** How deep structured output may nest (as deep as mcp-provider takes a server's answer). */
+const MAX_DEPTH = 1000;
 
 /**
- * Why a result's `structured` is not a JSON object of JSON data, naming the path, or undefined.
- * An app reads `structured` as the tool's typed answer and MCP sends it as `structuredContent`, a
- * JSON object: what JSON would drop or change (a function, a symbol, a Map or Set as `{}`, a Date
- * or class instance as a string or bare fields, NaN as null) would reach the model and the app as
- * something the tool never said. A field whose value is `undefined` is left out, as JSON does.
+ * Why a result's `structured` is not JSON data, naming the path, or undefined. An app reads
+ * `structured` as the tool's typed answer and callers send it on as JSON (an MCP
+ * `structuredContent`, a model message): what JSON would drop or change (a function, a symbol,
+ * a Map or Set as `{}`, a Date or class instance as a string or bare fields, NaN as null) would
+ * reach them as something the tool never said. Any JSON value is fine at the top, as core types
+ * it (`unknown`): a REST body may be an array or a string; the MCP gateway sends only an object
+ * as `structuredContent`. A field whose value is `undefined` is left out, as JSON does.
  */
 export function structuredProblem(structured: unknown): string | undefined {
   if (structured === undefined) return undefined;
-  if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) {
-    const got =
-      structured === null ? 'null' : Array.isArray(structured) ? 'an array' : `a ${typeof structured}`;
-    return `structured must be a JSON object (MCP structuredContent); got ${got}: wrap it as { "value": ... } or leave it out`;
-  }
   return dataProblem(structured, 'structured', [], 0);
 }
 

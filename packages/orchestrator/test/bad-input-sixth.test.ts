@@ -22,7 +22,7 @@ class Point {
   ) {}
 }
 
-describe('structured output is a JSON object of JSON data', () => {
+describe('structured output is JSON data', () => {
   it.each<[string, unknown, RegExp]>([
     ['a function', { total: 3, format: () => 'x' }, /structured\.format is a function/],
     ['a symbol', { tag: Symbol('t') }, /structured\.tag is a symbol/],
@@ -32,9 +32,8 @@ describe('structured output is a JSON object of JSON data', () => {
     ['a Date', { rows: [{ at: new Date(0) }] }, /structured\.rows\[0\]\.at is a Date.*toISOString/],
     ['a class instance', { where: new Point(1, 2) }, /structured\.where is a Point/],
     ['NaN', { ratio: Number.NaN }, /structured\.ratio is NaN/],
-    ['a string', 'just text', /structured must be a JSON object.*got a string/],
-    ['an array', [1, 2], /structured must be a JSON object.*got an array/],
-    ['null', null, /structured must be a JSON object.*got null/],
+    ['undefined in an array', { list: [1, undefined] }, /structured\.list\[1\] is undefined/],
+    ['a Map at the top', new Map(), /^.*\(structured is a Map/],
   ])(
     '%s is INVALID_RESULT naming the path (before: dropped or changed by JSON, or passed)',
     async (_, structured, message) => {
@@ -52,6 +51,18 @@ describe('structured output is a JSON object of JSON data', () => {
     const result = await local.call('p__x', {});
     expect(codeOf(result)).toBe('OK');
     expect(result.ok && result.structured).toBe(structured);
+  });
+
+  it.each<[string, unknown]>([
+    ['a string (a REST body that is a JSON string)', 'just text'],
+    ['an array (a REST list)', [{ id: 1 }, { id: 2 }]],
+    ['a number', 7],
+    ['null', null],
+  ])('any JSON value at the top is kept: %s', async (_, structured) => {
+    const local = answering(() => ({ ok: true, content: [{ type: 'text', text: 'ok' }], structured }));
+    const result = await local.call('p__x', {});
+    expect(codeOf(result)).toBe('OK');
+    expect(result.ok && result.structured).toEqual(structured);
   });
 });
 
