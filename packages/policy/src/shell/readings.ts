@@ -154,11 +154,13 @@ function ownProcess(facts: LineFacts, part: WordPart, next: WordPart | undefined
     return undefined;
   if (part.indirect || part.fallback || (part.variable !== '$$' && part.variable !== 'BASHPID'))
     return undefined;
-  const entry = typeof next === 'string' ? /^\/+(cwd|root)(?:\/|$)/.exec(next)?.[1] : undefined;
+  const entry = typeof next === 'string' ? /^\/+(cwd|root|fd)(?:\/|$)/.exec(next)?.[1] : undefined;
   if (!entry) return undefined;
   const process = facts.processDirectories ?? facts.directories;
   const own = part.variable === '$$' ? (facts.shellDirectories ?? process) : process;
-  if (entry === 'root') return valueWord('self', false);
+  // The shell's descriptors are read as the ones the line opened (`exec 3</dev/sda`); in a
+  // subshell `$$` names the parent, whose descriptors may differ: over-strict, never looser.
+  if (entry === 'root' || entry === 'fd') return valueWord('self', false);
   return own === facts.directories ? valueWord(SHELL_PROCESS, false) : undefined;
 }
 
