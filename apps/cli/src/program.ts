@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import type { CommandContext } from './context.js';
+import { type CommandContext, writeJson } from './context.js';
 import { CliError, EXIT_CODES, usageError } from './output/cli-error.js';
 import { createStyle } from './output/style.js';
 
@@ -207,26 +207,45 @@ export async function runCli(
   const program = createProgram(io, (code) => {
     exitCode = code;
   });
+  // `--json` asked for JSON on stdout: an error is JSON there too (besides its line on stderr),
+  // so `toolplane doctor --json | jq` reads a failure instead of nothing. Until a command's
+  // options are parsed, the word on the command line decides (a commander error).
+  const end = argv.indexOf('--');
+  let json = argv.slice(2, end === -1 ? undefined : end).includes('--json');
+  program.hook('preAction', (_program, action) => {
+    json = action.opts<{ json?: boolean }>().json === true;
+  });
+  const jsonError = (code: string, message: string, hint?: string): void => {
+    if (json) writeJson(io.stdout, { ok: false, error: { code, message, ...(hint ? { hint } : {}) } });
+  };
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // help and version end with exit code 0; every other commander error is a usage error
-      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+      if (error.exitCode === 0) return EXIT_CODES.ok;
+      jsonError('INVALID_ARGUMENTS', error.message.replace(/^error: /, ''), 'run with --help for usage');
+      return EXIT_CODES.usage;
     }
     const style = createStyle(io.stderr);
     if (error instanceof CliError) {
       io.stderr.write(`${style.red('toolplane: error:')} ${error.code}: ${error.message}\n`);
       if (error.hint) io.stderr.write(`${style.dim('hint:')} ${error.hint}\n`);
+      jsonError(error.code, error.message, error.hint);
       return error.exitCode;
     }
     const { isConfigError, describe } = await import('./output/describe-error.js');
-    io.stderr.write(`${style.red('toolplane: error:')} ${describe(error)}\n`);
+    const line = describe(error);
+    io.stderr.write(`${style.red('toolplane: error:')} ${line}\n`);
+    const [code = 'INTERNAL', ...rest] = line.split(': ');
     if (isConfigError(error)) {
-      io.stderr.write(`${style.dim('hint:')} run \`toolplane config validate\` to check the config\n`);
+      const hint = 'run `toolplane config validate` to check the config';
+      io.stderr.write(`${style.dim('hint:')} ${hint}\n`);
+      jsonError(code, rest.join(': '), hint);
       return EXIT_CODES.usage;
     }
+    jsonError(code, rest.join(': '));
     return EXIT_CODES.toolError;
   }
 }

@@ -141,3 +141,43 @@ describe('an HTTP client that disconnects during a call', () => {
     }
   });
 });
+
+describe('--json when the command fails before it has a result', () => {
+  // before, stdout was empty: `toolplane doctor --json | jq` read nothing at all
+  it('prints the error as JSON on stdout, with the same code, line on stderr and exit code', async () => {
+    const cases: { args: string[]; code: string; exit: number }[] = [
+      { args: ['-c', 'missing.json', 'tools', 'list', '--json'], code: 'CONFIG_INVALID', exit: 2 },
+      { args: ['-c', 'missing.json', 'doctor', '--json'], code: 'CONFIG_INVALID', exit: 2 },
+      { args: ['-c', 'missing.json', 'config', 'validate', '--json'], code: 'CONFIG_INVALID', exit: 2 },
+      { args: ['policy', 'explain', 'nosuch', '--json'], code: 'TOOL_NOT_FOUND', exit: 2 },
+      { args: ['openapi', 'import', 'nowhere.json', '--json'], code: 'CONFIG_INVALID', exit: 2 },
+      {
+        args: ['tools', 'call', 'api__fine', '--json', '--args', '{bad'],
+        code: 'INVALID_ARGUMENTS',
+        exit: 2,
+      },
+      { args: ['tools', 'list', '--json', '--no-such-option'], code: 'INVALID_ARGUMENTS', exit: 2 },
+    ];
+    const outcomes = await Promise.all(cases.map(({ args }) => runCli(args, { cwd: dir.path })));
+    for (const [index, outcome] of outcomes.entries()) {
+      const { args, code, exit } = cases[index] as (typeof cases)[number];
+      expect(outcome.code, args.join(' ')).toBe(exit);
+      const printed = JSON.parse(outcome.stdout) as { ok: boolean; error: { code: string; message: string } };
+      expect(printed.ok, args.join(' ')).toBe(false);
+      expect(printed.error.code, args.join(' ')).toBe(code);
+      expect(printed.error.message.length).toBeGreaterThan(0);
+      expect(outcome.stderr).toContain(`toolplane: error: ${code}: `);
+    }
+  });
+
+  it('leaves stdout empty without --json, and a value named --json is not the switch', async () => {
+    const [plain, value] = await Promise.all([
+      runCli(['-c', 'missing.json', 'doctor'], { cwd: dir.path }),
+      runCli(['-c', 'missing.json', 'tools', 'list', '--agent', 'x', '--', '--json'], { cwd: dir.path }),
+    ]);
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toBe('');
+    expect(value.code).toBe(2);
+    expect(value.stdout).toBe('');
+  });
+});
