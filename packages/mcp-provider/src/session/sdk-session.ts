@@ -7,13 +7,14 @@ import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
-import { ErrorRelay, clipErrorMessage } from './error-relay.js';
+import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
 import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
+import { SessionEvents } from './session-events.js';
 
 /** A transport plus what the provider wants to know about it. */
 export interface TransportHandle {
@@ -93,34 +94,26 @@ export async function openSdkSession(
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
   const client = new Client(CLIENT_INFO, { capabilities: {} });
-  const closeListeners: Array<(reason: string) => void> = [];
-  const changeListeners: Array<() => void> = [];
-  const errors = new ErrorRelay();
-  let closedByUs = false;
-  let closeReported = false;
+  const events = new SessionEvents();
+  const { errors } = events;
   let lastError = '';
   let connected = false;
   let probing = false;
-  const reportClose = (reason: string): void => {
-    if (closedByUs || closeReported) return;
-    closeReported = true;
-    for (const listener of closeListeners) listener(reason);
-  };
   /**
    * A remote transport error (a response stream cut, a refused POST) does not close the SDK
    * client, and requests waiting on the cut stream would wait for their timeout. Ping at once:
    * when the server does not answer, treat the connection as lost so those requests fail now.
    */
   const probeAfterError = (): void => {
-    if (!connected || probing || closeReported || handle.kind === 'stdio') return;
+    if (!connected || probing || events.ended || handle.kind === 'stdio') return;
     probing = true;
     client
       .ping({ timeout: REMOTE_PROBE_TIMEOUT_MS })
       .then(
         () => {},
         (error: unknown) => {
-          reportClose(`connection lost: ${lastError || errorMessage(error)}`);
-          closedByUs = true;
+          events.reportClose(`connection lost: ${lastError || errorMessage(error)}`);
+          events.closedByUs = true;
           void client.close().catch(() => {});
         },
       )
@@ -145,11 +138,9 @@ export async function openSdkSession(
   client.onclose = () => {
     direct?.close();
     const detail = handle.diagnostics() || lastError;
-    reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
+    events.reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
   };
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    for (const listener of changeListeners) listener();
-  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
   let protocolVersion: string | undefined;
   const setProtocolVersion = handle.transport.setProtocolVersion?.bind(handle.transport);
   handle.transport.setProtocolVersion = (version: string) => {
@@ -159,7 +150,7 @@ export async function openSdkSession(
   await connectWithin(handle, options, {
     connect: () => client.connect(handle.transport, { timeout: options.timeoutMs, signal: options.signal }),
     closeClient: () => {
-      closedByUs = true;
+      events.closedByUs = true;
       return client.close();
     },
   });
@@ -188,20 +179,7 @@ export async function openSdkSession(
       // the SDK checks only the tools of the last page it listed: check every tool here
       return outputs.checked(name, toCallOutcome(result));
     },
-    async close() {
-      closedByUs = true;
-      await client.close().catch(() => {});
-      await handle.transport.close().catch(() => {});
-    },
-    onClose(listener) {
-      closeListeners.push(listener);
-    },
-    onToolsChanged(listener) {
-      changeListeners.push(listener);
-    },
-    onProtocolError(listener) {
-      errors.listen(listener);
-    },
+    ...events.members(client, handle.transport),
     diagnostics() {
       return handle.diagnostics() || lastError;
     },

@@ -14,11 +14,12 @@ import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
-import { ErrorRelay, clipErrorMessage } from './error-relay.js';
+import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
 import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
 import { identityOf, toCallOutcome } from './sdk-results.js';
+import { SessionEvents } from './session-events.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 
@@ -78,7 +79,8 @@ export async function openV2Session(
   handle: TransportHandle,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<McpSession> {
-  const changeListeners: Array<() => void> = [];
+  const events = new SessionEvents();
+  const { errors } = events;
   // On a 2026-07-28 connection the client opens a subscriptions/listen stream for this; on an
   // older one it follows notifications/tools/list_changed. The provider re-lists itself.
   const client = new Client(CLIENT_INFO, {
@@ -87,28 +89,19 @@ export async function openV2Session(
       tools: {
         autoRefresh: false,
         debounceMs: 0,
-        onChanged: () => {
-          for (const listener of changeListeners) listener();
-        },
+        onChanged: () => events.toolsChanged(),
       },
     },
   });
-  const closeListeners: Array<(reason: string) => void> = [];
-  const errors = new ErrorRelay();
   let lastError = '';
-  let closedByUs = false;
-  let closeReported = false;
   const diagnostics = (): string => handle.diagnostics() || lastError;
   client.onerror = (error: Error) => {
     lastError = clipErrorMessage(errorMessage(error));
     errors.emit(lastError);
   };
   client.onclose = () => {
-    if (closedByUs || closeReported) return;
-    closeReported = true;
     const detail = diagnostics();
-    for (const listener of closeListeners)
-      listener(detail ? `connection closed: ${detail}` : 'connection closed');
+    events.reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
   };
   const following = new LateAnswers().follow(handle.transport);
   await connectWithin(handle, options, {
@@ -118,7 +111,7 @@ export async function openV2Session(
         { timeout: options.timeoutMs, signal: options.signal } as never,
       ),
     closeClient: () => {
-      closedByUs = true;
+      events.closedByUs = true;
       return client.close();
     },
     normalize,
@@ -143,20 +136,7 @@ export async function openV2Session(
       // checked here for every listed page, whatever the client keeps
       return outputs.checked(name, toCallOutcome(result));
     },
-    async close() {
-      closedByUs = true;
-      await client.close().catch(() => {});
-      await handle.transport.close().catch(() => {});
-    },
-    onClose(listener) {
-      closeListeners.push(listener);
-    },
-    onToolsChanged(listener) {
-      changeListeners.push(listener);
-    },
-    onProtocolError(listener) {
-      errors.listen(listener);
-    },
+    ...events.members(client, handle.transport),
     diagnostics,
   };
 }
