@@ -182,7 +182,8 @@ export function searchFile(
   let fd: number;
   try {
     // Non-blocking: a file swapped for a FIFO since the walk saw it must not hang the search.
-    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+    // No link followed: a file swapped for a symbolic link to one outside is not read.
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch {
     return undefined;
   }

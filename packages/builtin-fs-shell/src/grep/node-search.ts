@@ -1,8 +1,9 @@
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, closeSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Ignore } from 'ignore';
 import { GitignoreRules } from '../files/gitignore.js';
+import { openWalkedDirectory, throughDescriptor } from '../workspace/walk-descriptor.js';
 import { createFileFilter } from './file-filter.js';
 import { createFileSearchState, searchFile } from './file-search.js';
 import { type FileHits, type SearchOutcome, byPath } from './results.js';
@@ -61,37 +62,56 @@ export async function searchWithNode(request: SearchRequest): Promise<SearchOutc
       break;
     }
     const { directory, active: inherited } = stack.pop() as { directory: string; active: ActiveRules };
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(join(request.root, directory), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    let active = inherited;
-    if (loader && entries.some((entry) => entry.name === '.gitignore' || entry.name === '.rgignore')) {
-      active = [...inherited, ...loader.rulesOfSync(directory).map((rules) => ({ base: directory, rules }))];
-    }
+    // Each directory is opened without following a link and checked to be where the walk
+    // expects it; its entries and files are then read through that descriptor, so a directory
+    // swapped for a symbolic link to the outside mid-walk shows nothing from there.
+    const absolute = join(request.root, directory);
+    const fd = openWalkedDirectory(absolute);
+    if (fd === undefined) continue;
     const subdirectories: string[] = [];
-    for (const entry of entries) {
-      const path = directory === '' ? entry.name : `${directory}/${entry.name}`;
-      // Like ripgrep without --follow: symbolic links are not searched.
-      if (entry.isDirectory()) {
-        if (request.skipDirectories.includes(entry.name) || filter.excludesDirectory(path)) continue;
-        if (active.length > 0 && ignoredBy(active, path, true)) continue;
-        subdirectories.push(path);
-      } else if (entry.isFile()) {
-        if (!filter.file(path)) continue;
-        if (active.length > 0 && ignoredBy(active, path, false)) continue;
-        const searched = searchFile(path, join(request.root, path), request, state, literal);
-        const hits = searched instanceof Promise ? await searched : searched;
-        if (hits) {
-          files.push(hits);
-          total += hits.count;
+    try {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(throughDescriptor(fd, absolute, ''), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      let active = inherited;
+      if (loader && entries.some((entry) => entry.name === '.gitignore' || entry.name === '.rgignore')) {
+        active = [
+          ...inherited,
+          ...loader.rulesOfSync(directory).map((rules) => ({ base: directory, rules })),
+        ];
+      }
+      for (const entry of entries) {
+        const path = directory === '' ? entry.name : `${directory}/${entry.name}`;
+        // Like ripgrep without --follow: symbolic links are not searched.
+        if (entry.isDirectory()) {
+          if (request.skipDirectories.includes(entry.name) || filter.excludesDirectory(path)) continue;
+          if (active.length > 0 && ignoredBy(active, path, true)) continue;
+          subdirectories.push(path);
+        } else if (entry.isFile()) {
+          if (!filter.file(path)) continue;
+          if (active.length > 0 && ignoredBy(active, path, false)) continue;
+          const searched = searchFile(
+            path,
+            throughDescriptor(fd, absolute, entry.name),
+            request,
+            state,
+            literal,
+          );
+          const hits = searched instanceof Promise ? await searched : searched;
+          if (hits) {
+            files.push(hits);
+            total += hits.count;
+          }
         }
       }
-    }
-    for (let i = subdirectories.length - 1; i >= 0; i--) {
-      stack.push({ directory: subdirectories[i] as string, active });
+      for (let i = subdirectories.length - 1; i >= 0; i--) {
+        stack.push({ directory: subdirectories[i] as string, active });
+      }
+    } finally {
+      closeSync(fd);
     }
   }
   files.sort(byPath);

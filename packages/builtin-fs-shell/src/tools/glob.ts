@@ -4,6 +4,7 @@ import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplan
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
+import { confirmInside } from './glob-confirm.js';
 import type { ToolDeps } from './deps.js';
 import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
@@ -105,14 +106,13 @@ export function createGlobTool(deps: ToolDeps): Tool {
         paths = kept;
       }
       const sort = args.sort ?? 'mtime';
-      let entries = paths.map((path) => ({ path, mtimeMs: 0 }));
+      const entries = await confirmInside(
+        base.path,
+        paths,
+        (real) => deps.workspace.contains(real),
+        ctx.signal,
+      );
       if (sort === 'mtime') {
-        entries = await Promise.all(
-          paths.map(async (path) => ({
-            path,
-            mtimeMs: (await lstat(join(base.path, path)).catch(() => undefined))?.mtimeMs ?? 0,
-          })),
-        );
         entries.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       } else {
         entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
