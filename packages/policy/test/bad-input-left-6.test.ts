@@ -78,3 +78,21 @@ describe("the shell's own descriptors through /proc/$$/fd", () => {
 
   it.each(['echo x | tee /proc/$$/fd/1', 'echo x | tee /proc/$$/fd/2'])('%j stays allowed', allowedInDefault);
 });
+
+describe('parameter operations on array elements', () => {
+  // `${A[1]%x}`, `${m[k]:-x}`: the operation works on the element's values as it does on a
+  // variable's (a default keeps both readings, as `${OUT:-x}` does).
+  it.each<Case>([
+    ['A=(/dev/sda); tee "${A[0]%X}" < img', 'deny', DISK],
+    ['A=(x /dev/sdb); tee "${A[1]/b/a}" < img', 'deny', DISK],
+    ['A=(x /dev/sda); cat img > ${A[1]:0:8}', 'deny', DISK],
+    ['declare -A m=([k]=/dev/sda.bak); tee "${m[k]%%.*}" < img', 'deny', DISK],
+    ['declare -A m=([k]=/DEV/SDA); tee "${m[k],,}" < img', 'deny', DISK],
+    ['declare -A m=([k]=/dev/sda); tee "${m[k]:-x}" < img', 'ask', MAYBE],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'A=(/dev/sda); tee "${A[0]#/dev/}" < img',
+    'declare -A m=([k]=/dev/sda); cp "${m[k]%X}" backup.img',
+  ])('%j stays allowed', allowedInDefault);
+});

@@ -127,6 +127,21 @@ function operandText(node: Node | null | undefined): string | undefined {
 }
 
 /**
+ * The variable a `${NAME OP ...}` operates on: NAME, or the element `NAME[KEY]` of an array
+ * when the key is written as static text (`${A[1]%x}`, `${m[k]:-x}`; key 0 is NAME itself, as
+ * the analysis keeps both arrays). An element at a computed index is not one (undefined).
+ */
+export function operandVariable(node: Node | null): string | undefined {
+  if (node?.type === 'variable_name') return node.text;
+  if (node?.type !== 'subscript') return undefined;
+  const name = node.childForFieldName('name')?.text;
+  const index = node.childForFieldName('index')?.text;
+  if (!name || !index || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || !/^[A-Za-z0-9_.:/-]+$/.test(index))
+    return undefined;
+  return index === '0' ? name : `${name}[${index}]`;
+}
+
+/**
  * The operation of `${NAME OP ...}` on known values: pattern removal (`#`, `##`, `%`, `%%`),
  * replacement (`/`, `//`, `/#`, `/%`), substrings (`:OFFSET[:LENGTH]`), case changes, the
  * alternative value (`:+`, `+`), the error check (`:?`, `?`) and `@E`/`@U`/`@L`/`@u`/`@Q`.
@@ -134,11 +149,11 @@ function operandText(node: Node | null | undefined): string | undefined {
  */
 export function parameterOperation(node: Node): { variable: string; transform: Transform } | undefined {
   const name = node.child(1);
-  if (name?.type !== 'variable_name') return undefined;
+  const variable = operandVariable(name);
+  if (!name || variable === undefined) return undefined;
   const operator = node.child(2);
   if (!operator || operator.isNamed) return undefined;
   const operands = node.namedChildren.slice(1);
-  const variable = name.text;
   const op = operator.text;
   const first = operandText(operands[0]);
   if (first === undefined) return undefined;
@@ -151,7 +166,7 @@ export function parameterOperation(node: Node): { variable: string; transform: T
       return out === undefined ? 'overflow' : [known(out)];
     };
   // The operand as written (the grammar splits `${X/\/a/b}` at the escaped slash).
-  const raw = node.text.slice(2 + variable.length + op.length, -1);
+  const raw = node.text.slice(2 + name.text.length + op.length, -1);
   if (['#', '##', '%', '%%'].includes(op)) {
     const tokens = globTokens(raw);
     return tokens ? { variable, transform: text((value) => cut(value, tokens, op)) } : undefined;

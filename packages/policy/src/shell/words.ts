@@ -2,7 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { decodeAnsiC } from './ansi-c.js';
 import { POSITIONAL, elementKey, literalIndex } from './arrays.js';
 import { keysName } from './associative.js';
-import { parameterOperation } from './parameter-operations.js';
+import { operandVariable, parameterOperation } from './parameter-operations.js';
 import { namedChildrenOf } from './parser.js';
 import type { ShellWord, WordPart } from './shell-word.js';
 
@@ -95,10 +95,10 @@ const DEFAULT_OPERATORS = new Set(['-', ':-', '=', ':=']);
 /** `${NAME:-default}`: the variable and the default value, read as a word of its own. */
 function defaultValue(node: Node, quoted: boolean, depth: number): WordPart | undefined {
   if (node.type !== 'expansion' || node.childCount !== 5) return undefined;
-  const name = node.child(1);
+  const variable = operandVariable(node.child(1));
   const operator = node.child(2);
   const value = node.child(3);
-  if (name?.type !== 'variable_name' || !operator || !value || !DEFAULT_OPERATORS.has(operator.text))
+  if (variable === undefined || !operator || !value || !DEFAULT_OPERATORS.has(operator.text))
     return undefined;
   const inner = newAccumulator();
   visit(value, inner, quoted, depth + 1);
@@ -110,7 +110,7 @@ function defaultValue(node: Node, quoted: boolean, depth: number): WordPart | un
     substitutions: [],
     ...(inner.dynamic && typeof first === 'string' ? { parts: [first] } : {}),
   };
-  return { variable: name.text, quoted, fallback };
+  return { variable, quoted, fallback };
 }
 
 function newAccumulator(): Accumulator {
