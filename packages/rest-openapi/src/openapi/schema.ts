@@ -104,8 +104,10 @@ export class SchemaConverter {
     if (known) return known;
     const base =
       (ref.split('/').pop() ?? 'schema').replace(/~1/g, '_').replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
-    let name = base;
-    for (let n = 2; this.usedNames.has(name); n++) name = `${base}_${n}`;
+    // `definitions.__proto__ = ...` would set the section's prototype and lose the schema
+    let name = base === '__proto__' ? '_proto_' : base;
+    const stem = name;
+    for (let n = 2; this.usedNames.has(name); n++) name = `${stem}_${n}`;
     this.usedNames.add(name);
     this.names.set(ref, name);
     return name;
@@ -227,7 +229,14 @@ export class SchemaConverter {
         }
         out[key] = map;
       } else if ((SCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
-        out[key] = value.map((member) => this.walk(member, needs, depth + 1));
+        // in OpenAPI the discriminator picks the branch, and branches usually overlap (a Cat is a
+        // valid Dog when neither forbids other properties): `oneOf` would refuse every such value
+        const picked =
+          key === 'oneOf' &&
+          typeof source.discriminator === 'object' &&
+          source.discriminator !== null &&
+          source.anyOf === undefined;
+        out[picked ? 'anyOf' : key] = value.map((member) => this.walk(member, needs, depth + 1));
       } else if ((SCHEMA_SINGLES as readonly string[]).includes(key) && typeof value === 'object') {
         out[key] = this.walk(value, needs, depth + 1);
       } else if (key === 'items') {
