@@ -1,5 +1,5 @@
 import type { FormData } from 'undici';
-import { encodeBody } from './body-encoding.js';
+import { encodeBody, wellFormedBody } from './body-encoding.js';
 import type { RestBodyBinding, RestMethod, RestParameterBinding, RestToolConfig } from './config.js';
 import { cookiePairs, headerText, refuseLineBreaks, refuseUnsendable } from './header-values.js';
 import { type PathPart, compilePath, renderPath } from './path.js';
@@ -175,7 +175,7 @@ export function buildRequest(options: {
   } else if (config.bodyTemplate !== undefined) {
     const filled = fillBodyTemplate(config.bodyTemplate, { env, args });
     if (typeof filled === 'string') {
-      body = filled;
+      body = wellFormedBody(filled);
       contentType = 'text/plain; charset=utf-8';
     } else {
       body = JSON.stringify(filled);
