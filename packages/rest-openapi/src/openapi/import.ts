@@ -122,7 +122,7 @@ export async function importOpenApi(
   for (const [index, selectedOperation] of selected.entries()) {
     const name = names[index] as string;
     const { parameters: reconciled, notes: pathNotes } = reconcilePathParameters(selectedOperation);
-    const notes = [...pathNotes];
+    const notes = [...pathNotes, ...(selectedOperation.notes ?? [])];
     // a header toolDefaults pins is the operator's: the model is not asked for it as well
     const kept = reconciled.filter((parameter) => {
       const pinned = parameter.binding.in === 'header' && pinnedHeaders.has(parameter.name.toLowerCase());

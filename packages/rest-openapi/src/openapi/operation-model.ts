@@ -44,6 +44,8 @@ export interface NormalizedOperation {
   readonly servers?: readonly Mutable[];
   /** For messages: `GET /pets/{id}`. */
   readonly label: string;
+  /** What the importer could not carry over as written (Swagger collection formats), for warnings. */
+  readonly notes?: readonly string[];
 }
 
 /** An operation that could not be read, with the reason. */
@@ -110,6 +112,7 @@ export function common(
     label: string;
     parameters: NormalizedParameter[];
     body: NormalizedBody | undefined;
+    notes?: readonly string[];
   },
 ): NormalizedOperation {
   const servers =
@@ -118,6 +121,7 @@ export function common(
     method: parts.method,
     path: parts.path,
     label: parts.label,
+    ...(parts.notes && parts.notes.length > 0 ? { notes: parts.notes } : {}),
     ...(typeof operation.operationId === 'string' && operation.operationId.trim()
       ? { operationId: operation.operationId.trim() }
       : {}),

@@ -56,6 +56,29 @@ function collectionBinding(raw: Mutable): Partial<RestParameterBinding> {
   }
 }
 
+/**
+ * What a Swagger 2.0 array parameter's `collectionFormat` becomes when this client cannot send it
+ * as written, said for a warning: `tsv` (which OpenAPI 3 dropped) goes comma-separated, path and
+ * header arrays only as `csv`, form fields only as `multi` (repeated fields). Undefined when it is
+ * sent as written.
+ */
+function collectionNote(raw: Mutable): string | undefined {
+  if (raw.type !== 'array') return undefined;
+  const format = typeof raw.collectionFormat === 'string' ? raw.collectionFormat : 'csv';
+  const what = `${String(raw.in)} parameter ${String(raw.name)}: collectionFormat ${format}`;
+  if (raw.in === 'formData')
+    return format === 'multi'
+      ? undefined
+      : `${what} is sent as repeated fields (${String(raw.name)}=a&${String(raw.name)}=b), the only way form bodies send arrays here`;
+  if (raw.in === 'query')
+    return format === 'tsv'
+      ? `${what} has no OpenAPI 3 style and is sent as form style, comma-separated (a,b)`
+      : undefined;
+  return format === 'csv'
+    ? undefined
+    : `${what} is sent as simple style, comma-separated (a,b), the only style for ${String(raw.in)} arrays here`;
+}
+
 /** One Swagger 2.0 operation: body and formData parameters become the body, collectionFormat a style. */
 export function readOperation2(
   resolver: RefResolver,
@@ -79,9 +102,13 @@ export function readOperation2(
   const formFields: Mutable = {};
   const formRequired: string[] = [];
   let hasFile = false;
+  const notes: string[] = [];
   for (const raw of raws) {
     const name = raw.name;
     if (typeof name !== 'string') throw new ToolError('CONFIG_INVALID', `${label}: a parameter has no name`);
+    const note = collectionNote(raw);
+    const ignored = raw.in === 'header' && IGNORED_HEADERS.has(name.toLowerCase());
+    if (note !== undefined && !ignored) notes.push(note);
     if (raw.in === 'body') {
       body = {
         contentType: pickContentType(consumes) ?? 'application/json',
@@ -121,5 +148,5 @@ export function readOperation2(
       required: formRequired.length > 0,
     };
   }
-  return common(operation, pathItem, { method, path, label, parameters, body });
+  return common(operation, pathItem, { method, path, label, parameters, body, notes });
 }
