@@ -57,7 +57,18 @@ export function parseJsonText(text: string): ParsedText {
       message: `JSON syntax: ${printParseErrorCode(error.error)}`,
       position: positionOf(starts, error.offset),
     }));
-    data = root && syntaxErrors.length === 0 ? nodeValue(root) : undefined;
+    const duplicates: JsonNode[] = [];
+    data = root && syntaxErrors.length === 0 ? nodeValue(root, duplicates) : undefined;
+    // JSON.parse keeps the last of two equal keys and drops the first without a word (a second
+    // "timeoutMs", a server entry pasted twice); YAML refuses them, and so does this
+    syntaxErrors = [
+      ...syntaxErrors,
+      ...duplicates.map((key) => ({
+        message: `JSON syntax: the key ${JSON.stringify(key.value)} is given twice in one object (the first would be dropped): keep one`,
+        position: positionOf(starts, key.offset),
+      })),
+    ];
+    if (duplicates.length > 0) data = undefined;
   } catch (error) {
     root = undefined;
     syntaxErrors = [{ message: `JSON: ${tooComplex(error)}`, position: { line: 1, column: 1 } }];
@@ -80,17 +91,19 @@ export function parseJsonText(text: string): ParsedText {
   };
 }
 
-function nodeValue(node: JsonNode): unknown {
+/** The value of a parsed node; keys given twice in one object are added to `duplicates`. */
+function nodeValue(node: JsonNode, duplicates: JsonNode[]): unknown {
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];
+        if (key && Object.hasOwn(out, String(key.value))) duplicates.push(key);
         // defined, not assigned: a "__proto__" key must stay a key (and fail the schema), not
         // become the object's prototype whose fields the schema would then read
         if (key && value)
           Object.defineProperty(out, String(key.value), {
-            value: nodeValue(value),
+            value: nodeValue(value, duplicates),
             enumerable: true,
             writable: true,
             configurable: true,
@@ -99,7 +112,7 @@ function nodeValue(node: JsonNode): unknown {
       return out;
     }
     case 'array':
-      return (node.children ?? []).map(nodeValue);
+      return (node.children ?? []).map((child) => nodeValue(child, duplicates));
     default:
       return node.value;
   }
