@@ -25,14 +25,20 @@ function jsonRpcError(res: ServerResponse, status: number, message: string, code
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** A request body past {@link MAX_BODY_BYTES}: answered 413 once it has been read to its end. */
+class BodyTooLarge extends Error {}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body exceeds 4 MiB');
-    chunks.push(chunk as Buffer);
+    // the rest is read and dropped, not left unread: an answer before the body ends breaks the
+    // connection under the client, whose next request on it then fails ("fetch failed")
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    else chunks.length = 0;
   }
+  if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -84,7 +90,14 @@ export async function startHttpGateway(options: {
   let allowedHosts: string[] = [];
   const http = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) jsonRpcError(res, 400, `bad request: ${(error as Error).message}`);
+      if (error instanceof BodyTooLarge && !res.headersSent)
+        jsonRpcError(
+          res,
+          413,
+          'request body exceeds 4 MiB, the most the gateway reads: send smaller requests (put large data in a file the tools read)',
+          -32600,
+        );
+      else if (!res.headersSent) jsonRpcError(res, 400, `bad request: ${(error as Error).message}`);
       else res.end();
     });
   });
@@ -103,7 +116,7 @@ export async function startHttpGateway(options: {
       try {
         parsed = JSON.parse(await readBody(req));
       } catch (error) {
-        if (/exceeds/.test((error as Error).message)) throw error;
+        if (error instanceof BodyTooLarge) throw error;
         return jsonRpcError(res, 400, `Parse error: ${(error as Error).message}`, -32700);
       }
       cancelWhenAbandoned(existing.transport, res, parsed);

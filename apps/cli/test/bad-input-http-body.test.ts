@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited, gatewayUrl, startCli, tempDir, writeJsonFile } from './helpers.js';
+
+// A client of `serve mcp --http` that sends more than the gateway reads.
+let dir: { path: string; cleanup(): Promise<void> };
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeJsonFile(dir.path, 'toolplane.config.json', { builtin: { workspace: '.', tools: ['read'] } });
+});
+afterAll(() => dir.cleanup());
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const ping = (id: number, extra = ''): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { padding: extra } } });
+
+describe('a request body over 4 MiB', () => {
+  it('is answered 413 with a JSON-RPC error, and the client keeps working', async () => {
+    const gateway = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
+    try {
+      const url = await gatewayUrl(gateway);
+      const tooLarge = 'a'.repeat(5 * 1024 * 1024);
+      // before a session (an initialize that large) and inside one
+      const early = await fetch(url, { method: 'POST', headers: HEADERS, body: ping(1, tooLarge) });
+      expect(early.status).toBe(413);
+      expect(((await early.json()) as { error: { message: string } }).error.message).toContain('4 MiB');
+      const init = await fetch(url, {
+        method: 'POST',
+        headers: HEADERS,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      });
+      const session = { ...HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
+      await init.text();
+      const large = await fetch(url, { method: 'POST', headers: session, body: ping(3, tooLarge) });
+      expect(large.status).toBe(413);
+      const answer = (await large.json()) as { error: { code: number; message: string } };
+      expect(answer.error.code).toBe(-32600);
+      expect(answer.error.message).toContain('send smaller requests');
+      // before, the connection broke under the client: its next requests failed ("fetch failed")
+      for (const id of [4, 5, 6]) {
+        const next = await fetch(url, { method: 'POST', headers: session, body: ping(id) });
+        expect(await next.text()).toContain(`"id":${id}`);
+      }
+      // just under the limit is read
+      const fits = await fetch(url, {
+        method: 'POST',
+        headers: session,
+        body: ping(7, 'b'.repeat(3 * 1024 * 1024)),
+      });
+      expect(await fits.text()).toContain('"id":7');
+    } finally {
+      gateway.kill('SIGTERM');
+      await exited(gateway);
+    }
+  });
+});
