@@ -16,6 +16,7 @@ import {
   MAX_ESCAPES,
   MAX_WRAP,
   UNQUOTED_PATTERNS,
+  bracedEnd,
   escapedQuoteStart,
   quotedEnd,
   unquotedEnd,
@@ -107,6 +108,14 @@ function matchValue(text: string, from: number, info: KeyInfo): RuleMatch | unde
   start = escapedQuoteStart(text, start); // \" (or \\\" ...) inside a JSON string
   const quote = text.charCodeAt(start);
   if (isQuote(quote)) return matchQuoted(text, start + 1, quote, info);
+  // ODBC connection strings quote a value in braces (`PWD={a;b}`, `}}` for a brace inside it).
+  if (quote === 123 && start === from && info.separator === 61) {
+    const end = bracedEnd(text, start + 1);
+    const value = end === undefined ? '' : text.slice(start + 1, end);
+    return end === undefined || !acceptableValue(value, info)
+      ? undefined
+      : { start: start + 1, end, kind: info.kind };
+  }
   // bash's $'...' (`set`, `declare -p` print a value with control characters so).
   if (quote === 36 && text.charCodeAt(start + 1) === 39 && startsLine(text, info.keyStart)) {
     const end = ansiQuotedEnd(text, start + 2);

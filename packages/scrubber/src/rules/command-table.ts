@@ -239,6 +239,36 @@ export const COMMANDS: readonly CredentialCommand[] = [
     ],
   },
   {
+    // Database and queue clients whose `-p` and `--password` take the next word: Cassandra's cqlsh,
+    // mycli, rabbitmqadmin (a bare `-p` before another option asks, as for the MongoDB tools).
+    names: ['cqlsh', 'mycli', 'rabbitmqadmin'],
+    options: [
+      { name: '-p', shape: 'whole', separate: true },
+      { name: '--password', shape: 'whole', separate: true, equals: true },
+    ],
+  },
+  {
+    // ClickHouse's client (also `clickhouse client`); InfluxDB 1.x's influx takes Go-style `-password`.
+    names: ['clickhouse-client', 'clickhouse'],
+    options: [{ name: '--password', shape: 'whole', separate: true, equals: true }],
+  },
+  {
+    names: ['influx'],
+    options: [
+      { name: '-password', shape: 'whole', separate: true, equals: true },
+      { name: '--password', shape: 'whole', separate: true, equals: true },
+    ],
+  },
+  {
+    // Vertica's vsql (`-W` asks), and openssl enc's `-k` (`-kfile` names a file).
+    names: ['vsql'],
+    options: [{ name: '-w', shape: 'whole', separate: true }],
+  },
+  {
+    names: ['openssl'],
+    options: [{ name: '-k', shape: 'whole', separate: true }],
+  },
+  {
     // winbind's check of a user's password: `wbinfo -a user%password`.
     names: ['wbinfo'],
     options: [

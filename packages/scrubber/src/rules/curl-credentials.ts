@@ -55,6 +55,7 @@ const LONG_OPTIONS: readonly (readonly [name: string, kind: string, userPassword
   ['--oauth2-bearer', 'authorization', false],
   ['--pass', 'password', false],
   ['--proxy-pass', 'password', false],
+  ['--cookie', 'cookie', false],
 ];
 
 function isLetter(code: number): boolean {
@@ -79,6 +80,7 @@ function optionAt(text: string, index: number): CredentialOption | undefined {
     const code = text.charCodeAt(cursor);
     if (code === 117 || code === 85)
       return { end: cursor + 1, kind: 'password', userPassword: true, attached: true };
+    if (code === 98) return { end: cursor + 1, kind: 'cookie', userPassword: false, attached: true };
     if (!isLetter(code)) return undefined;
   }
   return undefined;
@@ -123,6 +125,8 @@ function matchCurlCredentials(text: string, index: number): RuleMatch | undefine
   // A whole-value credential (a token, a passphrase) of fewer than 4 characters is a word.
   if (end === undefined || end - start < (option.userPassword ? 1 : 4)) return undefined;
   const value = text.slice(start, end);
+  // `-b`/`--cookie` take cookies (`name=value; ...`, the session: redacted whole) or a file to read.
+  if (option.kind === 'cookie' && !value.includes('=')) return undefined;
   if (isPlaceholder(value) || (option.userPassword && isPlaceholder(text.slice(userStart, start - 1))))
     return undefined;
   if (!inCurlCommand(text, index)) return undefined;
@@ -133,7 +137,7 @@ function matchCurlCredentials(text: string, index: number): RuleMatch | undefine
 export const curlCredentials: SecretRule = {
   id: 'curl_credentials',
   description:
-    'Credentials given to curl on the command line: the password of -u/--user user:password (also -uuser:pass, -sSu) and -U/--proxy-user, --oauth2-bearer tokens, --pass/--proxy-pass passphrases',
+    'Credentials given to curl on the command line: the password of -u/--user user:password (also -uuser:pass, -sSu) and -U/--proxy-user, --oauth2-bearer tokens, --pass/--proxy-pass passphrases, -b/--cookie cookies',
   // Every `-`: short options come in clusters (`-sSu`), so no longer literal marks them.
   anchors: ['-'],
   match: matchCurlCredentials,

@@ -95,3 +95,27 @@ export function quotedEnd(text: string, start: number, quote: number): number {
   }
   return end;
 }
+
+/**
+ * Where the ODBC braced value whose text starts at `start` (after `{`) ends: its closing `}` (a
+ * `}}` is a brace inside it), followed by `;`, a quote, a line break or the end (not a blank:
+ * JSX's `token={token} />`); undefined for a template (`{{ ... }}`), a line break, or no such brace within {@link MAX_VALUE} characters.
+ */
+export function bracedEnd(text: string, start: number): number | undefined {
+  if (text.charCodeAt(start) === 123) return undefined;
+  let end = start;
+  while (end < text.length && end - start <= MAX_VALUE) {
+    const code = text.charCodeAt(end);
+    if (code === 10 || code === 13) return undefined;
+    if (code === 125) {
+      if (text.charCodeAt(end + 1) === 125) {
+        end += 2;
+        continue;
+      }
+      const after = end + 1 < text.length ? text.charCodeAt(end + 1) : 59;
+      return after === 59 || isQuote(after) || after === 10 || after === 13 ? end : undefined;
+    }
+    end++;
+  }
+  return undefined;
+}
