@@ -180,7 +180,12 @@ export function createMcpProvider(
     const resourceTool = entry.spec.meta?.resourceTool;
     const send = async (session: McpSession): Promise<ToolResult> => {
       if (resourceTool === 'list' || resourceTool === 'read')
-        return callResourceTool(session, resourceTool, args, { timeoutMs: requestTimeoutMs, abort: ctx });
+        return callResourceTool(session, resourceTool, args, {
+          timeoutMs: requestTimeoutMs,
+          abort: ctx,
+          // the cap holds for every request a call makes, a resource's too
+          ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
+        });
       const outcome = await session.callTool(remote, args, {
         abort: ctx,
         timeoutMs: requestTimeoutMs,

@@ -3,8 +3,8 @@
 // is the request's number written as a string.
 import { ToolError, createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpProvider, type McpServerConfig, createMcpProvider } from '../src/index.js';
-import { eventLog, fixture, hostileServer, tempDirectory } from './helpers.js';
+import { type McpProvider, type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
+import { eventLog, fixture, fixtureServer, hostileServer, tempDirectory } from './helpers.js';
 import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
 
 const run = tempDirectory();
@@ -121,4 +121,49 @@ describe('a late answer whose id is the request number written as a string', () 
       }
     }, 60_000);
   }
+});
+
+describe('a resource read that never ends', () => {
+  it('is capped by maxTotalTimeoutMs like a tool call (it waited for requestTimeoutMs)', async () => {
+    // requestTimeoutMs is far longer than the test's own timeout: only the cap can end the read
+    const provider = createMcpProvider(
+      'docs',
+      fixtureServer([], { requestTimeoutMs: 600_000, maxTotalTimeoutMs: 1_500 }),
+      { runDirectory: run.path },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute('read_resource', { uri: 'fixture://never' }, createToolContext());
+      expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+      expect(!result.ok && result.error.message).toMatch(/maxTotalTimeoutMs/);
+    } finally {
+      await provider.close?.();
+    }
+  }, 30_000);
+});
+
+describe('a bearerToken that is empty or only spaces', () => {
+  it('is CONFIG_INVALID naming bearerToken with what to do (blanks were sent as "Authorization: Bearer")', () => {
+    for (const bearerToken of ['', '   ', '\t']) {
+      let thrown: unknown;
+      try {
+        createMcpProvider('docs', { url: 'http://127.0.0.1:9/mcp', bearerToken });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ToolError.isInstance(thrown) && thrown.code).toBe('CONFIG_INVALID');
+      expect(ToolError.isInstance(thrown) && thrown.details).toMatchObject({ field: 'bearerToken' });
+      expect((thrown as Error).message).toMatch(/bearerToken is empty or only spaces.*remove bearerToken/);
+    }
+  });
+
+  it('is a problem of that server in the loader, never a server sent a blank token', async () => {
+    const loaded = await loadMcpConfig(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a placeholder with an empty default
+      { mcpServers: { docs: { url: 'http://127.0.0.1:9/mcp', bearerToken: '${DOCS_TOKEN:-}' } } },
+      { env: {} },
+    );
+    expect(loaded.servers).toEqual({});
+    expect(loaded.problems[0]?.message).toMatch(/bearerToken is empty or only spaces/);
+  });
 });

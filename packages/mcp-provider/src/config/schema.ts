@@ -104,7 +104,11 @@ const headerValue = text()
   });
 /** The token alone: the provider sends `Authorization: Bearer <token>` itself. */
 const bearerToken = text()
-  .min(1)
+  // fetch trims a header value: blanks were sent as "Authorization: Bearer", with no token
+  .refine((token) => token.trim() !== '', {
+    error:
+      'is empty or only spaces, so no token would be sent: set the token (is the variable it comes from unset?), or remove bearerToken',
+  })
   .pipe(headerValue)
   .refine((token) => !/^bearer\s/i.test(token), {
     error:
