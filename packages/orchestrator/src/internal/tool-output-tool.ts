@@ -5,6 +5,7 @@ import { type Tool, type ToolResult, fail, ok } from '@toolplane/core';
 import { JSONPath } from 'jsonpath-plus';
 import type { OutputStore, StoredOutput } from '../output-store.js';
 import { headOf } from '../text-bytes.js';
+import { grepInWorker } from './grep-worker.js';
 import { thrownMessage } from '../thrown.js';
 
 const MAX_LINE_FOR_REGEX = 10_000;
@@ -60,16 +61,27 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
           if (typeof args.pattern !== 'string' || args.pattern.length === 0) {
             return fail('INVALID_ARGUMENTS', 'mode "grep" needs a "pattern" (a regular expression)');
           }
-          let regex: RegExp;
+          const flags = args.caseSensitive === true ? '' : 'i';
           try {
-            regex = new RegExp(args.pattern, args.caseSensitive === true ? '' : 'i');
+            new RegExp(args.pattern, flags);
           } catch (error) {
             return fail(
               'INVALID_ARGUMENTS',
               `pattern is not a valid regular expression: ${thrownMessage(error)}`,
             );
           }
-          text = await grep(stored, regex, num(args.context, 0), num(args.limit, 100), ctx.signal);
+          text = await grepInWorker(
+            {
+              file: stored.file,
+              pattern: args.pattern,
+              flags,
+              context: num(args.context, 0),
+              maxMatches: num(args.limit, 100),
+              maxLine: MAX_LINE_FOR_REGEX,
+              lines: stored.lines,
+            },
+            ctx.signal,
+          );
         } else if (mode === 'jsonpath') {
           if (typeof args.path !== 'string')
             return fail('INVALID_ARGUMENTS', 'mode "jsonpath" needs a "path" such as $.items[*].id');
@@ -139,52 +151,4 @@ async function readLines(
   }
   const last = first + lines.length - 1;
   return `[lines ${first}-${last} of ${stored.lines}]\n${lines.join('\n')}`;
-}
-
-async function grep(
-  stored: StoredOutput,
-  regex: RegExp,
-  context: number,
-  maxMatches: number,
-  signal: AbortSignal,
-): Promise<string> {
-  const out: string[] = [];
-  const before: string[] = [];
-  let number = 0;
-  let matches = 0;
-  let after = 0;
-  let lastPrinted = 0;
-  const reader = createInterface({
-    input: createReadStream(stored.file, { encoding: 'utf8', signal }),
-    crlfDelay: Infinity,
-  });
-  try {
-    for await (const line of reader) {
-      number++;
-      const probe = line.length > MAX_LINE_FOR_REGEX ? line.slice(0, MAX_LINE_FOR_REGEX) : line;
-      if (regex.test(probe)) {
-        matches++;
-        if (matches > maxMatches) break;
-        const start = number - before.length;
-        if (lastPrinted && start > lastPrinted + 1) out.push('--');
-        for (let i = 0; i < before.length; i++) out.push(`${start + i}-${before[i]}`);
-        before.length = 0;
-        out.push(`${number}:${line}`);
-        lastPrinted = number;
-        after = context;
-      } else if (after > 0) {
-        out.push(`${number}-${line}`);
-        lastPrinted = number;
-        after--;
-      } else if (context > 0) {
-        before.push(line);
-        if (before.length > context) before.shift();
-      }
-    }
-  } finally {
-    reader.close();
-  }
-  const shown = Math.min(matches, maxMatches);
-  const header = `[${shown} matching line${shown === 1 ? '' : 's'}${matches > maxMatches ? ` (stopped at ${maxMatches})` : ''} of ${stored.lines} lines]`;
-  return `${header}\n${out.join('\n')}`;
 }

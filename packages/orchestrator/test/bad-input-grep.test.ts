@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ok } from '@toolplane/core';
+import { createOrchestrator } from '../src/index.js';
+import { codeOf } from './bad-input-helpers.js';
+import { delay, endedAfterEach, testProvider } from './helpers.js';
+
+// A model's grep pattern that backtracks without end ((a+)+$ on lines of a's) used to run on the
+// orchestrator's own thread: nothing else ran until it finished (hours), not even the call's
+// deadline. It now runs in a worker that the deadline or a cancel terminates.
+
+const { track } = endedAfterEach();
+
+function withStoredOutput() {
+  const local = track(createOrchestrator({ output: { maxBytes: 1024 } }));
+  const evil = `${'a'.repeat(40)}!`;
+  const lines = Array.from({ length: 200 }, (_, i) => (i % 2 ? evil : `line ${i}`)).join('\n');
+  local.register(
+    testProvider('p', {
+      big: { run: () => ok(lines) },
+      tick: {
+        spec: { sideEffect: 'none' },
+        run: async () => {
+          await delay(20);
+          return ok('tick');
+        },
+      },
+    }),
+  );
+  return local;
+}
+
+describe('tool_output grep with a pattern that backtracks', () => {
+  it('ends TIMEOUT at its deadline while other calls keep running (before: the process froze)', async () => {
+    const local = withStoredOutput();
+    const big = await local.call('p__big', {});
+    const handle = big.meta?.truncated?.handle as string;
+    expect(handle).toMatch(/\S/);
+    const order: string[] = [];
+    const grep = local
+      .call('tool_output', { handle, mode: 'grep', pattern: '(a+)+$' }, { timeoutMs: 1500 })
+      .then((result) => order.push(`grep ${codeOf(result)}`));
+    const tick = local.call('p__tick', {}).then((result) => order.push(`tick ${codeOf(result)}`));
+    await Promise.all([grep, tick]);
+    expect(order).toEqual(['tick OK', 'grep TIMEOUT']);
+  }, 30_000);
+
+  it('a cancelled grep ends CANCELLED, and a plain grep still answers', async () => {
+    const local = withStoredOutput();
+    const big = await local.call('p__big', {});
+    const handle = big.meta?.truncated?.handle as string;
+    const controller = new AbortController();
+    const grep = local.call(
+      'tool_output',
+      { handle, mode: 'grep', pattern: '(a+)+$' },
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 200);
+    expect(codeOf(await grep)).toBe('CANCELLED');
+    const plain = await local.call('tool_output', { handle, mode: 'grep', pattern: 'line 1\\d$', limit: 2 });
+    expect(plain.ok && plain.content[0]).toEqual({
+      type: 'text',
+      text: '[2 matching lines (stopped at 2) of 200 lines]\n11:line 10\n--\n13:line 12',
+    });
+  }, 30_000);
+});
