@@ -5,7 +5,7 @@ import { type Case, deviceWritePolicy } from './device-write-cases.js';
  * Writes outside design document 002's examples that are as lasting as them: UEFI firmware
  * variables, recursive mode or owner changes over the system's directories, moving one away,
  * and archives extracted into /dev, /proc or /sys. Judged in bypass mode under generous allow
- * rules (plus `chmod *`, `chown *`, `chgrp *`, `mv *`, `rm *`, `unzip *`); near misses stay allowed.
+ * rules (plus `chmod *`, `chown *`, `chgrp *`, `mv *`, `rm *`, `unzip *`, `awk *`); near misses stay allowed.
  */
 const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-6-roots', [
   'chmod *',
@@ -14,6 +14,7 @@ const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-6-roots', [
   'mv *',
   'rm *',
   'unzip *',
+  'awk *',
 ]);
 const EFI = /^system-control: (writes to \/sys\/firmware\/efi\/(efi)?vars\/|rm of UEFI firmware variables)/;
 const ROOTS = /^destructive-file-operation: (ch(mod|own|grp) -R over|mv of) \//;
@@ -69,6 +70,24 @@ describe('archives extracted into /dev, /proc or /sys', () => {
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each(['tar -xf img.tar -C /tmp/out', 'tar -cf dev.tar -C /dev .', 'unzip img.zip -d out'])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
+});
+
+describe('awk programs with separators inside literals', () => {
+  // Statements are cut at `;`, line breaks and braces outside string and regex literals.
+  const AWK_FILE = /^disk-destruction: writes to the block device \/dev\/sda/;
+  it.each<Case>([
+    [`awk '{ print "a;b" > "/dev/sda" }' img`, 'deny', AWK_FILE],
+    [`awk '{ print "}" > "/dev/sda" }' img`, 'deny', AWK_FILE],
+    [`awk '/;/ { print > "/dev/sda" }' img`, 'deny', AWK_FILE],
+    [`awk '{ print "a\\"; x" > "/dev/sda" }' img`, 'deny', AWK_FILE],
+    [`awk '{ print "a;" "b" | "sh" }' img`, 'ask', /awk program runs commands/],
+    [`awk '{ print "x{" | "sh" }' img`, 'ask', /awk program runs commands/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([`awk '{ print "x > y" }' img`, `awk -F';' '{ print $1 ";" $2 }' img`])(
     '%j stays allowed',
     allowedInDefault,
   );

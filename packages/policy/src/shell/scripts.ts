@@ -32,25 +32,78 @@ function sedScripts(args: readonly string[]): string[] {
   return scripts;
 }
 
+/** Characters after which a `/` in awk opens a regular expression rather than dividing. */
+const BEFORE_REGEX = new Set(['', '~', '!', '(', ',', '{', '}', ';', '&', '|', '=', '\n']);
+
+/** One awk statement, and a copy whose string and regex contents are blanked (the same length). */
+interface AwkStatement {
+  readonly text: string;
+  readonly masked: string;
+}
+
+/**
+ * An awk program cut into statements at `;`, line breaks and braces outside string and regex
+ * literals (`print "a;b" > "f"` is one statement); one linear pass.
+ */
+function awkStatements(program: string): AwkStatement[] {
+  const statements: AwkStatement[] = [];
+  let start = 0;
+  let masked = '';
+  let quote: string | undefined;
+  let previous = '';
+  for (let at = 0; at < program.length; at++) {
+    const char = program[at] as string;
+    if (quote !== undefined) {
+      if (char === '\\' && at + 1 < program.length) {
+        masked += '__';
+        at++;
+      } else if (char === quote) {
+        quote = undefined;
+        masked += char;
+        previous = char;
+      } else masked += '_';
+      continue;
+    }
+    if (char === '"' || (char === '/' && BEFORE_REGEX.has(previous))) {
+      quote = char;
+      masked += char;
+    } else if (char === ';' || char === '\n' || char === '{' || char === '}') {
+      statements.push({ text: program.slice(start, at), masked });
+      start = at + 1;
+      masked = '';
+      previous = char;
+    } else {
+      masked += char;
+      if (char !== ' ' && char !== '\t') previous = char;
+    }
+  }
+  statements.push({ text: program.slice(start), masked });
+  // An unclosed literal (which awk refuses) is scanned again unmasked: nothing is hidden by it.
+  if (quote !== undefined)
+    statements.push(...program.split(/[;\n{}]/).map((text) => ({ text, masked: text })));
+  return statements;
+}
+
 /** `print ... | "cmd"` in an awk program (a linear scan: a regex would backtrack on `print print ...`). */
 function printsToPipe(program: string): boolean {
-  return program.split(';').some((statement) => {
-    const at = statement.indexOf('print');
-    return at >= 0 && statement.includes('|', at);
+  return awkStatements(program).some(({ masked }) => {
+    const at = masked.indexOf('print');
+    return at >= 0 && masked.includes('|', at);
   });
 }
 
 /**
  * The files `print ... > "FILE"` and `printf ... >> "FILE"` write in an awk program (undefined
- * for a file named by an expression); a linear scan of each statement after its `print`.
+ * for a file named by an expression); a linear scan of each statement after its `print`, outside
+ * string literals (`print "x > y"` writes nothing).
  */
 function printsToFiles(program: string): (string | undefined)[] {
   const files: (string | undefined)[] = [];
-  for (const statement of program.split(/[;\n{}]/)) {
-    const at = statement.indexOf('print');
-    const arrow = at < 0 ? -1 : statement.indexOf('>', at);
+  for (const { text, masked } of awkStatements(program)) {
+    const at = masked.indexOf('print');
+    const arrow = at < 0 ? -1 : masked.indexOf('>', at);
     if (arrow < 0) continue;
-    const rest = statement
+    const rest = text
       .slice(arrow + 1)
       .replace(/^>/, '')
       .trimStart();
