@@ -47,15 +47,17 @@ type AnyListener = (payload: never) => void;
 /**
  * A minimal typed emitter; emitting with no listeners costs one length check. One array per
  * event in its own field, found by a switch: a lookup keyed by the event name would turn
- * megamorphic in the call path, where several names meet.
+ * megamorphic in the call path, where several names meet. The arrays are replaced, never
+ * changed in place: a listener that unsubscribes (or subscribes one) while an event is delivered
+ * changes who gets the next event, not who gets this one.
  */
 export class EventHub {
-  private readonly started: AnyListener[] = [];
-  private readonly progress: AnyListener[] = [];
-  private readonly finished: AnyListener[] = [];
-  private readonly changed: AnyListener[] = [];
-  private readonly failed: AnyListener[] = [];
-  private readonly warnings: AnyListener[] = [];
+  private started: readonly AnyListener[] = [];
+  private progress: readonly AnyListener[] = [];
+  private finished: readonly AnyListener[] = [];
+  private changed: readonly AnyListener[] = [];
+  private failed: readonly AnyListener[] = [];
+  private warnings: readonly AnyListener[] = [];
 
   /** Adds a listener; `CONFIG_INVALID` for an unknown event or a listener that is not a function. */
   on<E extends OrchestratorEventName>(event: E, listener: Listener<E>): () => void {
@@ -71,11 +73,14 @@ export class EventHub {
         `a listener of "${event}" must be a function; got ${listener === null ? 'null' : typeof listener}`,
       );
     }
-    const list = this.listOf(event);
-    list.push(listener as AnyListener);
+    this.setList(event, [...this.listOf(event), listener as AnyListener]);
+    let subscribed = true;
     return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      const list = this.listOf(event);
       const index = list.indexOf(listener as AnyListener);
-      if (index >= 0) list.splice(index, 1);
+      if (index >= 0) this.setList(event, [...list.slice(0, index), ...list.slice(index + 1)]);
     };
   }
 
@@ -95,7 +100,32 @@ export class EventHub {
     }
   }
 
-  private listOf(event: OrchestratorEventName): AnyListener[] {
+  private setList(event: OrchestratorEventName, list: readonly AnyListener[]): void {
+    switch (event) {
+      case 'tool_started':
+        this.started = list;
+        return;
+      case 'tool_progress':
+        this.progress = list;
+        return;
+      case 'tool_finished':
+        this.finished = list;
+        return;
+      case 'tools_changed':
+        this.changed = list;
+        return;
+      case 'provider_failed':
+        this.failed = list;
+        return;
+      case 'warning':
+        this.warnings = list;
+        return;
+      default:
+        throw new TypeError(`unknown orchestrator event "${String(event)}"`);
+    }
+  }
+
+  private listOf(event: OrchestratorEventName): readonly AnyListener[] {
     switch (event) {
       case 'tool_started':
         return this.started;
