@@ -45,6 +45,10 @@ describe('recursive changes over the system and moving it away', () => {
     ['mv /usr /usr.old', 'deny', ROOTS],
     ['mv -t /tmp /etc', 'deny', ROOTS],
     ['mv / /tmp/root', 'deny', ROOTS],
+    // a pattern gives every root it matches
+    ['chmod -R 777 /*', 'deny', ROOTS],
+    ['chown -R user /u?r', 'deny', ROOTS],
+    ['mv /[eu]* /tmp/old', 'deny', ROOTS],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([
@@ -53,6 +57,7 @@ describe('recursive changes over the system and moving it away', () => {
     'chown -R user /home/user/project',
     'chmod -R go-w /usr/local/share/app',
     'mv -t /usr x',
+    'chmod -R 644 /home/*/notes',
     'mv build.log /var/tmp/build.log',
     'mv "$SRC" "$DST"',
   ])('%j stays allowed', allowedInDefault);

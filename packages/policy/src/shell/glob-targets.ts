@@ -27,7 +27,7 @@ const MAX_WILDCARDS = 16;
 const SPECIAL = ['dev', 'proc', 'sys'];
 
 /** A glob as a regular expression over whole paths (`*` and `?` stop at `/`, `[...]` one character). */
-function globPattern(glob: string): RegExp | undefined {
+export function globPattern(glob: string): RegExp | undefined {
   let source = '';
   for (let at = 0; at < glob.length; at++) {
     const char = glob[at] as string;

@@ -1,5 +1,6 @@
 import type { FindingCategory } from './analysis.js';
 import { parseOptions } from './normalize.js';
+import { globPattern } from './glob-targets.js';
 import { normalizePath } from './working-directory.js';
 
 /** A default rule's verdict on one command's arguments. */
@@ -30,8 +31,19 @@ const SYSTEM_ROOTS = new Set([
   '/var',
 ]);
 
-const isSystemRoot = (operand: string): boolean =>
-  operand.startsWith('/') && SYSTEM_ROOTS.has(normalizePath(operand).replace(/(.)\/+$/, '$1'));
+/** Most wildcards of an operand tried against the system roots (a bound on the work). */
+const MAX_WILDCARDS = 16;
+
+/** A root named by the operand, or matched by it as a pattern (`/*`, `/u*`: bash gives each match). */
+function isSystemRoot(operand: string): boolean {
+  if (!operand.startsWith('/')) return false;
+  const path = normalizePath(operand).replace(/(.)\/+$/, '$1');
+  if (SYSTEM_ROOTS.has(path)) return true;
+  const wildcards = path.match(/[*?[]/g)?.length ?? 0;
+  if (wildcards === 0 || wildcards > MAX_WILDCARDS) return false;
+  const pattern = globPattern(path);
+  return pattern !== undefined && [...SYSTEM_ROOTS].some((root) => root !== '/' && pattern.test(root));
+}
 
 /** `chmod -R`, `chown -R`, `chgrp -R` (or `--recursive`) over a system root. */
 function recursiveOverRoot(name: string) {
