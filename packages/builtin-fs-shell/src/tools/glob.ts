@@ -1,7 +1,8 @@
+import { type Dirent, readdir } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import { type FileSystemAdapter, glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
 import { confirmInside } from './glob-confirm.js';
@@ -50,6 +51,25 @@ async function realStart(base: string, relative: string): Promise<string | undef
   return undefined;
 }
 
+/**
+ * tinyglobby's walk passes over a directory it cannot read; this `readdir` counts those whose
+ * path is longer than the system allows (ENAMETOOLONG), so the result can say so.
+ */
+function countTooDeep(): { readonly fs: FileSystemAdapter; readonly count: () => number } {
+  let tooDeep = 0;
+  const counting = (
+    path: string,
+    options: { withFileTypes: true },
+    callback: (error: NodeJS.ErrnoException | null, entries?: Dirent[]) => void,
+  ): void => {
+    readdir(path, options, (error, entries) => {
+      if (error?.code === 'ENAMETOOLONG') tooDeep++;
+      callback(error, entries);
+    });
+  };
+  return { fs: { readdir: counting as unknown as FileSystemAdapter['readdir'] }, count: () => tooDeep };
+}
+
 /** The `glob` tool. */
 export function createGlobTool(deps: ToolDeps): Tool {
   return defineTool({
@@ -79,7 +99,9 @@ export function createGlobTool(deps: ToolDeps): Tool {
       const limit = args.limit ?? deps.limits.globDefaultLimit;
       const ignoreGlobs =
         args.include_ignored === true ? [] : SKIPPED_DIRECTORIES.map((name) => `**/${name}/**`);
+      const tooDeep = countTooDeep();
       let paths = await glob(args.pattern, {
+        fs: tooDeep.fs,
         cwd: base.path,
         dot: true,
         onlyFiles: true,
@@ -125,8 +147,13 @@ export function createGlobTool(deps: ToolDeps): Tool {
         outside > 0
           ? `\n\n(${outside} match${outside === 1 ? '' : 'es'} under symbolic links that lead outside the workspace were left out)`
           : '';
+      const deep = tooDeep.count();
+      const deepLine =
+        deep > 0
+          ? `\n\n(${deep} director${deep === 1 ? 'y lies' : 'ies lie'} deeper than the system's path limit (4096 bytes) and could not be searched; reach ${deep === 1 ? 'it' : 'them'} with bash, one cd at a time)`
+          : '';
       if (shown.length === 0)
-        return ok(`No files match ${args.pattern} in ${base.display}${leftOut}`, {
+        return ok(`No files match ${args.pattern} in ${base.display}${leftOut}${deepLine}`, {
           paths: [],
           total: 0,
           truncated: false,
@@ -135,7 +162,7 @@ export function createGlobTool(deps: ToolDeps): Tool {
         entries.length > limit
           ? `\n\n(${entries.length} files match; showing ${limit}. Narrow the pattern or raise limit)`
           : '';
-      return ok(shown.map(showPath).join('\n') + note + leftOut + quotedLine, {
+      return ok(shown.map(showPath).join('\n') + note + leftOut + deepLine + quotedLine, {
         paths: shown,
         total: entries.length,
         truncated: entries.length > limit,

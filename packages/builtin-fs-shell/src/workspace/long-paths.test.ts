@@ -63,4 +63,33 @@ describe('paths over PATH_MAX', () => {
     // Cleaning up needs relative walks too: rm -rf handles depth itself.
     execFileSync('rm', ['-rf', 'd'], { cwd: ws.dir });
   });
+
+  it('glob says when directories lie deeper than PATH_MAX, instead of a silent "No files match"', {
+    timeout: 30_000,
+  }, async () => {
+    const step = 'e/'.repeat(800);
+    const made = okText(
+      await ws.provider.execute(
+        'bash',
+        {
+          command: `for i in 1 2 3; do mkdir -p ${step} && cd -P ${step} || exit 1; done; echo deep > deep.log`,
+        },
+        context(),
+      ),
+    );
+    expect(made).toBe('[exit code 0]');
+    try {
+      const text = okText(await ws.provider.execute('glob', { pattern: '**/*.log' }, context()));
+      expect(text).toMatch(/^No files match/);
+      expect(text).toMatch(/deeper than the system's path limit .*bash/);
+      expect(text).not.toContain(ws.dir);
+      // A shallow match is still listed, with the same note.
+      await ws.provider.execute('write', { path: 'top.log', content: 'x' }, context());
+      const both = okText(await ws.provider.execute('glob', { pattern: '**/*.log' }, context()));
+      expect(both).toMatch(/^top\.log/);
+      expect(both).toMatch(/deeper than the system's path limit/);
+    } finally {
+      execFileSync('rm', ['-rf', 'e', 'top.log'], { cwd: ws.dir });
+    }
+  });
 });
