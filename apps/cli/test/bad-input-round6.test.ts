@@ -215,3 +215,24 @@ describe('a JSON config with a key given twice in one object', () => {
     }
   });
 });
+
+describe('a top-level key the MCP loader refuses in a client file', () => {
+  it('is reported at that key, not at the servers key', async () => {
+    const work = await tempDir();
+    try {
+      const { writeFile } = await import('node:fs/promises');
+      // an OpenAPI document given as --config: read as a VS Code file because it has "servers"
+      await writeFile(join(work.path, 'api.json'), '{\n  "servers": [],\n  "openapi": "3.0.3"\n}\n');
+      const outcome = await runCli(['-c', 'api.json', 'config', 'validate', '--json'], { cwd: work.path });
+      expect(outcome.code).toBe(2);
+      const report = JSON.parse(outcome.stdout) as {
+        issues: { line: number; path: string; message: string }[];
+      };
+      const issue = report.issues.find((entry) => entry.message.includes('"openapi"'));
+      expect(issue?.path).toBe('openapi');
+      expect(issue?.line).toBe(3);
+    } finally {
+      await work.cleanup();
+    }
+  });
+});

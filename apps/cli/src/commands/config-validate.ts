@@ -21,7 +21,12 @@ async function mcpIssues(
     mcp = await loadMcpConfig(document, { workspaceFolder: directory });
   } catch (error) {
     // the servers' table itself is unusable (`"servers": 5`): one issue at the key, not the end of validate
-    return [{ file, ...locate([key]), path: key, message: errorMessage(error).replace(/^MCP config: /, '') }];
+    const message = errorMessage(error).replace(/^MCP config: /, '');
+    // a top-level key the loader refuses (`"openapi" is not a field of the config`) is where it is
+    // written, not at the servers' key
+    const named = /^"([^"]+)" is not a field of the config/.exec(message)?.[1];
+    const at = named !== undefined && Object.hasOwn(document, named) ? named : key;
+    return [{ file, ...locate([at]), path: at, message }];
   }
   return mcp.problems.map((problem) => mcpProblemIssue(file, problem, locate, key));
 }
