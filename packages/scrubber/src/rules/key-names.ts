@@ -54,6 +54,9 @@ const CONCATENATED_SUFFIXES = ['password', 'passwd', 'secret', 'token', 'apikey'
 const SUFFIXES: readonly string[] = [
   ...LAST_WORD_KIND.keys(),
   'secret_key_base', // Rails
+  // The signature of an S3 or Cloud Storage presigned URL: a bearer capability until it expires.
+  'amz_signature',
+  'goog_signature',
   ...[...KEY_QUALIFIERS].flatMap((qualifier) => [`${qualifier}key`, `${qualifier}_key`, `${qualifier}-key`]),
 ];
 
@@ -140,6 +143,7 @@ function computeCredentialKind(key: string): string | undefined {
     if (words.includes('aws') || (words.includes('secret') && previous === 'access')) return 'aws_secret_key';
     return previous === 'secret' || previous === 'private' ? 'secret' : 'api_key';
   }
+  if (last === 'signature') return previous === 'amz' || previous === 'goog' ? 'token' : undefined;
   let kind = LAST_WORD_KIND.get(last);
   if (kind === undefined) {
     const suffix = CONCATENATED_SUFFIXES.find((candidate) => last.endsWith(candidate));
