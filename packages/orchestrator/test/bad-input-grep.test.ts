@@ -63,3 +63,28 @@ describe('tool_output grep with a pattern that backtracks', () => {
     });
   }, 30_000);
 });
+
+describe('tool_output with an offset past the end', () => {
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    [
+      'lines',
+      { offset: 1e12, limit: 2 },
+      /offset 1000000000000 is past the end: the output has 200 lines; use an offset from 1 to 200/,
+    ],
+    [
+      'bytes',
+      { mode: 'bytes', offset: 1e15, limit: 10 },
+      /offset 1000000000000000 is past the end: the output has \d+ bytes; use an offset from 0 to \d+/,
+    ],
+  ])(
+    '%s: INVALID_ARGUMENTS saying how long the output is (before: OK with a range such as 1000000000000-999999999999)',
+    async (_, slice, message) => {
+      const local = withStoredOutput();
+      const big = await local.call('p__big', {});
+      const handle = big.meta?.truncated?.handle as string;
+      const result = await local.call('tool_output', { handle, ...slice });
+      expect(codeOf(result)).toBe('INVALID_ARGUMENTS');
+      expect(result.ok ? '' : result.error.message).toMatch(message);
+    },
+  );
+});

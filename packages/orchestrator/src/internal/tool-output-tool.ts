@@ -53,6 +53,8 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
         );
       }
       const mode = String(args.mode ?? 'lines');
+      const pastEnd = offsetPastEnd(stored, mode, num(args.offset, mode === 'bytes' ? 0 : 1));
+      if (pastEnd) return fail('INVALID_ARGUMENTS', pastEnd);
       try {
         let text: string;
         if (mode === 'bytes')
@@ -110,6 +112,15 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
       }
     },
   };
+}
+
+/** Why a lines or bytes offset cannot be read (it is past the end), or undefined. */
+function offsetPastEnd(stored: StoredOutput, mode: string, offset: number): string | undefined {
+  if (mode === 'lines' && offset > stored.lines)
+    return `offset ${offset} is past the end: the output has ${stored.lines} lines; use an offset from 1 to ${stored.lines}`;
+  if (mode === 'bytes' && offset >= stored.bytes)
+    return `offset ${offset} is past the end: the output has ${stored.bytes} bytes; use an offset from 0 to ${Math.max(0, stored.bytes - 1)}`;
+  return undefined;
 }
 
 function num(value: unknown, fallback: number): number {
