@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { type Stats, constants } from 'node:fs';
+import { type FileHandle, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import type { Workspace } from '../workspace/workspace.js';
@@ -22,7 +22,7 @@ export interface AtomicWriteOptions {
  * Writes a file atomically: the data goes to a new temp file in the same directory (opened
  * with O_EXCL | O_NOFOLLOW and checked to be inside the workspace), then `rename` replaces the
  * destination entry. `rename` never follows a symlink planted at the destination, and readers
- * see either the old or the new content. An existing file keeps its mode. With
+ * see either the old or the new content. An existing file keeps its mode, owner and group. With
  * `unchangedSince`, a destination that changed since the caller looked is left as it is
  * (`DENIED`); the window left is the instant between that last check and the rename.
  */
@@ -64,6 +64,7 @@ export async function atomicWrite(
       throw error;
     }
     await handle.writeFile(data, signal ? { signal } : {});
+    if (existing?.isFile()) await giveOwnerBack(handle, existing);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.close();
     if (unchangedSince !== undefined) await assertUnchanged(destination, unchangedSince, display);
@@ -75,6 +76,21 @@ export async function atomicWrite(
       await unlink(actualTemp).catch(() => {});
     }
   }
+}
+
+/**
+ * Gives the temp file (created by this process, so owned by it) the owner and group of the file
+ * it replaces, before the rename: an agent running as root that edits a user's file must not
+ * leave it root's. Only a process allowed to (root, or one changing the group to one it is in)
+ * can; otherwise the file stays as written. `chown` clears set-user-ID and set-group-ID bits:
+ * the caller sets the mode after it.
+ */
+async function giveOwnerBack(handle: FileHandle, replaced: Stats): Promise<void> {
+  const written = await handle.stat();
+  if (written.uid === replaced.uid && written.gid === replaced.gid) return;
+  await handle.chown(replaced.uid, replaced.gid).catch(() => {
+    // not allowed (not root): the file keeps this process's ownership
+  });
 }
 
 /** Throws `DENIED` when the file at `destination` is no longer the version the caller saw. */

@@ -4,7 +4,6 @@ import { describeNearest, lineOf } from '../files/candidates.js';
 import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-access.js';
 import { assertStorableText, decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
-import { ownershipOf, restoreOwnership } from './keep-owner.js';
 
 // Strict: a misspelt key in an edit (`replaceAll`) would otherwise be dropped and the edit run without it.
 const replacement = z.strictObject({
@@ -200,9 +199,7 @@ export function createEditTool(deps: ToolDeps): Tool {
             `${target.display} is Latin-1 encoded and the new text has characters Latin-1 cannot hold; use only those characters`,
           );
         }
-        const ownership = await ownershipOf(target);
         await writeWhole(deps.workspace, target, encodeText(text, decoded.encoding), before, ctx.signal);
-        await restoreOwnership(target, ownership);
         const after = await statTarget(target);
         if (after) session.reads.remember(key, after);
         return ok(

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-access.js';
 import { assertStorableText } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
-import { ownershipOf, restoreOwnership } from './keep-owner.js';
 
 const input = z.object({
   path: z.string().describe('Path of a .ipynb notebook, relative to the workspace'),
@@ -177,7 +176,6 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
           cells[index as number] = cell;
           summary = `Replaced the source of ${cell.cell_type} cell ${cell.id ?? `#${index}`}`;
         }
-        const ownership = await ownershipOf(target);
         await writeWhole(
           deps.workspace,
           target,
@@ -185,7 +183,6 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
           before,
           ctx.signal,
         );
-        await restoreOwnership(target, ownership);
         const after = await statTarget(target);
         if (after) session.reads.remember(key, after);
         return ok(`${summary} in ${target.display} (${cells.length} cells)`, {

@@ -7,7 +7,6 @@ import { formatBytes } from '../files/sniff.js';
 import { type TextEncoding, assertStorableText, encodeText } from '../files/text-codec.js';
 import type { ResolvedTarget } from '../workspace/workspace.js';
 import type { ToolDeps } from './deps.js';
-import { ownershipOf, restoreOwnership } from './keep-owner.js';
 
 const input = z.object({
   path: z.string().describe('File path, relative to the workspace'),
@@ -87,9 +86,7 @@ export function createWriteTool(deps: ToolDeps): Tool {
         const data = marked
           ? encodeText(args.content.replace(/^\ufeff/, ''), marked)
           : Buffer.from(args.content, 'utf8');
-        const ownership = await ownershipOf(target);
         await writeWhole(deps.workspace, target, data, before, ctx.signal);
-        await restoreOwnership(target, ownership);
         const after = await statTarget(target);
         if (after) session.reads.remember(key, after);
         const verb = before ? 'Overwrote' : 'Created';
