@@ -96,3 +96,18 @@ describe('parameter operations on array elements', () => {
     'declare -A m=([k]=/dev/sda); cp "${m[k]%X}" backup.img',
   ])('%j stays allowed', allowedInDefault);
 });
+
+describe('elements named as text by printf -v and read', () => {
+  // `printf -v 'A[1]'` and `read 'm[k]'` set that element (the subscript read as written).
+  it.each<Case>([
+    ['printf -v \'A[0]\' %s /dev/sda; tee "${A[0]}" < img', 'deny', DISK],
+    ['A=(x y); printf -v \'A[1]\' %s /dev/sda; tee "${A[@]}" < img', 'deny', DISK],
+    ['declare -A m; read \'m[k]\' <<< /dev/sda; tee "${m[k]}" < img', 'deny', DISK],
+    ['read \'m[k]\' <<< /dev/sda; tee "${m[k]}" < img', 'ask', MAYBE],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['A=(x /dev/sda); read \'A[1]\' <<< out.img; tee "${A[1]}" < img'])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
+});

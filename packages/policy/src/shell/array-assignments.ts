@@ -7,22 +7,13 @@ import {
   elementKey,
   elementsOf,
   joinElements,
-  arithmeticIndex,
   literalIndex,
   sparseKey,
   unplacedKey,
 } from './arrays.js';
-import { assignAssociative, isAssociative, removeAssociative } from './associative.js';
+import { assignAssociative, isAssociative } from './associative.js';
 import { type SubscriptedElement, hasSubscripts, subscriptedElement } from './compound-elements.js';
-import {
-  type LineFacts,
-  MAX_VALUES,
-  RUN_TIME,
-  assignVariable,
-  distinct,
-  forgetVariable,
-  valueWord,
-} from './facts.js';
+import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct, forgetVariable } from './facts.js';
 import { namedChildrenOf } from './parser.js';
 import { expandedWords } from './braces.js';
 import { valuesOf, withReadings } from './readings.js';
@@ -303,49 +294,3 @@ function associativeEntries(
 }
 
 const valueWordEmpty: ShellWord = { text: '', dynamic: false, glob: false, substitutions: [] };
-
-/**
- * `A[x]=v` or `m[$k]=v` at an index or key known only at run time: any element may now hold v
- * (the elements known before stay possible too).
- */
-export function assignAnywhere(
-  facts: LineFacts,
-  name: string,
-  values: readonly ShellWord[],
-  append: boolean,
-): void {
-  const before = facts.variables.get(unplacedKey(name)) ?? [];
-  // `+=` appends to an element whose value is not known: the value alone or a run-time one.
-  facts.variables.set(
-    unplacedKey(name),
-    distinct(facts, [...before, ...values, ...(append ? [RUN_TIME] : [])]),
-  );
-}
-
-/**
- * `unset 'A[3]'` or `unset 'm[k]'`: that element is removed and reads as empty; the other
- * elements keep their indexes, so the array becomes sparse. An element whose position is not
- * known (a sparse array, an index known only at run time) leaves the array's list as it was.
- */
-export function unsetElement(facts: LineFacts, name: string, subscript: string): void {
-  if (subscript === '@' || subscript === '*') {
-    forgetVariable(facts, name);
-    return;
-  }
-  if (isAssociative(facts, name)) {
-    removeAssociative(facts, name, subscript);
-    return;
-  }
-  const index = arithmeticIndex(facts.variables, subscript);
-  if (index === undefined) return;
-  const whole = facts.variables.get(allKey(name));
-  const placed = Array.from({ length: index + 1 }, (_, at) =>
-    facts.variables.has(elementKey(name, at)),
-  ).every(Boolean);
-  if (whole && placed && !facts.variables.has(sparseKey(name))) {
-    const lists = whole.map(elementsOf).map((list) => list.filter((_, at) => at !== index));
-    facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));
-    facts.variables.set(sparseKey(name), [RUN_TIME]);
-  }
-  if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), [valueWord('', false)]);
-}

@@ -1,8 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import { type AnalysisState, type Scope, notUnderstood } from './context.js';
-import { assignAnywhere, assignArray, assignElement, unsetElement } from './array-assignments.js';
-import { arithmeticIndex, elementKey } from './arrays.js';
-import { associativeKey, declareAssociative, isAssociative, setAssociative } from './associative.js';
+import { assignArray } from './array-assignments.js';
+import { assignKeyed, unsetElement } from './array-elements.js';
+import { declareAssociative } from './associative.js';
 import { RUN_TIME, assignVariable, forgetVariable } from './facts.js';
 import { valuesOf, withReadings } from './readings.js';
 import { inOptionCluster } from './normalize.js';
@@ -68,26 +68,7 @@ function assignSubscript(
   const facts = state.facts;
   const keys = index ? valuesOf(facts, withReadings(facts, resolveWord(index))) : [];
   const key = keys.length === 1 && !keys[0]?.dynamic ? keys[0]?.text : undefined;
-  if (isAssociative(facts, name)) {
-    const variable = key === undefined ? undefined : associativeKey(name, key);
-    if (variable && append) assignVariable(facts, variable, values, true);
-    setAssociative(
-      facts,
-      name,
-      key,
-      variable && append ? (facts.variables.get(variable) ?? [RUN_TIME]) : values,
-    );
-    if (key === undefined) assignAnywhere(facts, name, values, append);
-    return;
-  }
-  // The subscript is arithmetic: `A[i]` is `A[$i]`, element 0 when i is unset.
-  const at = key === undefined ? undefined : arithmeticIndex(facts.variables, key);
-  if (at === undefined) {
-    assignAnywhere(facts, name, values, append);
-    return;
-  }
-  if (append) assignVariable(facts, elementKey(name, at), values, true);
-  assignElement(facts, name, at, append ? (facts.variables.get(elementKey(name, at)) ?? [RUN_TIME]) : values);
+  assignKeyed(facts, name, key, values, append);
 }
 
 /** Checks an assignment that stays for the rest of the line (`NAME=value;`, `export NAME=value`). */

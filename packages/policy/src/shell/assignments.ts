@@ -1,12 +1,28 @@
+import { assignKeyed } from './array-elements.js';
 import { type LineFacts, RUN_TIME, assignVariable } from './facts.js';
 import { valuesOf } from './readings.js';
 import { type ShellWord, staticWord } from './shell-word.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** An array element named as text (`printf -v 'A[0]'`, `read 'm[k]'`): the array and the key. */
+const ELEMENT_NAME = /^([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]$/s;
+
+/** Sets a variable, or the element `'A[1]'` / `'m[k]'` names (its subscript read as written). */
+function setNamed(facts: LineFacts, name: string, values: readonly ShellWord[]): void {
+  if (NAME.test(name)) {
+    assignVariable(facts, name, values);
+    return;
+  }
+  const element = ELEMENT_NAME.exec(name);
+  if (!element) return;
+  const key = element[2] as string;
+  assignKeyed(facts, element[1] as string, /[$`"'\\]/.test(key) ? undefined : key, values, false);
+}
+
 /** Sets names to values known only at run time. */
 function unknown(facts: LineFacts, names: readonly string[]): void {
-  for (const name of names) if (NAME.test(name)) assignVariable(facts, name, [RUN_TIME]);
+  for (const name of names) setNamed(facts, name, [RUN_TIME]);
 }
 
 /**
@@ -30,9 +46,9 @@ function recordPrintf(facts: LineFacts, args: readonly ShellWord[]): void {
   if (name === undefined) return;
   const [format, ...rest] = args.slice(index);
   if (format && !format.dynamic && !/[%\\]/.test(format.text) && rest.length === 0)
-    assignVariable(facts, name, [format]);
+    setNamed(facts, name, [format]);
   else if (format && !format.dynamic && format.text === '%s' && rest.length === 1)
-    assignVariable(facts, name, valuesOf(facts, rest[0]));
+    setNamed(facts, name, valuesOf(facts, rest[0]));
   else unknown(facts, [name]);
 }
 
@@ -85,8 +101,7 @@ export function recordRead(
   // The default IFS: blanks separate fields, the last name takes the rest of the line.
   const fields = line.trim().split(/\s+/);
   names.forEach((variable, at) => {
-    if (!NAME.test(variable)) return;
     const text = at === names.length - 1 ? fields.slice(at).join(' ') : (fields[at] ?? '');
-    assignVariable(facts, variable, [staticWord(text)]);
+    setNamed(facts, variable, [staticWord(text)]);
   });
 }
