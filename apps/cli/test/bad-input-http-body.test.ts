@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, gatewayUrl, startCli, tempDir, writeJsonFile } from './helpers.js';
+import { exited, gatewayUrl, startCli, tempDir, waitFor, writeJsonFile } from './helpers.js';
 
 // A client of `serve mcp --http` that sends more than the gateway reads.
 let dir: { path: string; cleanup(): Promise<void> };
@@ -56,6 +56,62 @@ describe('a request body over 4 MiB', () => {
         body: ping(7, 'b'.repeat(3 * 1024 * 1024)),
       });
       expect(await fits.text()).toContain('"id":7');
+    } finally {
+      gateway.kill('SIGTERM');
+      await exited(gateway);
+    }
+  });
+});
+
+describe('--http on every interface (0.0.0.0)', () => {
+  it('accepts a client that names one of the machine addresses as Host, and still refuses a name', async () => {
+    const { networkInterfaces } = await import('node:os');
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
+    if (external === undefined) {
+      if (process.env.CI === 'true') throw new Error('no non-loopback IPv4 address to test with');
+      console.warn('skipped: this machine has no non-loopback IPv4 address');
+      return;
+    }
+    const gateway = startCli(['serve', 'mcp', '--http', '0.0.0.0:0'], { cwd: dir.path });
+    try {
+      let stderr = '';
+      gateway.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const printed = /http:\/\/0\.0\.0\.0:(\d+)\/mcp/;
+      expect(await waitFor(() => printed.test(stderr), 30_000)).toBe(true);
+      const port = printed.exec(stderr)?.[1];
+      const initialize = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      // before, 403 "Invalid Host header": only 0.0.0.0 and loopback names were accepted
+      const direct = await fetch(`http://${external}:${port}/mcp`, {
+        method: 'POST',
+        headers: HEADERS,
+        body: initialize,
+      });
+      expect(direct.status).toBe(200);
+      expect(await direct.text()).toContain('"serverInfo"');
+      // a page on another name that resolves here (DNS rebinding) is still refused
+      const { request } = await import('node:http');
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const sent = request(
+          `http://${external}:${port}/mcp`,
+          { method: 'POST', headers: { ...HEADERS, host: `attacker.example:${port}` } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          },
+        );
+        sent.on('error', reject);
+        sent.end(initialize);
+      });
+      expect(status).toBe(403);
     } finally {
       gateway.kill('SIGTERM');
       await exited(gateway);

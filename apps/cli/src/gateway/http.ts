@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -161,6 +162,14 @@ export async function startHttpGateway(options: {
   const address = http.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   allowedHosts = [`${hostForUrl}:${address.port}`, `localhost:${address.port}`, `127.0.0.1:${address.port}`];
+  // bound to every interface (0.0.0.0, ::): no client sends that as its Host, so the addresses of
+  // this machine's interfaces are accepted (names still are not: that is the rebinding protection)
+  if (address.address === '0.0.0.0' || address.address === '::')
+    for (const entries of Object.values(networkInterfaces()))
+      for (const entry of entries ?? [])
+        allowedHosts.push(
+          `${entry.family === 'IPv6' ? `[${entry.address}]` : entry.address}:${address.port}`,
+        );
   return {
     url: `http://${hostForUrl}:${address.port}/mcp`,
     async close() {
