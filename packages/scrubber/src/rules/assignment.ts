@@ -28,6 +28,8 @@ import { blockScalar } from './yaml-values.js';
 const MAX_KEY = 64;
 const MAX_VALUE = 512;
 const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
+const DIGEST_SCHEME = /digest[ \t]+$/i;
+const DIGEST_RESPONSE = /(?:^|[\s,])response[ \t]*=[ \t]*"?([0-9A-Fa-f]{16,128})/;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
 const FETCH_MODES: ReadonlySet<string> = new Set(['include', 'same-origin', 'omit']);
@@ -35,6 +37,8 @@ const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
 
 /** The regexes the assignment matcher uses internally (checked for linear time by a test). */
 export const ASSIGNMENT_PATTERNS: readonly RegExp[] = [
+  DIGEST_SCHEME,
+  DIGEST_RESPONSE,
   AUTH_SCHEME,
   CAPITALIZED_WORD,
   VERSION,
@@ -212,6 +216,14 @@ function matchCredentialAfterScheme(
   inQuery: boolean,
   limit = text.length,
 ): RuleMatch | undefined {
+  // HTTP Digest sends `username="..", realm="..", ..., response="<hash>"`: the hash is the credential.
+  if (DIGEST_SCHEME.test(text.slice(Math.max(0, start - 16), start))) {
+    const line = text.slice(start, Math.min(limit, start + 1024));
+    const response = DIGEST_RESPONSE.exec(line.split(/[\r\n]/, 1)[0] as string);
+    if (response === null) return undefined;
+    const hashStart = start + response.index + response[0].length - (response[1] as string).length;
+    return { start: hashStart, end: hashStart + (response[1] as string).length, kind: 'authorization' };
+  }
   const end = unquotedEnd(text, start, inQuery, limit);
   const value = text.slice(start, end);
   if (end - start < 8 || end - start > MAX_VALUE || isPlaceholder(value)) return undefined;
