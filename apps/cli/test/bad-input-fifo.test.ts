@@ -68,7 +68,7 @@ describe('--args and --config of a FIFO are read the same way', () => {
   it('--args @fifo whose writer sends part of the JSON and never closes it is TIMEOUT', async () => {
     const fifo = makeFifo('args-open.fifo');
     if (!fifo) return;
-    writer(fifo, `printf '{"path":' >&3; sleep 300`);
+    writer(fifo, `printf '{"path":' >&3; exec sleep 300`);
     const { code, signal, stderr } = await runCli(['tools', 'call', 'read', '--args', '@args-open.fifo'], {
       cwd: dir.path,
       env: INPUT_TIMEOUT,
