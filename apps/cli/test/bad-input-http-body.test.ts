@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, gatewayUrl, startCli, tempDir, waitFor, writeJsonFile } from './helpers.js';
+import { exited, gatewayUrl, initializeBody, startCli, tempDir, waitFor, writeJsonFile } from './helpers.js';
 
 // A client of `serve mcp --http` that sends more than the gateway reads.
 let dir: { path: string; cleanup(): Promise<void> };
@@ -26,16 +26,7 @@ describe('a request body over 4 MiB', () => {
       const init = await fetch(url, {
         method: 'POST',
         headers: HEADERS,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 2,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        }),
+        body: initializeBody(2),
       });
       const session = { ...HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
       await init.text();
@@ -83,12 +74,7 @@ describe('--http on every interface (0.0.0.0)', () => {
       const printed = /http:\/\/0\.0\.0\.0:(\d+)\/mcp/;
       expect(await waitFor(() => printed.test(stderr), 30_000)).toBe(true);
       const port = printed.exec(stderr)?.[1];
-      const initialize = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      });
+      const initialize = initializeBody(1);
       // before, 403 "Invalid Host header": only 0.0.0.0 and loopback names were accepted
       const direct = await fetch(`http://${external}:${port}/mcp`, {
         method: 'POST',

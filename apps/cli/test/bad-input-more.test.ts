@@ -4,7 +4,17 @@ import { type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, exited, finished, gatewayUrl, runCli, startCli, tempDir } from './helpers.js';
+import {
+  BIN,
+  baseEnv,
+  exited,
+  finished,
+  gatewayUrl,
+  initializeBody,
+  runCli,
+  startCli,
+  tempDir,
+} from './helpers.js';
 
 // A user mistake ends with one `toolplane: error: CODE: message` line: no stack trace.
 const STACK_LINE = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
@@ -227,16 +237,7 @@ describe('serve mcp --http', () => {
       const initialize = await fetch(url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        }),
+        body: initializeBody(1),
       });
       expect(initialize.status).toBe(200);
       await initialize.body?.cancel();

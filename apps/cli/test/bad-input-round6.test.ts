@@ -1,7 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, gatewayUrl, isAlive, runCli, startCli, tempDir, waitFor, writeJsonFile } from './helpers.js';
+import {
+  exited,
+  gatewayUrl,
+  initializeBody,
+  isAlive,
+  runCli,
+  startCli,
+  tempDir,
+  waitFor,
+  writeJsonFile,
+} from './helpers.js';
 
 // A hostile user of the sixth sweep: what the packages report reaches the user, and a client
 // that hangs up does not leave its call running.
@@ -85,16 +95,7 @@ describe('an HTTP client that disconnects during a call', () => {
       const init = await fetch(url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        }),
+        body: initializeBody(1),
       });
       const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
       await init.text();

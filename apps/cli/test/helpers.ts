@@ -160,3 +160,13 @@ export async function fixturePids(dir: string): Promise<number[]> {
     return [];
   }
 }
+
+/** The body of an MCP `initialize` request a test client sends to the gateway. */
+export function initializeBody(id: number | string = 1): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+}
