@@ -4,14 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
 import { HeadTailBuffer } from './head-tail-buffer.js';
-import {
-  isAlive,
-  listDescendants,
-  listGroupMembers,
-  listMarked,
-  signalTree,
-  startTicksOf,
-} from './process-tree.js';
+import { isAlive, listCommandProcesses, signalTree, startTicksOf } from './process-tree.js';
 
 /**
  * The variable each command's environment is marked with (a fresh random value per command), so
@@ -158,7 +151,7 @@ class HostProcess implements ExecProcess {
 
   /** The command's processes: descendants, its group, and those carrying its mark. */
   private members(pid: number): number[] {
-    return [...listDescendants(pid), ...listGroupMembers(pid), ...listMarked(this.mark, this.startTicks)];
+    return listCommandProcesses(pid, this.mark, this.startTicks);
   }
 
   kill(): Promise<void> {

@@ -43,47 +43,31 @@ function holdsEntry(pid: string, entry: Buffer): boolean {
   return false;
 }
 
-/**
- * Live processes whose environment, as they were started, holds `entry` (`NAME=value`), among
- * those started at or after `notBefore` (clock ticks after boot): the processes of a command
- * that marked its environment, wherever they moved (a daemon that forked twice and called
- * `setsid` is neither a descendant nor in the group any more, but it inherited the mark). Only
- * this user's processes can be read; empty where there is no `/proc`.
- */
-export function listMarked(entry: string, notBefore: number | undefined): number[] {
+/** Every process in `/proc` with its stat, read once; empty where there is no `/proc`. */
+function readProcesses(): Map<number, ProcessStat> {
+  const processes = new Map<number, ProcessStat>();
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
-    return [];
+    return processes;
   }
-  const needle = Buffer.from(`${entry}\0`);
-  const marked: number[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     const info = parentOf(name);
-    if (!info || info.state === 'Z' || info.state === 'X') continue;
-    if (notBefore !== undefined && info.startTicks < notBefore) continue;
-    if (holdsEntry(name, needle)) marked.push(Number(name));
+    if (info) processes.set(Number(name), info);
   }
-  return marked;
+  return processes;
 }
 
-/** All descendants of `pid` (children, grandchildren...) from `/proc`; empty where there is no `/proc`. */
-export function listDescendants(pid: number): number[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
+const live = (info: ProcessStat): boolean => info.state !== 'Z' && info.state !== 'X';
+
+/** All descendants of `pid` (children, grandchildren...) among `processes`. */
+function descendantsOf(pid: number, processes: ReadonlyMap<number, ProcessStat>): number[] {
   const children = new Map<number, number[]>();
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const info = parentOf(name);
-    if (!info) continue;
+  for (const [child, info] of processes) {
     const list = children.get(info.parent) ?? [];
-    list.push(Number(name));
+    list.push(child);
     children.set(info.parent, list);
   }
   const result: number[] = [];
@@ -101,22 +85,30 @@ export function listDescendants(pid: number): number[] {
   return result;
 }
 
-/** Live (non-zombie) members of a process group, from `/proc`; empty where there is no `/proc`. */
-export function listGroupMembers(groupId: number): number[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
+/**
+ * The processes of a command whose shell is `pid`, from one read of `/proc` (empty where there
+ * is none): its descendants; the live members of its process group (`pid` leads it); and the
+ * live processes started at or after `notBefore` (clock ticks after boot) whose environment, as
+ * they were started, holds `markEntry` (`NAME=value`), wherever they moved (a daemon that forked
+ * twice and called `setsid` is neither a descendant nor in the group any more, but it inherited
+ * the mark; only this user's processes can be read). A process may be listed more than once.
+ */
+export function listCommandProcesses(
+  pid: number,
+  markEntry: string,
+  notBefore: number | undefined,
+): number[] {
+  const processes = readProcesses();
+  const group: number[] = [];
+  const marked: number[] = [];
+  const needle = Buffer.from(`${markEntry}\0`);
+  for (const [member, info] of processes) {
+    if (!live(info)) continue;
+    if (info.group === pid) group.push(member);
+    if (notBefore !== undefined && info.startTicks < notBefore) continue;
+    if (holdsEntry(String(member), needle)) marked.push(member);
   }
-  const members: number[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const info = parentOf(name);
-    if (info && info.group === groupId && info.state !== 'Z' && info.state !== 'X')
-      members.push(Number(name));
-  }
-  return members;
+  return [...descendantsOf(pid, processes), ...group, ...marked];
 }
 
 /** True while a process exists and is not a zombie. */
