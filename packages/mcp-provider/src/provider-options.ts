@@ -12,11 +12,15 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'killGraceMs',
   'sessionFactory',
 ]);
-const RESTART_POLICY_KEYS: ReadonlySet<string> = new Set([
+const REQUIRED_RESTART_POLICY_KEYS: readonly string[] = [
   'backoffMs',
   'maxRestarts',
   'crashWindowMs',
   'healthyResetMs',
+];
+const RESTART_POLICY_KEYS: ReadonlySet<string> = new Set([
+  ...REQUIRED_RESTART_POLICY_KEYS,
+  'maxConsecutiveRestarts',
 ]);
 
 const isWholeNumber = (value: unknown): value is number =>
@@ -34,7 +38,7 @@ function restartPolicyProblem(policy: unknown): readonly [string, string] | unde
     return [`restartPolicy.${unknown}`, unknownKeyMessage(unknown, RESTART_POLICY_KEYS, 'a restart policy')];
   }
   const record = policy as Record<string, unknown>;
-  for (const key of RESTART_POLICY_KEYS) {
+  for (const key of REQUIRED_RESTART_POLICY_KEYS) {
     if (record[key] === undefined) {
       return [
         `restartPolicy.${key}`,
@@ -51,7 +55,8 @@ function restartPolicyProblem(policy: unknown): readonly [string, string] | unde
   }
   const bad = backoff.findIndex((delay) => !isTimerDelay(delay));
   if (bad >= 0) return [`restartPolicy.backoffMs[${bad}]`, TIMER_DELAY];
-  for (const key of ['maxRestarts', 'crashWindowMs', 'healthyResetMs'] as const) {
+  for (const key of ['maxRestarts', 'crashWindowMs', 'healthyResetMs', 'maxConsecutiveRestarts'] as const) {
+    if (key === 'maxConsecutiveRestarts' && record[key] === undefined) continue;
     if (!isWholeNumber(record[key])) return [`restartPolicy.${key}`, 'must be a whole number of 0 or more'];
   }
   return undefined;

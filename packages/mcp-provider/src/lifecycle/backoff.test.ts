@@ -41,4 +41,22 @@ describe('RestartTracker', () => {
     now += 600_000;
     expect(tracker.crashed()).toEqual({ delayMs: 0, attempt: 1 });
   });
+
+  it('gives up on the eleventh crash in a row when each comes after more than the window', () => {
+    let now = 0;
+    const tracker = new RestartTracker(DEFAULT_RESTART_POLICY, () => now);
+    const outcomes: (number | undefined)[] = [];
+    for (let i = 0; i < 11; i++) {
+      tracker.started();
+      now += 70_000; // up 70 s each time: never two crashes within 60 s
+      outcomes.push(tracker.crashed()?.delayMs);
+    }
+    expect(outcomes.slice(0, 10)).toEqual([
+      0, 1000, 2000, 5000, 10_000, 30_000, 60_000, 60_000, 60_000, 60_000,
+    ]);
+    expect(outcomes[10]).toBeUndefined();
+    expect(tracker.givenUpBecause()).toBe(
+      'it crashed 11 times in a row, none up for healthyResetMs (600000 ms)',
+    );
+  });
 });

@@ -185,7 +185,7 @@ export class ServerConnection {
     const next = this.tracker.crashed();
     if (!next) {
       this.state = 'failed';
-      this.lastError = `it crashed ${this.tracker.restarts + 1} times within a minute and was given up; last: ${reason}`;
+      this.lastError = `${this.tracker.givenUpBecause()} and was given up (restartPolicy); last: ${reason}`;
       this.emit({ type: 'server-failed', server: this.server, reason: this.lastError });
       this.waiters.rejectAll(this.unavailable(this.lastError));
       return;
