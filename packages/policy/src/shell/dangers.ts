@@ -4,6 +4,7 @@ import { parseOptions } from './normalize.js';
 import { normalizePath } from './working-directory.js';
 import { checkWrittenFiles } from './written-files.js';
 import { judgeArgumentLists } from './argument-lists.js';
+import { PARTITION_RULES } from './partition-rules.js';
 import { STORAGE_RULES } from './storage-rules.js';
 import { SYSTEM_ROOT_RULES, extractionIntoDevices } from './system-roots.js';
 
@@ -106,27 +107,6 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['mkswap', () => disk('mkswap overwrites a device')],
   ['blkdiscard', () => disk('blkdiscard discards every block of a device')],
   ['fallocate', fallocateDevice],
-  ['sgdisk', sgdiskWrite],
-  ['sfdisk', sfdiskWrite],
-  ['parted', partedWrite],
-  [
-    'nvme',
-    (args) => {
-      const verb = parseOptions(args).operands[0];
-      return verb === 'format' || verb === 'sanitize' ? disk(`nvme ${verb} erases a drive`) : undefined;
-    },
-  ],
-  [
-    'hdparm',
-    (args) => {
-      const erase = args.find((arg) =>
-        /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector)(=|$)/.test(
-          arg,
-        ),
-      );
-      return erase ? disk(`hdparm ${erase.split('=')[0]} destroys data on a drive`) : undefined;
-    },
-  ],
   ['shutdown', () => system('shutdown')],
   ['reboot', () => system('reboot')],
   ['poweroff', () => system('poweroff')],
@@ -152,96 +132,6 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ],
 ]);
 
-/**
- * sgdisk options that rewrite or destroy a partition table (printing, `-p`/`-i`/`-v`, and
- * saving a backup file, `-b`, only read): zap, clear, delete, new, type, sort, load a backup,
- * new GUIDs, move the second header, MBR/GPT conversions, names, order, replicate.
- */
-const SGDISK_WRITES = {
-  short: new Set(['Z', 'z', 'o', 'd', 'n', 't', 's', 'l', 'G', 'e', 'N', 'g', 'm', 'c', 'r', 'R']),
-  long: new Set([
-    'zap-all',
-    'zap',
-    'clear',
-    'delete',
-    'new',
-    'typecode',
-    'sort',
-    'load-backup',
-    'randomize-guids',
-    'move-second-header',
-    'largest-new',
-    'mbrtogpt',
-    'gpttombr',
-    'hybrid',
-    'change-name',
-    'transpose',
-    'replicate',
-  ]),
-};
-
-/** sgdisk rewrites a partition table unless `--pretend` keeps every change in memory. */
-function sgdiskWrite(args: readonly string[]): Verdict | undefined {
-  const options = parseOptions(args);
-  if (options.short.has('P') || options.long.has('pretend')) return undefined;
-  const long = [...options.long].find((option) => SGDISK_WRITES.long.has(option));
-  const short = [...options.short].find((letter) => SGDISK_WRITES.short.has(letter));
-  if (long === undefined && short === undefined) return undefined;
-  return disk(`sgdisk ${long !== undefined ? `--${long}` : `-${short}`} rewrites a partition table`);
-}
-
-const SFDISK_READS = {
-  short: ['l', 'd', 's', 'V', 'J', 'r', 'h', 'v', 'F'],
-  long: [
-    'list',
-    'dump',
-    'show-size',
-    'verify',
-    'json',
-    'help',
-    'version',
-    'list-free',
-    'list-types',
-    'show-geometry',
-    'no-act',
-  ],
-};
-
-/** sfdisk writes the table it reads from its input unless it only lists, dumps or verifies. */
-function sfdiskWrite(args: readonly string[]): Verdict | undefined {
-  const options = parseOptions(args);
-  if (options.long.has('delete')) return disk('sfdisk --delete removes partitions');
-  if (
-    SFDISK_READS.short.some((letter) => options.short.has(letter)) ||
-    SFDISK_READS.long.some((option) => options.long.has(option))
-  )
-    return undefined;
-  return options.operands.some((operand) => operand.startsWith('/dev/'))
-    ? disk('sfdisk writes the partition table it reads from its input')
-    : undefined;
-}
-
-/** parted commands that change a disk; `print` and friends only read. */
-const PARTED_WRITES = new Set([
-  'mklabel',
-  'mktable',
-  'mkpart',
-  'mkpartfs',
-  'rm',
-  'resizepart',
-  'rescue',
-  'mkfs',
-  'move',
-  'cp',
-]);
-
-function partedWrite(args: readonly string[]): Verdict | undefined {
-  const command = parseOptions(args)
-    .operands.slice(1)
-    .find((word) => PARTED_WRITES.has(word.toLowerCase()));
-  return command === undefined ? undefined : disk(`parted ${command} changes a disk`);
-}
-
 function netcatExec(args: readonly string[]): Verdict | undefined {
   const options = parseOptions(args);
   return options.short.has('e') ||
@@ -254,7 +144,13 @@ function netcatExec(args: readonly string[]): Verdict | undefined {
 
 /** Names with a default rule, so dynamic arguments to them are asked rather than guessed. */
 function hasRule(name: string): boolean {
-  return RULES.has(name) || STORAGE_RULES.has(name) || name.startsWith('mkfs') || SYSTEM_CONTROL.has(name);
+  return (
+    RULES.has(name) ||
+    PARTITION_RULES.has(name) ||
+    STORAGE_RULES.has(name) ||
+    name.startsWith('mkfs') ||
+    SYSTEM_CONTROL.has(name)
+  );
 }
 
 const NETWORK_DEVICE = /\/dev\/(tcp|udp)\//;
@@ -285,7 +181,8 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
       : undefined;
   if (extracted !== undefined)
     notUnderstood(state, `${name} extracts files the archive names into ${extracted}`, command.text);
-  const rule = RULES.get(name) ?? STORAGE_RULES.get(name) ?? SYSTEM_ROOT_RULES.get(name);
+  const rule =
+    RULES.get(name) ?? PARTITION_RULES.get(name) ?? STORAGE_RULES.get(name) ?? SYSTEM_ROOT_RULES.get(name);
   if (!rule) return;
   // `A=(-rf /); rm "${A[@]}"`: every argument list the words may give, each judged.
   if (judgeArgumentLists(state, command, rule)) return;
