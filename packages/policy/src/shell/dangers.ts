@@ -6,7 +6,7 @@ import { checkWrittenFiles } from './written-files.js';
 import { judgeArgumentLists } from './argument-lists.js';
 import { PARTITION_RULES } from './partition-rules.js';
 import { STORAGE_RULES } from './storage-rules.js';
-import { SYSTEM_ROOT_RULES, extractionIntoDevices } from './system-roots.js';
+import { SYSTEM_ROOT_RULES, extractionIntoDevices, judgeSystemRoots } from './system-roots.js';
 
 interface Verdict {
   readonly category: FindingCategory;
@@ -181,8 +181,10 @@ export function checkDangers(state: AnalysisState, command: SimpleCommand): void
       : undefined;
   if (extracted !== undefined)
     notUnderstood(state, `${name} extracts files the archive names into ${extracted}`, command.text);
-  const rule =
-    RULES.get(name) ?? PARTITION_RULES.get(name) ?? STORAGE_RULES.get(name) ?? SYSTEM_ROOT_RULES.get(name);
+  const roots = SYSTEM_ROOT_RULES.get(name);
+  // `cd / && chmod -R 777 .`, `D=/usr; mv "$D" x`: placed and read with what the line set.
+  if (roots && judgeSystemRoots(state, command, roots)) return;
+  const rule = RULES.get(name) ?? PARTITION_RULES.get(name) ?? STORAGE_RULES.get(name) ?? roots;
   if (!rule) return;
   // `A=(-rf /); rm "${A[@]}"`: every argument list the words may give, each judged.
   if (judgeArgumentLists(state, command, rule)) return;

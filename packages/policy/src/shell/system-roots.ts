@@ -1,7 +1,9 @@
-import type { FindingCategory } from './analysis.js';
+import type { FindingCategory, SimpleCommand } from './analysis.js';
+import { type AnalysisState, notUnderstood, report } from './context.js';
 import { parseOptions } from './normalize.js';
 import { globPattern } from './glob-targets.js';
-import { normalizePath } from './working-directory.js';
+import type { ShellWord } from './shell-word.js';
+import { inDirectory, normalizePath } from './working-directory.js';
 
 /** A default rule's verdict on one command's arguments. */
 export interface RootVerdict {
@@ -114,4 +116,55 @@ export function extractionIntoDevices(name: string, args: readonly string[]): st
   if (!extracting || directory === undefined) return undefined;
   const path = normalizePath(directory);
   return SPECIAL.test(path) ? path : undefined;
+}
+
+/** Most argument lists (readings times working directories) judged by the rules above. */
+const MAX_ROOT_LISTS = 64;
+
+/**
+ * The owner, group or mode word of chown, chgrp or chmod (its first operand, unless
+ * `--reference` names a file instead): a name there is not a file, so it is not placed.
+ */
+function specIndex(name: string, args: readonly ShellWord[]): number {
+  if (name === 'mv' || args.some((word) => word.text.startsWith('--ref'))) return -1;
+  return args.findIndex((word) => !word.text.startsWith('-'));
+}
+
+/**
+ * Judges a rule of {@link SYSTEM_ROOT_RULES} on every argument list the command may get: each
+ * word read with the values set earlier in the line (`D=/usr; mv "$D" x`), each relative name
+ * placed in each working directory the line may be in (`cd / && chmod -R 777 .`). Denied when
+ * every list matches, asked when some do; true when it reported anything.
+ */
+export function judgeSystemRoots(
+  state: AnalysisState,
+  command: SimpleCommand,
+  rule: (args: readonly string[]) => RootVerdict | undefined,
+): boolean {
+  const spec = specIndex(command.name, command.args);
+  let lists: ShellWord[][] = [[]];
+  for (const word of command.args) {
+    const readings = word.readings ?? [[word]];
+    lists = lists.flatMap((list) => readings.map((fields) => [...list, ...fields]));
+    if (lists.length > MAX_ROOT_LISTS) return false;
+  }
+  const verdicts: (RootVerdict | undefined)[] = [];
+  for (const directory of state.facts.directories)
+    for (const list of lists) {
+      if (list.some((word) => word.dynamic)) {
+        verdicts.push(undefined);
+        continue;
+      }
+      const placed = list.map((word, at) =>
+        at === spec || word.text.startsWith('-') ? word.text : inDirectory(directory, word).text,
+      );
+      verdicts.push(rule(placed));
+      if (verdicts.length > MAX_ROOT_LISTS) return false;
+    }
+  const first = verdicts.find((verdict) => verdict !== undefined);
+  if (!first) return false;
+  if (verdicts.every((verdict) => verdict !== undefined))
+    report(state, 'deny', first.category, first.reason, command.text);
+  else notUnderstood(state, `some expansions of its words match: ${first.reason}`, command.text);
+  return true;
 }

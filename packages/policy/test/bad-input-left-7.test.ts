@@ -1,0 +1,46 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
+import { describe, it } from 'vitest';
+import { type Case, deviceWritePolicy } from './device-write-cases.js';
+
+/**
+ * Items a sixth round left: relative names after `cd /` for the rules over system directories,
+ * the shell's own task directories under /proc, known inputs read by `cat` and `xargs -a`,
+ * parameter operations at run-time indexes, sparse arrays, and namerefs to arrays. Each line is
+ * judged in bypass mode under generous allow rules (plus `chmod *`, `chown *`, `chgrp *`, `mv *`),
+ * where anything neither denied nor asked runs; each verdict was checked against what bash 5.2
+ * does with the line (a file in place of the disk or the system directory); near misses stay allowed.
+ */
+const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-7', [
+  'chmod *',
+  'chown *',
+  'chgrp *',
+  'mv *',
+]);
+const ROOTS = /^destructive-file-operation: (ch(mod|own|grp) -R over|mv of) \//;
+
+describe('relative names in the system directories', () => {
+  // `cd / && chmod -R 777 .` is `chmod -R 777 /`: operands are placed in the working directory
+  // the line leads to, and read with the values of the variables set before.
+  it.each<Case>([
+    ['cd / && chmod -R 777 .', 'deny', ROOTS],
+    ['cd /; mv usr x', 'deny', ROOTS],
+    ['cd /etc && chown -R nobody .', 'deny', ROOTS],
+    ['pushd /; chmod -R 777 *', 'deny', ROOTS],
+    ['cd /; chgrp -R staff etc', 'deny', ROOTS],
+    ['cd /usr && chmod -R 777 ..', 'deny', ROOTS],
+    ['cd /usr; mv -t /tmp ../var', 'deny', ROOTS],
+    ['D=/usr; mv "$D" x', 'deny', ROOTS],
+    ['D=/; chmod -R 777 $D', 'deny', ROOTS],
+    ['cd /; D=usr; mv $D x', 'deny', ROOTS],
+    ['cd /tmp || cd /; chmod -R 777 .', 'ask', /some expansions of its words match: chmod -R over \//],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'cd /tmp; chmod -R 777 .',
+    'cd /; chown -R usr /srv/app',
+    'cd /; chmod -R 755 srv/app',
+    'cd /usr; mv local/x local/y',
+    'D=/srv; chmod -R 777 "$D"',
+    'chmod -R 777 .',
+  ])('%j stays allowed', allowedInDefault);
+});
