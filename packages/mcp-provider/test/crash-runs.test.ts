@@ -11,14 +11,15 @@ afterAll(() => run.remove());
 describe('a server that crashes each time after a delay longer than the crash window', () => {
   it('is marked failed after maxConsecutiveRestarts restarts without a healthy period', async () => {
     const log = eventLog();
-    // up 400 ms before each crash, a window of 200 ms: the window never holds two crashes
-    const provider = createMcpProvider('slowcrash', fixtureServer(['--die-after=400']), {
+    // up 300 ms after each listing before it crashes, a window of 100 ms: the window never holds
+    // two crashes, however slow the machine (a slow start only spreads them further apart)
+    const provider = createMcpProvider('slowcrash', fixtureServer(['--die-after-list=300']), {
       runDirectory: run.path,
       onEvent: log.onEvent,
       restartPolicy: {
         ...DEFAULT_RESTART_POLICY,
         backoffMs: [0, 20],
-        crashWindowMs: 200,
+        crashWindowMs: 100,
         maxConsecutiveRestarts: 3,
       },
     });
