@@ -12,8 +12,9 @@ import {
 import { CliError, configError, usageError } from '../output/cli-error.js';
 import { builtinNameIssues, byPosition } from './builtin-names.js';
 import { ownFormatIssues } from './mcp-issues.js';
-import { type ParsedText, parseJsonText, parseYamlText } from './positions.js';
+import { type ParsedText, parseJsonText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
+import { parseYamlText } from './yaml-text.js';
 import { zodIssues } from './zod-issues.js';
 
 /** File names looked for in the current directory, in this order. */
@@ -115,10 +116,19 @@ function parseText(file: string, text: string): ParsedText {
   return parseYamlText(text);
 }
 
+/**
+ * A top-level key `x-...` is ignored, as Docker Compose ignores it: a place to define YAML
+ * anchors that `<<: *anchor` merges elsewhere, without an unknown field.
+ */
+const isExtensionKey = (key: string): boolean => key.startsWith('x-');
+
 function isMcpFile(document: Record<string, unknown>, file: string): boolean {
   if (CONFIG_FILE_NAMES.includes(basename(file))) return false;
   if ('servers' in document || 'context_servers' in document) return true;
-  return 'mcpServers' in document && Object.keys(document).some((key) => !CONFIG_KEYS.has(key));
+  return (
+    'mcpServers' in document &&
+    Object.keys(document).some((key) => !CONFIG_KEYS.has(key) && !isExtensionKey(key))
+  );
 }
 
 /**
@@ -128,7 +138,9 @@ function isMcpFile(document: Record<string, unknown>, file: string): boolean {
  */
 function isOwnFile(document: Record<string, unknown>, file: string): boolean {
   if (CONFIG_FILE_NAMES.includes(basename(file))) return true;
-  return Object.keys(document).some((key) => key !== 'mcpServers' && key !== '$schema');
+  return Object.keys(document).some(
+    (key) => key !== 'mcpServers' && key !== '$schema' && !isExtensionKey(key),
+  );
 }
 
 /** Result of {@link readConfig}: the config, or the problems that stop it from loading. */
@@ -192,7 +204,7 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       issues: parsed.syntaxErrors.map((error) => ({
         file,
         ...error.position,
-        path: '',
+        path: error.path ? formatPath(error.path) : '',
         message: error.message,
       })),
     };
@@ -215,7 +227,9 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       loaded: { file, directory, kind: 'mcp', config, mcpDocument: record, mcpKey, locate: parsed.locate },
     };
   }
-  const result = configSchema.safeParse(record);
+  const result = configSchema.safeParse(
+    Object.fromEntries(Object.entries(record).filter(([key]) => !isExtensionKey(key))),
+  );
   const names = await builtinNameIssues(file, record, parsed.locate);
   if (!result.success) {
     const servers = record.mcpServers;

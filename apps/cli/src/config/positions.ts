@@ -1,5 +1,4 @@
 import { type Node as JsonNode, findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 
 /** A 1-based line and column in a config file. */
 export interface Position {
@@ -11,7 +10,12 @@ export interface Position {
 export interface ParsedText {
   readonly data: unknown;
   /** Syntax errors, with positions; `data` is unusable when there are any. */
-  readonly syntaxErrors: readonly { readonly message: string; readonly position: Position }[];
+  readonly syntaxErrors: readonly {
+    readonly message: string;
+    readonly position: Position;
+    /** The field path the error is at, when it is at one (a YAML merge key that merges no map). */
+    readonly path?: readonly PropertyKey[];
+  }[];
   /** Where the value at `path` is (or its nearest written ancestor when it is missing). */
   locate(path: readonly PropertyKey[]): Position | undefined;
 }
@@ -34,11 +38,11 @@ function positionOf(starts: readonly number[], offset: number): Position {
 }
 
 type Segment = string | number;
-const segments = (path: readonly PropertyKey[]): Segment[] =>
+export const segments = (path: readonly PropertyKey[]): Segment[] =>
   path.map((part) => (typeof part === 'number' ? part : String(part)));
 
 /** Why a document could not be turned into a value: nesting deeper than the stack, or too many aliases. */
-function tooComplex(error: unknown): string {
+export function tooComplex(error: unknown): string {
   if (error instanceof RangeError)
     return 'the document is nested too deeply to read; a config needs only a few levels';
   return `${(error as Error).message}; write the values out instead of expanding aliases`;
@@ -116,60 +120,4 @@ function nodeValue(node: JsonNode, duplicates: JsonNode[]): unknown {
     default:
       return node.value;
   }
-}
-
-/** Parses YAML 1.2 (which also reads JSON). */
-export function parseYamlText(text: string): ParsedText {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const at = (offset: number): Position => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
-  const syntaxErrors = document.errors.map((error) => ({
-    // the parser reports running out of stack as a syntax error of its own
-    message: /Maximum call stack size exceeded/.test(error.message)
-      ? `YAML: ${tooComplex(new RangeError(error.message))}`
-      : `YAML syntax: ${error.message.split('\n')[0]}`,
-    position: at(error.pos[0]),
-  }));
-  let data: unknown;
-  if (syntaxErrors.length === 0) {
-    try {
-      data = document.toJS();
-    } catch (error) {
-      // aliases that expand too much (`yaml` refuses them) or nesting deeper than the stack
-      syntaxErrors.push({ message: `YAML: ${tooComplex(error)}`, position: { line: 1, column: 1 } });
-    }
-  }
-  return {
-    data,
-    syntaxErrors,
-    locate(path) {
-      const parts = segments(path);
-      for (let length = parts.length; length >= 0; length--) {
-        const prefix = parts.slice(0, length);
-        if (length > 0) {
-          // the key node gives the line where the field is written
-          const parent = prefix.length === 1 ? document.contents : document.getIn(prefix.slice(0, -1), true);
-          const last = prefix[prefix.length - 1];
-          if (isMap(parent)) {
-            const pair = parent.items.find(
-              (item) => isScalar(item.key) && String(item.key.value) === String(last),
-            );
-            const range = (isScalar(pair?.key) ? pair?.key.range : undefined) ?? undefined;
-            if (range) return at(range[0]);
-          }
-          if (isSeq(parent) && typeof last === 'number') {
-            const item = parent.items[last] as { range?: [number, number, number] } | undefined;
-            if (item?.range) return at(item.range[0]);
-          }
-          continue;
-        }
-        const range = (document.contents as { range?: [number, number, number] } | null)?.range;
-        if (range) return at(range[0]);
-      }
-      return undefined;
-    },
-  };
 }
