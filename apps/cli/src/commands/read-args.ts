@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { visit } from 'jsonc-parser';
 import {
   INPUT_TIMEOUT_VARIABLE,
   type InputBounds,
@@ -59,6 +60,31 @@ async function readArgumentsFile(file: string, shown: string): Promise<string> {
   return (await readInputFile(file, info, bounds)).toString('utf8');
 }
 
+/**
+ * The first key given twice in one object of valid JSON, with its 1-based line and column.
+ * `JSON.parse` keeps the last and drops the first without a word; the config refuses such keys,
+ * and so do the arguments.
+ */
+function firstDuplicateKey(json: string): { key: string; line: number; column: number } | undefined {
+  const objects: Set<string>[] = [];
+  let found: { key: string; line: number; column: number } | undefined;
+  visit(json, {
+    onObjectBegin: () => {
+      objects.push(new Set());
+    },
+    onObjectEnd: () => {
+      objects.pop();
+    },
+    onObjectProperty: (key, _offset, _length, line, character) => {
+      const keys = objects[objects.length - 1];
+      if (found || !keys) return;
+      if (keys.has(key)) found = { key, line: line + 1, column: character + 1 };
+      else keys.add(key);
+    },
+  });
+  return found;
+}
+
 function parseObject(text: string, where: string): Record<string, unknown> {
   // a UTF-8 byte order mark (editors on Windows write one) is not part of the JSON
   const json = text.replace(/^\uFEFF/, '');
@@ -72,6 +98,12 @@ function parseObject(text: string, where: string): Record<string, unknown> {
       `quote the object for your shell, for example --args '{"path":"README.md"}'`,
     );
   }
+  const twice = firstDuplicateKey(json);
+  if (twice)
+    throw usageError(
+      `arguments from ${where}: the key ${JSON.stringify(twice.key)} is given twice in one object (line ${twice.line}, column ${twice.column}), so the first would be dropped`,
+      'keep one of them',
+    );
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw usageError(
       `arguments from ${where} must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
