@@ -16,6 +16,7 @@ const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-7', [
   'chgrp *',
   'mv *',
 ]);
+const DISK = /^disk-destruction: (writes to the block device \/dev\/sda|dd)/;
 const ROOTS = /^destructive-file-operation: (ch(mod|own|grp) -R over|mv of) \//;
 
 describe('relative names in the system directories', () => {
@@ -43,4 +44,29 @@ describe('relative names in the system directories', () => {
     'D=/srv; chmod -R 777 "$D"',
     'chmod -R 777 .',
   ])('%j stays allowed', allowedInDefault);
+});
+
+describe("the shell's own threads under /proc", () => {
+  // `/proc/PID/task/TID/` is a thread of the process: its root, working directory and descriptors
+  // are the process's, so `/proc/$$/task/$$/cwd` is the shell's working directory.
+  it.each<Case>([
+    ['cd /dev; tee /proc/$$/task/$$/cwd/sda < img', 'deny', DISK],
+    ['cd /dev; tee /proc/self/task/$BASHPID/cwd/sda < img', 'deny', DISK],
+    ['cd /dev; tee /proc/thread-self/task/1/cwd/sda < img', 'deny', DISK],
+    ['exec 3</dev/sda; echo x > /proc/$$/task/$$/fd/3', 'deny', DISK],
+    ['tee /proc/1/task/1/root/dev/sda < img', 'deny', DISK],
+    ['tee /proc/$$/task/$$/root/dev/sda < img', 'deny', DISK],
+    [
+      'exec 3</dev/sda; tee /proc/self/task/*/fd/3 < img',
+      'ask',
+      /a pattern names under \/dev, \/proc or \/sys/,
+    ],
+    ['cd /dev; (cd /; tee /proc/$$/task/$$/cwd/sda < img)', 'ask', /named at run time/],
+    ['tee /proc/self/task/1/cwd/../../dev/sda < img', 'ask', /depending on the working directory/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['echo x | tee /proc/$$/task/$$/fd/1', 'cd /dev; tee /proc/$$/task/$$/cwd/../../tmp/out < img'])(
+    '%j stays allowed',
+    allowedInDefault,
+  );
 });

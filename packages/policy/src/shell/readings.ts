@@ -139,11 +139,11 @@ function partValues(
   );
 }
 
-/** The text before a process id in `/proc/PID/...`. */
-const PROC = /^\/+proc\/+$/;
+/** The text before a process id in `/proc/PID/...` or a thread id in `/proc/PID/task/TID/...`. */
+const PROC = new RegExp(`^/+proc/+(?:(?:self|thread-self|${SHELL_PROCESS})/+task/+)?$`);
 
 /**
- * `/proc/$$/cwd`, `/proc/$BASHPID/root`: the shell's own process, whose root is everyone's and
+ * `/proc/$$/cwd`, `/proc/$BASHPID/root` (also through `/proc/$$/task/$$/`): the shell's own process, whose root is everyone's and
  * whose working directory is the one the analysis follows unless the word is expanded in a
  * subshell that moved (`$$` names its parent): then {@link SHELL_PROCESS}, which the placing of
  * written paths reads as the shell's working directory (a wrapper's `-C` does not move it).
@@ -154,8 +154,10 @@ function ownProcess(facts: LineFacts, part: WordPart, next: WordPart | undefined
     return undefined;
   if (part.indirect || part.fallback || (part.variable !== '$$' && part.variable !== 'BASHPID'))
     return undefined;
-  const entry = typeof next === 'string' ? /^\/+(cwd|root|fd)(?:\/|$)/.exec(next)?.[1] : undefined;
+  const entry = typeof next === 'string' ? /^\/+(cwd|root|fd|task)(?:\/|$)/.exec(next)?.[1] : undefined;
   if (!entry) return undefined;
+  // `/proc/$$/task/$$/cwd`: the thread directory names the thread that follows it.
+  if (entry === 'task') return valueWord('self', false);
   const process = facts.processDirectories ?? facts.directories;
   const own = part.variable === '$$' ? (facts.shellDirectories ?? process) : process;
   // The shell's descriptors are read as the ones the line opened (`exec 3</dev/sda`); in a

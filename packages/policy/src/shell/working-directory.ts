@@ -2,6 +2,9 @@ import { type LineFacts, RUN_TIME, SHELL_PROCESS, START, distinct } from './fact
 import { throughLinks } from './links.js';
 import { type ShellWord, literalPrefix } from './shell-word.js';
 
+/** A process named under /proc: `self`, `thread-self`, the shell (`$$`) or a number. */
+const PROCESS = new RegExp(`^(self|thread-self|${SHELL_PROCESS}|[0-9]+)$`);
+
 /**
  * A path as the kernel resolves it lexically: `//dev/./sda`, `/dev/../dev/sda` and
  * `/proc/self/root/dev/sda` are `/dev/sda`; a relative path keeps the `..` that climb out of its start (`a/../../b` is `../b`).
@@ -14,9 +17,14 @@ export function normalizePath(path: string): string {
     if (part !== '..') parts.push(part);
     else if (parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
     else if (!absolute) parts.push('..');
+    // `/proc/PID/task/TID/` is thread TID of the process: its root, working directory and
+    // descriptors are the process's (`/proc/$$/task/$$/cwd` is `/proc/$$/cwd`).
+    if (absolute && parts.length === 4 && parts[0] === 'proc' && parts[2] === 'task')
+      if (PROCESS.test(parts[1] as string) && PROCESS.test(parts[3] as string))
+        parts.splice(1, 3, /^[0-9]+$/.test(parts[3] as string) ? (parts[1] as string) : (parts[3] as string));
     // `/proc/self/root` (also `thread-self`, a process id) leads back to the root directory.
     if (absolute && parts.length === 3 && parts[0] === 'proc' && parts[2] === 'root')
-      if (/^(self|thread-self|[0-9]+)$/.test(parts[1] as string)) parts.length = 0;
+      if (PROCESS.test(parts[1] as string)) parts.length = 0;
   }
   return absolute ? `/${parts.join('/')}` : parts.join('/') || '.';
 }
@@ -58,11 +66,13 @@ export function inDirectory(directory: ShellWord, path: ShellWord): ShellWord {
 }
 
 /**
- * `/proc/self/cwd/...` (also `thread-self`): the working directory itself; `/proc/$$/cwd/...` (and
+ * `/proc/self/cwd/...` (also `thread-self`, and through `task/TID/`): the working directory itself; `/proc/$$/cwd/...` (and
  * `$BASHPID`, read as {@link SHELL_PROCESS}) the working directory of the shell, which a wrapper
  * such as `env -C` does not move.
  */
-const OWN_DIRECTORY = new RegExp(`^/+proc/+(?:self|thread-self|${SHELL_PROCESS})/+cwd(?:/+|$)`);
+const OWN_DIRECTORY = new RegExp(
+  `^/+proc/+(?:self|thread-self|${SHELL_PROCESS})/+(?:task/+(?:self|thread-self|${SHELL_PROCESS}|[0-9]+)/+)?cwd(?:/+|$)`,
+);
 
 const ofShell = (word: ShellWord): boolean => !word.dynamic && word.text.includes(`/${SHELL_PROCESS}/`);
 
