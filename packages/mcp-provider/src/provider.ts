@@ -12,6 +12,7 @@ import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/type
 import type { McpProviderEvent } from './lifecycle/events.js';
 import { ServerConnection } from './lifecycle/server-connection.js';
 import type { SharedLease } from './lifecycle/shared-registry.js';
+import { sharedSettingsOf } from './lifecycle/shared-settings.js';
 import { defaultToolCacheDirectory, toolCachePath } from './lifecycle/tool-cache.js';
 import { resultOf, secretValuesOf } from './provider-helpers.js';
 import { checkProviderOptions } from './provider-options.js';
@@ -93,7 +94,7 @@ export function createMcpProvider(
   let lease: SharedLease | undefined;
   let connection: ServerConnection;
   if (config.shared && options.registry) {
-    lease = options.registry.acquire(connectionOptions);
+    lease = options.registry.acquire(connectionOptions, sharedSettingsOf(config, options));
     connection = lease.connection;
   } else {
     connection = new ServerConnection(connectionOptions);

@@ -1,6 +1,7 @@
 import { stableStringify } from '@toolplane/core';
 import type { McpServerConfig } from '../config/types.js';
 import { ServerConnection, type ServerConnectionOptions } from './server-connection.js';
+import { type SharedSettings, checkSharedSettings } from './shared-settings.js';
 
 /** A provider's hold on a shared connection. */
 export interface SharedLease {
@@ -14,7 +15,11 @@ export interface SharedLease {
  * the same registry, server name and config (and `shared: true`) uses one server process.
  */
 export interface McpSharedRegistry {
-  acquire(options: ServerConnectionOptions): SharedLease;
+  /**
+   * A hold on the server's connection, made on first use. Throws `CONFIG_INVALID` when the
+   * connection runs under other `settings` (a restart policy, kill grace or run directory).
+   */
+  acquire(options: ServerConnectionOptions, settings?: SharedSettings): SharedLease;
   /** Number of live shared connections. */
   readonly size: number;
   /** References held on a server's connection (0 when none). */
@@ -32,16 +37,21 @@ export interface McpSharedRegistry {
  * const b = createMcpProvider('github', config, { registry }); // ...for both
  */
 export function createSharedRegistry(): McpSharedRegistry {
-  const entries = new Map<string, { connection: ServerConnection; count: number }>();
+  const entries = new Map<
+    string,
+    { connection: ServerConnection; count: number; settings: SharedSettings }
+  >();
   const keyOf = (server: string, config: McpServerConfig): string =>
     `${server}\u0000${stableStringify(config)}`;
   return {
-    acquire(options) {
+    acquire(options, settings = {}) {
       const key = keyOf(options.server, options.config);
       let entry = entries.get(key);
       if (!entry || entry.connection.state === 'closed') {
-        entry = { connection: new ServerConnection(options), count: 0 };
+        entry = { connection: new ServerConnection(options), count: 0, settings };
         entries.set(key, entry);
+      } else {
+        checkSharedSettings(options.server, entry.settings, settings);
       }
       entry.count++;
       const held = entry;
