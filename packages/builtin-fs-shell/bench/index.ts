@@ -82,10 +82,10 @@ async function main(): Promise<void> {
     const grepArgs = { pattern: 'NEEDLE_TOKEN', output_mode: 'content', head_limit: 10_000 };
     if (rg) {
       // The baseline is rg itself running the same search (the command line the tool builds).
-      const request = (mode: SearchRequest['mode']): SearchRequest => ({
+      const request = (mode: SearchRequest['mode'], pattern = 'NEEDLE_TOKEN'): SearchRequest => ({
         root: tree,
         rootIsFile: false,
-        pattern: compilePattern('NEEDLE_TOKEN', false),
+        pattern: compilePattern(pattern, false),
         mode,
         globs: [],
         before: 0,
@@ -117,9 +117,21 @@ async function main(): Promise<void> {
         ratio: content.ratio,
       });
       result(`${PACKAGE}/grep-files`, files.candidateMs, 'ms', { baseline: 'rg-cli', ratio: files.ratio });
+      // A pattern with no literal to skip files by: every file goes through the regex engine
+      // (V8's, each slice under the backtracking watchdog).
+      const regex = 'NEED[L]E_T\\w+N';
+      const regexFallback = await timePair(
+        () => withNode.execute('grep', { ...grepArgs, pattern: regex }, ctx),
+        () => runRipgrep(rg, ripgrepArguments(request('content', regex)), tree),
+        RUNS,
+      );
       result(`${PACKAGE}/grep-node-fallback-content`, fallback.candidateMs, 'ms', {
         baseline: 'rg-cli',
         ratio: fallback.ratio,
+      });
+      result(`${PACKAGE}/grep-node-fallback-regex`, regexFallback.candidateMs, 'ms', {
+        baseline: 'rg-cli',
+        ratio: regexFallback.ratio,
       });
     } else {
       console.log('rg is not on PATH: ripgrep comparisons skipped (apt-get install ripgrep)');

@@ -1,8 +1,9 @@
+import type { LineFinder } from './linear-lines.js';
 import type { SearchPattern } from './pattern.js';
 import type { LineHit } from './results.js';
 import type { SearchRequest } from './search-request.js';
 
-/** Lines (1-based numbers) that match, found with one scan of the whole text. */
+/** Lines (1-based numbers) that match, found with one scan of the whole text (V8's engine). */
 export function matchingLines(text: string, pattern: SearchPattern, firstOnly: boolean): number[] {
   const scanner = pattern.scanner;
   scanner.lastIndex = 0;
@@ -146,16 +147,17 @@ export class FileHitsCollector {
   constructor(
     private readonly request: SearchRequest,
     private withOffsets: boolean,
-    private readonly literal?: Buffer,
+    private readonly literal: Buffer | undefined,
+    private readonly findLines: LineFinder,
   ) {}
 
   /** Searches one chunk; false when the search of this file is over (files mode, a match). */
   add(chunk: Chunk): boolean {
-    const { mode, before, after, pattern } = this.request;
+    const { mode, before, after } = this.request;
     // Decoded only when needed: most chunks of a literal search do not hold the literal.
     this.decoded = undefined;
     const skip = this.literal !== undefined && chunk.bytes.indexOf(this.literal) === -1;
-    const matches = skip ? [] : matchingLines(this.textOf(chunk), pattern, mode === 'files_with_matches');
+    const matches = skip ? [] : this.findLines(this.textOf(chunk), mode === 'files_with_matches');
     this.count += matches.length;
     if (mode === 'files_with_matches') {
       const found = matches[0];

@@ -87,7 +87,7 @@ async function withNode(
   request: SearchRequest,
   chunkBytes?: number,
 ): Promise<FileHits | undefined> {
-  const state = createFileSearchState(async () => {}, chunkBytes === undefined ? {} : { chunkBytes });
+  const state = createFileSearchState(request.pattern, chunkBytes === undefined ? {} : { chunkBytes });
   return searchFile(name, request.root, request, state, Buffer.from('NEEDLE'));
 }
 
@@ -195,7 +195,7 @@ describe.skipIf(!ripgrep)('searchFile: the Node engine, chunk by chunk, as ripgr
 
   it('fails a file with a line over the limit with INVALID_ARGUMENTS that says what to do', async () => {
     const request = requestFor('wide.log', 'content');
-    const state = createFileSearchState(async () => {}, {
+    const state = createFileSearchState(request.pattern, {
       chunkBytes: SMALL_CHUNK,
       maxLineBytes: 256 * 1024,
     });

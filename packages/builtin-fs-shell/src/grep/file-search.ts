@@ -3,8 +3,10 @@ import { ToolError } from '@toolplane/core';
 import { formatBytes } from '../files/sniff.js';
 import { ripgrepBinaryCut } from './binary-cut.js';
 import { readFully } from './read-fully.js';
-import { FileHitsCollector } from './chunk-hits.js';
+import { FileHitsCollector, matchingLines } from './chunk-hits.js';
+import type { LineFinder } from './linear-lines.js';
 import { LINE_STARTS_MIN_BYTES } from './line-starts.js';
+import type { SearchPattern } from './pattern.js';
 import type { FileHits } from './results.js';
 import type { SearchRequest } from './search-request.js';
 
@@ -13,11 +15,14 @@ export const SEARCH_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Longest line the Node engine searches (a JavaScript string holds at most ~512 Mi characters). */
 export const MAX_SEARCH_LINE_BYTES = 256 * 1024 * 1024;
 
-/** State one search keeps across its files: the read buffer and how to pause between chunks. */
+/** State one search keeps across its files: the read buffer and how lines are matched. */
 export interface FileSearchState {
   buffer: Buffer;
-  /** Lets the event loop run when the search has held it long enough; throws when aborted. */
-  readonly pace: () => Promise<void>;
+  /**
+   * Finds matching lines: V8's engine on the pattern, until a search switches to a linear-time
+   * one (a pattern that backtracked too long); files scanned from then on use that.
+   */
+  findLines: LineFinder;
   /** Bytes read at a time. */
   readonly chunkBytes: number;
   /** Longest line searched; a longer one fails the search. */
@@ -26,12 +31,17 @@ export interface FileSearchState {
 
 /** A fresh {@link FileSearchState} (sizes other than the defaults are for tests). */
 export function createFileSearchState(
-  pace: () => Promise<void>,
+  pattern: SearchPattern,
   sizes: { readonly chunkBytes?: number; readonly maxLineBytes?: number } = {},
 ): FileSearchState {
   const chunkBytes = sizes.chunkBytes ?? SEARCH_CHUNK_BYTES;
   const maxLineBytes = sizes.maxLineBytes ?? MAX_SEARCH_LINE_BYTES;
-  return { buffer: Buffer.allocUnsafe(chunkBytes), pace, chunkBytes, maxLineBytes };
+  return {
+    buffer: Buffer.allocUnsafe(chunkBytes),
+    findLines: (text, firstOnly) => matchingLines(text, pattern, firstOnly),
+    chunkBytes,
+    maxLineBytes,
+  };
 }
 
 function countNewlines(bytes: Buffer): number {
@@ -40,14 +50,15 @@ function countNewlines(bytes: Buffer): number {
   return total;
 }
 
-/** One file's search, a chunk per step. */
-class FileScan {
+/** One file's search, a chunk per step; {@link close} it when done or given up. */
+export class FileScan {
   private readonly collector: FileHitsCollector;
   private start = 0;
   private filled = 0;
   private firstLine = 1;
   /** Count mode met a NUL byte: ripgrep leaves the file out. */
   private dropped = false;
+  private closed = false;
 
   constructor(
     private readonly fd: number,
@@ -62,7 +73,7 @@ class FileScan {
     // Offsets for the line index, and for cutting a file read in several chunks at a NUL byte.
     const withOffsets =
       request.mode === 'content' && (size >= LINE_STARTS_MIN_BYTES || size >= state.buffer.length);
-    this.collector = new FileHitsCollector(request, withOffsets, literal);
+    this.collector = new FileHitsCollector(request, withOffsets, literal, state.findLines);
   }
 
   /** Reads and searches the next chunk; true when the file is done. */
@@ -104,6 +115,15 @@ class FileScan {
     buffer.copy(buffer, 0, bytes.length, this.filled);
     this.filled -= bytes.length;
     return false;
+  }
+
+  /** Closes the file (once); a buffer grown for a long line goes back to its usual size. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+    const { state } = this;
+    if (state.buffer.length > state.chunkBytes) state.buffer = Buffer.allocUnsafe(state.chunkBytes);
   }
 
   /** What the search found, once {@link step} said it was done. */
@@ -165,20 +185,21 @@ class FileScan {
 }
 
 /**
- * Searches one file in chunks cut at line ends, so a file of any size is searched in bounded
- * memory (its longest line aside). A file with a NUL byte is searched up to where ripgrep stops
- * ({@link ripgrepBinaryCut}), and count mode leaves such a file out, as ripgrep does.
- * Byte offsets of lines are reported for files large enough to be worth indexing. A file that
- * fits one read is searched synchronously (no promise: most files of a tree are small); a
- * larger one lets the event loop run between chunks.
+ * Starts the search of one file, searched in chunks cut at line ends, so a file of any size is
+ * searched in bounded memory (its longest line aside). A file with a NUL byte is searched up to
+ * where ripgrep stops ({@link ripgrepBinaryCut}), and count mode leaves such a file out, as
+ * ripgrep does. Byte offsets of lines are reported for files large enough to be worth indexing.
+ * Undefined when the file cannot be read (gone, or swapped for a FIFO or a link since the walk
+ * saw it). The first chunk is read here without a `stat` when it holds the whole file (most
+ * files of a tree).
  */
-export function searchFile(
+export function openFileScan(
   path: string,
   absolute: string,
   request: SearchRequest,
   state: FileSearchState,
   literal?: Buffer,
-): FileHits | undefined | Promise<FileHits | undefined> {
+): FileScan | undefined {
   let fd: number;
   try {
     // Non-blocking: a file swapped for a FIFO since the walk saw it must not hang the search.
@@ -187,34 +208,30 @@ export function searchFile(
   } catch {
     return undefined;
   }
-  let scan: FileScan;
   try {
-    // No stat for a file that fits one read (most of a tree): its size is what the read gives.
     const read = readFully(fd, state.buffer, 0, state.buffer.length, 0);
     const size = read < state.buffer.length ? read : fstatSync(fd).size;
-    scan = new FileScan(fd, size, path, request, state, literal, read);
-    if (read < state.buffer.length) {
-      while (!scan.step());
-      finish(fd, state);
-      return scan.result();
-    }
-  } catch (error) {
-    finish(fd, state);
-    if (error instanceof ToolError) throw error;
+    return new FileScan(fd, size, path, request, state, literal, read);
+  } catch {
+    closeSync(fd);
     return undefined; // unreadable (a directory or FIFO swapped in since the walk): nothing to search
   }
-  return (async () => {
-    try {
-      while (!scan.step()) await state.pace();
-      return scan.result();
-    } finally {
-      finish(fd, state);
-    }
-  })();
 }
 
-/** Closes a searched file; a buffer grown for a long line goes back to its usual size. */
-function finish(fd: number, state: FileSearchState): void {
-  closeSync(fd);
-  if (state.buffer.length > state.chunkBytes) state.buffer = Buffer.allocUnsafe(state.chunkBytes);
+/** Searches one file to its end (see {@link openFileScan}). */
+export function searchFile(
+  path: string,
+  absolute: string,
+  request: SearchRequest,
+  state: FileSearchState,
+  literal?: Buffer,
+): FileHits | undefined {
+  const scan = openFileScan(path, absolute, request, state, literal);
+  if (scan === undefined) return undefined;
+  try {
+    while (!scan.step());
+    return scan.result();
+  } finally {
+    scan.close();
+  }
 }

@@ -1,119 +1,57 @@
-import { type Dirent, closeSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Ignore } from 'ignore';
-import { GitignoreRules } from '../files/gitignore.js';
-import { openWalkedDirectory, throughDescriptor } from '../workspace/walk-descriptor.js';
-import { createFileFilter } from './file-filter.js';
-import { createFileSearchState, searchFile } from './file-search.js';
-import { type FileHits, type SearchOutcome, byPath } from './results.js';
+import { createFileSearchState } from './file-search.js';
+import { linearLineFinder } from './linear-lines.js';
+import { NodeWalk } from './node-walk.js';
+import type { SearchOutcome } from './results.js';
 import type { SearchRequest } from './search-request.js';
+import { SliceCut, runBounded } from './slice-guard.js';
 
 // Work runs in synchronous slices (much faster than one promise per file) and yields to the
 // event loop between them, so timers and aborts still run during a long search.
 const SLICE_MS = 10;
 
-/** Ignore rules in force in a directory: each with the directory it came from. */
-type ActiveRules = ReadonlyArray<{ readonly base: string; readonly rules: Ignore }>;
-
-function ignoredBy(active: ActiveRules, path: string, isDirectory: boolean): boolean {
-  let verdict = false;
-  for (const { base, rules } of active) {
-    const rest = (base === '' ? path : path.slice(base.length + 1)) + (isDirectory ? '/' : '');
-    const result = rules.test(rest);
-    if (result.ignored) verdict = true;
-    else if (result.unignored) verdict = false;
-  }
-  return verdict;
-}
+/**
+ * How long one slice may hold the thread before the watchdog stops it. A slice is about
+ * {@link SLICE_MS} of work (plus one chunk of a large file); only a regular expression that
+ * backtracks, or a host stalled for a second, gets near this.
+ */
+export const BACKTRACK_BUDGET_MS = 1000;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * The pure-Node search engine: walks the tree with the same rules as the ripgrep command line
- * the tool builds (gitignore and rgignore, skipped directories, globs, types, no symlinks,
- * binary files cut at the first 64 KiB block holding a NUL) and matches line by line.
+ * The pure-Node search engine ({@link NodeWalk}) in slices. Matching uses V8's engine, which
+ * backtracks: a pattern such as `(a+)+$`, or `a.*b` on a long line, can take exponential or
+ * quadratic time, and nothing else can interrupt a running regular expression. So each slice
+ * runs under a watchdog; a slice it stops is run again with a linear-time engine (RE2) for the
+ * rest of the search, which then gives the same lines a backtracking engine would have, in
+ * time linear in the text.
  */
 export async function searchWithNode(request: SearchRequest): Promise<SearchOutcome> {
-  let sliceStart = performance.now();
-  const state = createFileSearchState(async () => {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
-    }
-    if (request.signal?.aborted) throw request.signal.reason;
-  });
+  const state = createFileSearchState(request.pattern);
   const literal =
     request.pattern.literal === undefined ? undefined : Buffer.from(request.pattern.literal, 'utf8');
-  if (request.rootIsFile) {
-    const hits = await searchFile(basename(request.root), request.root, request, state, literal);
-    return { files: hits ? [hits] : [], incomplete: false, engine: 'node' };
-  }
-  const filter = createFileFilter(request.globs, request.typeGlobs);
-  const loader = request.respectGitignore ? new GitignoreRules(request.root) : undefined;
-  const stack: Array<{ directory: string; active: ActiveRules }> = [{ directory: '', active: [] }];
-  const files: FileHits[] = [];
-  let total = 0;
-  let incomplete = false;
-  while (stack.length > 0) {
-    await state.pace();
-    if (total >= request.hardMatchCap) {
-      incomplete = true;
-      break;
-    }
-    const { directory, active: inherited } = stack.pop() as { directory: string; active: ActiveRules };
-    // Each directory is opened without following a link and checked to be where the walk
-    // expects it; its entries and files are then read through that descriptor, so a directory
-    // swapped for a symbolic link to the outside mid-walk shows nothing from there.
-    const absolute = join(request.root, directory);
-    const fd = openWalkedDirectory(absolute);
-    if (fd === undefined) continue;
-    const subdirectories: string[] = [];
-    try {
-      let entries: Dirent[];
+  const walk = new NodeWalk(request, state, literal);
+  let linear = false;
+  try {
+    for (;;) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      const slice = () => walk.work(performance.now() + SLICE_MS);
+      let done: boolean;
       try {
-        entries = readdirSync(throughDescriptor(fd, absolute, ''), { withFileTypes: true });
-      } catch {
+        done = linear ? slice() : runBounded(slice, BACKTRACK_BUDGET_MS);
+      } catch (error) {
+        if (!(error instanceof SliceCut)) throw error;
+        walk.recover();
+        state.findLines = linearLineFinder(request.pattern);
+        linear = true;
         continue;
       }
-      let active = inherited;
-      if (loader && entries.some((entry) => entry.name === '.gitignore' || entry.name === '.rgignore')) {
-        active = [
-          ...inherited,
-          ...loader.rulesOfSync(directory).map((rules) => ({ base: directory, rules })),
-        ];
-      }
-      for (const entry of entries) {
-        const path = directory === '' ? entry.name : `${directory}/${entry.name}`;
-        // Like ripgrep without --follow: symbolic links are not searched.
-        if (entry.isDirectory()) {
-          if (request.skipDirectories.includes(entry.name) || filter.excludesDirectory(path)) continue;
-          if (active.length > 0 && ignoredBy(active, path, true)) continue;
-          subdirectories.push(path);
-        } else if (entry.isFile()) {
-          if (!filter.file(path)) continue;
-          if (active.length > 0 && ignoredBy(active, path, false)) continue;
-          const searched = searchFile(
-            path,
-            throughDescriptor(fd, absolute, entry.name),
-            request,
-            state,
-            literal,
-          );
-          const hits = searched instanceof Promise ? await searched : searched;
-          if (hits) {
-            files.push(hits);
-            total += hits.count;
-          }
-        }
-      }
-      for (let i = subdirectories.length - 1; i >= 0; i--) {
-        stack.push({ directory: subdirectories[i] as string, active });
-      }
-    } finally {
-      closeSync(fd);
+      if (done) break;
+      await yieldToEventLoop();
     }
+  } finally {
+    walk.close();
   }
-  files.sort(byPath);
-  return { files, incomplete, engine: 'node' };
+  return { ...walk.outcome(), engine: 'node' };
 }

@@ -1,0 +1,104 @@
+// The Node engine and patterns that make V8's regular expressions backtrack: exponentially
+// (`(a+)+$` on a run of `a`s followed by another character) or quadratically (`a.*b` on a long
+// line without `b`). Before the watchdog, these held the process for minutes to ages; now the
+// slice running one is stopped and the search goes on with a linear-time engine. Each test would
+// run past vitest's timeout without it (the sizes are chosen so), and every answer is checked
+// against ripgrep's.
+import { readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ToolResult } from '@toolplane/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { context, inCI, makeTempDir, okText } from '../../test/helpers.js';
+import { findRipgrep } from '../grep/find-ripgrep.js';
+import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+
+const ripgrep = findRipgrep();
+if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
+
+/** A line V8 needs about 2^40 steps to refuse for `(a+)+$`. */
+const EXPONENTIAL = `${'a'.repeat(40)}!`;
+/** A line V8 needs about (600k)^2 / 2 steps to refuse for `a.*b` (minutes here). */
+const QUADRATIC = 'a'.repeat(600_000);
+
+const openDescriptors = () => readdirSync('/proc/self/fd').length;
+
+describe('grep through the Node engine with patterns that backtrack', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let node: BuiltinProvider;
+  let rg: BuiltinProvider | undefined;
+  const ctx = context('backtracking-grep');
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir('tp-grep-backtrack-'));
+    // Files before and after the bad one (in path order), with matches, so both the part
+    // searched before the cut and the part after it show up.
+    for (let i = 0; i < 30; i++) {
+      const name = `f${String(i).padStart(2, '0')}.txt`;
+      await writeFile(join(dir, name), `head ${i}\naaa\nAAAA\nab then b\nx${i}\n`);
+    }
+    await writeFile(join(dir, 'f15-bad.txt'), `before\naa\n${EXPONENTIAL}\n${EXPONENTIAL}\nafter aaaa\n`);
+    await writeFile(join(dir, 'f16-long.txt'), `${QUADRATIC}\nand a b here\n`);
+    node = createBuiltinProvider({ workspace: dir, tools: ['grep'], grep: { ripgrep: false } });
+    if (ripgrep) rg = createBuiltinProvider({ workspace: dir, tools: ['grep'] });
+  });
+  afterAll(async () => {
+    await node.close?.();
+    await rg?.close?.();
+    await cleanup();
+  });
+
+  /** The same search through both engines: the Node engine's text, checked equal to ripgrep's. */
+  async function both(args: Record<string, unknown>): Promise<string> {
+    const viaNode = await node.execute('grep', args, ctx);
+    expect(viaNode.ok && (viaNode.structured as { engine: string }).engine).toBe('node');
+    const text = okText(viaNode);
+    if (rg) expect(okText(await rg.execute('grep', args, ctx))).toBe(text);
+    return text;
+  }
+
+  it('finds the lines of an exponential pattern, in every mode, and leaves no file open', async () => {
+    const before = openDescriptors();
+    const content = await both({ pattern: '(a+)+$', output_mode: 'content', head_limit: 1000 });
+    expect(content).toContain('f15-bad.txt\n2:aa\n--\n5:after aaaa');
+    expect(content).toContain('f00.txt\n2:aaa');
+    expect(content).toContain('f29.txt\n2:aaa');
+    expect(content).not.toContain('!');
+    expect(content).toContain('f16-long.txt\n1:aaaa');
+    expect(content).toContain('(33 matching lines in 32 files)');
+    const counted = await both({ pattern: '(a+)+$', output_mode: 'count' });
+    expect(counted).toContain('f15-bad.txt:2');
+    const files = await both({ pattern: '(a+)+$', output_mode: 'files_with_matches' });
+    expect(files.split('\n')).toContain('f15-bad.txt');
+    const withContext = await both({ pattern: '(a+)+$', output_mode: 'content', context: 1, glob: 'f15*' });
+    expect(withContext).toContain('1-before\n2:aa\n3-aaaa');
+    expect(openDescriptors()).toBe(before);
+  });
+
+  it('switches for a quadratic pattern on a long line', async () => {
+    const content = await both({ pattern: 'a.*b', output_mode: 'content', glob: 'f1[56]*' });
+    expect(content).toContain('f16-long.txt\n2:and a b here');
+    expect(content).not.toContain('aaaaaaaaaa');
+  });
+
+  it('switches for a case-insensitive pattern', async () => {
+    const content = await both({ pattern: '(A+)+$', case_insensitive: true, output_mode: 'count' });
+    expect(content).toContain('f15-bad.txt:2');
+    expect(content).toContain('f07.txt:2');
+  });
+
+  it('fails a backtracking pattern the linear engine cannot read with INVALID_ARGUMENTS that says what to do', async () => {
+    // `\Z` is the letter Z to V8 without the u flag; RE2 (and ripgrep) refuse it.
+    const result: ToolResult = await node.execute('grep', { pattern: '(a+)+\\Z', glob: 'f15*' }, ctx);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? undefined : result.error.code).toBe('INVALID_ARGUMENTS');
+    const message = result.ok ? '' : result.error.message;
+    expect(message).toContain('backtracks too long');
+    expect(message).toContain('install ripgrep');
+    if (rg) {
+      const viaRipgrep = await rg.execute('grep', { pattern: '(a+)+\\Z', glob: 'f15*' }, ctx);
+      expect(viaRipgrep.ok ? undefined : viaRipgrep.error.code).toBe('INVALID_ARGUMENTS');
+    }
+  });
+});
