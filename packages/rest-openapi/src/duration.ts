@@ -14,7 +14,8 @@ export function parseDuration(value: Duration, field = 'duration'): number {
   if (typeof value === 'number') {
     if (Number.isFinite(value) && value >= 0) return value;
   } else {
-    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
+    // trimmed first: two runs of spaces around an optional unit backtrack quadratically
+    const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
     const ms = match ? Math.round(Number(match[1]) * (UNITS[match[2] ?? 'ms'] ?? 1)) : Number.NaN;
     if (Number.isFinite(ms)) return ms;
   }

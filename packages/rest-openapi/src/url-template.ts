@@ -13,7 +13,9 @@ export interface SplitUrl {
   readonly staticQuery: string;
 }
 
-const URL_PARTS = /^(https?):\/\/([^/?#]+)([^?#]*)(?:\?([^#]*))?$/i;
+// the path must start with "/": with `([^?#]*)` a host could give characters to the path and try
+// again at each length, quadratic in a long host before a fragment
+const URL_PARTS = /^(https?):\/\/([^/?#]+)(\/[^?#]*)?(?:\?([^#]*))?$/i;
 
 /**
  * Splits an (environment-expanded) tool URL. The origin is parsed and checked once, so the host
@@ -76,5 +78,21 @@ export function strayBraceMessage(tool: string, pathTemplate: string): string {
  */
 export function configuredPath(url: string): string {
   const afterOrigin = url.replace(/^https?:\/\/[^/?#]*/i, '').replace(/^\$\{[^}]*\}/, '');
-  return (afterOrigin.split('?')[0] as string).replace(/\$\{[^}]*\}/g, '');
+  return withoutEnvReferences(afterOrigin.split('?')[0] as string);
+}
+
+/**
+ * `text` without its `${...}` parts. A scan, not `/\$\{[^}]*\}/g`: with no `}` after them, that
+ * expression reads to the end again from every `${`, quadratic in a long run of them.
+ */
+function withoutEnvReferences(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf('${', from);
+    const end = start === -1 ? -1 : text.indexOf('}', start + 2);
+    if (end === -1) return out + text.slice(from);
+    out += text.slice(from, start);
+    from = end + 1;
+  }
 }

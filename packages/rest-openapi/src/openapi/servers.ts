@@ -17,16 +17,26 @@ export interface ServerChoice {
   readonly serverVariables?: Readonly<Record<string, string>>;
 }
 
+/**
+ * `text` without the slashes it ends with. A loop, not `/\/+$/`: that expression tries again
+ * at every slash of a run that does not end the text, quadratic in a document's long run.
+ */
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 function absolute(url: string, location: string | undefined, fallback?: string): string {
-  if (/^https?:\/\//i.test(url) || url.startsWith('${')) return url.replace(/\/+$/, '');
+  if (/^https?:\/\//i.test(url) || url.startsWith('${')) return withoutTrailingSlashes(url);
   if (location && /^https?:\/\//i.test(location))
-    return new URL(url || '/', location).href.replace(/\/+$/, '');
+    return withoutTrailingSlashes(new URL(url || '/', location).href);
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
     throw new ToolError('CONFIG_INVALID', `the server URL ${JSON.stringify(url)} is not http or https`);
   }
   // a relative path- or operation-level server is taken relative to the document's own server
   if (fallback && /^https?:\/\//i.test(fallback))
-    return new URL(url || '/', `${fallback}/`).href.replace(/\/+$/, '');
+    return withoutTrailingSlashes(new URL(url || '/', `${fallback}/`).href);
   throw new ToolError(
     'CONFIG_INVALID',
     `the server URL ${JSON.stringify(url)} is relative and the document was not loaded from a URL; pass baseUrl (for example https://api.example.com${url.startsWith('/') ? url : ''})`,
@@ -84,8 +94,8 @@ function ownServer(list: readonly Server[], choice: ServerChoice): Server | unde
     typeof chosen === 'number'
       ? list[chosen]
       : list.find((item) => {
-          const url = typeof item.url === 'string' ? item.url.replace(/\/+$/, '') : undefined;
-          const base = chosen.replace(/\/+$/, '');
+          const url = typeof item.url === 'string' ? withoutTrailingSlashes(item.url) : undefined;
+          const base = withoutTrailingSlashes(chosen);
           return url !== undefined && (url === base || url.startsWith(`${base}/`));
         });
   if (found) return found;
@@ -157,7 +167,7 @@ export function baseUrl2(
       : location?.startsWith('http:')
         ? 'http'
         : 'https';
-  return `${scheme}://${document.host}${basePath}`.replace(/\/+$/, '');
+  return withoutTrailingSlashes(`${scheme}://${document.host}${basePath}`);
 }
 
 /** Whether a URL's host is a local or private address by name or by literal address in any spelling (not by DNS). */
