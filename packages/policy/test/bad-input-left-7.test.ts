@@ -70,3 +70,32 @@ describe("the shell's own threads under /proc", () => {
     allowedInDefault,
   );
 });
+
+describe('known inputs read by cat and xargs -a', () => {
+  // `cat` (or `cat -`) prints a known standard input as it is: a herestring, a static heredoc,
+  // `< <(echo ...)`, an `echo` before it in a pipeline; `xargs -a <(...)` reads its items there.
+  it.each<Case>([
+    ['tee $(cat <<< /dev/sda) < img', 'deny', DISK],
+    ['tee "$(cat <<< /dev/sda)" < img', 'deny', DISK],
+    ["tee $(cat <<'EOF'\n/dev/sda\nEOF\n) < img", 'deny', DISK],
+    ['tee $(cat < <(echo /dev/sda)) < img', 'deny', DISK],
+    ['tee $(echo /dev/sda | cat | cat -) < img', 'deny', DISK],
+    ['tee $(echo x | cat <<< /dev/sda) < img', 'deny', DISK],
+    ['D=$(cat <<< /dev/sda); dd if=img of=$D', 'deny', DISK],
+    ['xargs -a <(echo /dev/sda) tee < img', 'deny', DISK],
+    ['xargs --arg-file <(printf "%s\\n" x /dev/sda) tee < img', 'deny', DISK],
+    ['xargs -0 -a <(printf "%s\\0" /dev/sda) tee < img', 'deny', DISK],
+    ['xargs -a <(echo sda) -I% cp img /dev/%', 'deny', DISK],
+    ['while read d; do tee $d < img; done < <(cat <<< /dev/sda)', 'deny', DISK],
+    // A file's content is not known: asked as before.
+    ['echo /dev/sda > list; tee $(< list) < img', 'ask', /file_redirect is not analyzed/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'tee $(cat <<< out.img) < img',
+    'tee $(echo /dev/sda | cat <<< out.img) < img',
+    'xargs -a <(echo out.img) tee < img',
+    'xargs -a list.txt tee < img',
+    'cp $(cat <<< /dev/sda) backup.img',
+  ])('%j stays allowed', allowedInDefault);
+});

@@ -13,7 +13,9 @@ import {
 import { associativeKey, isAssociative, knownKeys } from './associative.js';
 import { expandedWords } from './braces.js';
 import { type LineFacts, MAX_TEXT, MAX_VALUES, RUN_TIME, SHELL_PROCESS, valueWord } from './facts.js';
+import { type OutputReaders, knownOutputs } from './known-outputs.js';
 import { staticOutputs } from './static-output.js';
+import { resolveWord } from './words.js';
 import { type ShellWord, type WordPart, literalPrefix } from './shell-word.js';
 
 /** Deepest nesting of command substitutions whose output is worked out (`$(echo $(echo x))`). */
@@ -31,7 +33,7 @@ function substitutionValues(facts: LineFacts, node: Node, depth: number): ShellW
   }
   const inside = node.namedChildren.filter((child) => child?.type !== 'comment');
   if (inside.length !== 1 || !inside[0]) return undefined;
-  const outputs = commandOutputs(facts, inside[0], depth + 1);
+  const outputs = knownOutputs(inside[0], outputReaders(facts, depth + 1));
   return outputs?.map((output) =>
     output.dynamic ? output : valueWord(output.text.replace(/\n+$/, '').replaceAll('\u0000', ''), false),
   );
@@ -48,6 +50,14 @@ export function commandOutputs(facts: LineFacts, command: Node, depth = 0): Shel
     const word = words[0] as ShellWord;
     return word.glob ? [[{ ...word, dynamic: true }]] : (readingsOf(facts, word, depth) ?? [[word]]);
   });
+}
+
+/** The readers {@link knownOutputs} works with, at a nesting depth of substitutions. */
+export function outputReaders(facts: LineFacts, depth = 0): OutputReaders {
+  return {
+    command: (command) => commandOutputs(facts, command, depth),
+    values: (word) => valuesOf(facts, withReadings(facts, resolveWord(word))),
+  };
 }
 
 /**

@@ -9,8 +9,9 @@ import { childrenOf, namedChildrenOf } from './parser.js';
 import { resolve, walk } from './walk.js';
 import { inDirectory } from './working-directory.js';
 import { judgeWrittenFile } from './written-files.js';
-import { commandOutputs } from './readings.js';
-import { type ShellWord, staticWord } from './shell-word.js';
+import { outputReaders } from './readings.js';
+import { heredocText, processSubstitutionOutputs } from './known-outputs.js';
+import type { ShellWord } from './shell-word.js';
 
 /** Outputs that write no file worth recording (`2>&1`, `> /dev/null`). */
 const QUIET_OUTPUTS = /^(\/dev\/(null|stdout|stderr|fd\/[0-9]+)|[0-9]+|-)$/;
@@ -73,7 +74,7 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
         bodyScope = withInput(
           bodyScope,
           '<file',
-          destination ? substitutionOutput(state, destination) : undefined,
+          destination ? processSubstitutionOutputs(destination, outputReaders(state.facts)) : undefined,
         );
     }
   }
@@ -136,26 +137,4 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
 function withInput(scope: Scope, source: string, values: readonly ShellWord[] | undefined): Scope {
   const from = [...scope.stdinFrom, source];
   return values ? { ...scope, stdinFrom: from, stdinText: { from, values } } : { ...scope, stdinFrom: from };
-}
-
-/** The text a heredoc feeds when it is static (a quoted delimiter, or a body with no expansion). */
-function heredocText(redirect: Node): ShellWord[] | undefined {
-  const start = namedChildrenOf(redirect).find((child) => child.type === 'heredoc_start');
-  const body = namedChildrenOf(redirect).find((child) => child.type === 'heredoc_body');
-  if (!start || !body) return undefined;
-  const quoted = /['"\\]/.test(start.text);
-  const plain = namedChildrenOf(body).every((child) => child.type === 'heredoc_content');
-  if (!quoted && (!plain || /[$`\\]/.test(body.text))) return undefined;
-  // `<<-` strips the leading tabs of every line.
-  const stripped = childrenOf(redirect).some((child) => child?.text === '<<-')
-    ? body.text.replace(/^\t+/gm, '')
-    : body.text;
-  return [staticWord(stripped)];
-}
-
-/** What `< <(cmd)` feeds when cmd only prints known words. */
-function substitutionOutput(state: AnalysisState, destination: Node): ShellWord[] | undefined {
-  if (destination.type !== 'process_substitution' || !destination.text.startsWith('<(')) return undefined;
-  const inside = namedChildrenOf(destination).filter((child) => child.type !== 'comment');
-  return inside.length === 1 && inside[0] ? commandOutputs(state.facts, inside[0]) : undefined;
 }

@@ -9,7 +9,8 @@ import { checkDangers } from './dangers.js';
 import { inspectDebuggers } from './debuggers.js';
 import { inspectEmbeddedCommands } from './embedded.js';
 import { callFunction, withVariables } from './facts.js';
-import { valuesOf } from './readings.js';
+import { outputReaders, valuesOf } from './readings.js';
+import { processSubstitutionOutputs } from './known-outputs.js';
 import { runFindExec } from './find-exec.js';
 import { replayFunction, setPositional } from './function-calls.js';
 import { runInterpreter } from './interpreters.js';
@@ -25,7 +26,7 @@ import { inspectInlineScripts } from './scripts.js';
 import { type ShellWord, sliceWord, staticWord } from './shell-word.js';
 import { changeDirectory, inWrapperDirectory } from './working-directory.js';
 import { WRAPPERS, peelWrapper } from './wrappers.js';
-import { xargsCommands } from './xargs-input.js';
+import { argFileInput, xargsCommands } from './xargs-input.js';
 
 /** Parses a nested script (`bash -c '...'`, `eval ...`) in a scope one level deeper. */
 export type NestedAnalyzer = (state: AnalysisState, scope: Scope, script: string, text: string) => void;
@@ -139,10 +140,13 @@ export function runCommand(
           return { name, values: valuesOf(state.facts, sliceWord(word, name.length + 1)) };
         });
         // `echo /dev/sda | xargs tee`: with a known input, the commands xargs runs are known.
-        const input = name === 'xargs' ? knownInput(scope) : undefined;
-        const built = input
-          ? xargsCommands(args.slice(0, args.length - peeled.words.length), peeled.words, input)
-          : undefined;
+        const options = args.slice(0, args.length - peeled.words.length);
+        const file =
+          name === 'xargs'
+            ? argFileInput(options, (node) => processSubstitutionOutputs(node, outputReaders(state.facts)))
+            : undefined;
+        const input = file?.input ?? (name === 'xargs' ? knownInput(scope) : undefined);
+        const built = input ? xargsCommands(file?.options ?? options, peeled.words, input) : undefined;
         if (built === 'too-many') notUnderstood(state, 'xargs is fed more input than is followed', text);
         // `xargs -I{} tee /dev/{}`: the replaced words are file names known only at run time.
         const replacement = name === 'xargs' ? xargsReplacement(args) : undefined;

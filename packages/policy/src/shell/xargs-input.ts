@@ -1,3 +1,4 @@
+import type { Node } from 'web-tree-sitter';
 import type { ShellWord } from './shell-word.js';
 
 /** Most commands one xargs with a known input is followed into; more make the line asked. */
@@ -233,4 +234,23 @@ export function xargsCommands(
     }
   }
   return commands;
+}
+
+/**
+ * `xargs -a <(echo /dev/sda) tee` (also `--arg-file`): the items come from a process
+ * substitution whose output is known. Returns xargs' other option words and that input, or
+ * undefined when its items do not come from one.
+ */
+export function argFileInput(
+  optionWords: readonly ShellWord[],
+  outputsOf: (substitution: Node) => ShellWord[] | undefined,
+): { options: ShellWord[]; input: ShellWord[] } | undefined {
+  const at = optionWords.findIndex((word) => !word.dynamic && /^(-a|--arg-file)$/.test(word.text));
+  const file = optionWords[at + 1];
+  const substitution = file?.substitutions.length === 1 ? file.substitutions[0] : undefined;
+  if (at < 0 || substitution?.type !== 'process_substitution') return undefined;
+  const input = outputsOf(substitution);
+  return input
+    ? { options: optionWords.filter((_, index) => index !== at && index !== at + 1), input }
+    : undefined;
 }
