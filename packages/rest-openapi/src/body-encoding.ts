@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { FormData } from 'undici';
-import { encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import { definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
 
 /** A lone surrogate: with the `u` flag a surrogate pair is one code point and does not match. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -37,7 +37,8 @@ function encodeFormPairs(value: unknown): string {
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined || item === null) continue;
     if (Array.isArray(item))
-      for (const part of item) pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(part))}`);
+      for (const part of definedItems(item))
+        pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(part))}`);
     else pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(item))}`);
   }
   return pairs.join('&');
@@ -49,7 +50,8 @@ function multipart(value: unknown): FormData {
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined || item === null) continue;
       const name = wellFormedBody(key);
-      if (Array.isArray(item)) for (const part of item) form.append(name, wellFormedBody(scalarText(part)));
+      if (Array.isArray(item))
+        for (const part of definedItems(item)) form.append(name, wellFormedBody(scalarText(part)));
       else form.append(name, wellFormedBody(scalarText(item)));
     }
   } else form.append('value', wellFormedBody(scalarText(value)));

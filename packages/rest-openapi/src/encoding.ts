@@ -57,6 +57,20 @@ export function scalarText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The items of a list argument that are defined: `null` items are left out, as RFC 6570 (which
+ * OpenAPI's parameter styles follow) leaves out undefined values; sent as the text `null`, a
+ * server would read the string "null".
+ */
+export function definedItems(list: readonly unknown[]): unknown[] {
+  return list.filter((item) => item !== null && item !== undefined);
+}
+
+/** The fields of an object argument whose values are defined (not `null`), as {@link definedItems}. */
+export function definedEntries(record: Readonly<Record<string, unknown>>): [string, unknown][] {
+  return Object.entries(record).filter(([, item]) => item !== null && item !== undefined);
+}
+
 /** True for plain objects (not arrays, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import type { RestParameterBinding } from './config.js';
-import { encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import { definedEntries, definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
 
 /** Throws when a header value holds CR, LF or NUL (header injection). */
 export function refuseLineBreaks(
@@ -35,9 +35,9 @@ export function refuseUnsendable(value: string, what: string): void {
 export function headerText(value: unknown, binding: RestParameterBinding): string {
   if (binding.json) return JSON.stringify(value);
   const explode = binding.explode ?? false;
-  if (Array.isArray(value)) return value.map(scalarText).join(',');
+  if (Array.isArray(value)) return definedItems(value).map(scalarText).join(',');
   if (isPlainObject(value))
-    return Object.entries(value)
+    return definedEntries(value)
       .map(([key, item]) => (explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`))
       .join(',');
   return scalarText(value);
@@ -49,11 +49,11 @@ export function cookiePairs(name: string, value: unknown, binding: RestParameter
   if (binding.json) return [`${key}=${encodeStrict(JSON.stringify(value))}`];
   const explode = binding.explode ?? false;
   if (Array.isArray(value)) {
-    const items = value.map((item) => encodeStrict(scalarText(item)));
+    const items = definedItems(value).map((item) => encodeStrict(scalarText(item)));
     return explode ? items.map((item) => `${key}=${item}`) : [`${key}=${items.join(',')}`];
   }
   if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([field, item]) => [
+    const entries = definedEntries(value).map(([field, item]) => [
       encodeStrict(field),
       encodeStrict(scalarText(item)),
     ]);

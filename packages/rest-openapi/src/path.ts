@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import type { RestParameterBinding } from './config.js';
-import { encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import { definedEntries, definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
 
 /** Text of one path argument, serialized by OpenAPI style and percent-encoded. */
 export function serializePathValue(name: string, value: unknown, binding?: RestParameterBinding): string {
@@ -12,7 +12,7 @@ export function serializePathValue(name: string, value: unknown, binding?: RestP
   if (binding?.json) return encodeStrict(JSON.stringify(value));
   const wireName = encodeStrict(binding?.name ?? name);
   if (Array.isArray(value)) {
-    const items = value.map((item) => encodeStrict(scalarText(item)));
+    const items = definedItems(value).map((item) => encodeStrict(scalarText(item)));
     if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
     if (style === 'matrix') {
       return explode
@@ -22,7 +22,7 @@ export function serializePathValue(name: string, value: unknown, binding?: RestP
     return items.join(',');
   }
   if (isPlainObject(value)) {
-    const pairs = Object.entries(value).map(([key, item]) => [
+    const pairs = definedEntries(value).map(([key, item]) => [
       encodeStrict(key),
       encodeStrict(scalarText(item)),
     ]);

@@ -1,14 +1,21 @@
 import type { RestParameterBinding } from './config.js';
-import { encodeAllowReserved, encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import {
+  definedEntries,
+  definedItems,
+  encodeAllowReserved,
+  encodeStrict,
+  isPlainObject,
+  scalarText,
+} from './encoding.js';
 
 function deepPairs(prefix: string, value: unknown, out: string[], encode: (text: string) => string): void {
-  if (value === undefined) return;
+  if (value === undefined || value === null) return;
   if (Array.isArray(value)) {
     for (const item of value) deepPairs(`${prefix}[]`, item, out, encode);
     return;
   }
   if (isPlainObject(value)) {
-    for (const [key, item] of Object.entries(value))
+    for (const [key, item] of definedEntries(value))
       deepPairs(`${prefix}[${encodeStrict(key)}]`, item, out, encode);
     return;
   }
@@ -35,7 +42,7 @@ export function serializeQueryValue(
   const style = binding.style ?? 'form';
   const explode = binding.explode ?? style === 'form';
   if (Array.isArray(value)) {
-    const items = value.map((item) => encode(scalarText(item)));
+    const items = definedItems(value).map((item) => encode(scalarText(item)));
     if (style === 'deepObject') {
       deepPairs(key, value, out, encode);
     } else if (explode) {
@@ -50,11 +57,11 @@ export function serializeQueryValue(
     if (style === 'deepObject') {
       deepPairs(key, value, out, encode);
     } else if (explode) {
-      for (const [field, item] of Object.entries(value))
+      for (const [field, item] of definedEntries(value))
         out.push(`${encodeStrict(field)}=${encode(scalarText(item))}`);
     } else {
       const separator = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
-      const flat = Object.entries(value).flatMap(([field, item]) => [
+      const flat = definedEntries(value).flatMap(([field, item]) => [
         encode(field),
         encode(scalarText(item)),
       ]);
