@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import type { GrepEngineOptions } from './grep/options.js';
 import type { ToolLimits } from './tools/deps.js';
 import { createAddressPolicy } from './web/address-guard.js';
 import type { WebFetchOptions } from './web/options.js';
@@ -13,6 +14,7 @@ export interface CheckedOptions {
   readonly protectedPaths?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly webFetch?: WebFetchOptions;
+  readonly grep?: GrepEngineOptions;
 }
 
 function invalid(message: string): ToolError {
@@ -60,6 +62,8 @@ export function checkProviderOptions(options: CheckedOptions, toolNames: readonl
         `env.${name} cannot be passed to a command; use a name without "=" and a string value without null bytes`,
       );
   }
+  const memory = options.grep?.ripgrepMemoryBytes;
+  if (memory !== false) checkCount(memory, 'grep.ripgrepMemoryBytes', 64 * 1024 * 1024);
   const web = options.webFetch ?? {};
   checkCount(web.maxBytes, 'webFetch.maxBytes', 1);
   checkCount(web.maxChars, 'webFetch.maxChars', 1);

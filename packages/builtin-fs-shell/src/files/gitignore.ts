@@ -1,10 +1,40 @@
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** Ignore files read in each directory, lowest precedence first (ripgrep's order). */
 const IGNORE_FILES = ['.gitignore', '.rgignore'] as const;
+
+/**
+ * The text of an ignore file, or undefined when there is none to read. Only a regular file
+ * counts, reached through a symbolic link too (as ripgrep does, so both grep engines agree; its
+ * text only decides what is skipped): the open does not wait (a FIFO named `.gitignore` would
+ * block the thread for good), and a FIFO, socket or device is passed over.
+ */
+function readIgnoreFile(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function rulesIn(directory: string): Ignore[] {
+  const rules: Ignore[] = [];
+  for (const name of IGNORE_FILES) {
+    const text = readIgnoreFile(join(directory, name));
+    if (text !== undefined) rules.push(ignore().add(text));
+  }
+  return rules;
+}
 
 /**
  * `.gitignore` (and ripgrep's `.rgignore`) rules of a directory tree, as git and ripgrep
@@ -21,30 +51,21 @@ export class GitignoreRules {
   rulesOf(directory: string): Promise<Ignore[]> {
     let rules = this.loaded.get(directory);
     if (!rules) {
-      rules = Promise.all(
-        IGNORE_FILES.map((name) =>
-          readFile(join(this.root, directory, name), 'utf8').then(
-            (text) => ignore().add(text),
-            () => undefined,
-          ),
-        ),
-      ).then((list) => list.filter((rule): rule is Ignore => rule !== undefined));
+      // Read synchronously (ignore files are small, and reads of regular files do not wait),
+      // then kept per directory.
+      rules = Promise.resolve().then(() => rulesIn(join(this.root, directory)));
       this.loaded.set(directory, rules);
     }
     return rules;
   }
 
-  /** {@link rulesOf} without waiting, for engines that read in synchronous slices. */
-  rulesOfSync(directory: string): Ignore[] {
-    const rules: Ignore[] = [];
-    for (const name of IGNORE_FILES) {
-      try {
-        rules.push(ignore().add(readFileSync(join(this.root, directory, name), 'utf8')));
-      } catch {
-        // no such file
-      }
-    }
-    return rules;
+  /**
+   * {@link rulesOf} without waiting, for engines that read in synchronous slices; `through` is
+   * where the directory is read from (a path through its open descriptor, for a walk that
+   * must not follow a directory swapped for a link), by default its path under the root.
+   */
+  rulesOfSync(directory: string, through = join(this.root, directory)): Ignore[] {
+    return rulesIn(through);
   }
 
   /** Whether one entry is ignored, given that its parent directories are not. */

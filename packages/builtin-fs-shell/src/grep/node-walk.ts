@@ -143,7 +143,9 @@ export class NodeWalk {
     if (this.loader && entries.some((entry) => entry.name === '.gitignore' || entry.name === '.rgignore')) {
       active = [
         ...active,
-        ...this.loader.rulesOfSync(directory).map((rules) => ({ base: directory, rules })),
+        ...this.loader
+          .rulesOfSync(directory, throughDescriptor(fd, absolute, ''))
+          .map((rules) => ({ base: directory, rules })),
       ];
     }
     // Open first, then leave the stack: a cut between the two enters the directory once more

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ToolError } from '@toolplane/core';
+import { formatBytes } from '../files/sniff.js';
+import { RIPGREP_MEMORY_BYTES } from './options.js';
 import { type FileHits, type SearchOutcome, byPath } from './results.js';
 import type { SearchRequest } from './search-request.js';
 
@@ -138,10 +140,32 @@ export function parseRipgrepOutput(output: string, request: SearchRequest): File
   return [...byFile.values()];
 }
 
+/**
+ * The command line that starts ripgrep: through `/bin/sh` with `ulimit -d` when its memory is
+ * capped (a cap the host's hard limit refuses is skipped, so rg still runs).
+ */
+function ripgrepCommand(
+  binary: string,
+  args: readonly string[],
+  memoryBytes: number | false,
+): [string, string[]] {
+  if (memoryBytes === false) return [binary, [...args]];
+  const kibibytes = String(Math.max(1, Math.floor(memoryBytes / 1024)));
+  return [
+    '/bin/sh',
+    ['-c', 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"', 'sh', kibibytes, binary, ...args],
+  ];
+}
+
 /** Runs ripgrep for a request (root must be a directory). */
-export function searchWithRipgrep(binary: string, request: SearchRequest): Promise<SearchOutcome> {
+export function searchWithRipgrep(
+  binary: string,
+  request: SearchRequest,
+  memoryBytes: number | false = RIPGREP_MEMORY_BYTES,
+): Promise<SearchOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ripgrepArguments(request), {
+    const [command, args] = ripgrepCommand(binary, ripgrepArguments(request), memoryBytes);
+    const child = spawn(command, args, {
       cwd: request.rootIsFile ? dirname(request.root) : request.root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -175,13 +199,18 @@ export function searchWithRipgrep(binary: string, request: SearchRequest): Promi
       request.signal?.removeEventListener('abort', onAbort);
       reject(error);
     });
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       request.signal?.removeEventListener('abort', onAbort);
       if (request.signal?.aborted) {
         reject(request.signal.reason);
         return;
       }
       const message = Buffer.concat(stderr).toString('utf8').trim();
+      if (signal !== null && !incomplete) {
+        // Not a result: what it printed before it died is only part of one.
+        reject(ripgrepDied(signal, message, memoryBytes));
+        return;
+      }
       if (code === 2 && !incomplete && message.length > 0) {
         reject(new ToolError('INVALID_ARGUMENTS', `ripgrep refused the search: ${message || 'exit code 2'}`));
         return;
@@ -193,4 +222,13 @@ export function searchWithRipgrep(binary: string, request: SearchRequest): Promi
       resolve({ files, incomplete, engine: 'ripgrep' });
     });
   });
+}
+
+/** The error for a ripgrep run that ended on a signal it was not sent by the tool. */
+function ripgrepDied(signal: string, message: string, memoryBytes: number | false): ToolError {
+  const outOfMemory = /memory allocation of \d+ bytes failed/.test(message);
+  const detail = outOfMemory
+    ? `it ran out of its memory allowance (${memoryBytes === false ? 'none set' : formatBytes(memoryBytes)}, grep.ripgrepMemoryBytes): an ignore file that never ends (a .gitignore linked to a device) or a very long line; find it, or leave it out with a glob`
+    : `it ended on ${signal}${message === '' ? '' : `: ${message.slice(0, 200)}`}`;
+  return new ToolError('EXECUTION_FAILED', `ripgrep did not finish the search: ${detail}`);
 }
