@@ -71,7 +71,7 @@ describe('--http on every interface (0.0.0.0)', () => {
       gateway.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
       });
-      const printed = /http:\/\/0\.0\.0\.0:(\d+)\/mcp/;
+      const printed = /serving \d+ tools at http:\/\/127\.0\.0\.1:(\d+)\/mcp/;
       expect(await waitFor(() => printed.test(stderr), 30_000)).toBe(true);
       const port = printed.exec(stderr)?.[1];
       const initialize = initializeBody(1);

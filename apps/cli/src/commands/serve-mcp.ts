@@ -69,13 +69,15 @@ export async function serveMcp(
 ): Promise<number> {
   if (options.stdio && options.http)
     throw usageError('choose one of --stdio and --http', 'stdio is the default');
-  const { parseHostPort, startHttpGateway } = await import('../gateway/http.js');
+  const { hostPortProblem, parseHostPort, startHttpGateway } = await import('../gateway/http.js');
   const address = options.http === undefined ? undefined : parseHostPort(options.http);
-  if (options.http !== undefined && !address)
+  if (options.http !== undefined && !address) {
+    const problem = hostPortProblem(options.http);
     throw usageError(
-      `--http takes HOST:PORT, got ${options.http}`,
-      'for example --http 127.0.0.1:8808 (port 0 picks a free one)',
+      `--http takes HOST:PORT, got ${options.http}${problem ? `: ${problem}` : ''}`,
+      'for example --http 127.0.0.1:8808 (port 0 picks a free one; an IPv6 address in brackets: [::1]:8808)',
     );
+  }
   const stdio = address === undefined;
   const loaded = await loadConfig(context.cwd, context.configPath);
   const approvals = await terminalApprovals(context, stdio);
@@ -109,6 +111,13 @@ export async function serveMcp(
           context.stderr,
           `toolplane: serving ${count} tools at ${gateway.url} (${approvalNote}; Ctrl-C stops)`,
         );
+        if (gateway.interfaceUrls)
+          writeLine(
+            context.stderr,
+            gateway.interfaceUrls.length > 0
+              ? `toolplane: listening on every interface; from other machines: ${gateway.interfaceUrls.join(', ')}`
+              : 'toolplane: listening on every interface (this machine has no other address)',
+          );
         await new Promise<void>(() => {
           // runs until a signal ends the process (withRuntime closes the providers first)
         });

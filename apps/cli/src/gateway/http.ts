@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +17,16 @@ export const MAX_HTTP_SESSIONS = 100;
 
 /** A running streamable-HTTP endpoint. */
 export interface HttpGateway {
+  /**
+   * The URL a client on this machine uses, with the port actually bound. Bound to every interface
+   * (`0.0.0.0`, `::`), that is the loopback address: no client can connect to `0.0.0.0`.
+   */
   readonly url: string;
+  /**
+   * Bound to every interface: the URLs of this machine's other addresses (for other machines);
+   * undefined when bound to one address.
+   */
+  readonly interfaceUrls: readonly string[] | undefined;
   close(): Promise<void>;
 }
 
@@ -160,24 +169,63 @@ export async function startHttpGateway(options: {
     http.listen(options.port, options.host, () => resolve());
   });
   const address = http.address() as AddressInfo;
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  allowedHosts = [`${hostForUrl}:${address.port}`, `localhost:${address.port}`, `127.0.0.1:${address.port}`];
+  const bracketed = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+  const everyInterface = address.address === '0.0.0.0' || address.address === '::';
+  // a client cannot connect to 0.0.0.0 or ::; on this machine it uses the loopback address
+  const hostForUrl = everyInterface
+    ? address.address === '::'
+      ? '[::1]'
+      : '127.0.0.1'
+    : bracketed(address.address);
+  allowedHosts = [
+    `${bracketed(address.address)}:${address.port}`,
+    `${hostForUrl}:${address.port}`,
+    `localhost:${address.port}`,
+    `127.0.0.1:${address.port}`,
+  ];
+  const interfaceUrls: string[] = [];
   // bound to every interface (0.0.0.0, ::): no client sends that as its Host, so the addresses of
   // this machine's interfaces are accepted (names still are not: that is the rebinding protection)
-  if (address.address === '0.0.0.0' || address.address === '::')
+  if (everyInterface)
     for (const entries of Object.values(networkInterfaces()))
-      for (const entry of entries ?? [])
-        allowedHosts.push(
-          `${entry.family === 'IPv6' ? `[${entry.address}]` : entry.address}:${address.port}`,
-        );
+      for (const entry of entries ?? []) {
+        allowedHosts.push(`${bracketed(entry.address)}:${address.port}`);
+        // a link-local IPv6 address needs a zone (%eth0) a URL cannot carry well: left out
+        const usable = address.address === '::' || entry.family === 'IPv4';
+        if (!entry.internal && usable && !entry.address.startsWith('fe80:'))
+          interfaceUrls.push(`http://${bracketed(entry.address)}:${address.port}/mcp`);
+      }
   return {
     url: `http://${hostForUrl}:${address.port}/mcp`,
+    interfaceUrls: everyInterface ? interfaceUrls : undefined,
     async close() {
       for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * What is wrong with an `--http` value {@link parseHostPort} refused, when it can tell: an IPv6
+ * address without brackets (`::1:0` is `[::1]:0`; `::1` alone is `[::1]:PORT`), a host without
+ * a port, a port past 65535.
+ */
+export function hostPortProblem(value: string): string | undefined {
+  if (!value.startsWith('[') && (value.match(/:/g) ?? []).length >= 2) {
+    const last = value.lastIndexOf(':');
+    const head = value.slice(0, last);
+    const tail = value.slice(last + 1);
+    if (/^\d{1,5}$/.test(tail) && isIPv6(head))
+      return `an IPv6 address goes in brackets: write --http [${head}]:${tail}`;
+    if (isIPv6(value)) return `an IPv6 address goes in brackets: write --http [${value}]:PORT`;
+    return undefined;
+  }
+  const port = /:(\d+)$/.exec(value)?.[1];
+  if (port !== undefined && Number(port) > 65535) return `the port must be 0 to 65535, got ${port}`;
+  if (value !== '' && !/:[^\]]*$/.test(value) && !/^\d+$/.test(value))
+    return `give the port too: write --http ${value}:PORT (port 0 picks a free one)`;
+  return undefined;
 }
 
 /** Parses `HOST:PORT` (`[::1]:8808` for IPv6; a bare port means 127.0.0.1). */
