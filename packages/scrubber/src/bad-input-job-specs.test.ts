@@ -101,4 +101,60 @@ describe('positional passwords in job specs', () => {
     ])
       expect(scrubber.scrub(text).findings, text).toEqual([]);
   });
+
+  it('pairs a command key only with the arguments of its own container', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'scrubber-job-containers-'));
+    const [first, second, own] = [secret(), secret(), secret()];
+    try {
+      // Three containers: the first names a command, the second gives arguments only (its image's
+      // entrypoint runs them), the third names its command after its arguments.
+      const pod = [
+        'apiVersion: v1',
+        'kind: Pod',
+        'spec:',
+        '  containers:',
+        '    - name: lister',
+        '      command: [aws]',
+        '      args: [s3, ls]',
+        '    - name: config-echo',
+        '      image: busybox',
+        `      args: [configure, set, aws_secret_access_key, ${first}]`,
+        '    - name: printer',
+        '      args:',
+        '        - configure',
+        '        - set',
+        '        - aws_session_token',
+        `        - ${second}`,
+        '    - name: setup',
+        `      args: [configure, set, aws_secret_access_key, ${own}]`,
+        '      command: [aws]',
+        '',
+      ].join('\n');
+      const next = ['    - name: last', '      command:', '        - aws', ''].join('\n');
+      await writeFile(join(directory, 'pod.yaml'), pod + next);
+      const text = await readFile(join(directory, 'pod.yaml'), 'utf8');
+      const scrubbed = scrubber.scrubText(text);
+      // Arguments of containers without a command of their own are not aws's.
+      expect(scrubbed).toContain(`args: [configure, set, aws_secret_access_key, ${first}]\n`);
+      expect(scrubbed).toContain(`        - ${second}\n`);
+      expect(scrubbed).not.toContain(own);
+      expect(scrubbed).toContain(
+        'args: [configure, set, aws_secret_access_key, [REDACTED:aws_secret_key]]\n      command: [aws]',
+      );
+      // Pretty JSON of the same pod: the objects' braces already keep containers apart.
+      const json = JSON.stringify(
+        {
+          containers: [
+            { name: 'lister', command: ['aws'] },
+            { name: 'echo', args: ['configure', 'set', 'aws_secret_access_key', first] },
+          ],
+        },
+        null,
+        2,
+      );
+      expect(scrubber.scrub(json).findings).toEqual([]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
 });

@@ -41,6 +41,40 @@ function isListText(segment: string): boolean {
   return true;
 }
 
+/**
+ * The indentation of the mapping the key at `key` belongs to: the column of its line's first
+ * character after blanks and YAML list markers (`    - args:` is at column 6, like the keys under it).
+ */
+function mappingColumn(text: string, key: number): number {
+  const lineStart = text.lastIndexOf('\n', key - 1) + 1;
+  let cursor = lineStart;
+  while (cursor < key && (isBlank(text.charCodeAt(cursor)) || text.charCodeAt(cursor) === 45)) cursor++;
+  return cursor - lineStart;
+}
+
+/**
+ * Whether the key at `second` is in the same YAML mapping as the key at `first` (before it): no line
+ * between them, nor `second`'s own line, begins left of `first`'s mapping. A list item of a lower
+ * column (`    - name: b` under `containers:`) is the next container; a key left of it a parent's.
+ */
+function sameMapping(text: string, first: number, second: number): boolean {
+  const column = mappingColumn(text, first);
+  for (let lineStart = text.indexOf('\n', first) + 1; lineStart > 0 && lineStart <= second; ) {
+    let cursor = lineStart;
+    while (cursor < second && isBlank(text.charCodeAt(cursor))) cursor++;
+    const code = text.charCodeAt(cursor);
+    if (cursor - lineStart < column && code !== 10 && code !== 13) return false;
+    lineStart = text.indexOf('\n', cursor) + 1;
+  }
+  return true;
+}
+
+/** Where the key name of a match of {@link ARGS_KEY} or {@link COMMAND_KEY} begins (after its prefix). */
+function keyStart(match: RegExpExecArray, offset: number): number {
+  const prefix = match[0].search(/[A-Za-z]/);
+  return offset + match.index + Math.max(0, prefix);
+}
+
 function lastMatch(pattern: RegExp, text: string): RegExpExecArray | undefined {
   let found: RegExpExecArray | undefined;
   pattern.lastIndex = 0;
@@ -60,16 +94,27 @@ export function listCommandAround(text: string, keyword: number): ListCommand | 
   const listStart = from + args.index + args[0].length;
   if (!isListText(text.slice(listStart, keyword))) return undefined;
   // The command key before the list (no object boundary between), or after the keyword.
+  // Both in one object: no brace between them, and in YAML (no braces) no line of another mapping.
+  const argsStart = keyStart(args, from);
   const ahead = before.slice(0, args.index);
   const earlier = lastMatch(COMMAND_KEY, ahead);
   let name: string | undefined;
-  if (earlier !== undefined && !/[{}]/.test(ahead.slice(earlier.index + earlier[0].length)))
+  if (
+    earlier !== undefined &&
+    !/[{}]/.test(ahead.slice(earlier.index + earlier[0].length)) &&
+    sameMapping(text, keyStart(earlier, from), argsStart)
+  )
     name = earlier[1];
   else {
     const after = text.slice(keyword, keyword + LIST_REACH);
     COMMAND_KEY.lastIndex = 0;
     const later = COMMAND_KEY.exec(after);
-    if (later !== null && !/[{}]/.test(after.slice(0, later.index))) name = later[1];
+    if (
+      later !== null &&
+      !/[{}]/.test(after.slice(0, later.index)) &&
+      sameMapping(text, argsStart, keyStart(later, keyword))
+    )
+      name = later[1];
   }
   if (name === undefined && /^c/i.test(args[1] as string)) {
     // `command: [aws, configure, ...]` over lines (`kubectl create job ... -- aws ...` prints a
