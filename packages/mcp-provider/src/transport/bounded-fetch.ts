@@ -1,3 +1,5 @@
+import { AnsweredStream, requestIdsOf } from './answered-stream.js';
+
 /** How the error of a message over the bound starts, for the transport's error handler to know it. */
 export const MESSAGE_TOO_LARGE = 'a message from the server exceeds';
 
@@ -6,12 +8,19 @@ export const MESSAGE_TOO_LARGE = 'a message from the server exceeds';
  * which has no line break to speak of) runs past `maxBytes`: the SDK transports buffer an
  * unfinished line without bound, so a server that streamed one endless line grew the client's
  * memory until the startup or request timeout (300 MB of it took 500 MB of memory).
+ *
+ * An event stream that answers a POST ends once every request the POST sent has its answer
+ * (the body is cancelled, so the connection goes): a server that held it open kept one
+ * connection and reader per request.
  */
 export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.body) return response;
     let line = 0;
+    const eventStream = response.headers.get('content-type')?.includes('text/event-stream') === true;
+    const awaited = eventStream && init?.method === 'POST' ? requestIdsOf(init.body) : undefined;
+    const answers = awaited && awaited.size > 0 ? new AnsweredStream(awaited) : undefined;
     const limit = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         let start = 0;
@@ -27,6 +36,7 @@ export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): type
           return;
         }
         controller.enqueue(chunk);
+        if (answers?.read(chunk)) controller.terminate();
       },
     });
     return new Response(response.body.pipeThrough(limit), {
