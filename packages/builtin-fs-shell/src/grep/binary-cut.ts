@@ -1,12 +1,12 @@
-import { readFully } from './read-fully.js';
+import type { ReadAt } from './read-fully.js';
 
 /** ripgrep's line buffer starts at 64 KiB, and triples when a line does not fit in it. */
 const RIPGREP_BUFFER_BYTES = 64 * 1024;
 
 /** Bytes `[from, to)` of the file, in `scratch` when it is large enough. */
-function window(fd: number, scratch: { buffer: Buffer }, from: number, to: number): Buffer {
+function window(readAt: ReadAt, scratch: { buffer: Buffer }, from: number, to: number): Buffer {
   if (scratch.buffer.length < to - from) scratch.buffer = Buffer.allocUnsafe(to - from);
-  return scratch.buffer.subarray(0, readFully(fd, scratch.buffer, 0, to - from, from));
+  return scratch.buffer.subarray(0, readAt(scratch.buffer, 0, to - from, from));
 }
 
 /** Start of the line `count` lines before the last line of `bytes` (which ends with "\n"). */
@@ -31,7 +31,7 @@ function preceding(bytes: Buffer, count: number): number {
  * the end of the last line printed (`printedBefore`, asked for non-decreasing positions).
  */
 export function ripgrepBinaryCut(
-  fd: number,
+  readAt: ReadAt,
   nul: number,
   context: number,
   printedBefore: (position: number) => number = () => 0,
@@ -44,7 +44,7 @@ export function ripgrepBinaryCut(
   for (;;) {
     const readEnd = kept + capacity;
     if (nul < readEnd) return unfinished;
-    const bytes = window(fd, scratch, kept, readEnd);
+    const bytes = window(readAt, scratch, kept, readEnd);
     const lastNewline = bytes.lastIndexOf(10);
     if (bytes.length < readEnd - kept) return unfinished; // the file shrank: nothing more is sure
     const fresh = lastNewline >= filled - kept;

@@ -2,7 +2,8 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { ToolError } from '@toolplane/core';
 import { formatBytes } from '../files/sniff.js';
 import { ripgrepBinaryCut } from './binary-cut.js';
-import { readFully } from './read-fully.js';
+import { decodeWithByteOrderMark, memoryReader } from './decode-bom.js';
+import { type ReadAt, fileReader, readFully } from './read-fully.js';
 import { FileHitsCollector, matchingLines } from './chunk-hits.js';
 import type { LineFinder } from './linear-lines.js';
 import { LINE_STARTS_MIN_BYTES } from './line-starts.js';
@@ -61,7 +62,10 @@ export class FileScan {
   private closed = false;
 
   constructor(
-    private readonly fd: number,
+    /** The open file, closed by {@link close} (undefined for a file decoded into memory). */
+    private readonly fd: number | undefined,
+    /** Reads the text searched: the file's bytes, or its decoded text. */
+    private readonly readAt: ReadAt,
     private readonly size: number,
     private readonly path: string,
     private readonly request: SearchRequest,
@@ -87,9 +91,7 @@ export class FileScan {
     // One byte past the size seen: a file that has not grown ends with this one read.
     const wanted = Math.min(buffer.length - this.filled, this.size + 1 - this.start - this.filled);
     const read =
-      this.preread >= 0
-        ? this.preread
-        : readFully(this.fd, buffer, this.filled, wanted, this.start + this.filled);
+      this.preread >= 0 ? this.preread : this.readAt(buffer, this.filled, wanted, this.start + this.filled);
     this.preread = -1;
     const nul = buffer.subarray(this.filled, this.filled + read).indexOf(0);
     this.filled += read;
@@ -121,7 +123,7 @@ export class FileScan {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    if (this.fd !== undefined) closeSync(this.fd);
     const { state } = this;
     if (state.buffer.length > state.chunkBytes) state.buffer = Buffer.allocUnsafe(state.chunkBytes);
   }
@@ -159,10 +161,10 @@ export class FileScan {
    */
   private confirmFirstMatch(from: number): void {
     const buffer = this.state.buffer;
-    const read = readFully(this.fd, buffer, 0, Math.min(buffer.length, this.state.chunkBytes), from);
+    const read = this.readAt(buffer, 0, Math.min(buffer.length, this.state.chunkBytes), from);
     const nul = buffer.subarray(0, read).indexOf(0);
     if (nul === -1) return;
-    if (this.collector.firstMatchEnd > ripgrepBinaryCut(this.fd, from + nul, 0)) this.dropped = true;
+    if (this.collector.firstMatchEnd > ripgrepBinaryCut(this.readAt, from + nul, 0)) this.dropped = true;
   }
 
   /** The file holds a NUL byte at `at`: the text ends where ripgrep's reads would have stopped. */
@@ -176,9 +178,9 @@ export class FileScan {
       collector.trackOffsets();
       collector.add({ bytes: buffer.subarray(0, buffer.lastIndexOf(10, at - start) + 1), start, firstLine });
       const context = Math.max(request.before, request.after);
-      collector.cutAt(ripgrepBinaryCut(this.fd, at, context, collector.printedBefore()));
+      collector.cutAt(ripgrepBinaryCut(this.readAt, at, context, collector.printedBefore()));
     } else {
-      const cut = ripgrepBinaryCut(this.fd, at, 0);
+      const cut = ripgrepBinaryCut(this.readAt, at, 0);
       if (cut > start) collector.add({ bytes: buffer.subarray(0, cut - start), start, firstLine });
     }
   }
@@ -211,7 +213,21 @@ export function openFileScan(
   try {
     const read = readFully(fd, state.buffer, 0, state.buffer.length, 0);
     const size = read < state.buffer.length ? read : fstatSync(fd).size;
-    return new FileScan(fd, size, path, request, state, literal, read);
+    const decoded = decodeWithByteOrderMark(fd, state.buffer.subarray(0, read), size);
+    if (decoded !== undefined) {
+      closeSync(fd);
+      return new FileScan(
+        undefined,
+        memoryReader(decoded),
+        decoded.length,
+        path,
+        request,
+        state,
+        literal,
+        -1,
+      );
+    }
+    return new FileScan(fd, fileReader(fd), size, path, request, state, literal, read);
   } catch {
     closeSync(fd);
     return undefined; // unreadable (a directory or FIFO swapped in since the walk): nothing to search

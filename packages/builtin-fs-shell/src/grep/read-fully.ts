@@ -16,3 +16,11 @@ export function readFully(
   }
   return total;
 }
+
+/** Reads bytes of a file at a position, as {@link readFully}: the bytes read. */
+export type ReadAt = (buffer: Buffer, offset: number, length: number, position: number) => number;
+
+/** A {@link ReadAt} over an open file. */
+export function fileReader(fd: number): ReadAt {
+  return (buffer, offset, length, position) => readFully(fd, buffer, offset, length, position);
+}

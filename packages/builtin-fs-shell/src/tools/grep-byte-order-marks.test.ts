@@ -1,0 +1,82 @@
+// Files that start with a byte order mark: ripgrep decodes UTF-16 (and drops a UTF-8 mark)
+// before searching; the Node engine used to see UTF-16's NUL bytes and skip such files as
+// binary, and kept a UTF-8 mark in the first line (`^word` missed it). Every answer here is
+// compared with ripgrep's.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { context, inCI, makeTempDir, okText } from '../../test/helpers.js';
+import { findRipgrep } from '../grep/find-ripgrep.js';
+import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+
+const ripgrep = findRipgrep();
+if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
+
+const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+
+describe('grep and files with a byte order mark', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let node: BuiltinProvider;
+  let rg: BuiltinProvider | undefined;
+  const ctx = context('bom-grep');
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir('tp-grep-bom-'));
+    const text = 'word first\r\nsecond line\r\nthird word 日本語\r\nfourth\r\nword again\r\n';
+    await writeFile(join(dir, 'le.txt'), Buffer.from(`\ufeff${text}`, 'utf16le'));
+    await writeFile(join(dir, 'be.txt'), utf16be(`\ufeff${text}`));
+    await writeFile(join(dir, 'utf8.txt'), `\ufeff${text}`);
+    // An unpaired surrogate and an odd last byte.
+    await writeFile(
+      join(dir, 'broken.txt'),
+      Buffer.concat([Buffer.from('\ufeffword \ud800 here\nword end\n', 'utf16le'), Buffer.from([0x41])]),
+    );
+    // Larger than one 4 MiB read of the search.
+    const lines = Array.from({ length: 160_000 }, (_, i) => `line ${i} ${i % 40_000 === 7 ? 'word' : 'pad'}`);
+    await writeFile(join(dir, 'large.txt'), Buffer.from(`\ufeff${lines.join('\n')}\n`, 'utf16le'));
+    node = createBuiltinProvider({ workspace: dir, tools: ['grep'], grep: { ripgrep: false } });
+    if (ripgrep) rg = createBuiltinProvider({ workspace: dir, tools: ['grep'] });
+  });
+  afterAll(async () => {
+    await node.close?.();
+    await rg?.close?.();
+    await cleanup();
+  });
+
+  async function both(args: Record<string, unknown>): Promise<string> {
+    const text = okText(await node.execute('grep', args, ctx));
+    if (rg) expect(text).toBe(okText(await rg.execute('grep', args, ctx)));
+    return text;
+  }
+
+  it('finds words in UTF-16 (both byte orders) and after a UTF-8 mark, as ripgrep does', async () => {
+    const text = await both({ pattern: '^word', output_mode: 'content', head_limit: 1000 });
+    for (const name of ['be.txt', 'le.txt', 'utf8.txt']) {
+      expect(text).toContain(`${name}\n1:word first\n--\n5:word again\n`);
+    }
+    expect(await both({ pattern: '日本', output_mode: 'content', context: 1, glob: 'le.txt' })).toContain(
+      '2-second line\n3:third word 日本語\n4-fourth\n',
+    );
+  });
+
+  it('agrees in count and files modes, on broken UTF-16 and on a file larger than one read', async () => {
+    const counted = await both({ pattern: 'word', output_mode: 'count' });
+    expect(counted).toContain('le.txt:3');
+    expect(counted).toContain('large.txt:4');
+    expect(counted).toContain('broken.txt:2');
+    const files = await both({ pattern: 'word', output_mode: 'files_with_matches' });
+    expect(files.split('\n').slice(0, 5)).toEqual([
+      'be.txt',
+      'broken.txt',
+      'large.txt',
+      'le.txt',
+      'utf8.txt',
+    ]);
+    const broken = await both({ pattern: 'here', output_mode: 'content', glob: 'broken.txt' });
+    expect(broken).toContain('1:word \ufffd here');
+    expect(await both({ pattern: 'line 120007 ', output_mode: 'content' })).toContain(
+      '120008:line 120007 word',
+    );
+  });
+});
