@@ -16,6 +16,7 @@ const { expectVerdict, allowedInDefault } = deviceWritePolicy('left-7', [
   'chgrp *',
   'mv *',
 ]);
+const MAYBE = /may write to the block device \/dev\/sda/;
 const DISK = /^disk-destruction: (writes to the block device \/dev\/sda|dd)/;
 const ROOTS = /^destructive-file-operation: (ch(mod|own|grp) -R over|mv of) \//;
 
@@ -97,5 +98,35 @@ describe('known inputs read by cat and xargs -a', () => {
     'xargs -a <(echo out.img) tee < img',
     'xargs -a list.txt tee < img',
     'cp $(cat <<< /dev/sda) backup.img',
+  ])('%j stays allowed', allowedInDefault);
+});
+
+describe('elements at run-time indexes and arithmetic that assigns', () => {
+  // An index known only at run time may pick any element (or none); an operation or default on
+  // such an element works on every one of them. Arithmetic that assigns (`((i++))`, `let`,
+  // `$((i=1))`, `${A[i++]}`) leaves the variable known only at run time.
+  it.each<Case>([
+    ['i=1; A=(x /dev/sdaX); tee "${A[$i]%X}" < img', 'deny', DISK],
+    ['declare -A m=([k]=/dev/sdaX); k=k; tee "${m[$k]%X}" < img', 'deny', DISK],
+    ['A=(x /dev/sdaX); tee "${A[$(echo 1)]%X}" < img', 'deny', DISK],
+    ['A=(x /dev/sdaX); tee "${A[$j]%X}" < img', 'ask', MAYBE],
+    ['tee "${A[$i]:-/dev/sda}" < img', 'ask', MAYBE],
+    ['A=(/dev/sda x); tee "${A[j]}" < img', 'ask', MAYBE],
+    ['A=(/dev/sda x); tee "${A[$j]}" < img', 'ask', MAYBE],
+    ['declare -A m=([a]=1 [b]=2 [c]=3 [d]=/dev/sda); tee "${m[$k]}" < img', 'ask', MAYBE],
+    ['i=0; A=(/dev/sda x); tee "${A[i++]}" < img', 'ask', MAYBE],
+    ['A=(x /dev/sda); i=0; ((i++)); tee "${A[i]}" < img', 'ask', MAYBE],
+    ['A=(x /dev/sda); i=0; let i++; tee "${A[i]}" < img', 'ask', MAYBE],
+    ['A=(x /dev/sda); i=0; : $((i=1)); tee "${A[i]}" < img', 'ask', MAYBE],
+    ['A=(x /dev/sda); i=0; : ${A[i++]}; tee "${A[i]}" < img', 'ask', MAYBE],
+    ['P=2; ((P--)); tee /dev/sda$P < img', 'ask', /named at run time/],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'A=(x y); tee "${A[$j]}" < img',
+    'A=(x y); for ((i=0;i<2;i++)); do tee "${A[$i]}" < img; done',
+    'A=(/dev/sda); cp "${A[$j]}" backup.img',
+    'OUT=out.img; ((n++)); tee "$OUT" < img',
+    'i=1; [[ $i == 1 ]] && A=(out.img x); tee "${A[0]}" < img',
   ])('%j stays allowed', allowedInDefault);
 });

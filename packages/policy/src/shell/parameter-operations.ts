@@ -142,15 +142,32 @@ export function operandVariable(node: Node | null): string | undefined {
 }
 
 /**
+ * The array and the index node of `${NAME[INDEX] OP ...}` when the index is computed (`$i`,
+ * `i++`, `$(cmd)`): read as a key of its own. Undefined for a static key or a plain name.
+ */
+export function computedSubscript(node: Node | null): { name: string; index: Node } | undefined {
+  if (node?.type !== 'subscript' || operandVariable(node) !== undefined) return undefined;
+  const name = node.childForFieldName('name')?.text;
+  const index = node.childForFieldName('index');
+  if (!name || !index || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || /^[@*]$/.test(index.text))
+    return undefined;
+  return { name, index };
+}
+
+/**
  * The operation of `${NAME OP ...}` on known values: pattern removal (`#`, `##`, `%`, `%%`),
  * replacement (`/`, `//`, `/#`, `/%`), substrings (`:OFFSET[:LENGTH]`), case changes, the
  * alternative value (`:+`, `+`), the error check (`:?`, `?`) and `@E`/`@U`/`@L`/`@u`/`@Q`.
  * Undefined for anything else (the word stays unknown).
  */
-export function parameterOperation(node: Node): { variable: string; transform: Transform } | undefined {
+export function parameterOperation(
+  node: Node,
+): { variable: string; transform: Transform; index?: Node } | undefined {
   const name = node.child(1);
-  const variable = operandVariable(name);
+  const computed = computedSubscript(name);
+  const variable = computed?.name ?? operandVariable(name);
   if (!name || variable === undefined) return undefined;
+  const subscript = computed ? { index: computed.index } : {};
   const operator = node.child(2);
   if (!operator || operator.isNamed) return undefined;
   const operands = node.namedChildren.slice(1);
@@ -169,7 +186,9 @@ export function parameterOperation(node: Node): { variable: string; transform: T
   const raw = node.text.slice(2 + name.text.length + op.length, -1);
   if (['#', '##', '%', '%%'].includes(op)) {
     const tokens = globTokens(raw);
-    return tokens ? { variable, transform: text((value) => cut(value, tokens, op)) } : undefined;
+    return tokens
+      ? { variable, ...subscript, transform: text((value) => cut(value, tokens, op)) }
+      : undefined;
   }
   if (['/', '//', '/#', '/%'].includes(op)) {
     const slash = raw.search(/(^|[^\\])\//);
@@ -178,20 +197,21 @@ export function parameterOperation(node: Node): { variable: string; transform: T
     const replacement = raw.slice(at + 1);
     if (!tokens || /["'$`]/.test(replacement)) return undefined;
     const plain = replacement.replace(/\\(.)/g, '$1');
-    return { variable, transform: text((value) => replace(value, tokens, op, plain)) };
+    return { variable, ...subscript, transform: text((value) => replace(value, tokens, op, plain)) };
   }
   if ([',,', '^^', ',', '^'].includes(op) && operands.length === 0)
-    return { variable, transform: text((value) => changeCase(value, op)) };
+    return { variable, ...subscript, transform: text((value) => changeCase(value, op)) };
   if (op === ':' && operands.every((operand) => operand?.type === 'number')) {
     const [offset, length] = operands.map((operand) => Number(operand?.text));
-    return { variable, transform: text((value) => value.substr(offset as number, length)) };
+    return { variable, ...subscript, transform: text((value) => value.substr(offset as number, length)) };
   }
-  if (op === ':?' || op === '?') return { variable, transform: (value) => [value] };
+  if (op === ':?' || op === '?') return { variable, ...subscript, transform: (value) => [value] };
   if (op === ':+' || op === '+') {
     const alternative = known(first);
     // Set (and not empty, for `:+`): the alternative; otherwise nothing. Unknown: either.
     return {
       variable,
+      ...subscript,
       transform: (value) =>
         value.dynamic
           ? [alternative, known('')]
@@ -204,6 +224,7 @@ export function parameterOperation(node: Node): { variable: string; transform: T
   if (op === '@' && /^[EULuQ]$/.test(letter)) {
     return {
       variable,
+      ...subscript,
       transform: text((value) => {
         if (letter === 'E') return decodeEscapes(value, true).text;
         if (letter === 'U') return value.toUpperCase();

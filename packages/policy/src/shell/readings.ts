@@ -3,6 +3,7 @@ import {
   ELEMENT,
   allKey,
   decodeField,
+  elementsOf,
   elementKey,
   expandElements,
   arithmeticIndex,
@@ -61,8 +62,25 @@ export function outputReaders(facts: LineFacts, depth = 0): OutputReaders {
 }
 
 /**
+ * Every element array `name` may hold now, and the empty value of an index or key it lacks:
+ * what an element read at an index known only at run time may be (unknown when the line does
+ * not know the array's elements).
+ */
+function anyElement(facts: LineFacts, name: string, associative: boolean): ShellWord[] {
+  const whole = facts.variables.get(allKey(name));
+  const scalar = facts.variables.get(name);
+  if (associative && !knownKeys(facts, name)) return [RUN_TIME];
+  if (!whole && !scalar) return [RUN_TIME];
+  const elements = new Map<string, ShellWord>();
+  for (const element of whole ? whole.flatMap(elementsOf) : (scalar ?? []))
+    elements.set(`${element.dynamic ? '?' : '='}${element.text}`, element);
+  return [...elements.values(), valueWord('', false)];
+}
+
+/**
  * `${NAME[KEY]}`: for each value of the key, the element of that key of an associative array
- * (nothing when its keys are known and lack it), or of that literal index of an indexed one.
+ * (nothing when its keys are known and lack it), or of that index of an indexed one (a number,
+ * or a variable holding one); any element when the key or index is known only at run time.
  */
 function keyedValues(facts: LineFacts, name: string, key: ShellWord, depth: number): ShellWord[] | undefined {
   const associative = isAssociative(facts, name);
@@ -70,16 +88,19 @@ function keyedValues(facts: LineFacts, name: string, key: ShellWord, depth: numb
   const out: ShellWord[] = [];
   for (const fields of readingsOf(facts, key, depth) ?? [[key]]) {
     const text = fields.map((field) => field.text).join(' ');
-    if (fields.some((field) => field.dynamic)) out.push(RUN_TIME);
+    if (fields.some((field) => field.dynamic)) out.push(...anyElement(facts, name, associative));
     else if (associative)
       out.push(
         ...(facts.variables.get(associativeKey(name, text)) ?? [keys ? valueWord('', false) : RUN_TIME]),
       );
     else {
       const index = arithmeticIndex(facts.variables, text);
-      out.push(
-        ...((index === undefined ? undefined : facts.variables.get(elementKey(name, index))) ?? [RUN_TIME]),
-      );
+      const element = index === undefined ? undefined : facts.variables.get(elementKey(name, index));
+      out.push(...(element ?? (index === undefined ? anyElement(facts, name, false) : [RUN_TIME])));
+    }
+    if (out.length > MAX_VALUES) {
+      facts.overflow = true;
+      return undefined;
     }
   }
   return out.every((value) => value === RUN_TIME) ? undefined : out;
@@ -108,8 +129,10 @@ function partValues(
   depth: number,
 ): ShellWord[] | undefined {
   if ('substitution' in part) return substitutionValues(facts, part.substitution, depth);
-  if (part.key)
-    return withUnplaced(facts, part.variable, keyedValues(facts, part.variable, part.key, depth), false);
+  const keyed = part.key
+    ? withUnplaced(facts, part.variable, keyedValues(facts, part.variable, part.key, depth), false)
+    : undefined;
+  if (part.key && !part.transform) return keyed;
   if (part.indirect) {
     const names = facts.variables.get(part.variable);
     if (!names) return undefined;
@@ -120,7 +143,7 @@ function partValues(
     );
   }
   if (part.transform) {
-    const values = facts.variables.get(part.variable) ?? [RUN_TIME];
+    const values = (part.key ? keyed : facts.variables.get(part.variable)) ?? [RUN_TIME];
     const out: ShellWord[] = [];
     for (const value of values) {
       const results = part.transform(value);
@@ -131,7 +154,8 @@ function partValues(
       out.push(...results);
     }
     // Known when some result is: `${X:+/dev/sda}` is /dev/sda or nothing even for an unknown X.
-    return facts.variables.has(part.variable) || out.some((value) => !value.dynamic) ? out : undefined;
+    const set = part.key ? keyed !== undefined : facts.variables.has(part.variable);
+    return set || out.some((value) => !value.dynamic) ? out : undefined;
   }
   if (!part.all)
     return withUnplaced(facts, part.variable, facts.variables.get(part.variable)?.slice(), false);

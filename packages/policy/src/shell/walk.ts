@@ -10,6 +10,7 @@ import { namedChildrenOf } from './parser.js';
 import { handleRedirectedStatement } from './redirections.js';
 import type { ShellWord } from './shell-word.js';
 import { resolveWord } from './words.js';
+import { forgetArithmeticAssignments } from './arithmetic-effects.js';
 
 /** Node types that only group statements; their children are walked. */
 const CONTAINERS = new Set([
@@ -34,6 +35,16 @@ const CONTAINERS = new Set([
   'c_style_for_statement',
   'for_statement',
   'subscript',
+]);
+
+/** Statements whose arithmetic is searched for assignments after they are walked. */
+const ARITHMETIC_STATEMENTS = new Set([
+  'command',
+  'compound_statement',
+  'variable_assignment',
+  'declaration_command',
+  'unset_command',
+  'test_command',
 ]);
 
 /** Word-like nodes: resolved as words so their substitutions are analyzed. */
@@ -114,6 +125,8 @@ export function walk(state: AnalysisState, scope: Scope, node: Node): void {
   }
   state.treeDepth++;
   walkNode(state, scope, node);
+  // `((i++))`, `: $((i+=1))`, `tee ${A[i++]}`: what the arithmetic assigned is unknown after it.
+  if (ARITHMETIC_STATEMENTS.has(node.type)) forgetArithmeticAssignments(state.facts, node);
   state.treeDepth--;
 }
 
@@ -148,8 +161,17 @@ function walkNode(state: AnalysisState, scope: Scope, node: Node): void {
     case 'if_statement':
     case 'case_statement':
     case 'while_statement':
-    case 'c_style_for_statement':
       maybe(state.facts, () => walkChildren(state, scope, node));
+      return;
+    case 'c_style_for_statement':
+      // The body runs after the header's updates: what they assign is unknown there.
+      maybe(state.facts, () => {
+        for (const child of namedChildrenOf(node)) {
+          if (child.type === 'do_group' || child.type === 'compound_statement')
+            forgetArithmeticAssignments(state.facts, node);
+          walk(state, scope, child);
+        }
+      });
       return;
     case 'variable_assignment':
       assign(state, scope, node, node.text);

@@ -2,7 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { decodeAnsiC } from './ansi-c.js';
 import { POSITIONAL, elementKey, literalIndex } from './arrays.js';
 import { keysName } from './associative.js';
-import { operandVariable, parameterOperation } from './parameter-operations.js';
+import { computedSubscript, operandVariable, parameterOperation } from './parameter-operations.js';
 import { namedChildrenOf } from './parser.js';
 import type { ShellWord, WordPart } from './shell-word.js';
 
@@ -65,10 +65,15 @@ function subscriptPart(node: Node, quoted: boolean, depth: number): WordPart | u
       ? { variable: keysName(name), quoted, all: index.text }
       : undefined;
   if (node.childCount !== 3 || index.text === '@' || index.text === '*') return undefined;
+  const key = subscriptKey(index, depth);
+  return key ? { variable: name, quoted, key } : undefined;
+}
+
+/** The subscript of `${NAME[KEY]}` read as a word, undefined when it nests too deeply. */
+function subscriptKey(index: Node, depth: number): ShellWord | undefined {
   const inner = newAccumulator();
   visit(index, inner, false, depth + 1);
-  if (inner.incomplete) return undefined;
-  return { variable: name, quoted, key: finish(inner, false) };
+  return inner.incomplete ? undefined : finish(inner, false);
 }
 
 function unescapeUnquoted(raw: string): string {
@@ -95,7 +100,10 @@ const DEFAULT_OPERATORS = new Set(['-', ':-', '=', ':=']);
 /** `${NAME:-default}`: the variable and the default value, read as a word of its own. */
 function defaultValue(node: Node, quoted: boolean, depth: number): WordPart | undefined {
   if (node.type !== 'expansion' || node.childCount !== 5) return undefined;
-  const variable = operandVariable(node.child(1));
+  const computed = computedSubscript(node.child(1));
+  const variable = computed?.name ?? operandVariable(node.child(1));
+  const key = computed ? subscriptKey(computed.index, depth) : undefined;
+  if (computed && !key) return undefined;
   const operator = node.child(2);
   const value = node.child(3);
   if (variable === undefined || !operator || !value || !DEFAULT_OPERATORS.has(operator.text))
@@ -110,7 +118,7 @@ function defaultValue(node: Node, quoted: boolean, depth: number): WordPart | un
     substitutions: [],
     ...(inner.dynamic && typeof first === 'string' ? { parts: [first] } : {}),
   };
-  return { variable, quoted, fallback };
+  return { variable, quoted, fallback, ...(key ? { key } : {}) };
 }
 
 function newAccumulator(): Accumulator {
@@ -174,8 +182,12 @@ function visit(node: Node, acc: Accumulator, quoted: boolean, depth = 0): void {
         const indirect = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.text)?.[1];
         if (variable) acc.parts.push(variable);
         else if (fallback) acc.parts.push(fallback);
-        else if (operation) acc.parts.push({ ...operation, quoted });
-        else if (indirect) acc.parts.push({ variable: indirect, quoted, indirect: true });
+        else if (operation) {
+          const { index, ...rest } = operation;
+          const key = index ? subscriptKey(index, depth) : undefined;
+          if (index && !key) acc.plain = false;
+          else acc.parts.push({ ...rest, quoted, ...(key ? { key } : {}) });
+        } else if (indirect) acc.parts.push({ variable: indirect, quoted, indirect: true });
         else acc.plain = false;
       }
       if (!collectSubstitutions(node, acc.substitutions, depth)) acc.incomplete = true;
