@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { visit } from 'jsonc-parser';
 import {
+  decodeUtf8,
   INPUT_TIMEOUT_VARIABLE,
   type InputBounds,
   inputTimeout,
@@ -35,7 +36,12 @@ async function readStdin(stdin: NodeJS.ReadStream, explicit: boolean): Promise<s
           : `stdin is not a terminal, so it is read for the arguments: close it (for example </dev/null), or pass --args JSON; ${WAIT_LONGER}`,
       ),
   };
-  return (await readStreamBounded(stdin, bounds)).toString('utf8');
+  return decodeUtf8(await readStreamBounded(stdin, bounds), (problem) =>
+    usageError(
+      `arguments on stdin ${problem.replace(/^is/, 'are')}`,
+      'send them as UTF-8, or pass --args JSON',
+    ),
+  );
 }
 
 /**
@@ -57,7 +63,9 @@ async function readArgumentsFile(file: string, shown: string): Promise<string> {
         `write the JSON and close the pipe, pass --args JSON instead, ${WAIT_LONGER}`,
       ),
   };
-  return (await readInputFile(file, info, bounds)).toString('utf8');
+  return decodeUtf8(await readInputFile(file, info, bounds), (problem) =>
+    usageError(`arguments file ${shown} ${problem}`, 'save it as UTF-8 (JSON text is UTF-8)'),
+  );
 }
 
 /**

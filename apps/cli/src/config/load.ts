@@ -2,6 +2,7 @@ import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import {
+  decodeUtf8,
   INPUT_TIMEOUT_VARIABLE,
   type InputBounds,
   inputTimeout,
@@ -187,7 +188,9 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
           `write the config and close the pipe, or give --config a regular file; or set ${INPUT_TIMEOUT_VARIABLE} to wait longer`,
         ),
     };
-    text = (await readInputFile(file, info, bounds)).toString('utf8');
+    text = decodeUtf8(await readInputFile(file, info, bounds), (problem) =>
+      configError(`config ${file} ${problem}`, 'save it as UTF-8 (JSON and YAML files are UTF-8)'),
+    );
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw configError(

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { type Stats, constants, createReadStream, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { CliError, EXIT_CODES, usageError } from '../output/cli-error.js';
@@ -114,4 +115,36 @@ export async function readInputFile(file: string, info: Stats, bounds: InputBoun
     return readStreamBounded(socket, bounds);
   }
   return readStreamBounded(createReadStream(file), bounds);
+}
+
+/**
+ * Decodes input as UTF-8 (JSON and YAML files are UTF-8). Bytes that are not UTF-8 (a file saved
+ * as Latin-1) or a UTF-16 file (Windows PowerShell 5 writes `>` as UTF-16) are refused with
+ * `refuse(problem)`: decoded anyway, they would become replacement characters and the command
+ * would run with other text than the file holds.
+ */
+export function decodeUtf8(buffer: Buffer, refuse: (problem: string) => Error): string {
+  const first = buffer[0];
+  const second = buffer[1];
+  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff))
+    throw refuse('is UTF-16 (it starts with a UTF-16 byte order mark)');
+  if (isUtf8(buffer)) return buffer.toString('utf8');
+  // the text before the first bad sequence decodes exactly, so its length in bytes is the offset
+  // of that sequence; a replacement character written in the file (EF BF BD) is skipped
+  const text = buffer.toString('utf8');
+  let offset = 0;
+  let from = 0;
+  for (let index = text.indexOf('\uFFFD'); index !== -1; index = text.indexOf('\uFFFD', index + 1)) {
+    offset += Buffer.byteLength(text.slice(from, index));
+    from = index;
+    if (!(buffer[offset] === 0xef && buffer[offset + 1] === 0xbf && buffer[offset + 2] === 0xbd)) break;
+  }
+  let line = 1;
+  for (
+    let index = buffer.indexOf(0x0a);
+    index !== -1 && index < offset;
+    index = buffer.indexOf(0x0a, index + 1)
+  )
+    line++;
+  throw refuse(`is not valid UTF-8 at byte ${offset + 1} (line ${line})`);
 }
