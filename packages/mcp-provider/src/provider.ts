@@ -1,10 +1,12 @@
 import {
+  type AbortSource,
   PROVIDER_SPEC_VERSION,
   type ToolContext,
   ToolError,
   type ToolResult,
   fail,
   formatIssues,
+  onAbort,
 } from '@toolplane/core';
 import { serverConfigProblems, serverNameProblem } from './config/load.js';
 import { shownServerName } from './config/problems.js';
@@ -114,6 +116,33 @@ export function createMcpProvider(
     ...(cachePath ? { cachePath } : {}),
   });
   let closed = false;
+  const closedError = (): ToolError =>
+    new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`, {
+      details: { server: name },
+    });
+  // A shared server goes on for its other providers when this one closes, so closing ends what
+  // this provider waits on itself: its starts (through their signal) and its calls in flight
+  // (through their cancellation, which tells the server). A server of its own is stopped instead.
+  const lifetime = new AbortController();
+  const closing = new Set<(reason: unknown) => void>();
+  const untilClosed = (signal: AbortSignal | undefined): AbortSignal | undefined =>
+    lease ? (signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal) : signal;
+  const callAbort = (ctx: ToolContext): AbortSource =>
+    lease
+      ? {
+          get signal() {
+            return ctx.signal;
+          },
+          onAbort(listener) {
+            const stopCaller = onAbort(ctx, listener);
+            closing.add(listener);
+            return () => {
+              stopCaller();
+              closing.delete(listener);
+            };
+          },
+        }
+      : ctx;
   let inFlight = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   const reportedSchemas = new Set<string>();
@@ -128,12 +157,27 @@ export function createMcpProvider(
     idleTimer.unref?.();
   }
 
+  /** Runs `work` with the caller's signal, ended by this provider's close too (a shared server). */
+  async function whileOpen<T>(
+    signal: AbortSignal | undefined,
+    work: (signal?: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (closed) throw closedError();
+    try {
+      return await work(untilClosed(signal));
+    } catch (error) {
+      throw closed ? closedError() : error;
+    }
+  }
+
   async function start(signal?: AbortSignal): Promise<void> {
-    if (closed) throw new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`);
+    if (closed) throw closedError();
     // a lazy server lists its tools from its cache and starts on the first call
     if (!tools.listed && (await tools.loadCache())) return;
-    const session = await connection.start(signal);
-    if (!tools.listed) await tools.refreshOrThrow(session, signal);
+    await whileOpen(signal, async (until) => {
+      const session = await connection.start(until);
+      if (!tools.listed) await tools.refreshOrThrow(session, until);
+    });
     scheduleIdleStop();
   }
 
@@ -178,17 +222,18 @@ export function createMcpProvider(
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     const remote = entry.remoteName ?? localName;
+    const abort = callAbort(ctx);
     const resourceTool = entry.spec.meta?.resourceTool;
     const send = async (session: McpSession): Promise<ToolResult> => {
       if (resourceTool === 'list' || resourceTool === 'read')
         return callResourceTool(session, resourceTool, args, {
           timeoutMs: requestTimeoutMs,
-          abort: ctx,
+          abort,
           // the cap holds for every request a call makes, a resource's too
           ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
         });
       const outcome = await session.callTool(remote, args, {
-        abort: ctx,
+        abort,
         timeoutMs: requestTimeoutMs,
         resetTimeoutOnProgress: true,
         ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
@@ -203,7 +248,7 @@ export function createMcpProvider(
     };
     try {
       // a running server needs no signal to wait on: do not make the context create one
-      const session = connection.session ?? (await connection.start(ctx.signal));
+      const session = connection.session ?? (await connection.start(untilClosed(ctx.signal)));
       try {
         return await send(session);
       } catch (error) {
@@ -212,9 +257,12 @@ export function createMcpProvider(
         // it does not know so, before running it), so the call is sent once more on a new
         // session, never twice. Another call's 404 may have renewed the session already.
         const current = connection.session;
-        return await send(current && current !== session ? current : await connection.reconnect(ctx.signal));
+        return await send(
+          current && current !== session ? current : await connection.reconnect(untilClosed(ctx.signal)),
+        );
       }
     } catch (error) {
+      if (closed) return fail('PROVIDER_UNAVAILABLE', closedError().message);
       return callFailure(error, {
         server: name,
         tool: remote,
@@ -252,26 +300,34 @@ export function createMcpProvider(
         ...(tools.identity ? { identity: tools.identity } : {}),
       };
     },
-    async refreshTools(signal) {
-      const session = await connection.start(signal);
-      await tools.refreshOrThrow(session, signal);
-      return tools.specs;
-    },
-    async ping(pingOptions = {}) {
-      const session = await connection.start(pingOptions.signal);
-      const started = performance.now();
-      await session.ping({
-        timeoutMs: pingOptions.timeoutMs ?? 10_000,
-        ...(pingOptions.signal ? { abort: { signal: pingOptions.signal } } : {}),
+    refreshTools(signal) {
+      return whileOpen(signal, async (until) => {
+        const session = await connection.start(until);
+        await tools.refreshOrThrow(session, until);
+        return tools.specs;
       });
-      return performance.now() - started;
+    },
+    ping(pingOptions = {}) {
+      return whileOpen(pingOptions.signal, async (until) => {
+        const session = await connection.start(until);
+        const started = performance.now();
+        await session.ping({
+          timeoutMs: pingOptions.timeoutMs ?? 10_000,
+          ...(until ? { abort: { signal: until } } : {}),
+        });
+        return performance.now() - started;
+      });
     },
     async close() {
       if (closed) return;
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
-      // a shared connection outlives this provider: stop listening to it
+      // a shared connection outlives this provider: stop listening to it, end what waits on it
       tools.close();
+      lifetime.abort(closedError());
+      const reason = closedError();
+      for (const listener of [...closing]) listener(reason);
+      closing.clear();
       if (lease) await lease.release();
       else await connection.close();
     },
