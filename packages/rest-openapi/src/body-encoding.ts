@@ -1,5 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { FormData } from 'undici';
+import type { RestFileField } from './config.js';
 import { definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
 
 /** A lone surrogate: with the `u` flag a surrogate pair is one code point and does not match. */
@@ -44,15 +45,47 @@ function encodeFormPairs(value: unknown): string {
   return pairs.join('&');
 }
 
-function multipart(value: unknown): FormData {
+/** Control characters, which a filename may not hold (servers write them into headers and paths). */
+const NOT_IN_FILENAME = /\p{Cc}/gu;
+
+/**
+ * The filename of a file part: the last part of `given` (a path is cut at `/` and `\\`) without
+ * control characters, or the field's name when that leaves nothing usable (empty, `.`, `..`).
+ */
+export function safeFilename(given: unknown, field: string): string {
+  const text = typeof given === 'string' || typeof given === 'number' ? String(given) : '';
+  const last = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+  const clean = last.replace(NOT_IN_FILENAME, ' ').trim();
+  if (clean !== '' && clean !== '.' && clean !== '..') return wellFormedBody(clean);
+  const fallback = field.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  return fallback === '' ? 'file' : fallback;
+}
+
+function multipart(value: unknown, files: Readonly<Record<string, RestFileField>>): FormData {
   const form = new FormData();
   if (isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined || item === null) continue;
       const name = wellFormedBody(key);
-      if (Array.isArray(item))
-        for (const part of definedItems(item)) form.append(name, wellFormedBody(scalarText(part)));
-      else form.append(name, wellFormedBody(scalarText(item)));
+      const file = Object.hasOwn(files, key) ? files[key] : undefined;
+      const append = (part: unknown): void => {
+        const text = wellFormedBody(scalarText(part));
+        if (!file) {
+          form.append(name, text);
+          return;
+        }
+        const filename = safeFilename(
+          file.filenameField === undefined ? undefined : value[file.filenameField],
+          key,
+        );
+        form.append(
+          name,
+          new Blob([text], { type: file.contentType ?? 'application/octet-stream' }),
+          filename,
+        );
+      };
+      if (Array.isArray(item)) for (const part of definedItems(item)) append(part);
+      else append(item);
     }
   } else form.append('value', wellFormedBody(scalarText(value)));
   return form;
@@ -68,11 +101,12 @@ export function isJsonType(contentType: string): boolean {
 export function encodeBody(
   value: unknown,
   contentType: string,
+  files: Readonly<Record<string, RestFileField>> = {},
 ): { body: string | FormData; contentType?: string } {
   const base = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (isJsonType(contentType)) return { body: JSON.stringify(value), contentType };
   if (base === 'application/x-www-form-urlencoded') return { body: encodeForm(value), contentType };
   // FormData sets its own content type with the boundary.
-  if (base === 'multipart/form-data') return { body: multipart(value) };
+  if (base === 'multipart/form-data') return { body: multipart(value, files) };
   return { body: wellFormedBody(scalarText(value)), contentType };
 }

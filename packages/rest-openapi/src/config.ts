@@ -26,6 +26,20 @@ export interface RestBodyBinding {
   readonly argument: string;
   /** `application/json` (and `+json`), `application/x-www-form-urlencoded`, `multipart/form-data`, `text/*`, or anything sent as text. */
   readonly contentType: string;
+  /**
+   * Fields of a `multipart/form-data` body sent as files (a part with a filename), by field name;
+   * the importer sets it for fields whose schema is `format: binary` or `base64`, has a
+   * `contentMediaType` or `contentEncoding`, or is a Swagger `type: file` (and lists of them).
+   */
+  readonly files?: Readonly<Record<string, RestFileField>>;
+}
+
+/** How one file field of a multipart body is sent. */
+export interface RestFileField {
+  /** Another field of the body whose value is the file's name (`filename`); its last path part is sent. */
+  readonly filenameField?: string;
+  /** The part's content type (default `application/octet-stream`). */
+  readonly contentType?: string;
 }
 
 /** Credentials sent with every call of a tool. String values may use `${ENV_VAR}`. */

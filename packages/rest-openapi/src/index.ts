@@ -3,6 +3,7 @@ export type {
   Duration,
   RestAuthConfig,
   RestBodyBinding,
+  RestFileField,
   RestMethod,
   RestParameterBinding,
   RestStreamingConfig,

@@ -171,7 +171,8 @@ export function buildRequest(options: {
   let contentType: string | undefined;
   if (plan.body) {
     const value = args[plan.body.argument];
-    if (value !== undefined) ({ body, contentType } = encodeBody(value, plan.body.contentType));
+    if (value !== undefined)
+      ({ body, contentType } = encodeBody(value, plan.body.contentType, plan.body.files));
   } else if (config.bodyTemplate !== undefined) {
     const filled = fillBodyTemplate(config.bodyTemplate, { env, args });
     if (typeof filled === 'string') {

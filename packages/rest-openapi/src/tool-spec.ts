@@ -112,8 +112,29 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     throw problem(
       `body.contentType ${JSON.stringify(String(contentType).slice(0, 100))} cannot be sent as a content-type header (it must be a media type such as application/json, without control characters or characters beyond U+00FF)`,
     );
+  const files = filesProblem(config.body?.files, String(contentType));
+  if (files) throw problem(files);
   const auth = authProblem(config.auth) ?? configuredHeaderClash(config.headers, config.auth);
   if (auth) throw problem(auth);
+}
+
+/** What is wrong with `body.files`, if anything: an object of `{ filenameField?, contentType? }`, multipart only. */
+function filesProblem(files: unknown, contentType: string): string | undefined {
+  if (files === undefined) return undefined;
+  const shape =
+    'body.files must map field names to { filenameField?: string, contentType?: string }, like { file: { filenameField: "filename" } }';
+  if (typeof files !== 'object' || files === null || Array.isArray(files)) return shape;
+  if (!contentType.toLowerCase().trim().startsWith('multipart/form-data'))
+    return `body.files applies to multipart/form-data bodies only, and body.contentType is ${JSON.stringify(contentType.slice(0, 100))}`;
+  for (const [field, file] of Object.entries(files)) {
+    if (typeof file !== 'object' || file === null || Array.isArray(file)) return `${shape}; ${field} is not`;
+    const { filenameField, contentType: type } = file as Record<string, unknown>;
+    if (filenameField !== undefined && typeof filenameField !== 'string')
+      return `body.files.${field}.filenameField must be the name of a body field`;
+    if (type !== undefined && (typeof type !== 'string' || !HEADER_VALUE.test(type)))
+      return `body.files.${field}.contentType must be a media type such as image/png`;
+  }
+  return undefined;
 }
 
 /** What HTTP (and undici) carry in a header value: tab, visible ASCII, space, bytes 0x80-0xFF. */

@@ -4,6 +4,7 @@ import { setOwn } from '../records.js';
 import { checkToolConfig } from '../tool-spec.js';
 import { splitToolUrl } from '../url-template.js';
 import { checkCredentials, checkImportOptions, checkServerChoice } from './check-options.js';
+import { bodyBinding } from './file-fields.js';
 import { excludedBy, matchesFilter } from './filter.js';
 import type { ImportOptions, ImportResult } from './import-options.js';
 import { type OpenApiSource, loadDocument } from './load.js';
@@ -187,7 +188,9 @@ export async function importOpenApi(
         url: `${base}${path}`,
         parametersSchema,
         ...(Object.keys(bindings).length > 0 ? { parameters: bindings } : {}),
-        ...(operation.body ? { body: { argument: bodyName, contentType: operation.body.contentType } } : {}),
+        ...(operation.body
+          ? { body: bodyBinding(operation.body.contentType, bodyName, parametersSchema) }
+          : {}),
         ...(auth.length > 0
           ? { auth: auth.length === 1 ? (auth[0] as RestToolConfig['auth'] & object) : auth }
           : {}),
