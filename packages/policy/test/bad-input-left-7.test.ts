@@ -130,3 +130,29 @@ describe('elements at run-time indexes and arithmetic that assigns', () => {
     'i=1; [[ $i == 1 ]] && A=(out.img x); tee "${A[0]}" < img',
   ])('%j stays allowed', allowedInDefault);
 });
+
+describe('namerefs to arrays', () => {
+  // `declare -n r=m` (also `local -n`, `typeset -n`, chains) makes every read and write of r one
+  // of m, from then on and whatever m holds later; a nameref to an element reads that element.
+  it.each<Case>([
+    ['declare -n r=m; m=(/dev/sda x); cat img > ${r[0]}', 'deny', DISK],
+    ['declare -A h=([k]=/dev/sda); declare -n q=h; cat img > ${q[k]}', 'deny', DISK],
+    ['f(){ local -n z=$1; tee "${z[1]}" < img; }; A=(x /dev/sda); f A', 'deny', DISK],
+    ['A=(x /dev/sda); typeset -n t=A; declare -n u=t; tee "${u[1]}" < img', 'deny', DISK],
+    ['declare -A h=([k]=/dev/sda); declare -n e="h[k]"; tee "$e" < img', 'deny', DISK],
+    ['A=(x /dev/sda); declare -n e="A[1]"; tee "$e" < img', 'deny', DISK],
+    ['declare -n R=OUT; OUT=/dev/sda; tee "$R" < img', 'deny', DISK],
+    ['declare -n r=A; r[1]=/dev/sda; tee "${A[1]}" < img', 'deny', DISK],
+    ['declare -n r=m; declare -A m; r[k]=/dev/sda; tee "${m[k]}" < img', 'deny', DISK],
+    ['declare -n r=A; mapfile -t r <<< /dev/sda; tee "${A[0]}" < img', 'deny', DISK],
+    ['declare -n r=$X; r=/dev/sda; tee "$r" < img', 'deny', DISK],
+    ['A=(/dev/sda x); declare -n r=A; tee "${r[$j]}" < img', 'ask', MAYBE],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'OUT=/dev/sda; declare -n R=OUT; OUT=out.img; tee "$R" < img',
+    'A=(/dev/sda y); declare -n r=A; r=(out.img); tee "${A[@]}" < img',
+    'A=/dev/sda; declare -n r=A; unset r; tee "$A" < img',
+    'declare -n a=b b=a; tee "$a" < img',
+  ])('%j stays allowed', allowedInDefault);
+});

@@ -38,7 +38,8 @@ function currentLists(facts: LineFacts, name: string): ShellWord[][] {
  * A `fresh` array replaces the old one; otherwise a sparse array keeps its element variables (its
  * positions are not indexes) and what was assigned at unknown indexes stays possible.
  */
-function storeArray(facts: LineFacts, name: string, lists: readonly ShellWord[][], fresh = false): void {
+function storeArray(facts: LineFacts, variable: string, lists: readonly ShellWord[][], fresh = false): void {
+  const name = facts.variables.resolveName(variable);
   if (lists.length > MAX_VALUES) facts.overflow = true;
   if (!fresh && facts.variables.has(sparseKey(name))) {
     facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));

@@ -34,7 +34,10 @@ export function checkAssignment(
   const subscript = target?.type === 'subscript' ? target : undefined;
   const index = subscript?.childForFieldName('index');
   if (index) walk(state, scope, index);
-  const name = (subscript ? subscript.childForFieldName('name')?.text : target?.text) ?? '';
+  // Through a nameref (`declare -n r=A; r[1]=x`), the variable it names is assigned.
+  const name = state.facts.variables.resolveName(
+    (subscript ? subscript.childForFieldName('name')?.text : target?.text) ?? '',
+  );
   const value = node.childForFieldName('value');
   const word = value ? resolve(state, scope, value) : undefined;
   if (DANGEROUS_VARIABLE.test(name))
@@ -77,12 +80,16 @@ export function assign(state: AnalysisState, scope: Scope, node: Node, text: str
   if (assignment) assignVariable(state.facts, assignment.name, assignment.values);
 }
 
-/** `declare -n NAME=TARGET`: NAME reads TARGET's values. */
+/**
+ * `declare -n NAME=TARGET` (also `local -n`, `typeset -n`): NAME names TARGET, a variable, an
+ * array or an element (`'m[k]'`), from now on; a target known only at run time makes NAME unknown.
+ */
 function aliasVariable(state: AnalysisState, scope: Scope, node: Node, text: string): void {
   const assignment = checkAssignment(state, scope, node, text);
-  const target = assignment?.values.length === 1 ? assignment.values[0] : undefined;
-  if (!assignment || !target || target.dynamic) return;
-  assignVariable(state.facts, assignment.name, state.facts.variables.get(target.text) ?? [RUN_TIME]);
+  if (!assignment) return;
+  const target = assignment.values.length === 1 ? assignment.values[0] : undefined;
+  const named = target && !target.dynamic && /^[A-Za-z_][A-Za-z0-9_]*(\[.+\])?$/s.test(target.text);
+  state.facts.variables.setNameref(assignment.name, named ? target.text : undefined);
 }
 
 /**

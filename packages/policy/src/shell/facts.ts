@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { allKey, arrayName, joinElements, elementsOf, sparseKey } from './arrays.js';
 import { isAssociative, setAssociative } from './associative.js';
+import { Variables } from './namerefs.js';
 import { type ShellWord, literalPrefix } from './shell-word.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
@@ -30,7 +31,7 @@ export const START: ShellWord = { text: '', dynamic: false, glob: false, substit
  */
 export interface LineFacts {
   /** Possible values by variable; a name not here has its value from the environment. */
-  variables: Map<string, readonly ShellWord[]>;
+  variables: Variables;
   /** Possible working directories. */
   directories: readonly ShellWord[];
   /** Possible directories before the last change (`cd -`). */
@@ -67,7 +68,7 @@ export interface LineFacts {
 /** Facts at the start of a line: no variable set, the starting directory. */
 export function createFacts(): LineFacts {
   return {
-    variables: new Map(),
+    variables: new Variables(),
     directories: [START],
     previous: [RUN_TIME],
     stack: [],
@@ -92,7 +93,7 @@ export interface FunctionEffects {
 type Snapshot = Omit<LineFacts, 'overflow'>;
 
 function snapshot(facts: LineFacts): Snapshot {
-  return { ...facts, variables: new Map(facts.variables) };
+  return { ...facts, variables: new Variables(facts.variables) };
 }
 
 const keyOf = (word: ShellWord): string => `${word.dynamic ? '?' : '='}${word.text}`;
@@ -242,7 +243,9 @@ export function assignVariable(
 }
 
 /** Forgets a variable (`unset`): its value is unknown again. */
-export function forgetVariable(facts: LineFacts, name: string): void {
+export function forgetVariable(facts: LineFacts, variable: string): void {
+  // `unset r` for a nameref r unsets the variable it names.
+  const name = facts.variables.resolveName(variable);
   for (const key of facts.variables.keys()) if (arrayName(key) === name) facts.variables.delete(key);
 }
 
