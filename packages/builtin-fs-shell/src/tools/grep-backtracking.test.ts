@@ -9,12 +9,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolResult } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, inCI, makeTempDir, okText } from '../../test/helpers.js';
-import { findRipgrep } from '../grep/find-ripgrep.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
-
-const ripgrep = findRipgrep();
-if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
+import { type GrepEngines, grepEngines } from '../../test/grep-engines.js';
+import { context, makeTempDir } from '../../test/helpers.js';
 
 /** A line V8 needs about 2^40 steps to refuse for `(a+)+$`. */
 const EXPONENTIAL = `${'a'.repeat(40)}!`;
@@ -26,8 +22,7 @@ const openDescriptors = () => readdirSync('/proc/self/fd').length;
 describe('grep through the Node engine with patterns that backtrack', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
-  let node: BuiltinProvider;
-  let rg: BuiltinProvider | undefined;
+  let engines: GrepEngines;
   const ctx = context('backtracking-grep');
 
   beforeAll(async () => {
@@ -40,23 +35,14 @@ describe('grep through the Node engine with patterns that backtrack', () => {
     }
     await writeFile(join(dir, 'f15-bad.txt'), `before\naa\n${EXPONENTIAL}\n${EXPONENTIAL}\nafter aaaa\n`);
     await writeFile(join(dir, 'f16-long.txt'), `${QUADRATIC}\nand a b here\n`);
-    node = createBuiltinProvider({ workspace: dir, tools: ['grep'], grep: { ripgrep: false } });
-    if (ripgrep) rg = createBuiltinProvider({ workspace: dir, tools: ['grep'] });
+    engines = grepEngines(dir, ctx);
   });
   afterAll(async () => {
-    await node.close?.();
-    await rg?.close?.();
+    await engines.close();
     await cleanup();
   });
 
-  /** The same search through both engines: the Node engine's text, checked equal to ripgrep's. */
-  async function both(args: Record<string, unknown>): Promise<string> {
-    const viaNode = await node.execute('grep', args, ctx);
-    expect(viaNode.ok && (viaNode.structured as { engine: string }).engine).toBe('node');
-    const text = okText(viaNode);
-    if (rg) expect(okText(await rg.execute('grep', args, ctx))).toBe(text);
-    return text;
-  }
+  const both = (args: Record<string, unknown>) => engines.both(args);
 
   it('finds the lines of an exponential pattern, in every mode, and leaves no file open', async () => {
     const before = openDescriptors();
@@ -90,14 +76,14 @@ describe('grep through the Node engine with patterns that backtrack', () => {
 
   it('fails a backtracking pattern the linear engine cannot read with INVALID_ARGUMENTS that says what to do', async () => {
     // `\Z` is the letter Z to V8 without the u flag; RE2 (and ripgrep) refuse it.
-    const result: ToolResult = await node.execute('grep', { pattern: '(a+)+\\Z', glob: 'f15*' }, ctx);
+    const result: ToolResult = await engines.node.execute('grep', { pattern: '(a+)+\\Z', glob: 'f15*' }, ctx);
     expect(result.ok).toBe(false);
     expect(result.ok ? undefined : result.error.code).toBe('INVALID_ARGUMENTS');
     const message = result.ok ? '' : result.error.message;
     expect(message).toContain('backtracks too long');
     expect(message).toContain('install ripgrep');
-    if (rg) {
-      const viaRipgrep = await rg.execute('grep', { pattern: '(a+)+\\Z', glob: 'f15*' }, ctx);
+    if (engines.rg) {
+      const viaRipgrep = await engines.rg.execute('grep', { pattern: '(a+)+\\Z', glob: 'f15*' }, ctx);
       expect(viaRipgrep.ok ? undefined : viaRipgrep.error.code).toBe('INVALID_ARGUMENTS');
     }
   });

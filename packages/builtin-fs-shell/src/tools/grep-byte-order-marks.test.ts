@@ -5,20 +5,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, inCI, makeTempDir, okText } from '../../test/helpers.js';
-import { findRipgrep } from '../grep/find-ripgrep.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
-
-const ripgrep = findRipgrep();
-if (!ripgrep && inCI) throw new Error('ripgrep (rg) must be on PATH in CI: apt-get install ripgrep');
+import { type GrepEngines, grepEngines } from '../../test/grep-engines.js';
+import { context, makeTempDir } from '../../test/helpers.js';
 
 const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
 
 describe('grep and files with a byte order mark', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
-  let node: BuiltinProvider;
-  let rg: BuiltinProvider | undefined;
+  let engines: GrepEngines;
   const ctx = context('bom-grep');
 
   beforeAll(async () => {
@@ -35,20 +30,14 @@ describe('grep and files with a byte order mark', () => {
     // Larger than one 4 MiB read of the search.
     const lines = Array.from({ length: 160_000 }, (_, i) => `line ${i} ${i % 40_000 === 7 ? 'word' : 'pad'}`);
     await writeFile(join(dir, 'large.txt'), Buffer.from(`\ufeff${lines.join('\n')}\n`, 'utf16le'));
-    node = createBuiltinProvider({ workspace: dir, tools: ['grep'], grep: { ripgrep: false } });
-    if (ripgrep) rg = createBuiltinProvider({ workspace: dir, tools: ['grep'] });
+    engines = grepEngines(dir, ctx);
   });
   afterAll(async () => {
-    await node.close?.();
-    await rg?.close?.();
+    await engines.close();
     await cleanup();
   });
 
-  async function both(args: Record<string, unknown>): Promise<string> {
-    const text = okText(await node.execute('grep', args, ctx));
-    if (rg) expect(text).toBe(okText(await rg.execute('grep', args, ctx)));
-    return text;
-  }
+  const both = (args: Record<string, unknown>) => engines.both(args);
 
   it('finds words in UTF-16 (both byte orders) and after a UTF-8 mark, as ripgrep does', async () => {
     const text = await both({ pattern: '^word', output_mode: 'content', head_limit: 1000 });

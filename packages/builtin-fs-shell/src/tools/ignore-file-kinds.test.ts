@@ -44,10 +44,8 @@ describe('ignore files that are not regular files', () => {
     await cleanup();
   });
 
-  it('grep through the Node engine searches past a FIFO or device named .gitignore', async () => {
-    const text = okText(
-      await node.execute('grep', { pattern: 'needle', output_mode: 'files_with_matches' }, ctx),
-    );
+  /** What both tools list: every file but the one the linked rules leave out. */
+  const expectListed = (text: string) => {
     expect(text.split('\n').slice(0, 4)).toEqual([
       'device/e.txt',
       'fifo/a.txt',
@@ -55,19 +53,18 @@ describe('ignore files that are not regular files', () => {
       'linked/c.txt',
     ]);
     expect(text).not.toContain('d.log');
+  };
+
+  it('grep through the Node engine searches past a FIFO or device named .gitignore', async () => {
+    expectListed(
+      okText(await node.execute('grep', { pattern: 'needle', output_mode: 'files_with_matches' }, ctx)),
+    );
   });
 
   it('glob with respect_gitignore lists past them too', async () => {
-    const text = okText(
-      await node.execute('glob', { pattern: '**/*.*', respect_gitignore: true, sort: 'name' }, ctx),
+    expectListed(
+      okText(await node.execute('glob', { pattern: '**/*.*', respect_gitignore: true, sort: 'name' }, ctx)),
     );
-    expect(text.split('\n').slice(0, 4)).toEqual([
-      'device/e.txt',
-      'fifo/a.txt',
-      'fifo/b.log',
-      'linked/c.txt',
-    ]);
-    expect(text).not.toContain('d.log');
   });
 
   it.skipIf(!ripgrep)('agrees with ripgrep on the linked rules', async () => {
