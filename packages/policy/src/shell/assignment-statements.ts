@@ -3,7 +3,7 @@ import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { assignArray } from './array-assignments.js';
 import { assignKeyed, unsetElement } from './array-elements.js';
 import { declareAssociative } from './associative.js';
-import { RUN_TIME, assignVariable, forgetVariable } from './facts.js';
+import { assignVariable, forgetVariable } from './facts.js';
 import { valuesOf, withReadings } from './readings.js';
 import { inOptionCluster } from './normalize.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
