@@ -99,12 +99,12 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
           page.body,
           charset ?? (isHtml(mediaType) ? metaCharset(page.body) : undefined),
         );
-        let text = isHtml(mediaType) ? htmlToReadable(raw, (args.format ?? 'markdown') as WebFormat) : raw;
-        let cut = '';
-        if (text.length > maxChars) {
-          cut = `\n\n(cut at ${maxChars} of ${text.length} characters)`;
-          text = text.slice(0, maxChars);
-        }
+        const readable = isHtml(mediaType)
+          ? htmlToReadable(raw, (args.format ?? 'markdown') as WebFormat, maxChars)
+          : { text: raw.slice(0, maxChars), length: raw.length };
+        const text = readable.text;
+        const cut =
+          readable.length > maxChars ? `\n\n(cut at ${maxChars} of ${readable.length} characters)` : '';
         content = [{ type: 'text', text: `${header}\n\n${text}${cut}` }];
       } else {
         return fail(

@@ -1,6 +1,4 @@
-import { ToolError } from '@toolplane/core';
-import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { parse } from 'node-html-parser';
+import { convertHtml } from './html-to-text.js';
 
 /** Output formats of `web_fetch`. */
 export type WebFormat = 'markdown' | 'text' | 'html';
@@ -52,26 +50,15 @@ export function isHtml(mediaType: string): boolean {
   return mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
 }
 
-const markdown = new NodeHtmlMarkdown({
-  ignore: ['script', 'style', 'noscript', 'template', 'iframe', 'svg'],
-});
-
-/** Readable text of an HTML document: markdown (links, headings, lists kept) or plain text. */
-export function htmlToReadable(html: string, format: WebFormat): string {
-  if (format === 'html') return html;
-  try {
-    if (format === 'markdown') return markdown.translate(html).trim();
-    const root = parse(html, { blockTextElements: { pre: true } });
-    for (const element of root.querySelectorAll('script, style, noscript, template, iframe, svg'))
-      element.remove();
-    return root.structuredText.replace(/\n{3,}/g, '\n\n').trim();
-  } catch (error) {
-    // Both converters recurse over the element tree; a page nested tens of thousands deep
-    // overflows the stack.
-    if (!(error instanceof RangeError)) throw error;
-    throw new ToolError(
-      'EXECUTION_FAILED',
-      `the page's HTML is nested too deeply to convert to ${format}; fetch it again with format "html" for the markup as is`,
-    );
-  }
+/**
+ * Readable text of an HTML document: markdown (links, headings, lists kept), plain text, or the
+ * markup as is; the first `keep` characters of it and its whole length.
+ */
+export function htmlToReadable(
+  html: string,
+  format: WebFormat,
+  keep: number,
+): { text: string; length: number } {
+  if (format === 'html') return { text: html.slice(0, keep), length: html.length };
+  return convertHtml(html, format === 'markdown', keep);
 }
