@@ -85,12 +85,14 @@ describe('a compressed event stream', () => {
 
   it('keeps the partial answer of a compressed stream whose connection drops', async () => {
     const { createGzip, constants } = await import('node:zlib');
+    let drop: (() => void) | undefined;
     const api = await server((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
       const gzip = createGzip();
       gzip.on('data', (chunk: Buffer) => response.write(chunk));
       gzip.write('data: {"type":"token","text":"Hel"}\n\ndata: {"type":"token","text":"lo"}\n\n');
-      gzip.flush(constants.Z_SYNC_FLUSH, () => setTimeout(() => response.socket?.destroy(), 50));
+      gzip.flush(constants.Z_SYNC_FLUSH);
+      drop = () => response.socket?.destroy();
     });
     const rest = provider({
       chat: {
@@ -101,7 +103,9 @@ describe('a compressed event stream', () => {
         parametersSchema: objectSchema({}),
       },
     });
-    const dropped = failure(await rest.execute('chat', {}, createToolContext()));
+    // The connection drops once the client has both tokens (not after a guessed delay).
+    const ctx = createToolContext({ progress: (update) => update.progress === 2 && drop?.() });
+    const dropped = failure(await rest.execute('chat', {}, ctx));
     // a lost connection, not a body that "does not decode"
     expect(dropped.error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(dropped.content).toEqual([{ type: 'text', text: 'Hello' }]);
