@@ -1,26 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { context, makeTempDir } from '../../test/helpers.js';
+import { startSwapAttacker, stopSwapAttacker } from '../../test/swap-attacker.js';
 import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
 
-// The attacker: a separate process that keeps swapping a directory and a file of the workspace
-// with symbolic links to the outside, as fast as it can.
-const ATTACKER = `
-const fs = require('node:fs');
-const [ws, outside] = process.argv.slice(1);
-const dir = ws + '/swapdir', file = ws + '/swapfile';
-for (;;) {
-  try { fs.renameSync(dir, ws + '/swapdir.away'); } catch {}
-  try { fs.symlinkSync(outside, dir); } catch {}
-  try { fs.unlinkSync(dir); } catch {}
-  try { fs.renameSync(ws + '/swapdir.away', dir); } catch { try { fs.rmSync(ws + '/swapdir.away', { recursive: true, force: true }); } catch {} }
-  try { fs.symlinkSync(outside + '/secret.txt', file + '.link'); fs.renameSync(file + '.link', file); } catch {}
-  try { fs.writeFileSync(file + '.plain', 'plain'); fs.renameSync(file + '.plain', file); } catch {}
-}
-`;
-
+// The attacker keeps swapping a directory and a file of the workspace for symbolic links to the
+// outside, as fast as it can.
 let base: string;
 let cleanup: () => Promise<void>;
 let workspace: string;
@@ -41,14 +28,22 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  attacker?.kill('SIGKILL');
+  await stopSwapAttacker(attacker);
   await provider?.close?.();
   await cleanup();
 });
 
 describe('a symlink planted between check and use', () => {
   it('never lets a read or write reach outside, over many iterations', async () => {
-    attacker = spawn(process.execPath, ['-e', ATTACKER, workspace, outside], { stdio: 'ignore' });
+    attacker = await startSwapAttacker([
+      { path: join(workspace, 'swapdir'), target: outside, how: 'move' },
+      {
+        path: join(workspace, 'swapfile'),
+        target: join(outside, 'secret.txt'),
+        how: 'replace',
+        content: 'plain',
+      },
+    ]);
     const leaks: string[] = [];
     let writes = 0;
     let refusals = 0;
@@ -67,8 +62,7 @@ describe('a symlink planted between check and use', () => {
         else refusals++;
       }
     }
-    attacker.kill('SIGKILL');
-    await new Promise((resolve) => attacker?.once('exit', resolve));
+    await stopSwapAttacker(attacker);
     expect(leaks).toEqual([]);
     // Outside: still exactly the secret, unchanged; no file landed there, not even a temp file.
     expect(await readdir(outside)).toEqual(['secret.txt']);

@@ -1,30 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, eventually, makeTempDir } from '../../test/helpers.js';
+import { context, makeTempDir } from '../../test/helpers.js';
+import { startSwapAttacker, stopSwapAttacker } from '../../test/swap-attacker.js';
 import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
 
 // The attacker keeps swapping a directory of the workspace for a symbolic link to a directory
 // outside, and a file for a symbolic link to a file outside, while glob and the Node engine of
 // grep walk: no name or line from outside may ever show.
-const ATTACKER = `
-const fs = require('node:fs');
-const [ws, outside] = process.argv.slice(1);
-const dir = ws + '/swapdir';
-const file = ws + '/plain/swapfile.txt';
-for (;;) {
-  try { fs.renameSync(dir, ws + '/swapdir.away'); } catch {}
-  try { fs.symlinkSync(outside, dir); } catch {}
-  try { fs.renameSync(file, ws + '/plain/swapfile.away'); } catch {}
-  try { fs.symlinkSync(outside + '/' + process.argv[3], file); } catch {}
-  try { fs.unlinkSync(dir); } catch {}
-  try { fs.renameSync(ws + '/swapdir.away', dir); } catch {}
-  try { fs.unlinkSync(file); } catch {}
-  try { fs.renameSync(ws + '/plain/swapfile.away', file); } catch {}
-}
-`;
-
 let base: string;
 let cleanup: () => Promise<void>;
 let workspace: string;
@@ -46,18 +30,14 @@ beforeAll(async () => {
   await mkdir(outside);
   await writeFile(join(outside, SECRET_NAME), `needle ${SECRET_LINE}\n`);
   provider = createBuiltinProvider({ workspace, grep: { ripgrep: false } });
-  attacker = spawn(process.execPath, ['-e', ATTACKER, workspace, outside, SECRET_NAME], {
-    stdio: 'ignore',
-  });
-  // Node takes a moment to start: the rounds count once the swapping has begun.
-  const swapping = await eventually(async () =>
-    Boolean((await lstat(join(workspace, 'swapdir')).catch(() => undefined))?.isSymbolicLink()),
-  );
-  expect(swapping).toBe(true);
+  attacker = await startSwapAttacker([
+    { path: join(workspace, 'swapdir'), target: outside, how: 'move' },
+    { path: join(workspace, 'plain', 'swapfile.txt'), target: join(outside, SECRET_NAME), how: 'move' },
+  ]);
 });
 
 afterAll(async () => {
-  attacker?.kill('SIGKILL');
+  await stopSwapAttacker(attacker);
   await provider?.close?.();
   await cleanup();
 });
