@@ -60,16 +60,17 @@ export function isPublicAddress(address: string): boolean {
 
 /**
  * Resolves `hostname` (all addresses) and throws {@link AddressDeniedError} unless every one is
- * public. A lookup that never answers is given up when `signal` aborts (with its reason).
+ * public; resolves to the address to connect to (the first, or the host itself when it is an
+ * address). A lookup that never answers is given up when `signal` aborts (with its reason).
  */
 export function checkHostAddresses(
   hostname: string,
   lookup: LookupFunction = dnsLookup,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<string> {
   const host = bare(hostname);
   if (isIP(host) !== 0) {
-    return isPublicAddress(host) ? Promise.resolve() : Promise.reject(new AddressDeniedError(host, host));
+    return isPublicAddress(host) ? Promise.resolve(host) : Promise.reject(new AddressDeniedError(host, host));
   }
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -80,10 +81,45 @@ export function checkHostAddresses(
       if (error) return reject(error);
       const list = addresses as LookupAddress[];
       const inward = list.find((entry) => !isPublicAddress(entry.address));
+      const first = list[0];
       if (inward) reject(new AddressDeniedError(host, inward.address));
-      else resolve();
+      else if (!first)
+        reject(Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND', hostname: host }));
+      else resolve(first.address);
     });
   });
+}
+
+/** Dispatch options that send a request to one address, whatever the dispatcher would resolve. */
+export interface PinnedDispatch {
+  readonly origin: string;
+  readonly headers: Record<string, string>;
+  /** The TLS server name (SNI and the certificate check): the host's name, not the address. */
+  readonly servername?: string;
+}
+
+/**
+ * Pins a request to `address`, checked by {@link checkHostAddresses}, so an application's
+ * dispatcher cannot resolve the name again and reach another address (DNS rebinding between the
+ * check and the connection): the origin becomes the address, the name stays in `Host` (unless
+ * the tool sets one) and is the TLS server name, so the certificate is still checked for the
+ * name. This is what undici's own DNS interceptor does; an origin that is an address already is
+ * left as it is.
+ */
+export function pinnedDispatch(
+  origin: string,
+  address: string,
+  headers: Record<string, string>,
+): PinnedDispatch {
+  const url = new URL(origin);
+  if (isIP(bare(url.hostname)) !== 0) return { origin, headers };
+  const literal = address.includes(':') ? `[${address}]` : address;
+  const hasHost = Object.keys(headers).some((name) => name.toLowerCase() === 'host');
+  return {
+    origin: `${url.protocol}//${literal}${url.port ? `:${url.port}` : ''}`,
+    headers: hasHost ? headers : { ...headers, host: url.host },
+    ...(url.protocol === 'https:' ? { servername: url.hostname } : {}),
+  };
 }
 
 /** A `lookup` for `net.connect` that refuses a name when any address it resolves to is not public. */

@@ -46,7 +46,7 @@ export class OAuthTokenCache {
     private readonly timeoutMs = 30_000,
     private readonly now: () => number = monotonicNow,
     /** Judges a token endpoint's host before it is asked (public-only tools through an application's dispatcher). */
-    private readonly checkHost?: (hostname: string, signal: AbortSignal) => Promise<void>,
+    private readonly checkHost?: (hostname: string, signal: AbortSignal) => Promise<string>,
   ) {}
 
   async token(config: TokenRequest, signal: AbortSignal): Promise<string> {

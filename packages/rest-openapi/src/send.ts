@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { type ToolContext, ToolError, type ToolResult, errorMessage, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
-import { type LookupFunction, checkHostAddresses } from './address-guard.js';
+import { type LookupFunction, checkHostAddresses, pinnedDispatch } from './address-guard.js';
 import { type AppliedAuth, applyAuth } from './auth.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
@@ -133,8 +133,15 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       if (options.bodyTimeoutMs !== undefined) dispatch.bodyTimeout = options.bodyTimeoutMs;
       // the application's dispatcher connects on its own: its host is judged before each hop
       // a resolver that never answers ends with the call's timeout or the caller's cancellation
-      if (lookupStop)
-        await checkHostAddresses(new URL(request.origin).hostname, options.lookup, lookupStop.signal);
+      // and the request is pinned to the address checked, so the dispatcher does not resolve it again
+      if (lookupStop) {
+        const address = await checkHostAddresses(
+          new URL(request.origin).hostname,
+          options.lookup,
+          lookupStop.signal,
+        );
+        Object.assign(dispatch, pinnedDispatch(request.origin, address, request.headers));
+      }
       const response = await dispatcher.request(dispatch);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && Array.isArray(location) && maxRedirects > 0) {

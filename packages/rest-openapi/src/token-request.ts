@@ -1,4 +1,4 @@
-import { PUBLIC_ONLY_HINT, addressDenied } from './address-guard.js';
+import { PUBLIC_ONLY_HINT, addressDenied, pinnedDispatch } from './address-guard.js';
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { bodyText, decodeContent } from './decode.js';
@@ -28,7 +28,7 @@ export async function requestToken(
   dispatcher: Dispatcher,
   config: TokenRequest,
   signal: AbortSignal,
-  checkHost?: (hostname: string, signal: AbortSignal) => Promise<void>,
+  checkHost?: (hostname: string, signal: AbortSignal) => Promise<string>,
 ): Promise<{ token: string; lifetimeSeconds: number }> {
   const url = tokenEndpoint(config.tokenUrl);
   const form = [`grant_type=client_credentials`];
@@ -40,16 +40,19 @@ export async function requestToken(
   );
   let response: Dispatcher.ResponseData;
   try {
-    if (checkHost) await checkHost(url.hostname, signal);
+    const headers = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      authorization: `Basic ${basic}`,
+    };
+    // an application's dispatcher is pinned to the address checked (it would resolve the name again)
+    const target = checkHost
+      ? pinnedDispatch(url.origin, await checkHost(url.hostname, signal), headers)
+      : { origin: url.origin, headers };
     response = await dispatcher.request({
-      origin: url.origin,
+      ...target,
       path: `${url.pathname}${url.search}`,
       method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        authorization: `Basic ${basic}`,
-      },
       body: form.join('&'),
       signal,
     });

@@ -1,6 +1,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
 import { createToolContext } from '@toolplane/core';
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type RestToolConfig, createRestProvider, importOpenApi } from '../src/index.js';
 import { failure, minimal, rejection, thrown } from './helpers/bad-input.js';
@@ -29,9 +30,18 @@ function tableLookup(table: Record<string, string>) {
   };
 }
 
-/** An application's dispatcher whose DNS answers from the table too (a resolver that points inward). */
+/**
+ * An application's dispatcher whose DNS answers from the table too (a resolver that points
+ * inward), and whose network routes an address in the table to the address it maps to.
+ */
 function tableAgent(table: Record<string, string>): Agent {
-  const agent = new Agent({ connect: { lookup: tableLookup(table) as never } });
+  const base = buildConnector({ lookup: tableLookup(table) as never });
+  const agent = new Agent({
+    connect: (options, callback) => {
+      const routed = isIP(options.hostname) !== 0 ? table[options.hostname] : undefined;
+      return base(routed ? { ...options, hostname: routed } : options, callback);
+    },
+  });
   defer(() => agent.destroy());
   return agent;
 }
@@ -68,8 +78,13 @@ describe('servers of a public document named by a DNS name that resolves inward'
       response.writeHead(302, { location: `http://inner.example.net:${port}/x` });
       response.end();
     });
-    // the application's resolver points both names at this machine
-    const dispatcher = tableAgent({ 'inward.example.net': '127.0.0.1', 'inner.example.net': '127.0.0.1' });
+    // the application's resolver points both names at this machine (and its network routes the
+    // public address the check is told about here, as the request is pinned to it)
+    const dispatcher = tableAgent({
+      'inward.example.net': '127.0.0.1',
+      'inner.example.net': '127.0.0.1',
+      '93.184.215.14': '127.0.0.1',
+    });
     const { tools } = await importFrom(api, 'inward.example.net');
     // through a dispatcher the application passed (it may pin or proxy): the host is resolved
     // and checked before every request
