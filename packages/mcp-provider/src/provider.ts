@@ -90,7 +90,9 @@ export function createMcpProvider(
     server: name,
     config,
     openSession: options.sessionFactory ?? defaultSessionFactory(name, config, options),
-    onEvent: emit,
+    // the caller's own listener (the connection catches its failures): a shared server's
+    // providers given one listener make it hear each event once
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
   };
   let lease: SharedLease | undefined;

@@ -1,5 +1,6 @@
 import { stableStringify } from '@toolplane/core';
 import type { McpServerConfig } from '../config/types.js';
+import type { McpEventListener } from './events.js';
 import { ServerConnection, type ServerConnectionOptions } from './server-connection.js';
 import { type SharedSettings, checkSharedSettings } from './shared-settings.js';
 
@@ -39,7 +40,16 @@ export interface McpSharedRegistry {
 export function createSharedRegistry(): McpSharedRegistry {
   const entries = new Map<
     string,
-    { connection: ServerConnection; count: number; settings: SharedSettings }
+    {
+      connection: ServerConnection;
+      count: number;
+      settings: SharedSettings;
+      /**
+       * The event listeners of the providers holding it, each with how many of them gave it: each
+       * listener hears every event of the server once.
+       */
+      listeners: Map<McpEventListener, number>;
+    }
   >();
   const keyOf = (server: string, config: McpServerConfig): string =>
     `${server}\u0000${stableStringify(config)}`;
@@ -48,13 +58,31 @@ export function createSharedRegistry(): McpSharedRegistry {
       const key = keyOf(options.server, options.config);
       let entry = entries.get(key);
       if (!entry || entry.connection.state === 'closed') {
-        entry = { connection: new ServerConnection(options), count: 0, settings };
+        const listeners = new Map<McpEventListener, number>();
+        const onEvent: McpEventListener = (event) => {
+          for (const listener of [...listeners.keys()]) {
+            try {
+              listener(event);
+            } catch {
+              // one listener's failure must not keep the event from the others
+            }
+          }
+        };
+        entry = { connection: new ServerConnection({ ...options, onEvent }), count: 0, settings, listeners };
         entries.set(key, entry);
       } else {
         checkSharedSettings(options.server, entry.settings, settings);
       }
       entry.count++;
       const held = entry;
+      const listener = options.onEvent;
+      if (listener) held.listeners.set(listener, (held.listeners.get(listener) ?? 0) + 1);
+      const stopListening = (): void => {
+        if (!listener) return;
+        const count = (held.listeners.get(listener) ?? 1) - 1;
+        if (count > 0) held.listeners.set(listener, count);
+        else held.listeners.delete(listener);
+      };
       let released = false;
       return {
         connection: held.connection,
@@ -62,9 +90,14 @@ export function createSharedRegistry(): McpSharedRegistry {
           if (released) return;
           released = true;
           held.count--;
-          if (held.count > 0) return;
+          if (held.count > 0) {
+            stopListening();
+            return;
+          }
           if (entries.get(key) === held) entries.delete(key);
+          // the last holder hears its server stop, as a provider of its own does
           await held.connection.close();
+          stopListening();
         },
       };
     },
