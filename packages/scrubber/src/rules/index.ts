@@ -4,6 +4,7 @@ import { commandCredentials } from './command-credentials.js';
 import { cookie } from './cookies.js';
 import { curlCredentials } from './curl-credentials.js';
 import { netrc } from './netrc.js';
+import { oracleConnect } from './oracle-connect.js';
 import { markupCredentials } from './markup.js';
 import { pgpass } from './pgpass.js';
 import { sqlPassword } from './sql.js';
@@ -58,5 +59,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   pgpass,
   markupCredentials,
   sqlPassword,
+  oracleConnect,
   assignment,
 ];

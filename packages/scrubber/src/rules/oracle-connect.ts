@@ -1,0 +1,197 @@
+import { ALPHABETS } from '../alphabets.js';
+import type { RuleMatch, SecretRule } from '../types.js';
+import { isPlaceholderArgument } from './arguments.js';
+import { type KnownCommand, commandBefore } from './command-words.js';
+
+// Oracle's connect strings put the password between the user and the database:
+// `sqlplus scott/PASSWORD@orcl`, `CONNECT system/PASSWORD@//db:1521/svc`, `rman target
+// sys/PASSWORD@prod`, `expdp userid=scott/PASSWORD@db`, `jdbc:oracle:thin:scott/PASSWORD@host:1521:orcl`.
+
+const MAX_PART = 128;
+const MIN_PASSWORD = 3;
+
+/** The Oracle tools and SQL*Plus/RMAN commands a connect string follows. */
+const COMMANDS: ReadonlyMap<string, KnownCommand> = new Map(
+  [
+    'sqlplus',
+    'sql', // SQLcl
+    'sqlcl',
+    'expdp',
+    'impdp',
+    'exp',
+    'imp',
+    'rman',
+    'sqlldr',
+    'dgmgrl',
+    'connect',
+    'conn',
+    'CONNECT',
+    'CONN',
+    'Connect',
+  ].map((name) => [name, { names: [name] }]),
+);
+
+/** Words allowed between the command and the connect string: RMAN's connection keywords. */
+const CONNECTION_KEYWORDS: ReadonlySet<string> = new Set(['target', 'catalog', 'auxiliary']);
+
+/** Prefixes that make what follows a connect string wherever it is. */
+const PREFIXES = ['userid=', 'jdbc:oracle:thin:', 'jdbc:oracle:oci:', 'jdbc:oracle:oci8:'];
+
+/** A character an unquoted password does not hold: blanks, quotes, `/`, `@` and shell or list syntax. */
+function endsPassword(code: number): boolean {
+  return (
+    code <= 32 ||
+    code === 34 ||
+    code === 39 ||
+    code === 96 ||
+    code === 47 ||
+    code === 64 ||
+    code === 92 ||
+    code === 40 ||
+    code === 41 ||
+    code === 44 ||
+    code === 59 ||
+    code === 60 ||
+    code === 61 ||
+    code === 62 ||
+    code === 91 ||
+    code === 93 ||
+    code === 123 ||
+    code === 124 ||
+    code === 125
+  );
+}
+
+/** A character of an unquoted Oracle user name (`scott`, `c##admin`, `app_owner$`). */
+function isUserCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 36 ||
+    code === 35
+  );
+}
+
+/** Where the user name that ends at `end` (just before the `/`) begins, or -1. */
+function userStart(text: string, end: number): number {
+  if (text.charCodeAt(end - 1) === 34) {
+    const open = text.lastIndexOf('"', end - 2);
+    return open === -1 || end - open > MAX_PART || text.slice(open, end).includes('\n') ? -1 : open;
+  }
+  let start = end;
+  while (start > 0 && end - start < MAX_PART && isUserCode(text.charCodeAt(start - 1))) start--;
+  const first = text.charCodeAt(start);
+  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
+  return start < end && letter ? start : -1;
+}
+
+/**
+ * Whether the connect string beginning at `start` is one: after a prefix of {@link PREFIXES}, or
+ * the first argument of a known command (after its options, RMAN's `target`/`catalog`/`auxiliary`).
+ */
+function inConnectContext(text: string, start: number): boolean {
+  let wordStart = start;
+  if (text.charCodeAt(wordStart - 1) === 34 || text.charCodeAt(wordStart - 1) === 39) wordStart--;
+  for (const prefix of PREFIXES) {
+    const at = wordStart - prefix.length;
+    if (at >= 0 && text.slice(at, wordStart).toLowerCase() === prefix) return true;
+  }
+  const found = commandBefore(text, wordStart, COMMANDS);
+  if (found === undefined) return false;
+  const between = text.slice(found.nameEnd, wordStart).split(/[\s"',[\]\0\\]+/);
+  return between.every(
+    (word) =>
+      word === '' ||
+      word.startsWith('-') ||
+      /^[0-9]+$/.test(word) ||
+      CONNECTION_KEYWORDS.has(word.toLowerCase()),
+  );
+}
+
+/**
+ * The password `start`..`end` of `user/password` (the `/` at `slash`; quotes around the password
+ * lie between), when the user and what precedes it make it a connect string.
+ */
+function passwordMatch(text: string, slash: number, start: number, end: number): RuleMatch | undefined {
+  if (end - start < MIN_PASSWORD || text.charCodeAt(slash) !== 47) return undefined;
+  const user = userStart(text, slash);
+  if (user === -1 || !inConnectContext(text, user)) return undefined;
+  if (isPlaceholderArgument(text.slice(start, end))) return undefined;
+  return { start, end, kind: 'password' };
+}
+
+/** At an `@`: the password of the `user/password` just before it. */
+function atSign(text: string, at: number): RuleMatch | undefined {
+  if (text.charCodeAt(at - 1) === 34) {
+    // A quoted password (`scott/"pa@ss word"@db`) holds what its quotes hold.
+    const open = text.lastIndexOf('"', at - 2);
+    if (open === -1 || at - open > MAX_PART || text.slice(open, at).includes('\n')) return undefined;
+    return passwordMatch(text, open - 1, open + 1, at - 1);
+  }
+  let start = at;
+  while (start > 0 && at - start < MAX_PART && !endsPassword(text.charCodeAt(start - 1))) start--;
+  return passwordMatch(text, start - 1, start, at);
+}
+
+/** At `userid=`: the password of the `user/password[@db]` after it (no `@` needed). */
+function userid(text: string, anchor: number): RuleMatch | undefined {
+  const previous = text.charCodeAt(anchor - 1);
+  if (isUserCode(previous) || previous === 45 || previous === 46) return undefined;
+  let cursor = anchor + 'userid='.length;
+  const quote = text.charCodeAt(cursor);
+  if (quote === 34 || quote === 39) cursor++;
+  const userFrom = cursor;
+  while (cursor - userFrom < MAX_PART && isUserCode(text.charCodeAt(cursor))) cursor++;
+  if (cursor === userFrom || text.charCodeAt(cursor) !== 47) return undefined;
+  const start = cursor + 1;
+  if (text.charCodeAt(start) === 34) {
+    const close = text.indexOf('"', start + 1);
+    if (close === -1 || close - start > MAX_PART) return undefined;
+    return passwordMatch(text, cursor, start + 1, close);
+  }
+  let end = start;
+  while (end - start < MAX_PART && end < text.length && !endsPassword(text.charCodeAt(end))) end++;
+  return passwordMatch(text, cursor, start, end);
+}
+
+function matchOracle(text: string, anchor: number): RuleMatch | undefined {
+  return text.charCodeAt(anchor) === 64 ? atSign(text, anchor) : userid(text, anchor);
+}
+
+/** Passwords in Oracle connect strings (`user/password@db`). */
+export const oracleConnect: SecretRule = {
+  id: 'oracle_connect',
+  description:
+    'Passwords in Oracle connect strings: sqlplus/sqlcl/expdp/impdp/rman/sqlldr/dgmgrl user/password@db, CONNECT user/password@db, userid=user/password, jdbc:oracle:thin:user/password@host',
+  anchors: ['@', 'userid=', 'USERID='],
+  match: matchOracle,
+  maxLength: 2 * MAX_PART + 16,
+  positives: (fake) => {
+    const password = `${fake.chars(ALPHABETS.alnum, 12)}#${fake.chars(ALPHABETS.digits, 2)}`;
+    const sample = (text: string) => ({ text, secret: password, kind: 'password' });
+    return [
+      sample(`$ sqlplus scott/${password}@orcl\n`),
+      sample(`sqlplus -L -S app_owner/${password}@//db.example.com:1521/ORCLPDB1 @deploy.sql`),
+      sample(`SQL> CONNECT system/${password}@prod_tns\nConnected.`),
+      sample(`rman target sys/${password}@prod log=/tmp/rman.log`),
+      sample(`expdp userid=scott/${password} directory=DATA_PUMP_DIR dumpfile=s.dmp`),
+      sample(`sqlldr userid=loader/${password}@orcl control=load.ctl`),
+      sample(`url=jdbc:oracle:thin:scott/${password}@db.example.com:1521:ORCL`),
+      sample(`["sqlplus", "-s", "scott/${password}@orcl"]`),
+    ];
+  },
+  negatives: () => [
+    'npm install @scope/package@1.2.3',
+    'git clone git@github.com:org/repo.git',
+    'see docs/setup@v2 for details',
+    'sqlplus / as sysdba',
+    'sqlplus /@wallet_alias',
+    'sqlplus scott/$ORACLE_PASSWORD@orcl',
+    'sqlplus scott/"$PW"@orcl',
+    'connect to the server at deploy/main@origin',
+    'userid=scott',
+    'cp build/app@2x.png dist/',
+  ],
+};
