@@ -89,7 +89,7 @@ const CORPUS: readonly (readonly [string, 'deny' | 'ask'])[] = [
   ['rm \\\n -rf /', 'deny'],
   ['r\\\nm -rf /', 'deny'],
   ['bash <<EOF\nrm -rf /\nEOF', 'deny'],
-  ['cat <<EOF | sh\nrm -rf /\nEOF', 'ask'],
+  ['cat <<EOF | sh\nrm -rf /\nEOF', 'deny'],
   ['bash <<< "rm -rf /"', 'deny'],
   // base64 piped to a shell, and remote code
   ['echo cm0gLXJmIC8= | base64 -d | sh', 'deny'],

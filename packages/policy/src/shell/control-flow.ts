@@ -1,7 +1,8 @@
 import type { Node } from 'web-tree-sitter';
-import { type AnalysisState, type Scope, addSources } from './context.js';
+import { type AnalysisState, type Scope, addSources, knownInput } from './context.js';
 import { RUN_TIME, assignVariable, defineFunction, inChild, maybe } from './facts.js';
-import { commandOutputs, valuesOf } from './readings.js';
+import { outputReaders, valuesOf } from './readings.js';
+import { stageOutputs } from './known-outputs.js';
 import { namedChildrenOf } from './parser.js';
 import { resolveFields, walk } from './walk.js';
 import type { ShellWord } from './shell-word.js';
@@ -9,7 +10,8 @@ import type { ShellWord } from './shell-word.js';
 /** `a | b | c`: each stage is fed by the commands of the stages before it. */
 export function handlePipeline(state: AnalysisState, scope: Scope, node: Node): void {
   let upstream: readonly string[] = scope.stdinFrom;
-  let text: ShellWord[] | undefined;
+  // What feeds the first stage, when it is known (`cat <<'EOF' | cat | sh`).
+  let text: ShellWord[] | undefined = knownInput(scope)?.slice();
   const stages = namedChildrenOf(node);
   // `a | b < file`: the grammar puts the redirection on the pipeline, bash on its last stage.
   const parent = node.parent;
@@ -27,8 +29,9 @@ export function handlePipeline(state: AnalysisState, scope: Scope, node: Node): 
     };
     // Every stage runs in a subshell: what one sets, the others and the rest of the line do not see.
     inChild(state.facts, () => walk(state, stage, child), 'subshell');
-    // `echo /dev/sda | xargs tee`: what a literal echo or printf prints is known to the next stage.
-    text = child.type === 'command' ? commandOutputs(state.facts, child) : undefined;
+    // `echo /dev/sda | xargs tee`, `cat <<< /dev/sda | xargs tee`: what a literal echo or printf
+    // prints, or cat passes on, is known to the next stage.
+    text = stageOutputs(child, text, outputReaders(state.facts));
     upstream = addSources(
       upstream,
       state.commands.slice(before).map((command) => command.name),

@@ -91,3 +91,17 @@ export function knownOutputs(node: Node, readers: OutputReaders): ShellWord[] | 
   if (!isPlainCat(body) || redirects.length !== 1) return undefined;
   return inputOf(redirects[0] as Node, readers);
 }
+
+/**
+ * What a pipeline stage prints to the next one (`echo x | cat | sh`, `cat <<'EOF' | sh`): its
+ * known outputs, or its known input when it is a plain `cat`; undefined otherwise.
+ */
+export function stageOutputs(
+  stage: Node,
+  input: ShellWord[] | undefined,
+  readers: OutputReaders,
+): ShellWord[] | undefined {
+  if (isPlainCat(stage) && namedChildrenOf(stage).every((child) => !child.type.endsWith('_redirect')))
+    return input;
+  return knownOutputs(stage, readers);
+}

@@ -10,7 +10,7 @@ import { resolve, walk } from './walk.js';
 import { inDirectory } from './working-directory.js';
 import { judgeWrittenFile } from './written-files.js';
 import { outputReaders } from './readings.js';
-import { heredocText, processSubstitutionOutputs } from './known-outputs.js';
+import { heredocText, processSubstitutionOutputs, stageOutputs } from './known-outputs.js';
 import type { ShellWord } from './shell-word.js';
 
 /** Outputs that write no file worth recording (`2>&1`, `> /dev/null`). */
@@ -127,7 +127,18 @@ export function handleRedirectedStatement(state: AnalysisState, scope: Scope, no
         if (child.type === 'heredoc_body') analyzeHeredocBody(state, scope, redirect, child);
         else if (child.type.startsWith('heredoc_')) continue;
         else if (child.type.endsWith('_redirect')) handleRedirect(state, scope, child);
-        else walk(state, { ...scope, stdinFrom: addSources(scope.stdinFrom, bodyNames) }, child);
+        else {
+          // `cat <<'EOF' | sh`: what the statement prints with its heredoc, when it is known.
+          const from = addSources(scope.stdinFrom, bodyNames);
+          const text = body
+            ? stageOutputs(body, heredocText(redirect), outputReaders(state.facts))
+            : undefined;
+          walk(
+            state,
+            { ...scope, stdinFrom: from, ...(text ? { stdinText: { from, values: text } } : {}) },
+            child,
+          );
+        }
       }
     } else handleRedirect(state, scope, redirect);
   }
