@@ -12,6 +12,7 @@ import {
 } from '../input/read-input.js';
 import { CliError, configError, usageError } from '../output/cli-error.js';
 import { builtinNameIssues, byPosition } from './builtin-names.js';
+import { expandPaths } from './expand-paths.js';
 import { ownFormatIssues } from './mcp-issues.js';
 import { type ParsedText, parseJsonText } from './positions.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
@@ -259,6 +260,8 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       locate: parsed.locate,
     };
   }
+  const unexpanded = await expandPaths(config, file, directory, parsed.locate);
+  if (unexpanded.length > 0) return { ok: false, file, issues: unexpanded, locate: parsed.locate };
   if (config.mcpServers && isOwnFile(record, file)) {
     const strict = await ownFormatIssues(file, config.mcpServers, directory, parsed.locate);
     if (strict) return { ok: false, file, issues: strict };
