@@ -132,7 +132,9 @@ export async function serveMcp(
         context.stdin.once('close', resolve);
         transport.onclose = () => resolve();
       });
+      const { refuseInvalidParams } = await import('../gateway/params-guard.js');
       await server.connect(transport);
+      refuseInvalidParams(transport);
       const pending = trackPendingRequests(transport);
       writeLine(context.stderr, `toolplane: serving ${count} tools over stdio (${approvalNote})`);
       await ended;

@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { refuseInvalidParams } from './params-guard.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /**
@@ -162,6 +163,7 @@ export async function startHttpGateway(options: {
       void server.close().catch(() => {});
     };
     await server.connect(transport);
+    refuseInvalidParams(transport);
     await transport.handleRequest(req, res, body);
   };
   await new Promise<void>((resolve, reject) => {

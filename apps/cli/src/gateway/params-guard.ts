@@ -1,0 +1,60 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+
+interface RequestSchema {
+  readonly shape: { readonly method: { readonly value: string } };
+  safeParse(value: unknown): {
+    success: boolean;
+    error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+  };
+}
+
+/** The schema of each request a client may send, by method. */
+const SCHEMAS: ReadonlyMap<string, RequestSchema> = new Map(
+  (ClientRequestSchema.options as unknown as readonly RequestSchema[]).map((schema) => [
+    schema.shape.method.value,
+    schema,
+  ]),
+);
+
+/** Zod's issues in one line: `params.name: Invalid input: expected string, received number`. */
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const shown = issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(message)'}: ${issue.message}`);
+  return `${shown.join('; ')}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''}`;
+}
+
+/**
+ * Answers a request whose params do not fit its method (`initialize` without `protocolVersion`,
+ * `tools/call` with a number as `name`) with JSON-RPC's `-32602 Invalid params`, naming the
+ * fields, instead of handing it to the SDK server, which answers `-32603` (an internal error)
+ * with zod's issue list as a many-line message. Call after `server.connect(transport)`; the
+ * answer goes through `transport.send` as it is then (so wrappers such as the pending-request
+ * tracker see it).
+ */
+export function refuseInvalidParams(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    const schema = 'method' in message && 'id' in message ? SCHEMAS.get(message.method) : undefined;
+    const parsed = schema?.safeParse(message);
+    if (!parsed || parsed.success || !('id' in message)) {
+      deliver.call(transport, message, extra);
+      return;
+    }
+    void transport
+      .send(
+        {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: ErrorCode.InvalidParams,
+            message: `Invalid params: ${describeIssues(parsed.error?.issues ?? [])}`,
+          },
+        },
+        { relatedRequestId: message.id },
+      )
+      .catch(() => {});
+  };
+}
