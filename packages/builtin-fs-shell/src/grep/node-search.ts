@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { ToolError } from '@toolplane/core';
 import { createFileSearchState } from './file-search.js';
 import { linearLineFinder } from './linear-lines.js';
 import { NodeWalk } from './node-walk.js';
@@ -16,6 +17,12 @@ const SLICE_MS = 10;
  * backtracks, or a host stalled for a second, gets near this.
  */
 export const BACKTRACK_BUDGET_MS = 1000;
+
+/**
+ * How long a slice may hold the thread once matching is linear: past it, what is slow is not
+ * the pattern (a glob filter whose wildcards backtrack in picomatch, say) and the search fails.
+ */
+export const LINEAR_SLICE_BUDGET_MS = 10_000;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -39,9 +46,10 @@ export async function searchWithNode(request: SearchRequest): Promise<SearchOutc
       const slice = () => walk.work(performance.now() + SLICE_MS);
       let done: boolean;
       try {
-        done = linear ? slice() : runBounded(slice, BACKTRACK_BUDGET_MS);
+        done = runBounded(slice, linear ? LINEAR_SLICE_BUDGET_MS : BACKTRACK_BUDGET_MS);
       } catch (error) {
         if (!(error instanceof SliceCut)) throw error;
+        if (linear) throw tooSlow(request);
         walk.recover();
         state.findLines = linearLineFinder(request.pattern);
         linear = true;
@@ -54,4 +62,12 @@ export async function searchWithNode(request: SearchRequest): Promise<SearchOutc
     walk.close();
   }
   return { ...walk.outcome(), engine: 'node' };
+}
+
+function tooSlow(request: SearchRequest): ToolError {
+  const globs = request.globs.length > 0 ? ` (glob filter: ${request.globs.join(', ')})` : '';
+  return new ToolError(
+    'INVALID_ARGUMENTS',
+    `the search held the process for over ${LINEAR_SLICE_BUDGET_MS / 1000} s on one step even with a linear-time pattern engine: a glob filter with several * in one part of the path backtracks on long names${globs}; use fewer wildcards per path part, or install ripgrep (rg) on the host`,
+  );
 }
