@@ -94,3 +94,90 @@ describe('compileSchema', () => {
     ).toThrow(/schema does not compile: can't resolve reference #\/definitions\/missing/);
   });
 });
+
+describe('compileSchema patterns', () => {
+  it.each([
+    ['^(a+)+$', `${'a'.repeat(40)}!`, 'aaa'],
+    ['^(\\w+\\s?)*$', `${'word '.repeat(30)}!`, 'two words'],
+    ['a.*b.*c.*d', 'abc'.repeat(20_000), 'a b c d'],
+  ])('runs %s in linear time: a crafted string gets its verdict at once', (pattern, text, matching) => {
+    const compiled = compileSchema({ type: 'object', properties: { q: { type: 'string', pattern } } });
+    expect(compiled.validate({ q: text })).toEqual({
+      valid: false,
+      issues: [{ path: 'args.q', message: `must match pattern "${pattern}"` }],
+    });
+    expect(compiled.validate({ q: matching }).valid).toBe(true);
+    expect(compiled.uncheckedPatterns).toEqual([]);
+  });
+
+  it('runs patternProperties in linear time', () => {
+    const compiled = compileSchema({
+      type: 'object',
+      patternProperties: { '^(a+)+$': { type: 'number' } },
+      additionalProperties: false,
+    });
+    expect(compiled.validate({ aaaa: 1 }).valid).toBe(true);
+    expect(compiled.validate({ aaaa: 'x' }).valid).toBe(false);
+    const outcome = compiled.validate({ [`${'a'.repeat(40)}!`]: 1 });
+    expect(outcome.valid).toBe(false);
+  });
+
+  it('lists a pattern the linear engine cannot run: V8 checks it on strings short enough, the rest count as matching', () => {
+    const compiled = compileSchema({
+      type: 'object',
+      properties: {
+        password: { type: 'string', pattern: '^(?=.*\\d)(?=.*[a-z]).{8,}$', maxLength: 64 },
+        code: { type: 'string', pattern: '^(a+)+\\1$' },
+        id: { type: 'string', pattern: '^\\d+$' },
+      },
+    });
+    expect(compiled.uncheckedPatterns).toEqual(['^(?=.*\\d)(?=.*[a-z]).{8,}$', '^(a+)+\\1$']);
+    expect(compiled.validate({ password: 'secret42', id: '12' }).valid).toBe(true);
+    const outcome = compiled.validate({ password: 'short', id: 'abc' });
+    expect(outcome.valid === false && outcome.issues.map((issue) => issue.path)).toEqual([
+      'args.password',
+      'args.id',
+    ]);
+    // too long for a bounded backtrack: counted as matching (the length is still checked)
+    expect(compiled.validate({ password: 'x'.repeat(60) }).valid).toBe(true);
+    expect(compiled.validate({ password: 'x'.repeat(65) }).valid).toBe(false);
+    // a group repeated without bound, with a backreference: never run
+    expect(compiled.validate({ code: `${'a'.repeat(40)}!` }).valid).toBe(true);
+  });
+
+  it('still refuses a pattern that is not ECMA-262 (CONFIG_INVALID)', () => {
+    for (const pattern of ['(?i)abc', '\\pL', '[z-a]', 'a{,5}']) {
+      expect(() => compileSchema({ type: 'string', pattern }), pattern).toThrow(/schema does not compile/);
+    }
+  });
+});
+
+describe('compileSchema on schemas that overflow the stack', () => {
+  it.each([
+    ['refers to itself without end', { $ref: '#' }],
+    [
+      'refers to itself without end (2020-12)',
+      { $schema: 'https://json-schema.org/draft/2020-12/schema', $ref: '#' },
+    ],
+    ['anyOf of itself first', { anyOf: [{ $ref: '#' }, { type: 'string' }] }],
+  ])(
+    'a schema that %s is CONFIG_INVALID at compile time, not a RangeError at every validation',
+    (_name, schema) => {
+      expect(() => compileSchema(schema)).toThrow(
+        /schema does not compile: checking even \{\} against it fails .*refers to itself without end/,
+      );
+    },
+  );
+
+  it('a value nested deeper than the stack can follow through a recursive schema is invalid, not a throw', () => {
+    const compiled = compileSchema({
+      type: 'object',
+      properties: { children: { type: 'array', items: { $ref: '#' } } },
+    });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200_000; i++) deep = { children: [deep] };
+    const outcome = compiled.validate(deep);
+    expect(outcome.valid === false && outcome.issues[0]?.message).toMatch(/^nests too deep to be checked/);
+    expect(compiled.validate({ children: [{ children: [] }] }).valid).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
 import { ToolError, errorMessage } from './errors.js';
+import { type PatternTest, patternTest } from './pattern-engine.js';
 import type { JsonSchema } from './spec.js';
 
 /** One reason a value does not match its schema. */
@@ -22,11 +23,36 @@ export type ValidationOutcome =
 export interface CompiledSchema {
   readonly schema: JsonSchema;
   validate(value: unknown): ValidationOutcome;
+  /**
+   * `pattern` and `patternProperties` patterns of the schema that are not always checked: the
+   * linear-time engine cannot run them (lookaround, backreferences, a repeat count over 1000, a
+   * binary Unicode property), and V8's backtracking, which a crafted string can keep busy for
+   * hours, runs them only on strings short enough to bound it (none for a group repeated without
+   * bound); a longer string counts as matching. Empty for most schemas; tell the user (the
+   * orchestrator warns once per tool).
+   */
+  readonly uncheckedPatterns: readonly string[];
 }
 
 type FormatsPlugin = (ajv: Ajv) => Ajv;
 const addFormats: FormatsPlugin = ((formatsModule as unknown as { default?: { default?: FormatsPlugin } })
   .default?.default ?? (formatsModule as unknown as { default: FormatsPlugin }).default) as FormatsPlugin;
+
+/** Patterns found unchecked while the current schema compiles (compiling is synchronous). */
+let unchecked: Set<string> | undefined;
+
+/**
+ * ajv's regular expression engine (`code.regExp`): each pattern through {@link patternTest},
+ * which never lets V8 backtrack beyond a bound. A pattern that is not ECMA-262 throws, so its
+ * schema does not compile.
+ */
+function patternEngine(pattern: string): PatternTest & { toString(): string } {
+  const tester = patternTest(pattern);
+  if (tester.partial) unchecked?.add(pattern);
+  // toString keys ajv's cache of pattern objects
+  return { test: tester.test, toString: () => `/${pattern}/u` };
+}
+patternEngine.code = 'toolplane linear pattern engine';
 
 const options = {
   allErrors: true,
@@ -34,6 +60,7 @@ const options = {
   logger: false,
   addUsedSchema: false,
   validateSchema: true,
+  code: { regExp: patternEngine },
 } as const;
 let engines: { draft07: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
 
@@ -89,17 +116,41 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   const hit = cache.get(schema);
   if (hit) return hit;
   let check: ValidateFunction;
+  const found = new Set<string>();
+  unchecked = found;
   try {
     check = compileWithBase(schema);
   } catch (error) {
     throw new ToolError('CONFIG_INVALID', `schema does not compile: ${errorMessage(error)}`, {
       cause: error,
     });
+  } finally {
+    unchecked = undefined;
+  }
+  // a schema that refers to itself without end (`{ "$ref": "#" }`) or is too large for the stack
+  // overflows it on any value: refused once, here, rather than on every call
+  try {
+    check({});
+  } catch (error) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `schema does not compile: checking even {} against it fails (${errorMessage(error)}): it refers to itself without end or is too large`,
+      { cause: error },
+    );
   }
   const compiled: CompiledSchema = {
     schema,
+    uncheckedPatterns: [...found],
     validate(value) {
-      if (check(value)) return VALID;
+      try {
+        if (check(value)) return VALID;
+      } catch (error) {
+        // a value nested deeper than the stack can follow through a recursive schema
+        return {
+          valid: false,
+          issues: [{ path: 'args', message: `nests too deep to be checked (${errorMessage(error)})` }],
+        };
+      }
       return { valid: false, issues: toIssues(check.errors ?? []) };
     },
   };
