@@ -15,8 +15,8 @@ import {
   htmlToReadable,
   isHtml,
   isTextual,
-  metaCharset,
   parseContentType,
+  pickEncoding,
 } from '../web/convert.js';
 import { fetchPage } from '../web/fetch-page.js';
 import { findAddressDenied } from '../web/guarded-agent.js';
@@ -84,6 +84,7 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
       const { mediaType, charset } = parseContentType(page.contentType);
       const header = `URL: ${page.url}\nStatus: ${page.status}\nContent-Type: ${mediaType}${page.truncated ? `\n(body cut at ${formatBytes(options.maxBytes)})` : ''}`;
       let content: ContentBlock[];
+      let encoding: string | undefined;
       if (isModelImage(mediaType)) {
         if (page.truncated)
           return fail(
@@ -95,10 +96,8 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
           { type: 'image', data: page.body.toString('base64'), mimeType: mediaType },
         ];
       } else if (isTextual(mediaType)) {
-        const raw = decodeBody(
-          page.body,
-          charset ?? (isHtml(mediaType) ? metaCharset(page.body) : undefined),
-        );
+        encoding = pickEncoding(page.body, charset, isHtml(mediaType));
+        const raw = decodeBody(page.body, encoding);
         const readable = isHtml(mediaType)
           ? htmlToReadable(raw, (args.format ?? 'markdown') as WebFormat, maxChars)
           : { text: raw.slice(0, maxChars), length: raw.length };
@@ -118,6 +117,7 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
         contentType: mediaType,
         redirects: page.redirects,
         truncated: page.truncated,
+        ...(encoding === undefined ? {} : { charset: encoding }),
       };
       if (page.status >= 400) {
         const code = page.status === 429 ? 'RATE_LIMITED' : 'EXECUTION_FAILED';

@@ -14,16 +14,75 @@ export function parseContentType(header: string): { mediaType: string; charset: 
   return { mediaType: (type ?? '').trim().toLowerCase(), charset };
 }
 
-/** The charset an HTML document declares in a `<meta>` tag within its first 2 KiB. */
-export function metaCharset(body: Buffer): string | undefined {
-  const head = body.subarray(0, 2048).toString('latin1');
-  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
+/** The WHATWG name of the encoding a charset label stands for, or undefined when none does. */
+export function encodingOf(label: string | undefined): string | undefined {
+  if (label === undefined) return undefined;
+  try {
+    return new TextDecoder(label.trim()).encoding;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Decodes a body with its declared charset, UTF-8 when absent or unknown. */
-export function decodeBody(body: Buffer, charset: string | undefined): string {
+/** The encoding a byte order mark at the start of the body names. */
+function bomEncoding(body: Buffer): string | undefined {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
+  if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
+  if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
+  return undefined;
+}
+
+const META_CHARSET = /<meta\b[^>]*?charset\s*=\s*["']?([\w.:-]{1,40})/gi;
+
+/**
+ * The first encoding a `<meta>` tag within the document's first 2 KiB declares
+ * (`<meta charset>` or the `http-equiv` form), passing over names no decoder knows. A tag read
+ * as ASCII cannot be right about UTF-16: that is taken as UTF-8, and `x-user-defined` as
+ * windows-1252, as browsers do.
+ */
+export function metaEncoding(body: Buffer): string | undefined {
+  const head = body.subarray(0, 2048).toString('latin1');
+  for (const match of head.matchAll(META_CHARSET)) {
+    const encoding = encodingOf(match[1]);
+    if (encoding === undefined) continue;
+    if (encoding === 'utf-16le' || encoding === 'utf-16be') return 'utf-8';
+    return encoding === 'x-user-defined' ? 'windows-1252' : encoding;
+  }
+  return undefined;
+}
+
+/**
+ * The encoding of a body, in the order browsers use: a byte order mark, then the charset of
+ * the Content-Type header, then (HTML) a `<meta>` declaration, then UTF-8. A label no decoder
+ * knows counts as absent.
+ */
+export function pickEncoding(body: Buffer, headerCharset: string | undefined, html: boolean): string {
+  return bomEncoding(body) ?? encodingOf(headerCharset) ?? (html ? metaEncoding(body) : undefined) ?? 'utf-8';
+}
+
+/**
+ * What windows-1252 puts at bytes 0x80-0x9F (WHATWG index-windows-1252), where it differs from
+ * Latin-1. Node 20.18.3 and later decode windows-1252 as Latin-1 (nodejs/node#60888), which
+ * turns the curly quotes, dashes and euro signs of pages labelled iso-8859-1 or windows-1252
+ * into control characters, so that range is mapped here.
+ */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+].map((code) => String.fromCharCode(code));
+
+/** Decodes a body in an encoding from {@link pickEncoding} (a byte order mark for it is dropped). */
+export function decodeBody(body: Buffer, encoding: string): string {
+  if (encoding === 'windows-1252')
+    return body
+      .toString('latin1')
+      .replace(
+        /[\u0080-\u009f]/g,
+        (character) => WINDOWS_1252_HIGH[character.charCodeAt(0) - 0x80] as string,
+      );
   try {
-    return new TextDecoder(charset ?? 'utf-8').decode(body);
+    return new TextDecoder(encoding).decode(body);
   } catch {
     return new TextDecoder('utf-8').decode(body);
   }
