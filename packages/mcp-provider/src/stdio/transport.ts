@@ -140,7 +140,9 @@ export class StdioProcessTransport implements Transport {
       void this.close();
       return;
     }
-    for (const line of lines) {
+    for (const read of lines) {
+      // a byte order mark (a .NET console writes one before its first line) is not part of the message
+      const line = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
       if (!line.trim()) continue;
       try {
         for (const message of parseEnvelope(line)) this.inbox.push(message);
