@@ -1,7 +1,7 @@
 import { ToolError } from '@toolplane/core';
 import { FormData } from 'undici';
-import type { RestFileField } from './config.js';
-import { definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import type { RestBodyBinding, RestFileField } from './config.js';
+import { COLLECTION_SEPARATORS, definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
 
 /** A lone surrogate: with the `u` flag a surrogate pair is one code point and does not match. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -22,9 +22,22 @@ export function wellFormedBody(text: string): string {
   return text;
 }
 
-function encodeForm(value: unknown): string {
+/** Which fields go as files, and which lists go as one field joined by a collection format. */
+type BodyFields = Pick<RestBodyBinding, 'files' | 'collectionFormats'>;
+
+/** A list field sent as one value, joined as its collection format says; undefined when it goes one field per item. */
+function joinedList(items: readonly unknown[], key: string, fields: BodyFields): string | undefined {
+  const format =
+    fields.collectionFormats && Object.hasOwn(fields.collectionFormats, key)
+      ? fields.collectionFormats[key]
+      : undefined;
+  const joiner = format && COLLECTION_SEPARATORS[format];
+  return joiner ? definedItems(items).map(scalarText).join(joiner) : undefined;
+}
+
+function encodeForm(value: unknown, fields: BodyFields): string {
   try {
-    return encodeFormPairs(value);
+    return encodeFormPairs(value, fields);
   } catch (error) {
     // encodeStrict speaks of the URL; here the text is bound for the body
     if (ToolError.isInstance(error) && error.code === 'INVALID_ARGUMENTS') throw loneSurrogate();
@@ -32,12 +45,14 @@ function encodeForm(value: unknown): string {
   }
 }
 
-function encodeFormPairs(value: unknown): string {
+function encodeFormPairs(value: unknown, fields: BodyFields): string {
   if (!isPlainObject(value)) return encodeStrict(scalarText(value));
   const pairs: string[] = [];
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined || item === null) continue;
-    if (Array.isArray(item))
+    const joined = Array.isArray(item) ? joinedList(item, key, fields) : undefined;
+    if (joined !== undefined) pairs.push(`${encodeStrict(key)}=${encodeStrict(joined)}`);
+    else if (Array.isArray(item))
       for (const part of definedItems(item))
         pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(part))}`);
     else pairs.push(`${encodeStrict(key)}=${encodeStrict(scalarText(item))}`);
@@ -61,7 +76,8 @@ export function safeFilename(given: unknown, field: string): string {
   return fallback === '' ? 'file' : fallback;
 }
 
-function multipart(value: unknown, files: Readonly<Record<string, RestFileField>>): FormData {
+function multipart(value: unknown, fields: BodyFields): FormData {
+  const files: Readonly<Record<string, RestFileField>> = fields.files ?? {};
   const form = new FormData();
   if (isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) {
@@ -84,7 +100,9 @@ function multipart(value: unknown, files: Readonly<Record<string, RestFileField>
           filename,
         );
       };
-      if (Array.isArray(item)) for (const part of definedItems(item)) append(part);
+      const joined = Array.isArray(item) ? joinedList(item, key, fields) : undefined;
+      if (joined !== undefined) append(joined);
+      else if (Array.isArray(item)) for (const part of definedItems(item)) append(part);
       else append(item);
     }
   } else form.append('value', wellFormedBody(scalarText(value)));
@@ -101,12 +119,12 @@ export function isJsonType(contentType: string): boolean {
 export function encodeBody(
   value: unknown,
   contentType: string,
-  files: Readonly<Record<string, RestFileField>> = {},
+  fields: BodyFields = {},
 ): { body: string | FormData; contentType?: string } {
   const base = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (isJsonType(contentType)) return { body: JSON.stringify(value), contentType };
-  if (base === 'application/x-www-form-urlencoded') return { body: encodeForm(value), contentType };
+  if (base === 'application/x-www-form-urlencoded') return { body: encodeForm(value, fields), contentType };
   // FormData sets its own content type with the boundary.
-  if (base === 'multipart/form-data') return { body: multipart(value, files) };
+  if (base === 'multipart/form-data') return { body: multipart(value, fields) };
   return { body: wellFormedBody(scalarText(value)), contentType };
 }

@@ -18,7 +18,15 @@ export interface RestParameterBinding {
   readonly allowReserved?: boolean;
   /** Serialize the value as JSON text (OpenAPI `content: application/json` parameters). */
   readonly json?: boolean;
+  /**
+   * Swagger 2.0's `collectionFormat`: a list sent as one value joined by `,` (`csv`), a space
+   * (`ssv`), a tab (`tsv`) or `|` (`pipes`), instead of the style's separator.
+   */
+  readonly collectionFormat?: CollectionFormat;
 }
+
+/** How a list is joined into one value (Swagger 2.0's `collectionFormat`, `multi` being the repeated fields of `style: form`). */
+export type CollectionFormat = 'csv' | 'ssv' | 'tsv' | 'pipes';
 
 /** The request body of a tool: one argument sent with a content type. */
 export interface RestBodyBinding {
@@ -32,6 +40,11 @@ export interface RestBodyBinding {
    * `contentMediaType` or `contentEncoding`, or is a Swagger `type: file` (and lists of them).
    */
   readonly files?: Readonly<Record<string, RestFileField>>;
+  /**
+   * Fields of a form or multipart body whose lists are sent as one field joined by
+   * {@link CollectionFormat} (Swagger 2.0 form fields), instead of one field per item.
+   */
+  readonly collectionFormats?: Readonly<Record<string, CollectionFormat>>;
 }
 
 /** How one file field of a multipart body is sent. */

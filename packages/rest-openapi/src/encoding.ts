@@ -71,6 +71,14 @@ export function definedEntries(record: Readonly<Record<string, unknown>>): [stri
   return Object.entries(record).filter(([, item]) => item !== null && item !== undefined);
 }
 
+/** The text that joins a list's items in each Swagger 2.0 `collectionFormat`. */
+export const COLLECTION_SEPARATORS: Readonly<Record<string, string>> = {
+  csv: ',',
+  ssv: ' ',
+  tsv: '\t',
+  pipes: '|',
+};
+
 /** True for plain objects (not arrays, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,13 @@
 import { ToolError } from '@toolplane/core';
 import type { RestParameterBinding } from './config.js';
-import { definedEntries, definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import {
+  COLLECTION_SEPARATORS,
+  definedEntries,
+  definedItems,
+  encodeStrict,
+  isPlainObject,
+  scalarText,
+} from './encoding.js';
 
 /** Throws when a header value holds CR, LF or NUL (header injection). */
 export function refuseLineBreaks(
@@ -35,7 +42,10 @@ export function refuseUnsendable(value: string, what: string): void {
 export function headerText(value: unknown, binding: RestParameterBinding): string {
   if (binding.json) return JSON.stringify(value);
   const explode = binding.explode ?? false;
-  if (Array.isArray(value)) return definedItems(value).map(scalarText).join(',');
+  if (Array.isArray(value))
+    return definedItems(value)
+      .map(scalarText)
+      .join((binding.collectionFormat && COLLECTION_SEPARATORS[binding.collectionFormat]) || ',');
   if (isPlainObject(value))
     return definedEntries(value)
       .map(([key, item]) => (explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`))

@@ -1,5 +1,6 @@
 // @toolplane/rest-openapi: everything exported here is public API.
 export type {
+  CollectionFormat,
   Duration,
   RestAuthConfig,
   RestBodyBinding,

@@ -1,6 +1,13 @@
 import { ToolError } from '@toolplane/core';
 import type { RestParameterBinding } from './config.js';
-import { definedEntries, definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
+import {
+  COLLECTION_SEPARATORS,
+  definedEntries,
+  definedItems,
+  encodeStrict,
+  isPlainObject,
+  scalarText,
+} from './encoding.js';
 
 /** Text of one path argument, serialized by OpenAPI style and percent-encoded. */
 export function serializePathValue(name: string, value: unknown, binding?: RestParameterBinding): string {
@@ -13,6 +20,8 @@ export function serializePathValue(name: string, value: unknown, binding?: RestP
   const wireName = encodeStrict(binding?.name ?? name);
   if (Array.isArray(value)) {
     const items = definedItems(value).map((item) => encodeStrict(scalarText(item)));
+    const joiner = binding?.collectionFormat && COLLECTION_SEPARATORS[binding.collectionFormat];
+    if (joiner && joiner !== ',') return items.join(encodeStrict(joiner));
     if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
     if (style === 'matrix') {
       return explode

@@ -1,5 +1,6 @@
 import type { RestParameterBinding } from './config.js';
 import {
+  COLLECTION_SEPARATORS,
   definedEntries,
   definedItems,
   encodeAllowReserved,
@@ -43,7 +44,11 @@ export function serializeQueryValue(
   const explode = binding.explode ?? style === 'form';
   if (Array.isArray(value)) {
     const items = definedItems(value).map((item) => encode(scalarText(item)));
-    if (style === 'deepObject') {
+    const joiner = binding.collectionFormat && COLLECTION_SEPARATORS[binding.collectionFormat];
+    if (joiner) {
+      // `|` stays as written, as pipeDelimited sends it; a space or a tab is escaped
+      out.push(`${key}=${items.join(joiner === '|' ? '|' : encodeStrict(joiner))}`);
+    } else if (style === 'deepObject') {
       deepPairs(key, value, out, encode);
     } else if (explode) {
       for (const item of items) out.push(`${key}=${item}`);

@@ -171,8 +171,7 @@ export function buildRequest(options: {
   let contentType: string | undefined;
   if (plan.body) {
     const value = args[plan.body.argument];
-    if (value !== undefined)
-      ({ body, contentType } = encodeBody(value, plan.body.contentType, plan.body.files));
+    if (value !== undefined) ({ body, contentType } = encodeBody(value, plan.body.contentType, plan.body));
   } else if (config.bodyTemplate !== undefined) {
     const filled = fillBodyTemplate(config.bodyTemplate, { env, args });
     if (typeof filled === 'string') {

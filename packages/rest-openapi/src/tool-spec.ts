@@ -99,6 +99,9 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     if (!BINDING_PLACES.has((binding as { in?: unknown } | null)?.in as string)) {
       throw problem(`parameters.${argument}.in must be one of path, query, header, cookie`);
     }
+    const format = (binding as { collectionFormat?: unknown }).collectionFormat;
+    if (format !== undefined && !COLLECTION_FORMATS.has(format as string))
+      throw problem(`parameters.${argument}.collectionFormat must be one of csv, ssv, tsv, pipes`);
     if (binding.in === 'header' && !HEADER_TOKEN.test(binding.name ?? argument))
       throw problem(
         `parameters.${argument}: ${JSON.stringify(binding.name ?? argument)} is not a valid HTTP header name`,
@@ -114,6 +117,15 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
     );
   const files = filesProblem(config.body?.files, String(contentType));
   if (files) throw problem(files);
+  const formats: unknown = config.body?.collectionFormats;
+  if (
+    formats !== undefined &&
+    (typeof formats !== 'object' ||
+      formats === null ||
+      Array.isArray(formats) ||
+      Object.values(formats).some((format) => !COLLECTION_FORMATS.has(format as string)))
+  )
+    throw problem('body.collectionFormats must map body fields to one of csv, ssv, tsv, pipes');
   const auth = authProblem(config.auth) ?? configuredHeaderClash(config.headers, config.auth);
   if (auth) throw problem(auth);
 }
@@ -136,6 +148,9 @@ function filesProblem(files: unknown, contentType: string): string | undefined {
   }
   return undefined;
 }
+
+/** Swagger 2.0's list formats that join a list into one value. */
+const COLLECTION_FORMATS: ReadonlySet<string> = new Set(['csv', 'ssv', 'tsv', 'pipes']);
 
 /** What HTTP (and undici) carry in a header value: tab, visible ASCII, space, bytes 0x80-0xFF. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;

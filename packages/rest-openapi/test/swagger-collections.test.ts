@@ -1,9 +1,11 @@
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { createRestProvider, importOpenApi } from '../src/index.js';
-import { useCleanups } from './helpers/fixtures.js';
+import { thrown } from './helpers/bad-input.js';
+import { objectSchema, useCleanups } from './helpers/fixtures.js';
+import type { RecordedRequest } from './helpers/loopback.js';
 
-const { server, defer } = useCleanups();
+const { server, provider, defer } = useCleanups();
 
 const strings = (collectionFormat?: string) => ({
   type: 'array',
@@ -20,68 +22,188 @@ const swagger = (host: string, path: string, method: string, parameters: unknown
   paths: { [path]: { [method]: { operationId: 'op', parameters, ...(consumes ? { consumes } : {}) } } },
 });
 
-describe('Swagger 2.0 collectionFormat this client cannot send as written', () => {
-  it('warns, naming the parameter and what is sent instead', async () => {
+/** Fields of a multipart body, read by undici's own parser. */
+async function multipartFields(request: RecordedRequest | undefined): Promise<[string, string][]> {
+  const contentType = String(request?.headers['content-type']);
+  const form = await new Response(request?.body, { headers: { 'content-type': contentType } }).formData();
+  return [...form.entries()].map(([name, value]) => [name, String(value)]);
+}
+
+describe('Swagger 2.0 collectionFormat sent exactly as written', () => {
+  it('joins arrays with commas, spaces, tabs or pipes in the query, path, headers and form bodies', async () => {
     const api = await server();
-    const cases: [string, string, unknown[], string | undefined, string[]?][] = [
+    const ids = ['a', 'b c'];
+    const cases: [
+      string,
+      string,
+      unknown[],
+      Record<string, unknown>,
+      (request: RecordedRequest) => unknown,
+      unknown,
+      string[]?,
+    ][] = [
       [
         '/q',
         'get',
         [{ name: 'ids', in: 'query', ...strings('tsv') }],
-        'query parameter ids: collectionFormat tsv',
+        { ids },
+        (r) => r.url,
+        '/q?ids=a%09b%20c',
+      ],
+      [
+        '/q',
+        'get',
+        [{ name: 'ids', in: 'query', ...strings('ssv') }],
+        { ids },
+        (r) => r.url,
+        '/q?ids=a%20b%20c',
+      ],
+      [
+        '/q',
+        'get',
+        [{ name: 'ids', in: 'query', ...strings('pipes') }],
+        { ids },
+        (r) => r.url,
+        '/q?ids=a|b%20c',
+      ],
+      [
+        '/q',
+        'get',
+        [{ name: 'ids', in: 'query', ...strings('multi') }],
+        { ids },
+        (r) => r.url,
+        '/q?ids=a&ids=b%20c',
       ],
       [
         '/p/{ids}',
         'get',
         [{ name: 'ids', in: 'path', required: true, ...strings('pipes') }],
-        'path parameter ids: collectionFormat pipes',
+        { ids },
+        (r) => r.url,
+        '/p/a%7Cb%20c',
+      ],
+      [
+        '/p/{ids}',
+        'get',
+        [{ name: 'ids', in: 'path', required: true, ...strings('tsv') }],
+        { ids },
+        (r) => r.url,
+        '/p/a%09b%20c',
+      ],
+      [
+        '/p/{ids}',
+        'get',
+        [{ name: 'ids', in: 'path', required: true, ...strings('ssv') }],
+        { ids },
+        (r) => r.url,
+        '/p/a%20b%20c',
       ],
       [
         '/h',
         'get',
         [{ name: 'X-Ids', in: 'header', ...strings('ssv') }],
-        'header parameter X-Ids: collectionFormat ssv',
+        { 'X-Ids': ['a', 'b'] },
+        (r) => r.headers['x-ids'],
+        'a b',
+      ],
+      [
+        '/h',
+        'get',
+        [{ name: 'X-Ids', in: 'header', ...strings('tsv') }],
+        { 'X-Ids': ['a', 'b'] },
+        (r) => r.headers['x-ids'],
+        'a\tb',
+      ],
+      [
+        '/h',
+        'get',
+        [{ name: 'X-Ids', in: 'header', ...strings('pipes') }],
+        { 'X-Ids': ['a', 'b'] },
+        (r) => r.headers['x-ids'],
+        'a|b',
       ],
       [
         '/f',
         'post',
         [{ name: 'ids', in: 'formData', ...strings() }],
-        'formData parameter ids: collectionFormat csv',
+        { body: { ids } },
+        (r) => r.body,
+        'ids=a%2Cb%20c',
       ],
       [
         '/f',
         'post',
         [{ name: 'ids', in: 'formData', ...strings('pipes') }],
-        'formData parameter ids: collectionFormat pipes',
-        ['multipart/form-data'],
+        { body: { ids } },
+        (r) => r.body,
+        'ids=a%7Cb%20c',
       ],
-      // these are sent as written: no warning
-      ['/f', 'post', [{ name: 'ids', in: 'formData', ...strings('multi') }], undefined],
-      ['/q', 'get', [{ name: 'ids', in: 'query', ...strings('pipes') }], undefined],
-      ['/p/{ids}', 'get', [{ name: 'ids', in: 'path', required: true, ...strings('csv') }], undefined],
+      [
+        '/f',
+        'post',
+        [{ name: 'ids', in: 'formData', ...strings('multi') }],
+        { body: { ids } },
+        (r) => r.body,
+        'ids=a&ids=b%20c',
+      ],
     ];
-    for (const [path, method, parameters, warning, consumes] of cases) {
-      const document = swagger(api.host, path, method, parameters, consumes);
+    for (const [index, [path, method, parameters, args, seen, expected]] of cases.entries()) {
+      const document = swagger(api.host, path, method, parameters);
       const { tools, warnings } = await importOpenApi({ document }, { namespace: 'c' });
-      // the tool stays (single values go as written), and the warning says what arrays become
-      expect(Object.keys(tools), path).toEqual(['op']);
-      if (warning === undefined) expect(warnings, `${path} ${JSON.stringify(parameters)}`).toEqual([]);
-      else {
-        // it used to be silent: tabs, pipes and spaces went out as commas, csv form fields as repeated fields
-        expect(warnings.join('\n'), path).toContain(`${method.toUpperCase()} ${path}: ${warning}`);
-        expect(warnings.join('\n'), path).toContain('is sent as');
-      }
+      // they used to be warned about and sent comma-separated (tsv; path and header arrays) or repeated (form fields)
+      expect(warnings, `${path} ${JSON.stringify(parameters)}`).toEqual([]);
+      const rest = createRestProvider({ namespace: 'c', tools, env: {} });
+      defer(() => rest.close());
+      const result = await rest.execute('op', args, createToolContext());
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      expect(seen(api.requests[index] as RecordedRequest), `${path} ${JSON.stringify(parameters)}`).toBe(
+        expected,
+      );
     }
   });
 
-  it('sends what the warning says', async () => {
+  it('joins multipart fields as written too', async () => {
     const api = await server();
-    const document = swagger(api.host, '/q', 'get', [{ name: 'ids', in: 'query', ...strings('tsv') }]);
+    const document = swagger(
+      api.host,
+      '/m',
+      'post',
+      [
+        { name: 'tags', in: 'formData', ...strings('tsv') },
+        { name: 'ids', in: 'formData', ...strings('multi') },
+      ],
+      ['multipart/form-data'],
+    );
     const { tools, warnings } = await importOpenApi({ document }, { namespace: 'c' });
+    expect(warnings).toEqual([]);
     const rest = createRestProvider({ namespace: 'c', tools, env: {} });
     defer(() => rest.close());
-    expect((await rest.execute('op', { ids: ['a', 'b'] }, createToolContext())).ok).toBe(true);
-    expect(api.requests[0]?.url).toBe('/q?ids=a,b');
-    expect(warnings.join('\n')).toContain('comma-separated');
+    const result = await rest.execute(
+      'op',
+      { body: { tags: ['x', 'y'], ids: ['1', '2'] } },
+      createToolContext(),
+    );
+    expect(result.ok).toBe(true);
+    expect(await multipartFields(api.requests[0])).toEqual([
+      ['tags', 'x\ty'],
+      ['ids', '1'],
+      ['ids', '2'],
+    ]);
+  });
+
+  it('refuses a collection format it does not know in a hand-written tool', () => {
+    const error = thrown(() =>
+      provider({
+        t: {
+          description: 'Gets.',
+          method: 'GET',
+          url: 'http://a.test/x',
+          parametersSchema: objectSchema({ ids: {} }),
+          parameters: { ids: { in: 'query', collectionFormat: 'semicolons' as never } },
+        },
+      }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('collectionFormat');
   });
 });

@@ -1,5 +1,6 @@
 import type { RestBodyBinding, RestFileField } from '../config.js';
 import { setOwn } from '../records.js';
+import type { NormalizedBody } from './operation-model.js';
 
 /** Body fields that name the file of a multipart upload, as many APIs call them. */
 const FILENAME_FIELDS: readonly string[] = ['filename', 'fileName', 'file_name'];
@@ -50,15 +51,21 @@ export function fileFields(bodySchema: unknown): Record<string, RestFileField> |
   return Object.keys(files).length > 0 ? files : undefined;
 }
 
-/** The body binding of an imported operation: its argument, content type and, for multipart, its file fields. */
+/** The body binding of an imported operation: its argument, content type, file fields (multipart) and joined lists (Swagger 2.0 form fields). */
 export function bodyBinding(
-  contentType: string,
+  body: NormalizedBody,
   argument: string,
   parametersSchema: { readonly properties?: unknown },
 ): RestBodyBinding {
+  const { contentType, collectionFormats } = body;
   const properties = isSchema(parametersSchema.properties) ? parametersSchema.properties : {};
   const files = contentType.toLowerCase().startsWith('multipart/form-data')
     ? fileFields(properties[argument])
     : undefined;
-  return { argument, contentType, ...(files ? { files } : {}) };
+  return {
+    argument,
+    contentType,
+    ...(files ? { files } : {}),
+    ...(collectionFormats ? { collectionFormats } : {}),
+  };
 }

@@ -188,9 +188,7 @@ export async function importOpenApi(
         url: `${base}${path}`,
         parametersSchema,
         ...(Object.keys(bindings).length > 0 ? { parameters: bindings } : {}),
-        ...(operation.body
-          ? { body: bodyBinding(operation.body.contentType, bodyName, parametersSchema) }
-          : {}),
+        ...(operation.body ? { body: bodyBinding(operation.body, bodyName, parametersSchema) } : {}),
         ...(auth.length > 0
           ? { auth: auth.length === 1 ? (auth[0] as RestToolConfig['auth'] & object) : auth }
           : {}),

@@ -1,5 +1,5 @@
 import { CLIENT_HEADERS } from '../check-auth.js';
-import type { RestMethod, RestParameterBinding } from '../config.js';
+import type { CollectionFormat, RestBodyBinding, RestMethod, RestParameterBinding } from '../config.js';
 import type { RefResolver } from './resolver.js';
 
 /** A JSON object of a document, not yet checked. */
@@ -23,6 +23,8 @@ export interface NormalizedBody {
   readonly schema: unknown;
   readonly required: boolean;
   readonly description?: string;
+  /** Swagger 2.0 form fields whose lists are joined ({@link RestBodyBinding.collectionFormats}). */
+  readonly collectionFormats?: Readonly<Record<string, CollectionFormat>>;
 }
 
 /** One operation of a document, dialect-neutral. */
@@ -44,7 +46,7 @@ export interface NormalizedOperation {
   readonly servers?: readonly Mutable[];
   /** For messages: `GET /pets/{id}`. */
   readonly label: string;
-  /** What the importer could not carry over as written (Swagger collection formats), for warnings. */
+  /** What the importer could not carry over as written, for warnings. */
   readonly notes?: readonly string[];
 }
 

@@ -1,5 +1,5 @@
 import { ToolError } from '@toolplane/core';
-import type { RestMethod, RestParameterBinding } from '../config.js';
+import type { CollectionFormat, RestMethod, RestParameterBinding } from '../config.js';
 import {
   IGNORED_HEADERS,
   type Mutable,
@@ -41,42 +41,30 @@ function swaggerSchema(raw: Mutable): Mutable {
   return schema;
 }
 
-function collectionBinding(raw: Mutable): Partial<RestParameterBinding> {
-  if (raw.type !== 'array') return {};
-  switch (raw.collectionFormat) {
-    case 'multi':
-      return { style: 'form', explode: true };
-    case 'ssv':
-      return { style: 'spaceDelimited', explode: false };
-    case 'pipes':
-      return { style: 'pipeDelimited', explode: false };
-    default:
-      // csv (the default) and tsv, which OpenAPI 3 dropped: comma-separated
-      return raw.in === 'query' ? { style: 'form', explode: false } : {};
-  }
+/** Swagger 2.0's list formats, each sent as written. */
+const JOINED_FORMATS: ReadonlySet<string> = new Set(['csv', 'ssv', 'tsv', 'pipes']);
+
+/** The list format of an array parameter (`csv` when it names none, undefined for anything unknown). */
+function collectionFormatOf(raw: Mutable): string | undefined {
+  if (raw.type !== 'array') return undefined;
+  return typeof raw.collectionFormat === 'string' ? raw.collectionFormat : 'csv';
 }
 
-/**
- * What a Swagger 2.0 array parameter's `collectionFormat` becomes when this client cannot send it
- * as written, said for a warning: `tsv` (which OpenAPI 3 dropped) goes comma-separated, path and
- * header arrays only as `csv`, form fields only as `multi` (repeated fields). Undefined when it is
- * sent as written.
- */
-function collectionNote(raw: Mutable): string | undefined {
-  if (raw.type !== 'array') return undefined;
-  const format = typeof raw.collectionFormat === 'string' ? raw.collectionFormat : 'csv';
-  const what = `${String(raw.in)} parameter ${String(raw.name)}: collectionFormat ${format}`;
-  if (raw.in === 'formData')
-    return format === 'multi'
-      ? undefined
-      : `${what} is sent as repeated fields (${String(raw.name)}=a&${String(raw.name)}=b), the only way form bodies send arrays here`;
-  if (raw.in === 'query')
-    return format === 'tsv'
-      ? `${what} has no OpenAPI 3 style and is sent as form style, comma-separated (a,b)`
-      : undefined;
-  return format === 'csv'
-    ? undefined
-    : `${what} is sent as simple style, comma-separated (a,b), the only style for ${String(raw.in)} arrays here`;
+/** How an array parameter is sent: `multi` as repeated fields, the others joined as written. */
+function collectionBinding(raw: Mutable): Partial<RestParameterBinding> {
+  const format = collectionFormatOf(raw);
+  if (format === undefined) return {};
+  if (raw.in === 'query') {
+    if (format === 'multi') return { style: 'form', explode: true };
+    if (format === 'ssv') return { style: 'spaceDelimited', explode: false };
+    if (format === 'pipes') return { style: 'pipeDelimited', explode: false };
+    if (format === 'tsv') return { style: 'form', explode: false, collectionFormat: 'tsv' };
+    return { style: 'form', explode: false };
+  }
+  // path and header lists are simple style, comma-separated, unless written otherwise
+  return format !== 'csv' && JOINED_FORMATS.has(format)
+    ? { collectionFormat: format as CollectionFormat }
+    : {};
 }
 
 /** One Swagger 2.0 operation: body and formData parameters become the body, collectionFormat a style. */
@@ -102,13 +90,10 @@ export function readOperation2(
   const formFields: Mutable = {};
   const formRequired: string[] = [];
   let hasFile = false;
-  const notes: string[] = [];
+  const collectionFormats: Record<string, CollectionFormat> = Object.create(null);
   for (const raw of raws) {
     const name = raw.name;
     if (typeof name !== 'string') throw new ToolError('CONFIG_INVALID', `${label}: a parameter has no name`);
-    const note = collectionNote(raw);
-    const ignored = raw.in === 'header' && IGNORED_HEADERS.has(name.toLowerCase());
-    if (note !== undefined && !ignored) notes.push(note);
     if (raw.in === 'body') {
       body = {
         contentType: pickContentType(consumes) ?? 'application/json',
@@ -118,6 +103,9 @@ export function readOperation2(
       };
     } else if (raw.in === 'formData') {
       if (raw.type === 'file') hasFile = true;
+      const format = collectionFormatOf(raw);
+      if (format !== undefined && JOINED_FORMATS.has(format))
+        collectionFormats[name] = format as CollectionFormat;
       formFields[name] = {
         ...swaggerSchema(raw),
         ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
@@ -146,7 +134,8 @@ export function readOperation2(
         ...(formRequired.length > 0 ? { required: formRequired } : {}),
       },
       required: formRequired.length > 0,
+      ...(Object.keys(collectionFormats).length > 0 ? { collectionFormats: { ...collectionFormats } } : {}),
     };
   }
-  return common(operation, pathItem, { method, path, label, parameters, body, notes });
+  return common(operation, pathItem, { method, path, label, parameters, body });
 }
