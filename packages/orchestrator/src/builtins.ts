@@ -35,11 +35,7 @@ export function createBuiltins(
   if (hooks) middleware.push(hooks);
   if (options.rateLimit) middleware.push(rateLimitMiddleware(options.rateLimit, deps.now));
   if (options.validation !== false) {
-    middleware.push(
-      validationMiddleware((tool, message) =>
-        deps.warn(tool, `input schema of ${tool} does not compile, arguments are not validated: ${message}`),
-      ),
-    );
+    middleware.push(validationMiddleware(deps.warn));
   }
   let cache: Builtins['cache'];
   if (options.cache !== false) {
@@ -57,6 +53,7 @@ export function createBuiltins(
     store = new OutputStore({
       ...(output.dir ? { dir: output.dir } : {}),
       ...(output.ttlMs ? { ttlMs: output.ttlMs } : {}),
+      now: deps.now,
     });
     middleware.push(
       sizeCapMiddleware(output, { store, stateOf: deps.stateOf, exempt: new Set(['tool_output']) }),

@@ -1,4 +1,6 @@
 import { isProxy } from 'node:util/types';
+import { type ToolResult, describeInvalidResult } from '@toolplane/core';
+import { thrownMessage } from './thrown.js';
 
 /** How deep structured output may nest (as deep as mcp-provider takes a server's answer). */
 const MAX_DEPTH = 1000;
@@ -15,6 +17,24 @@ const MAX_DEPTH = 1000;
 export function structuredProblem(structured: unknown): string | undefined {
   if (structured === undefined) return undefined;
   return dataProblem(structured, 'structured', [], 0);
+}
+
+/**
+ * Why a result an app middleware or a hook answers is not a valid `ToolResult`, its `structured`
+ * included (JSON data, as a provider's must be), or undefined. Reading it may throw (a getter):
+ * that is a problem too.
+ */
+export function invalidResultProblem(result: unknown): string | undefined {
+  try {
+    return (
+      describeInvalidResult(result) ??
+      ((result as ToolResult).ok
+        ? structuredProblem((result as ToolResult & { ok: true }).structured)
+        : undefined)
+    );
+  } catch (error) {
+    return `it cannot be read: ${thrownMessage(error)}`;
+  }
 }
 
 function dataProblem(value: unknown, path: string, parents: unknown[], depth: number): string | undefined {

@@ -4,9 +4,9 @@ import {
   type NextMiddleware,
   type ToolCall,
   type ToolResult,
-  describeInvalidResult,
   fail,
 } from '@toolplane/core';
+import { invalidResultProblem } from './check-result.js';
 import { failureFrom, isToolError, thrownMessage } from './thrown.js';
 
 /** How the chain tells that a middleware that sees results (the app's, the hooks) got one. */
@@ -24,7 +24,8 @@ export interface AnswerWatch {
 /**
  * One function for the whole chain: middleware ordered by phase (built-ins first within a
  * phase, then the app's in the order added), outermost first, ending at `terminal`. The app's
- * middleware is guarded: a malformed result, or a throw or rejection that is not a `ToolError`,
+ * middleware is guarded: a malformed result (its `structured` included: JSON data, as a
+ * provider's must be), or a throw or rejection that is not a `ToolError`,
  * becomes an `INTERNAL` failure naming it (the built-ins, which cannot do that, run unguarded).
  * The `next()` handed to the app's middleware and to `watch.observers` tells `watch.watch`
  * when it settles: once one of them has seen a result, a cancel keeps it.
@@ -79,7 +80,7 @@ function guarded(
   }
   return pending.then(
     (result) => {
-      const problem = describeInvalidResult(result);
+      const problem = invalidResultProblem(result);
       return problem === undefined ? result : broken(middleware, `returned an invalid result (${problem})`);
     },
     (error: unknown) => thrown(middleware, error),

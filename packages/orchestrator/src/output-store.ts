@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OutputWorkers } from './internal/output-workers.js';
 
 /** Options of the overflow store. */
 export interface OutputStoreOptions {
@@ -30,6 +31,8 @@ export interface StoredOutput {
 export class OutputStore {
   readonly dir: string;
   readonly ttlMs: number;
+  /** The worker threads that grep and query the stored outputs. */
+  readonly workers = new OutputWorkers();
   private readonly now: () => number;
   private readonly outputs = new Map<string, StoredOutput>();
   private created: Promise<void> | undefined;
@@ -79,6 +82,7 @@ export class OutputStore {
 
   async close(): Promise<void> {
     this.outputs.clear();
+    await this.workers.close();
     if (this.created) await rm(this.dir, { recursive: true, force: true });
     this.created = undefined;
   }

@@ -1,7 +1,11 @@
+import { readdirSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Middleware, type ToolResult, fail, ok } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
-import { delay, echo, testProvider } from './helpers.js';
+import { delay, echo, testProvider, waitFor } from './helpers.js';
 
 let orchestrator: ToolsOrchestrator;
 afterEach(async () => {
@@ -436,14 +440,29 @@ describe('batch', () => {
 
 describe('stored outputs expire', () => {
   it('a handle stops working after its TTL and its file is removed', async () => {
-    orchestrator = createOrchestrator({ output: { maxBytes: 1024, ttlMs: 50 } });
+    // the store reads the orchestrator's clock: no wall-clock race with a loaded machine
+    let clock = 1_000_000;
+    const dir = join(await mkdtemp(join(tmpdir(), 'toolplane-ttl-')), 'out');
+    orchestrator = createOrchestrator({
+      output: { maxBytes: 1024, ttlMs: 50, dir },
+      timers: {
+        now: () => clock,
+        setTimeout: (f, ms) => setTimeout(f, ms),
+        clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+      },
+    });
     orchestrator.register(testProvider('big', { t: { run: () => ok('y'.repeat(10_000)) } }));
     const result = await orchestrator.call('big__t', {});
     const handle = result.meta?.truncated?.handle as string;
+    expect(await readdir(dir)).toHaveLength(1);
+    clock += 49;
     expect((await orchestrator.call('tool_output', { handle, mode: 'bytes', limit: 3 })).ok).toBe(true);
-    await delay(80);
+    clock += 1;
     const expired = await orchestrator.call('tool_output', { handle });
     expect(!expired.ok && expired.error.message).toContain('expired');
+    await waitFor(() => readdirSync(dir).length === 0);
+    expect(await readdir(dir)).toEqual([]);
+    await rm(dirname(dir), { recursive: true, force: true });
   });
 });
 

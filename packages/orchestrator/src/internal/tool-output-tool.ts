@@ -1,14 +1,17 @@
 import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { type Tool, type ToolResult, fail, ok } from '@toolplane/core';
-import { JSONPath } from 'jsonpath-plus';
 import type { OutputStore, StoredOutput } from '../output-store.js';
 import { headOf } from '../text-bytes.js';
-import { grepInWorker } from './grep-worker.js';
 import { thrownMessage } from '../thrown.js';
 
 const MAX_LINE_FOR_REGEX = 10_000;
+/**
+ * Longest grep pattern or JSONPath: jsonpath-plus reads a path in more than linear time
+ * (a 20,000-character path of dots took 6 s) and V8 compiles a pattern on this thread.
+ */
+const MAX_EXPRESSION_LENGTH = 2000;
 
 /** The `tool_output` tool: reads slices of, greps in, or queries outputs stored by the size cap. */
 export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool {
@@ -31,10 +34,18 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
             description: 'First line (1-based) or first byte (0-based).',
           },
           limit: { type: 'integer', minimum: 1, description: 'Lines or bytes to read.' },
-          pattern: { type: 'string', description: 'Regular expression for mode "grep".' },
+          pattern: {
+            type: 'string',
+            maxLength: MAX_EXPRESSION_LENGTH,
+            description: 'Regular expression for mode "grep".',
+          },
           caseSensitive: { type: 'boolean', default: false },
           context: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
-          path: { type: 'string', description: 'JSONPath expression for mode "jsonpath".' },
+          path: {
+            type: 'string',
+            maxLength: MAX_EXPRESSION_LENGTH,
+            description: 'JSONPath expression for mode "jsonpath".',
+          },
         },
         required: ['handle'],
         additionalProperties: false,
@@ -57,6 +68,7 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
       if (pastEnd) return fail('INVALID_ARGUMENTS', pastEnd);
       try {
         let text: string;
+        let cut = false;
         if (mode === 'bytes')
           text = await readBytes(stored, num(args.offset, 0), num(args.limit, Math.floor(maxBytes / 2)));
         else if (mode === 'grep') {
@@ -72,8 +84,9 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
               `pattern is not a valid regular expression: ${thrownMessage(error)}`,
             );
           }
-          text = await grepInWorker(
+          const answer = await store.workers.run(
             {
+              kind: 'grep',
               file: stored.file,
               pattern: args.pattern,
               flags,
@@ -84,29 +97,29 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
             },
             ctx.signal,
           );
+          text = 'text' in answer ? answer.text : '';
         } else if (mode === 'jsonpath') {
           if (typeof args.path !== 'string')
             return fail('INVALID_ARGUMENTS', 'mode "jsonpath" needs a "path" such as $.items[*].id');
-          let json: unknown;
-          try {
-            json = JSON.parse(await readFile(stored.file, 'utf8'));
-          } catch {
-            return fail('INVALID_ARGUMENTS', 'this output is not JSON; use mode "lines" or "grep"');
-          }
-          let found: unknown[];
-          try {
-            found = JSONPath({ path: args.path, json: json as object, wrap: true, eval: false }) as unknown[];
-          } catch (error) {
+          // parsed and queried in a worker: a stored output may be hundreds of megabytes of JSON
+          const answer = await store.workers.run(
+            { kind: 'jsonpath', file: stored.file, path: args.path, maxChars: maxBytes + 1 },
+            ctx.signal,
+          );
+          if ('problem' in answer) {
+            if (answer.problem === 'not-json')
+              return fail('INVALID_ARGUMENTS', 'this output is not JSON; use mode "lines" or "grep"');
             return fail(
               'INVALID_ARGUMENTS',
-              `path ${JSON.stringify(args.path.slice(0, 200))} cannot be used (${thrownMessage(error)}): filter and script expressions ([?(...)], [(...)]) are not supported; use a plain path such as $.items[*].id and mode "grep" to search`,
+              `path ${JSON.stringify(args.path.slice(0, 200))} cannot be used (${answer.message}): filter and script expressions ([?(...)], [(...)]) are not supported; use a plain path such as $.items[*].id and mode "grep" to search`,
             );
           }
-          text = JSON.stringify(found, null, 2);
+          text = answer.text;
+          cut = answer.cut === true;
         } else
           text = await readLines(stored, Math.max(1, num(args.offset, 1)), num(args.limit, 200), ctx.signal);
         const head = headOf(text, maxBytes);
-        return ok(head === text ? text : `${head}\n[truncated: ask for a smaller slice]`);
+        return ok(head === text && !cut ? text : `${head}\n[truncated: ask for a smaller slice]`);
       } catch (error) {
         return fail('EXECUTION_FAILED', `reading stored output ${handle} failed: ${thrownMessage(error)}`);
       }

@@ -5,11 +5,11 @@ import {
   type ToolContext,
   type ToolError,
   type ToolResult,
-  describeInvalidResult,
   fail,
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
 import { jsonBytes } from '../call-values.js';
+import { invalidResultProblem } from '../check-result.js';
 import { thrownMessage } from '../thrown.js';
 
 /** What a PreToolUse hook sees. */
@@ -142,7 +142,7 @@ async function postToolUse(
     // stopped meanwhile: outer middleware gets what the caller got
     if (kept) return kept;
     if (decision?.result !== undefined && decision.result !== null) {
-      const problem = describeInvalidResult(decision.result);
+      const problem = invalidResultProblem(decision.result);
       if (problem !== undefined) {
         return fail(
           'INTERNAL',
@@ -158,7 +158,7 @@ async function postToolUse(
     if (state && state.answerOnStop === keep) state.answerOnStop = previous;
   }
   // the hook may have changed the result it was given in place
-  const broken = invalidIn(result);
+  const broken = invalidResultProblem(result);
   if (broken !== undefined) {
     return fail(
       'INTERNAL',
@@ -166,15 +166,6 @@ async function postToolUse(
     );
   }
   return withContext(result, extra);
-}
-
-/** Why a result is not a valid ToolResult (reading it may throw: a getter the hook put there). */
-function invalidIn(result: ToolResult): string | undefined {
-  try {
-    return describeInvalidResult(result);
-  } catch (error) {
-    return `it cannot be read: ${thrownMessage(error)}`;
-  }
 }
 
 /** The note on a result whose PostToolUse hook had not finished when the call was stopped. */

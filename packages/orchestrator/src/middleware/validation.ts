@@ -3,10 +3,13 @@ import { thrownMessage } from '../thrown.js';
 
 /**
  * Checks arguments against the tool's input schema before anything else runs. A schema that
- * does not compile is reported once through `onBrokenSchema` and the tool runs unvalidated.
+ * does not compile is reported once through `warn` and the tool runs unvalidated; so is a schema
+ * with patterns that core checks only on strings short enough to bound V8's backtracking
+ * (lookaround, backreferences: `CompiledSchema.uncheckedPatterns`).
  */
-export function validationMiddleware(onBrokenSchema: (tool: string, message: string) => void): Middleware {
+export function validationMiddleware(warn: (tool: string, message: string) => void): Middleware {
   const broken = new WeakSet<object>();
+  const seen = new WeakSet<object>();
   return {
     name: 'validation',
     phase: 'validate',
@@ -18,8 +21,16 @@ export function validationMiddleware(onBrokenSchema: (tool: string, message: str
         compiled = compileSchema(schema);
       } catch (error) {
         broken.add(schema);
-        onBrokenSchema(call.tool.name, thrownMessage(error));
+        warn(
+          call.tool.name,
+          `input schema of ${call.tool.name} does not compile, arguments are not validated: ${thrownMessage(error)}`,
+        );
         return next(call);
+      }
+      // a CompiledSchema of another core version may not have the list
+      if ((compiled.uncheckedPatterns ?? []).length > 0 && !seen.has(schema)) {
+        seen.add(schema);
+        warn(call.tool.name, uncheckedNote(call.tool.name, compiled.uncheckedPatterns));
       }
       const outcome = compiled.validate(call.args);
       if (outcome.valid) return next(call);
@@ -32,4 +43,16 @@ export function validationMiddleware(onBrokenSchema: (tool: string, message: str
       );
     },
   };
+}
+
+function uncheckedNote(tool: string, patterns: readonly string[]): string {
+  const shown = patterns
+    .slice(0, 3)
+    .map((pattern) => {
+      const points = Array.from(pattern);
+      return JSON.stringify(points.length > 100 ? `${points.slice(0, 100).join('')}...` : pattern);
+    })
+    .join(', ');
+  const more = patterns.length > 3 ? ` and ${patterns.length - 3} more` : '';
+  return `input schema of ${tool} has patterns that need a backtracking regular expression engine (lookaround, backreferences): ${shown}${more}; they are checked only on strings short enough to bound the backtracking (never for a group repeated without bound), a longer string passes to the tool unchecked for them`;
 }
