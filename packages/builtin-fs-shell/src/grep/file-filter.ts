@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { linearGlob } from './linear-glob.js';
 
 /** Include/exclude globs and file types, with ripgrep's `--glob` meaning. */
 export interface FileFilter {
@@ -13,6 +14,10 @@ function compile(pattern: string): (path: string) => boolean {
   const body = anchored ? pattern.slice(1) : pattern;
   // Like gitignore globs: a pattern without a slash matches the name at any depth.
   const basename = !anchored && !body.includes('/');
+  // Linear-time matching when the glob allows (all but `!(...)`): picomatch's regular
+  // expressions backtrack on long names.
+  const linear = linearGlob(body, { basename });
+  if (linear !== undefined) return linear;
   const match = picomatch(body, { dot: true, basename });
   return (path) => match(path);
 }

@@ -20,7 +20,7 @@ export const BACKTRACK_BUDGET_MS = 1000;
 
 /**
  * How long a slice may hold the thread once matching is linear: past it, what is slow is not
- * the pattern (a glob filter whose wildcards backtrack in picomatch, say) and the search fails.
+ * the pattern (a `!(...)` glob filter, left to picomatch, that backtracks) and the search fails.
  */
 export const LINEAR_SLICE_BUDGET_MS = 10_000;
 
@@ -68,6 +68,6 @@ function tooSlow(request: SearchRequest): ToolError {
   const globs = request.globs.length > 0 ? ` (glob filter: ${request.globs.join(', ')})` : '';
   return new ToolError(
     'INVALID_ARGUMENTS',
-    `the search held the process for over ${LINEAR_SLICE_BUDGET_MS / 1000} s on one step even with a linear-time pattern engine: a glob filter with several * in one part of the path backtracks on long names${globs}; use fewer wildcards per path part, or install ripgrep (rg) on the host`,
+    `the search held the process for over ${LINEAR_SLICE_BUDGET_MS / 1000} s on one step even with a linear-time pattern engine: a glob filter that only picomatch can read (a !(...) negation) backtracks on long names${globs}; write it without !(...), or install ripgrep (rg) on the host`,
   );
 }
