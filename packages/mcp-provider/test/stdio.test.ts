@@ -143,8 +143,10 @@ describe('stdio server: timeouts', () => {
   let provider: McpProvider | undefined;
   afterEach(() => provider?.close?.());
 
+  // requestTimeoutMs also bounds the whole tools/list of the start: under a loaded CI host
+  // 300 ms did not cover a fresh server's first listing, so these timers are seconds long.
   it('times out a hanging call with TIMEOUT and keeps serving', async () => {
-    provider = createMcpProvider('hangs', fixtureServer([], { requestTimeoutMs: 300 }), {
+    provider = createMcpProvider('hangs', fixtureServer([], { requestTimeoutMs: 2_000 }), {
       runDirectory: run.path,
     });
     await provider.start?.(AbortSignal.timeout(30_000));
@@ -156,14 +158,14 @@ describe('stdio server: timeouts', () => {
   });
 
   it('lets progress notifications extend the request timer', async () => {
-    provider = createMcpProvider('progress', fixtureServer([], { requestTimeoutMs: 400 }), {
+    provider = createMcpProvider('progress', fixtureServer([], { requestTimeoutMs: 2_000 }), {
       runDirectory: run.path,
     });
     await provider.start?.(AbortSignal.timeout(30_000));
-    // 8 steps of 150 ms is 1.2 s in all, three times the timeout, but never 400 ms silent.
+    // 8 steps of 750 ms is 6 s in all, three times the timeout, but never 2 s silent.
     const result = await provider.execute(
       'slow_progress',
-      { steps: 8, intervalMs: 150 },
+      { steps: 8, intervalMs: 750 },
       createToolContext(),
     );
     expect(result.ok).toBe(true);
