@@ -156,3 +156,25 @@ describe('namerefs to arrays', () => {
     'declare -n a=b b=a; tee "$a" < img',
   ])('%j stays allowed', allowedInDefault);
 });
+
+describe('sparse arrays keep their indexes', () => {
+  // The indexes of a sparse array are followed: an element set, unset or appended later goes in
+  // its place, as bash puts it (`A=([5]=x); A+=(y)` puts y at 6).
+  it.each<Case>([
+    ['A=([5]=x); A+=(/dev/sda); tee "${A[6]}" < img', 'deny', DISK],
+    ['A=([1]=x [5]=/dev/sda); A[1]=y; tee "${A[@]}" < img', 'deny', DISK],
+    ['A=(a); A[3]=/dev/sda; A[1]=y; tee "${A[@]}" < img', 'deny', DISK],
+    ['A=([2]=/dev/sda); A=y; tee "${A[@]}" < img', 'deny', DISK],
+    ['A=([2]=x); A=/dev/sda; tee "${A[0]}" < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'A=(x y /dev/sda); unset "A[1]"; A[2]=z; tee "${A[@]}" < img',
+    'A=([1]=/dev/sda [5]=x); A[1]=y; tee "${A[@]}" < img',
+    'A=(x /dev/sda); unset "A[0]"; A+=(y); tee "${A[2]}" < img',
+    'A=([0]=/dev/sda [2]=x); A=y; tee "${A[@]}" < img',
+    'A=(a); A[3]=/dev/sda; A[3]=y; tee "${A[@]}" < img',
+    'A=(x /dev/sda y); unset "A[1]"; unset "A[1]"; tee "${A[@]}" < img',
+    'A=([1]=x [5]=/dev/sda); unset "A[5]"; tee "${A[@]}" < img',
+  ])('%j stays allowed', allowedInDefault);
+});

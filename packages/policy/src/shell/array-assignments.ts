@@ -7,20 +7,18 @@ import {
   elementKey,
   elementsOf,
   joinElements,
-  literalIndex,
   sparseKey,
   unplacedKey,
 } from './arrays.js';
 import { assignAssociative, isAssociative } from './associative.js';
-import { type SubscriptedElement, hasSubscripts, subscriptedElement } from './compound-elements.js';
+import { hasSubscripts } from './compound-elements.js';
+import { MAX_ELEMENTS, associativeEntries, indexedEntries } from './array-literals.js';
 import { type LineFacts, MAX_VALUES, RUN_TIME, assignVariable, distinct, forgetVariable } from './facts.js';
 import { namedChildrenOf } from './parser.js';
 import { expandedWords } from './braces.js';
-import { valuesOf, withReadings } from './readings.js';
+import { withReadings } from './readings.js';
 import type { ShellWord } from './shell-word.js';
-
-/** Most elements an array followed may have; more make the line asked. */
-const MAX_ELEMENTS = 4096;
+import { denseIndexes, markSparse, placeElement, sparseIndexes } from './sparse-arrays.js';
 
 /**
  * The possible element lists of array `name` now: from `name[@]` when it was set in the line,
@@ -126,7 +124,9 @@ export function assignWords(
     lists = next;
     if (word.glob) break;
   }
+  const before = append && facts.variables.has(sparseKey(name)) ? currentLists(facts, name) : undefined;
   storeArray(facts, name, lists, !append);
+  if (before) appendedToSparse(facts, name, before, lists);
 }
 
 /**
@@ -164,13 +164,18 @@ export function assignElement(
   values: readonly ShellWord[],
 ): void {
   if (facts.variables.has(sparseKey(name))) {
-    // Where the index lies among the positions is not known: the value is added to each list
-    // (every old element stays possible) and the element variable of that index replaced.
+    const indexes = sparseIndexes(facts.variables, name);
+    const placed = indexes && placeElement(currentLists(facts, name), indexes, index, values);
+    // With the indexes known the element goes in its place; otherwise the value is added to
+    // each list (every old element stays possible).
     storeArray(
       facts,
       name,
-      currentLists(facts, name).flatMap((list) => values.map((value) => [...list, value])),
+      placed
+        ? placed.lists
+        : currentLists(facts, name).flatMap((list) => values.map((value) => [...list, value])),
     );
+    if (placed) markSparse(facts.variables, name, placed.indexes);
     if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), [...values]);
     return;
   }
@@ -190,49 +195,8 @@ export function assignElement(
   if (index <= shortest) return;
   for (let at = shortest; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
   assignVariable(facts, elementKey(name, index), values);
-  facts.variables.set(sparseKey(name), [RUN_TIME]);
-}
-
-/** The fields of an element without a subscript, when it has one reading and no file-name pattern. */
-function fieldsOf(facts: LineFacts, node: Node): ShellWord[] | undefined {
-  const fields: ShellWord[] = [];
-  for (const word of expandedWords(facts, node)) {
-    const readings = withReadings(facts, word).readings ?? [[word]];
-    if (word.glob || readings.length !== 1) return undefined;
-    fields.push(...(readings[0] as readonly ShellWord[]));
-  }
-  return fields;
-}
-
-/** The single static text of a subscript, if it has one. */
-function keyText(facts: LineFacts, element: SubscriptedElement): string | undefined {
-  const keys = valuesOf(facts, withReadings(facts, element.key));
-  return keys.length === 1 && !keys[0]?.dynamic ? keys[0]?.text : undefined;
-}
-
-/**
- * `A=([1]=x y [5]=z)`: elements by index (an element without a subscript takes the index after
- * the one before); undefined when an index is not a literal number or an element not plain.
- */
-function indexedEntries(facts: LineFacts, array: Node): Map<number, ShellWord[]> | undefined {
-  const entries = new Map<number, ShellWord[]>();
-  let next = 0;
-  for (const child of namedChildrenOf(array)) {
-    if (!child || child.type === 'comment') continue;
-    const element = subscriptedElement(child);
-    if (element === 'unknown' || element?.append) return undefined;
-    if (element) {
-      const at = literalIndex(keyText(facts, element) ?? '');
-      if (at === undefined) return undefined;
-      entries.set(at, valuesOf(facts, withReadings(facts, element.value)));
-      next = at + 1;
-      continue;
-    }
-    const fields = fieldsOf(facts, child);
-    if (!fields || next + fields.length > MAX_ELEMENTS) return undefined;
-    for (const field of fields) entries.set(next++, [field]);
-  }
-  return entries;
+  const dense = denseIndexes(current);
+  markSparse(facts.variables, name, dense ? [...dense, index] : undefined);
 }
 
 /** An indexed array from its elements by index, sparse or not. */
@@ -253,45 +217,40 @@ function storeIndexed(
   storeArray(facts, name, lists, true);
   if (indexes.every((index, at) => index === at)) return;
   // Sparse: positions are not indexes.
-  facts.variables.set(sparseKey(name), [RUN_TIME]);
+  markSparse(facts.variables, name, indexes);
   for (let at = 0; at < MAX_INDEXED; at++) facts.variables.delete(elementKey(name, at));
   for (const index of indexes)
     if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), entries.get(index) ?? [RUN_TIME]);
 }
 
 /**
- * The entries of `m=([k]=v ...)` for an associative array, or of `m=(k v ...)` (key, value,
- * key, value...); undefined when they are not known.
+ * `A+=(x)` on a sparse array: the new elements take the indexes after its last one when those
+ * are known (`A=([5]=x); A+=(y)` puts y at 6); otherwise they may be at any index.
  */
-function associativeEntries(
-  facts: LineFacts,
-  array: Node,
-): { key: string | undefined; values: ShellWord[] }[] | undefined {
-  const children = namedChildrenOf(array).filter(
-    (child): child is Node => child !== null && child.type !== 'comment',
-  );
-  const out: { key: string | undefined; values: ShellWord[] }[] = [];
-  if (hasSubscripts(array)) {
-    for (const child of children) {
-      const element = subscriptedElement(child);
-      // bash refuses an element without a subscript here and goes on.
-      if (element === undefined) continue;
-      if (element === 'unknown' || element.append) return undefined;
-      out.push({ key: keyText(facts, element), values: valuesOf(facts, withReadings(facts, element.value)) });
+function appendedToSparse(facts: LineFacts, name: string, before: ShellWord[][], after: ShellWord[][]): void {
+  const indexes = sparseIndexes(facts.variables, name);
+  const added = (after[0]?.length ?? 0) - (before[0]?.length ?? 0);
+  const aligned = before.every((list) => list.length === indexes?.length);
+  if (indexes && aligned && after.every((list) => list.length === (after[0]?.length ?? 0))) {
+    const next = (indexes[indexes.length - 1] ?? -1) + 1;
+    for (let offset = 0; offset < added; offset++) {
+      const position = indexes.length + offset;
+      if (next + offset < MAX_INDEXED)
+        assignVariable(
+          facts,
+          elementKey(name, next + offset),
+          after.map((list) => list[position] ?? RUN_TIME),
+        );
     }
-    return out;
+    markSparse(facts.variables, name, [
+      ...indexes,
+      ...Array.from({ length: added }, (_, offset) => next + offset),
+    ]);
+    return;
   }
-  const fields: ShellWord[] = [];
-  for (const child of children) {
-    const more = fieldsOf(facts, child);
-    if (!more) return undefined;
-    fields.push(...more);
-  }
-  for (let at = 0; at < fields.length; at += 2) {
-    const key = fields[at] as ShellWord;
-    out.push({ key: key.dynamic ? undefined : key.text, values: [fields[at + 1] ?? valueWordEmpty] });
-  }
-  return out;
+  const values = after.flatMap((list) => list.slice(-Math.max(added, 1)));
+  facts.variables.set(
+    unplacedKey(name),
+    distinct(facts, [...(facts.variables.get(unplacedKey(name)) ?? []), ...values]),
+  );
 }
-
-const valueWordEmpty: ShellWord = { text: '', dynamic: false, glob: false, substitutions: [] };

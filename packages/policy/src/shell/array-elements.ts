@@ -12,6 +12,7 @@ import {
 import { associativeKey, isAssociative, removeAssociative, setAssociative } from './associative.js';
 import { type LineFacts, RUN_TIME, assignVariable, distinct, forgetVariable, valueWord } from './facts.js';
 import type { ShellWord } from './shell-word.js';
+import { denseIndexes, markSparse, sparseIndexes } from './sparse-arrays.js';
 
 /**
  * `A[x]=v` or `m[$k]=v` at an index or key known only at run time: any element may now hold v
@@ -51,10 +52,16 @@ export function unsetElement(facts: LineFacts, name: string, subscript: string):
   const placed = Array.from({ length: index + 1 }, (_, at) =>
     facts.variables.has(elementKey(name, at)),
   ).every(Boolean);
-  if (whole && placed && !facts.variables.has(sparseKey(name))) {
-    const lists = whole.map(elementsOf).map((list) => list.filter((_, at) => at !== index));
-    facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));
-    facts.variables.set(sparseKey(name), [RUN_TIME]);
+  const indexes = sparseIndexes(facts.variables, name);
+  // The position of the index: itself in a dense array, its place among a sparse one's indexes.
+  const sparse = facts.variables.has(sparseKey(name));
+  const position = sparse ? (indexes?.indexOf(index) ?? -1) : placed ? index : -1;
+  if (whole && position >= 0) {
+    const lists = whole.map(elementsOf);
+    const left = (indexes ?? denseIndexes(lists))?.filter((existing) => existing !== index);
+    const kept = lists.map((list) => list.filter((_, at) => at !== position));
+    facts.variables.set(allKey(name), distinct(facts, kept.map(joinElements)));
+    markSparse(facts.variables, name, left);
   }
   if (index < MAX_INDEXED) facts.variables.set(elementKey(name, index), [valueWord('', false)]);
 }

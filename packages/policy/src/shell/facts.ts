@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { allKey, arrayName, joinElements, elementsOf, sparseKey } from './arrays.js';
 import { isAssociative, setAssociative } from './associative.js';
 import { Variables } from './namerefs.js';
+import { markSparse, sparseIndexes } from './sparse-arrays.js';
 import { type ShellWord, literalPrefix } from './shell-word.js';
 
 /** Most possible values kept for one variable or the working directory, and readings of one word. */
@@ -230,8 +231,12 @@ export function assignVariable(
   }
   // `A=x` sets element 0 of an array A.
   const whole = name.includes('[') ? undefined : facts.variables.get(allKey(name));
-  // In a sparse array the first position may not be index 0: the value is added before it.
-  const kept = facts.variables.has(sparseKey(name)) ? 0 : 1;
+  // In a sparse array the first position may not be index 0: the value is put before it
+  // (and index 0 added to its indexes when they are known).
+  const sparse = !name.includes('[') && facts.variables.has(sparseKey(name));
+  const indexes = sparse ? sparseIndexes(facts.variables, name) : undefined;
+  const kept = !sparse || indexes?.[0] === 0 ? 1 : 0;
+  if (whole && indexes && kept === 0) markSparse(facts.variables, name, [0, ...indexes]);
   if (whole)
     facts.variables.set(
       allKey(name),
