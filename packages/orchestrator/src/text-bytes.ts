@@ -5,7 +5,8 @@ export function textBytes(text: string): number {
 
 /** The longest prefix of `text` that fits `maxBytes` of UTF-8, cut at a line end when one is near. */
 export function headOf(text: string, maxBytes: number): string {
-  if (text.length * 3 <= maxBytes) return text;
+  // text that fits is kept whole (before, one over a third of the cap lost its last line)
+  if (text.length * 3 <= maxBytes || (text.length <= maxBytes && textBytes(text) <= maxBytes)) return text;
   let head = cutText(text, maxBytes);
   while (textBytes(head) > maxBytes) head = cutText(head, Math.floor(head.length * 0.9));
   const lineEnd = head.lastIndexOf('\n');

@@ -7,6 +7,7 @@ import { headOf } from '../text-bytes.js';
 import { thrownMessage } from '../thrown.js';
 
 const MAX_LINE_FOR_REGEX = 10_000;
+const TRUNCATED = '\n[truncated: ask for a smaller slice]';
 /**
  * Longest grep pattern or JSONPath: jsonpath-plus reads a path in more than linear time
  * (a 20,000-character path of dots took 6 s) and V8 compiles a pattern on this thread.
@@ -70,7 +71,12 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
         let text: string;
         let cut = false;
         if (mode === 'bytes')
-          text = await readBytes(stored, num(args.offset, 0), num(args.limit, Math.floor(maxBytes / 2)));
+          text = await readBytes(
+            stored,
+            num(args.offset, 0),
+            num(args.limit, Math.floor(maxBytes / 2)),
+            sliceBudget(maxBytes),
+          );
         else if (mode === 'grep') {
           if (typeof args.pattern !== 'string' || args.pattern.length === 0) {
             return fail('INVALID_ARGUMENTS', 'mode "grep" needs a "pattern" (a regular expression)');
@@ -117,9 +123,16 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
           text = answer.text;
           cut = answer.cut === true;
         } else
-          text = await readLines(stored, Math.max(1, num(args.offset, 1)), num(args.limit, 200), ctx.signal);
-        const head = headOf(text, maxBytes);
-        return ok(head === text && !cut ? text : `${head}\n[truncated: ask for a smaller slice]`);
+          text = await readLines(
+            stored,
+            Math.max(1, num(args.offset, 1)),
+            num(args.limit, 200),
+            sliceBudget(maxBytes),
+            ctx.signal,
+          );
+        // the note fits within maxBytes too: the size cap would cut it off again
+        const head = headOf(text, Math.max(1, maxBytes - TRUNCATED.length));
+        return ok(head === text && !cut ? text : `${head}${TRUNCATED}`);
       } catch (error) {
         return fail('EXECUTION_FAILED', `reading stored output ${handle} failed: ${thrownMessage(error)}`);
       }
@@ -140,12 +153,32 @@ function num(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
-async function readBytes(stored: StoredOutput, offset: number, limit: number): Promise<string> {
+/**
+ * Bytes of a lines or bytes slice, leaving room for its header and note within `maxBytes`: a
+ * slice is read only as far as the answer can show (before: a `limit` of a billion read the
+ * whole stored output, up to 256 MiB, and the header named lines the answer never showed).
+ */
+function sliceBudget(maxBytes: number): number {
+  return Math.max(1, maxBytes - 300);
+}
+
+async function readBytes(
+  stored: StoredOutput,
+  offset: number,
+  limit: number,
+  budget: number,
+): Promise<string> {
   const file = await open(stored.file, 'r');
   try {
-    const buffer = Buffer.alloc(Math.max(0, Math.min(limit, stored.bytes - offset)));
+    const wanted = Math.max(0, Math.min(limit, stored.bytes - offset));
+    const buffer = Buffer.alloc(Math.min(wanted, budget));
     const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
-    return `[bytes ${offset}-${offset + bytesRead} of ${stored.bytes}]\n${buffer.subarray(0, bytesRead).toString('utf8')}`;
+    const end = offset + bytesRead;
+    const more =
+      bytesRead < wanted
+        ? `\n[bytes ${end}-${offset + wanted} not shown: an answer holds at most ${budget} bytes; call again with offset ${end}]`
+        : '';
+    return `[bytes ${offset}-${end} of ${stored.bytes}]\n${buffer.subarray(0, bytesRead).toString('utf8')}${more}`;
   } finally {
     await file.close();
   }
@@ -155,10 +188,13 @@ async function readLines(
   stored: StoredOutput,
   first: number,
   limit: number,
+  budget: number,
   signal: AbortSignal,
 ): Promise<string> {
   const lines: string[] = [];
   let number = 0;
+  let used = 0;
+  let note = '';
   const reader = createInterface({
     input: createReadStream(stored.file, { encoding: 'utf8', signal }),
     crlfDelay: Infinity,
@@ -167,12 +203,23 @@ async function readLines(
     for await (const line of reader) {
       number++;
       if (number < first) continue;
+      const size = Buffer.byteLength(line) + 1;
+      if (used + size > budget) {
+        if (lines.length > 0) {
+          note = `\n[lines ${number}-${Math.min(first + limit - 1, stored.lines)} not shown: an answer holds at most ${budget} bytes; call again with offset ${number}]`;
+        } else {
+          lines.push(headOf(line, budget));
+          note = `\n[line ${number} is cut at ${budget} bytes: read the rest with mode "bytes"]`;
+        }
+        break;
+      }
       lines.push(line);
+      used += size;
       if (lines.length >= limit) break;
     }
   } finally {
     reader.close();
   }
   const last = first + lines.length - 1;
-  return `[lines ${first}-${last} of ${stored.lines}]\n${lines.join('\n')}`;
+  return `[lines ${first}-${last} of ${stored.lines}]\n${lines.join('\n')}${note}`;
 }
