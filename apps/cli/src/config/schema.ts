@@ -5,7 +5,13 @@ const namespace = z
   .string()
   .regex(/^[A-Za-z0-9_-]+$/, 'use only letters, digits, "_" and "-" (it prefixes tool names)');
 const toolRefs = z.array(z.string().min(1));
-const positiveMs = z.number().int().positive();
+/** The longest delay a Node timer holds; a longer one fires after 1 ms (a start deadline at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+const positiveMs = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24 days), the longest a timer holds`);
 
 /** One REST tool; the REST provider checks the rest of its fields when it is created. */
 const restToolSchema = z.looseObject({
