@@ -34,6 +34,11 @@ describe('a server that crashes each time after a delay longer than the crash wi
       const result = await provider.execute('echo', { message: 'x' }, createToolContext());
       expect(!result.ok && result.error.code).toBe('PROVIDER_UNAVAILABLE');
       expect(!result.ok && result.error.message).toContain('in a row');
+      // what brings it back: start() does not (a server given up is not started again)
+      expect(!result.ok && result.error.message).toContain('fix the server, then create its provider again');
+      await expect(provider.start?.(AbortSignal.timeout(10_000))).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+      });
     } finally {
       await provider.close?.();
     }

@@ -185,7 +185,8 @@ export class ServerConnection {
     const next = this.tracker.crashed();
     if (!next) {
       this.state = 'failed';
-      this.lastError = `${this.tracker.givenUpBecause()} and was given up (restartPolicy); last: ${reason}`;
+      // a server given up is not started again: say what brings it back
+      this.lastError = `${this.tracker.givenUpBecause()} and was given up (restartPolicy): fix the server, then create its provider again (a shared server's, once every provider holding it is closed); last: ${reason}`;
       this.emit({ type: 'server-failed', server: this.server, reason: this.lastError });
       this.waiters.rejectAll(this.unavailable(this.lastError));
       return;
