@@ -85,6 +85,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
     abort.emit('abort');
   }, options.timeoutMs);
   let target = targetOf(request);
+  // the current hop's headers arrived: a connection lost after that was lost mid-body
+  let answered = false;
   const waiting: { tokenEndpoint?: string } = {};
   try {
     const applied =
@@ -142,7 +144,9 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         );
         Object.assign(dispatch, pinnedDispatch(request.origin, address, request.headers));
       }
+      answered = false;
       const response = await dispatcher.request(dispatch);
+      answered = true;
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && Array.isArray(location) && maxRedirects > 0) {
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
@@ -202,6 +206,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
                   callerSignal: ctx.signal,
                   timedOut,
                   timeoutMs: options.timeoutMs,
+                  answered: true,
                 }),
         });
       }
@@ -247,6 +252,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       callerSignal: ctx.signal,
       timedOut,
       timeoutMs: options.timeoutMs,
+      answered,
     });
   } finally {
     clearTimeout(timer);

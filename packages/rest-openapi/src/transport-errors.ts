@@ -46,7 +46,14 @@ export function protocolProblem(error: unknown): string | undefined {
  */
 export function transportFailure(
   error: unknown,
-  context: { target: string; callerSignal: AbortSignal; timedOut: boolean; timeoutMs: number },
+  context: {
+    target: string;
+    callerSignal: AbortSignal;
+    timedOut: boolean;
+    timeoutMs: number;
+    /** The response's headers had arrived: a connection lost now was lost in the middle of the body. */
+    answered?: boolean;
+  },
 ): ToolResult {
   if (context.timedOut) {
     return fail(
@@ -114,7 +121,9 @@ export function transportFailure(
     case 'UND_ERR_CLOSED':
       return fail(
         'PROVIDER_UNAVAILABLE',
-        `${context.target} is unreachable (${code}): ${errorMessage(error)}`,
+        context.answered
+          ? `${context.target} answered, then closed the connection before its body ended (${code}): ${errorMessage(error)}; try again`
+          : `${context.target} is unreachable (${code}): ${errorMessage(error)}`,
         {
           details: { cause: code },
         },
