@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, it } from 'vitest';
 import { type Case, deviceWritePolicy } from './device-write-cases.js';
 
@@ -6,7 +7,7 @@ import { type Case, deviceWritePolicy } from './device-write-cases.js';
  * under generous allow rules, where anything neither denied nor asked runs; each verdict was
  * checked against what bash 5.2 does with the line; near misses stay as they were.
  */
-const { expectVerdict, askedInBypass } = deviceWritePolicy('left-7-sweep', ['sort *', 'rm *']);
+const { expectVerdict, askedInBypass, runsInBypass } = deviceWritePolicy('left-7-sweep', ['sort *', 'rm *']);
 const DISK = /^disk-destruction: (writes to the block device \/dev\/sda|dd)/;
 const RM = /^destructive-file-operation: rm with recursive and force flags/;
 
@@ -23,4 +24,21 @@ describe('heredoc bodies passed on by cat to a shell', () => {
     '%j stays asked',
     askedInBypass,
   );
+});
+
+describe('what a function called with arguments sets', () => {
+  // The body walked again with the call's arguments leaves its changes (its `local` names and the
+  // caller's positional parameters aside), as a call without arguments always did.
+  it.each<Case>([
+    ['f(){ OUT=$1; }; f /dev/sda; tee "$OUT" < img', 'deny', DISK],
+    ['f(){ cd "$1"; }; f /dev; tee sda < img', 'deny', DISK],
+    ['f(){ A=("$@"); }; f x /dev/sda; tee "${A[1]}" < img', 'deny', DISK],
+    ['set -- /dev/sda; f(){ OUT=$1; }; f x; tee "$1" < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each([
+    'f(){ local OUT=$1; }; OUT=out.img; f /dev/sda; tee "$OUT" < img',
+    'f(){ OUT=$1; }; f out.img; tee "$OUT" < img',
+    'set -- out.img; f(){ OUT=$1; }; f /dev/sda; tee "$1" < img',
+  ])('%j runs in bypass mode', runsInBypass);
 });

@@ -243,8 +243,7 @@ export function runCommand(
     const interpreter = INTERPRETERS.get(name);
     if (interpreter) runInterpreter(state, scope, name, interpreter, args, text);
   }
-  replayFunction(state, scope, name, args, text);
-  callFunction(state.facts, name);
+  if (!replayFunction(state, scope, name, args, text)) callFunction(state.facts, name);
   recordCall(state, scope, name, text);
   inspectInlineScripts(state, scope, command, nested);
   inspectEmbeddedCommands(state, scope, command, nested);
