@@ -53,16 +53,23 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
   let context = '';
   let pending = '';
   let emittedBefore = 0;
+  /** Length of `pending` after the last scan. */
+  let scanned = 0;
   const findings: Finding[] = [];
 
   const emit = (final: boolean): string => {
     const hold = final ? 0 : dependencies.holdBack();
-    // Rescan only once at least `hold` new characters arrived: tiny chunks cost O(1) each, amortized.
-    if (!final && pending.length <= 2 * hold) return '';
+    // Rescan only once at least `hold` new characters arrived, and, while a long token is held,
+    // once the text grew by half of what the last scan read: tiny chunks cost O(1) each, amortized
+    // (a 16 KB token held and rescanned at every 16-character chunk made a base64 run cost about
+    // 500 scanned characters per character).
+    if (!final && (pending.length <= 2 * hold || pending.length - scanned < Math.max(hold, scanned >> 1)))
+      return '';
     // join() builds one flat string; a concatenation (cons string) is slower to scan character by character.
     const buffer = [context, pending].join('');
     const base = context.length;
     const found = dependencies.find(buffer);
+    scanned = pending.length;
     let cut = buffer.length - hold;
     if (!final) {
       // A long token still being written (a JWT, a long key) is held whole, up to MAX_OPEN_TOKEN.
@@ -87,6 +94,7 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
     // Slices of the (already flattened) buffer are views: no copies of the chunk.
     const emitted = buffer.slice(base, cut);
     pending = buffer.slice(cut);
+    scanned = pending.length;
     context = buffer.slice(Math.max(0, cut - CONTEXT), cut);
     emittedBefore += emitted.length;
     return applyFindings(emitted, local, dependencies.marker);

@@ -27,7 +27,8 @@ import { blockScalar } from './yaml-values.js';
 
 /** The longest value taken. */
 export const MAX_VALUE = 512;
-const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key)[ \t]+/iy;
+// `AWS` is S3's signature version 2 header (`Authorization: AWS KEYID:SIGNATURE`).
+const AUTH_SCHEME = /(?:bearer|basic|token|digest|bot|negotiate|apikey|sso-key|aws)[ \t]+/iy;
 const DIGEST_SCHEME = /digest[ \t]+$/i;
 const DIGEST_RESPONSE = /(?:^|[\s,])response[ \t]*=[ \t]*"?([0-9A-Fa-f]{16,128})/;
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;

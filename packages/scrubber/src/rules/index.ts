@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { assignment } from './assignment.js';
+import { ciMask } from './ci-mask.js';
 import { commandCredentials } from './command-credentials.js';
 import { cookie } from './cookies.js';
 import { curlCredentials } from './curl-credentials.js';
@@ -60,5 +61,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   markupCredentials,
   sqlPassword,
   oracleConnect,
+  ciMask,
   assignment,
 ];

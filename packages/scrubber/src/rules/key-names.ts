@@ -19,6 +19,9 @@ const LAST_WORD_KIND: ReadonlyMap<string, string> = new Map([
   ['bearer', 'authorization'],
   // A personal access token: `GH_PAT`, `AZURE_DEVOPS_PAT`.
   ['pat', 'token'],
+  // A Kubernetes docker-registry Secret's data: base64 of JSON holding registry passwords.
+  ['dockerconfigjson', 'credential'],
+  ['dockercfg', 'credential'],
 ]);
 
 const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
