@@ -18,7 +18,7 @@ import {
   parseContentType,
   pickEncoding,
 } from '../web/convert.js';
-import { fetchPage } from '../web/fetch-page.js';
+import { fetchPage, shownUrl } from '../web/fetch-page.js';
 import { findAddressDenied } from '../web/guarded-agent.js';
 import type { ToolDeps } from './deps.js';
 
@@ -76,20 +76,25 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
         if (hasErrorCode(error, 'UND_ERR_HEADERS_OVERFLOW'))
           return fail(
             'EXECUTION_FAILED',
-            `could not fetch ${args.url}: the response headers are larger than the client accepts (Node's maxHeaderSize, 16 KiB by default); the server sends them on every try, so fetch another page`,
+            `could not fetch ${shownUrl(args.url)}: the response headers are larger than the client accepts (Node's maxHeaderSize, 16 KiB by default); the server sends them on every try, so fetch another page`,
             { retryable: false },
           );
-        return fail('EXECUTION_FAILED', `could not fetch ${args.url}: ${message}`, { retryable: true });
+        return fail('EXECUTION_FAILED', `could not fetch ${shownUrl(args.url)}: ${message}`, {
+          retryable: true,
+        });
       }
       const { mediaType, charset } = parseContentType(page.contentType);
-      const header = `URL: ${page.url}\nStatus: ${page.status}\nContent-Type: ${mediaType}${page.truncated ? `\n(body cut at ${formatBytes(options.maxBytes)})` : ''}`;
+      const header = `URL: ${shownUrl(page.url)}\nStatus: ${page.status}\nContent-Type: ${mediaType}${page.truncated ? `\n(body cut at ${formatBytes(options.maxBytes)})` : ''}`;
       let content: ContentBlock[];
       let encoding: string | undefined;
-      if (isModelImage(mediaType)) {
+      if (page.body.length === 0) {
+        // 204, 304, or a body left empty: nothing to show, whatever the type says.
+        content = [{ type: 'text', text: `${header}\n\n(no content)` }];
+      } else if (isModelImage(mediaType)) {
         if (page.truncated)
           return fail(
             'INVALID_ARGUMENTS',
-            `${page.url} is an image larger than ${formatBytes(options.maxBytes)}`,
+            `${shownUrl(page.url)} is an image larger than ${formatBytes(options.maxBytes)}`,
           );
         content = [
           { type: 'text', text: header },
@@ -106,10 +111,14 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
           readable.length > maxChars ? `\n\n(cut at ${maxChars} of ${readable.length} characters)` : '';
         content = [{ type: 'text', text: `${header}\n\n${text}${cut}` }];
       } else {
-        return fail(
-          'INVALID_ARGUMENTS',
-          `${page.url} is ${mediaType} (${page.truncated ? 'over ' : ''}${formatBytes(page.body.length)}), not text or an image; web_fetch cannot show it`,
-        );
+        const what = `${mediaType} (${page.truncated ? 'over ' : ''}${formatBytes(page.body.length)})`;
+        // An error status matters more than the type of the error page.
+        if (page.status < 400)
+          return fail(
+            'INVALID_ARGUMENTS',
+            `${shownUrl(page.url)} is ${what}, not text or an image; web_fetch cannot show it (download it with bash, curl -o FILE URL, and open it with a tool for that type)`,
+          );
+        content = [{ type: 'text', text: `${header}\n\n(a body of ${what}, not shown)` }];
       }
       const structured = {
         url: page.url,
@@ -121,7 +130,7 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
       };
       if (page.status >= 400) {
         const code = page.status === 429 ? 'RATE_LIMITED' : 'EXECUTION_FAILED';
-        return fail(code, `HTTP ${page.status} from ${page.url}`, {
+        return fail(code, `HTTP ${page.status} from ${shownUrl(page.url)}`, {
           content,
           details: structured,
           retryable: page.status === 429 || page.status >= 500,

@@ -23,6 +23,20 @@ export interface FetchLimits {
   readonly signal: AbortSignal;
 }
 
+/** Longest URL quoted in a message; the rest is counted. */
+const SHOWN_URL_CHARS = 300;
+
+/**
+ * A URL (or text meant as one) as messages quote it: any user name and password dropped, and
+ * cut when long, so that neither credentials nor a megabyte of path end up in an error.
+ */
+export function shownUrl(url: string | URL): string {
+  const bare = String(url).replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1');
+  return bare.length > SHOWN_URL_CHARS
+    ? `${bare.slice(0, SHOWN_URL_CHARS)}... (${bare.length} characters)`
+    : bare;
+}
+
 function checkUrl(url: URL): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ToolError(
@@ -36,6 +50,11 @@ function checkUrl(url: URL): void {
       'URLs with a user name or password are refused; remove the credentials',
     );
   }
+  if (url.port === '0')
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `${shownUrl(url)} names port 0, which nothing listens on; pass a port from 1 to 65535`,
+    );
 }
 
 type Decompressor = ReturnType<typeof createGunzip>;
@@ -145,7 +164,10 @@ export async function fetchPage(start: string, agent: Agent, limits: FetchLimits
   try {
     url = new URL(start);
   } catch {
-    throw new ToolError('INVALID_ARGUMENTS', `"${start}" is not a valid URL; pass an absolute http(s) URL`);
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `"${shownUrl(start)}" is not a valid URL; pass an absolute http(s) URL (ports go from 1 to 65535)`,
+    );
   }
   const redirects: string[] = [];
   for (let hop = 0; ; hop++) {
@@ -170,14 +192,29 @@ export async function fetchPage(start: string, agent: Agent, limits: FetchLimits
       if (hop >= limits.maxRedirects) {
         throw new ToolError(
           'EXECUTION_FAILED',
-          `more than ${limits.maxRedirects} redirects, last to ${String(location)}`,
+          `more than ${limits.maxRedirects} redirects, last to ${shownUrl(String(location))}`,
         );
       }
-      const next = new URL(Array.isArray(location) ? (location[0] as string) : location, url);
+      const target = Array.isArray(location) ? (location[0] as string) : location;
+      let next: URL;
+      try {
+        next = new URL(target, url);
+      } catch {
+        throw new ToolError(
+          'EXECUTION_FAILED',
+          `${shownUrl(url)} redirected to "${shownUrl(target)}", which is not a valid URL; the server's redirect is broken`,
+        );
+      }
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw new ToolError(
           'DENIED',
-          `${url} redirected to ${next.protocol === 'data:' || next.protocol === 'javascript:' ? `${next.protocol}...` : next}, which is not http or https; refused (only http and https are fetched)`,
+          `${shownUrl(url)} redirected to ${next.protocol === 'data:' || next.protocol === 'javascript:' ? `${next.protocol}...` : shownUrl(next)}, which is not http or https; refused (only http and https are fetched)`,
+        );
+      }
+      if (next.username !== '' || next.password !== '') {
+        throw new ToolError(
+          'DENIED',
+          `${shownUrl(url)} redirected to ${shownUrl(next)} with a user name or password in it; refused (web_fetch sends no credentials)`,
         );
       }
       redirects.push(next.toString());
