@@ -20,14 +20,15 @@ export function structuredProblem(structured: unknown): string | undefined {
 }
 
 /**
- * Why a result an app middleware or a hook answers is not a valid `ToolResult`, its `structured`
- * included (JSON data, as a provider's must be), or undefined. Reading it may throw (a getter):
- * that is a problem too.
+ * Why a result an app middleware or a hook answers is not a valid `ToolResult`, its content
+ * blocks and `structured` included (JSON data, as a provider's must be), or undefined. Reading
+ * it may throw (a getter): that is a problem too.
  */
 export function invalidResultProblem(result: unknown): string | undefined {
   try {
     return (
       describeInvalidResult(result) ??
+      contentProblem(result as ToolResult) ??
       ((result as ToolResult).ok
         ? structuredProblem((result as ToolResult & { ok: true }).structured)
         : undefined)
@@ -120,3 +121,36 @@ export function plainField(block: object, key: string): unknown {
 
 /** What {@link plainField} answers for a field read through a getter. */
 export const GETTER: unique symbol = Symbol('getter');
+
+/** Fields of a content block core has checked to be strings (the rest may hold anything). */
+const STRING_FIELDS: ReadonlySet<string> = new Set(['type', 'text', 'data', 'mimeType', 'uri', 'name']);
+
+/**
+ * Why a result's content is not JSON data (a cycle or a BigInt in `annotations`, `_meta`,
+ * `resource`...), or undefined: callers send results on as JSON (an MCP answer, a model
+ * message), where such a result would throw. Only fields that are not plain strings are
+ * serialized.
+ */
+export function contentProblem(result: ToolResult): string | undefined {
+  const content = result.content;
+  if (!content) return undefined;
+  if (isProxy(content)) return 'content is a Proxy: return plain data';
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as unknown as Record<string, unknown>;
+    const shape = blockShapeProblem(block, i);
+    if (shape) return shape;
+    for (const key in block) {
+      // read once, as data: a getter could answer the next read (the size cap's) differently
+      const field = plainField(block, key);
+      if (field === GETTER) return `content[${i}].${key.slice(0, 40)} is a getter: return plain data`;
+      if (typeof field === 'string' || STRING_FIELDS.has(key)) continue;
+      try {
+        JSON.stringify(field);
+      } catch (error) {
+        const why = error instanceof RangeError ? 'it nests too deeply' : thrownMessage(error).split('\n')[0];
+        return `content[${i}].${key.slice(0, 40)} is not JSON data: ${why}`;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,4 +1,3 @@
-import { isProxy } from 'node:util/types';
 import {
   type CompiledSchema,
   type ToolCall,
@@ -12,7 +11,7 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import { repairContext } from './call-context.js';
-import { GETTER, blockShapeProblem, plainField, structuredProblem } from './check-result.js';
+import { contentProblem, structuredProblem } from './check-result.js';
 import { shortName } from './check-options.js';
 import { providerFailure, thrownMessage } from './thrown.js';
 import type { CallState } from './call-state.js';
@@ -246,39 +245,6 @@ function invalidResult(provider: string, tool: string, problem: string): ToolRes
     'INVALID_RESULT',
     `provider "${provider}" returned an invalid result for ${tool} (${problem}); this is a bug in the provider, not in the arguments`,
   );
-}
-
-/** Fields of a content block core has checked to be strings (the rest may hold anything). */
-const STRING_FIELDS: ReadonlySet<string> = new Set(['type', 'text', 'data', 'mimeType', 'uri', 'name']);
-
-/**
- * Why a result's content is not JSON data (a cycle or a BigInt in `annotations`, `_meta`,
- * `resource`...), or undefined: callers send results on as JSON (an MCP answer, a model
- * message), where such a result would throw. Only fields that are not plain strings are
- * serialized.
- */
-function contentProblem(result: ToolResult): string | undefined {
-  const content = result.content;
-  if (!content) return undefined;
-  if (isProxy(content)) return 'content is a Proxy: return plain data';
-  for (let i = 0; i < content.length; i++) {
-    const block = content[i] as unknown as Record<string, unknown>;
-    const shape = blockShapeProblem(block, i);
-    if (shape) return shape;
-    for (const key in block) {
-      // read once, as data: a getter could answer the next read (the size cap's) differently
-      const field = plainField(block, key);
-      if (field === GETTER) return `content[${i}].${key.slice(0, 40)} is a getter: return plain data`;
-      if (typeof field === 'string' || STRING_FIELDS.has(key)) continue;
-      try {
-        JSON.stringify(field);
-      } catch (error) {
-        const why = error instanceof RangeError ? 'it nests too deeply' : thrownMessage(error).split('\n')[0];
-        return `content[${i}].${key.slice(0, 40)} is not JSON data: ${why}`;
-      }
-    }
-  }
-  return undefined;
 }
 
 function sleep(ms: number, state: CallState): Promise<void> {

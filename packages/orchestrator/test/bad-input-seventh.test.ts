@@ -167,3 +167,54 @@ describe('schemas that overflow the stack when checked', () => {
     expect(warnings[0]).toContain('refers to itself without end');
   });
 });
+
+describe('content blocks set by a hook or middleware', () => {
+  it.each([
+    [
+      'a BigInt in annotations',
+      { type: 'text', text: 'audited', annotations: { size: 1n } },
+      'content[1].annotations is not JSON data',
+    ],
+    [
+      'a getter',
+      Object.defineProperty({ type: 'text' }, 'text', { get: () => 'late', enumerable: true }),
+      'content[1].text is a getter',
+    ],
+  ])(
+    'a PostToolUse hook that appends a block with %s fails naming the hook, as a provider would',
+    async (_kind, block, problem) => {
+      orchestrator = createOrchestrator({
+        hooks: {
+          postToolUse: ({ result }) =>
+            result.ok
+              ? { result: { ...result, content: [...result.content, block] } as ToolResult }
+              : undefined,
+        },
+      });
+      orchestrator.register(testProvider('p', { t: { run: () => ok('done') } }));
+      const result = await orchestrator.call('p__t', {});
+      expect(codeOf(result)).toBe('INTERNAL');
+      expect(!result.ok && result.error.message).toContain('PostToolUse hook');
+      expect(!result.ok && result.error.message).toContain(problem);
+    },
+  );
+
+  it('an app middleware whose block carries a cycle in _meta fails naming it', async () => {
+    orchestrator = createOrchestrator();
+    const meta: Record<string, unknown> = {};
+    meta.self = meta;
+    orchestrator.use({
+      name: 'tagger',
+      phase: 'transform',
+      handle: async (call, next) => {
+        const result = await next(call);
+        return result.ok ? { ...result, content: [{ type: 'text', text: 'tag', _meta: meta }] } : result;
+      },
+    });
+    orchestrator.register(testProvider('p', { t: { run: () => ok('done') } }));
+    const result = await orchestrator.call('p__t', {});
+    expect(codeOf(result)).toBe('INTERNAL');
+    expect(!result.ok && result.error.message).toContain('middleware "tagger"');
+    expect(!result.ok && result.error.message).toContain('content[0]._meta is not JSON data');
+  });
+});
