@@ -63,14 +63,19 @@ function encodeFormPairs(value: unknown, fields: BodyFields): string {
 /** Control characters, which a filename may not hold (servers write them into headers and paths). */
 const NOT_IN_FILENAME = /\p{Cc}/gu;
 
+/** The longest filename sent, in characters (what common file systems take). */
+const MAX_FILENAME = 255;
+
 /**
  * The filename of a file part: the last part of `given` (a path is cut at `/` and `\\`) without
- * control characters, or the field's name when that leaves nothing usable (empty, `.`, `..`).
+ * control characters, at most its last 255 characters, or the field's name when that leaves
+ * nothing usable (empty, `.`, `..`).
  */
 export function safeFilename(given: unknown, field: string): string {
   const text = typeof given === 'string' || typeof given === 'number' ? String(given) : '';
   const last = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
-  const clean = last.replace(NOT_IN_FILENAME, ' ').trim();
+  // at most 255 characters, as file systems take: the end, which holds the extension
+  const clean = Array.from(last.replace(NOT_IN_FILENAME, ' ').trim()).slice(-MAX_FILENAME).join('');
   if (clean !== '' && clean !== '.' && clean !== '..') return wellFormedBody(clean);
   const fallback = field.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
   return fallback === '' ? 'file' : fallback;
