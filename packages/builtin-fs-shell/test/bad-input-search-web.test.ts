@@ -96,8 +96,8 @@ describe('search tools and what lies outside', () => {
         const text = okText(result);
         expect(result.ok && result.structured, pattern).toMatchObject({ paths: [] });
         if (pattern !== 'sub/*/*.txt')
-          expect(text, pattern).toContain(
-            '(1 match under symbolic links that lead outside the workspace were left out)',
+          expect(text, pattern).toMatch(
+            /\(the pattern goes through (sub\/out|a\+b), a symbolic link that leads outside the workspace: nothing was listed from there\)/,
           );
       }
       expect(okText(await ws.provider.execute('glob', { pattern: 'sub/*.txt' }, context()))).toContain(

@@ -5,6 +5,7 @@ import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplan
 import { type FileSystemAdapter, glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
+import { linearGlob } from '../grep/linear-glob.js';
 import { confirmInside } from './glob-confirm.js';
 import type { ToolDeps } from './deps.js';
 import { needsQuoting, quotedNote, showPath } from './shown-path.js';
@@ -38,6 +39,29 @@ function fixedDirectory(pattern: string): string {
     fixed.push(segment);
   }
   return fixed.filter((segment) => segment !== '' && segment !== '.').join('/');
+}
+
+/**
+ * How `glob` walks and matches in time linear in each path: tinyglobby walks the pattern's fixed
+ * directory (to the pattern's depth when it has no `**`) and the pattern is matched by RE2
+ * ({@link linearGlob}); tinyglobby's own matcher, picomatch, backtracks (`*a*a*a*b` against a
+ * long name took a minute). Undefined for what RE2 cannot express (`!(...)`) and patterns
+ * going up (`..`): those keep tinyglobby's matching.
+ */
+function linearWalk(
+  pattern: string,
+):
+  | { readonly walk: string; readonly deep?: number; readonly matches: (path: string) => boolean }
+  | undefined {
+  const normalized = posix.normalize(pattern).replace(/^(\.\/)+/, '');
+  if (normalized.split('/').includes('..') || normalized.startsWith('/')) return undefined;
+  const matches = linearGlob(normalized, { basename: false });
+  if (matches === undefined) return undefined;
+  const fixed = fixedDirectory(normalized);
+  const walk = fixed === '' ? '**' : `${fixed}/**`;
+  // Without "**" no path is deeper than the pattern's parts (a brace may hold a "/": counted).
+  const deep = normalized.includes('**') ? undefined : normalized.split('/').length;
+  return { walk, ...(deep === undefined ? {} : { deep }), matches };
 }
 
 /** Where the nearest existing directory at or above `relative` (inside `base`) really is. */
@@ -100,7 +124,9 @@ export function createGlobTool(deps: ToolDeps): Tool {
       const ignoreGlobs =
         args.include_ignored === true ? [] : SKIPPED_DIRECTORIES.map((name) => `**/${name}/**`);
       const tooDeep = countTooDeep();
-      let paths = await glob(args.pattern, {
+      const linear = linearWalk(args.pattern);
+      let paths = await glob(linear?.walk ?? args.pattern, {
+        ...(linear?.deep === undefined ? {} : { deep: linear.deep }),
         fs: tooDeep.fs,
         cwd: base.path,
         dot: true,
@@ -110,14 +136,15 @@ export function createGlobTool(deps: ToolDeps): Tool {
         ignore: ignoreGlobs,
         signal: ctx.signal,
       });
-      // With followSymbolicLinks off the walk follows no link, but it starts at the pattern's
-      // fixed part ("sub/link" of "sub/link/*") even when that is a link: check where it leads.
-      let outside = 0;
+      if (linear !== undefined) paths = paths.filter(linear.matches);
+      // The walk follows no link, but the pattern's fixed part ("sub/link" of "sub/link/*") may
+      // be one: nothing from where it leads is listed, and the result says so.
+      let outside = false;
       const fixed = fixedDirectory(args.pattern);
-      if (fixed !== '' && paths.length > 0) {
+      if (fixed !== '') {
         const real = await realStart(base.path, fixed);
         if (real !== undefined && !deps.workspace.contains(real)) {
-          outside = paths.length;
+          outside = true;
           paths = [];
         }
       }
@@ -143,10 +170,9 @@ export function createGlobTool(deps: ToolDeps): Tool {
       const shown = entries.slice(0, limit).map((entry) => `${prefix}${entry.path}`);
       const quoted = shown.filter(needsQuoting).length;
       const quotedLine = quoted > 0 ? `\n\n${quotedNote(quoted)}` : '';
-      const leftOut =
-        outside > 0
-          ? `\n\n(${outside} match${outside === 1 ? '' : 'es'} under symbolic links that lead outside the workspace were left out)`
-          : '';
+      const leftOut = outside
+        ? `\n\n(the pattern goes through ${showPath(fixed)}, a symbolic link that leads outside the workspace: nothing was listed from there)`
+        : '';
       const deep = tooDeep.count();
       const deepLine =
         deep > 0

@@ -1,0 +1,47 @@
+// glob's patterns are matched in time linear in each path: picomatch (tinyglobby's matcher)
+// turned each * into a backtracking [^/]*?, and `*a*a*a*a*a*b` against a 250-character name
+// took minutes (measured: 1.4 s at 80 characters, growing as n^4). Without the linear matcher
+// this test runs past vitest's timeout.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { context, makeTempDir, okText } from '../../test/helpers.js';
+import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+
+describe('glob with patterns that made picomatch backtrack', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let provider: BuiltinProvider;
+  const ctx = context('glob-backtracking');
+  const name = 'a'.repeat(250);
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir('tp-glob-backtrack-'));
+    await mkdir(join(dir, 'long', 'deeper'), { recursive: true });
+    await writeFile(join(dir, 'long', name), 'x');
+    await writeFile(join(dir, 'long', 'deeper', name), 'x');
+    await writeFile(join(dir, 'top.txt'), 'x');
+    provider = createBuiltinProvider({ workspace: dir, tools: ['glob'] });
+  });
+  afterAll(async () => {
+    await provider.close?.();
+    await cleanup();
+  });
+
+  const glob = async (pattern: string) =>
+    okText(await provider.execute('glob', { pattern, sort: 'name' }, ctx));
+
+  it('answers at once, in every place of the pattern', async () => {
+    expect(await glob('**/*a*a*a*a*a*b')).toContain('No files match');
+    expect(await glob('long/*a*a*a*a*a*')).toBe(`long/${name}`);
+    expect((await glob('**/*a*a*a*a*a*')).split('\n')).toEqual([`long/${name}`, `long/deeper/${name}`]);
+    expect(await glob('**/a*/**/*a*a*a*a*a*b')).toContain('No files match');
+  });
+
+  it('keeps what the pattern means: depth, braces, classes, top-level names', async () => {
+    expect(await glob('*.txt')).toBe('top.txt');
+    expect(await glob('*/*')).toBe(`long/${name}`);
+    expect(await glob('{top,nothing}.[t]xt')).toBe('top.txt');
+    expect(await glob('long/**')).toBe(`long/${name}\nlong/deeper/${name}`);
+  });
+});
