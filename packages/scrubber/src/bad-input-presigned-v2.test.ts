@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createScrubber } from './scrubber.js';
 import { ALPHABETS, createFakeSource } from './testing/fake.js';
@@ -9,39 +8,28 @@ import { ALPHABETS, createFakeSource } from './testing/fake.js';
 // a bearer capability until it expires. (SigV4 URLs' `X-Amz-Signature` is in
 // bad-input-presigned-urls.test.ts.)
 
-const run = promisify(execFile);
 const fake = createFakeSource();
 const scrubber = createScrubber();
 
-/** A URL botocore's `s3` (SigV2 query) signer presigns, or undefined when botocore is missing (fails under CI). */
-async function presignV2(): Promise<string | undefined> {
-  const program = [
-    'import sys, botocore.session',
-    'from botocore.config import Config',
-    "client = botocore.session.get_session().create_client('s3', region_name='us-east-1', aws_access_key_id=sys.argv[1], aws_secret_access_key=sys.argv[2], config=Config(signature_version='s3'))",
-    "print(client.generate_presigned_url('get_object', Params={'Bucket': 'example-bucket', 'Key': 'report.csv'}, ExpiresIn=600))",
-  ].join('\n');
-  try {
-    const { stdout } = await run('python3', [
-      '-c',
-      program,
-      `AKIA${fake.chars(ALPHABETS.upperDigits, 16)}`,
-      fake.chars(ALPHABETS.alnum, 40),
-    ]);
-    return stdout.trim();
-  } catch (error) {
-    if (process.env.CI !== 'true') {
-      console.warn(`python3 with botocore is not available: skipped (${String(error).split('\n')[0]})`);
-      return undefined;
-    }
-    throw error;
-  }
+/**
+ * A URL presigned with AWS signature version 2 (query string authentication), signed here the
+ * way S3's SigV2 signer does: HMAC-SHA1 of "GET\n\n\n<expires>\n/<bucket>/<key>" under the
+ * secret key, in base64, URL-encoded. (It was made with botocore through python3; CI has no
+ * botocore, and the signature is the same few lines.)
+ */
+function presignV2(): string {
+  const accessKeyId = `AKIA${fake.chars(ALPHABETS.upperDigits, 16)}`;
+  const secretKey = fake.chars(ALPHABETS.alnum, 40);
+  const expires = Math.floor(Date.now() / 1000) + 600;
+  const signature = createHmac('sha1', secretKey)
+    .update(`GET\n\n\n${expires}\n/example-bucket/report.csv`)
+    .digest('base64');
+  return `https://example-bucket.s3.amazonaws.com/report.csv?AWSAccessKeyId=${accessKeyId}&Signature=${encodeURIComponent(signature)}&Expires=${expires}`;
 }
 
 describe('SigV2 presigned URLs and signed requests', () => {
-  it('redacts the signature of a URL real botocore presigned with the SigV2 signer', async () => {
-    const url = await presignV2();
-    if (url === undefined) return;
+  it('redacts the signature of a URL presigned with the SigV2 signer', () => {
+    const url = presignV2();
     const signature = /[?&]Signature=([^&\s]+)/.exec(url)?.[1];
     expect(signature).toBeDefined();
     expect(url).toContain('AWSAccessKeyId=');
