@@ -48,3 +48,23 @@ describe('a key given twice in --args', () => {
     expect(apart.stderr).not.toMatch(/given twice/);
   });
 });
+
+describe('--args @ forms people bring from other tools', () => {
+  it('@- reads stdin, as curl reads it (before: a file named "-" that does not exist)', async () => {
+    await writeIn('stdin.txt', 'read from stdin\n');
+    const outcome = await runCli(['tools', 'call', 'read', '--args', '@-'], {
+      cwd: dir.path,
+      input: '{"path":"stdin.txt"}',
+    });
+    expect(outcome.stderr).not.toContain('error');
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain('read from stdin');
+  });
+
+  it('@~/file says that ~ is not expanded after @ and what to write', async () => {
+    const outcome = await runCli(['tools', 'call', 'read', '--args', '@~/args.json'], { cwd: dir.path });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain('INVALID_ARGUMENTS: cannot read arguments file ~/args.json: ENOENT');
+    expect(outcome.stderr).toMatch(/hint: .*~ is not expanded after @: write --args @"\$HOME\/args\.json"/);
+  });
+});

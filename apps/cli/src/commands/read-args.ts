@@ -130,7 +130,9 @@ export async function readCallArguments(
     if (context.stdin.isTTY) return {};
     return parseObject(await readStdin(context.stdin, false), 'stdin');
   }
-  if (argsOption === '-') return parseObject(await readStdin(context.stdin, true), 'stdin');
+  // `@-` is stdin too, as curl reads `-d @-`
+  if (argsOption === '-' || argsOption === '@-')
+    return parseObject(await readStdin(context.stdin, true), 'stdin');
   if (argsOption.startsWith('@')) {
     if (argsOption === '@')
       throw usageError('--args @ needs a file name after the @', 'for example --args @args.json');
@@ -140,9 +142,13 @@ export async function readCallArguments(
       text = await readArgumentsFile(file, argsOption.slice(1));
     } catch (error) {
       if (error instanceof CliError) throw error;
+      const name = argsOption.slice(1);
       throw usageError(
-        `cannot read arguments file ${argsOption.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        'check the path after @',
+        `cannot read arguments file ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        // the shell expands ~ only at the start of a word, and the word starts with @
+        name.startsWith('~/')
+          ? `~ is not expanded after @: write --args @"$HOME/${name.slice(2)}"`
+          : 'check the path after @',
       );
     }
     return parseObject(text, argsOption.slice(1));
