@@ -1,7 +1,10 @@
-/** Whether a stream gets colour: a TTY, and `NO_COLOR` unset (https://no-color.org). */
+/**
+ * Whether a stream gets colour: never with `NO_COLOR` set (https://no-color.org); `FORCE_COLOR`
+ * `0` or `false` turns it off and any other value on, as Node reads it; else on a TTY only.
+ */
 export function colourEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if (env.FORCE_COLOR !== undefined) return !['0', 'false'].includes(env.FORCE_COLOR.trim().toLowerCase());
   return stream.isTTY === true;
 }
 
