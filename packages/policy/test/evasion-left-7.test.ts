@@ -42,3 +42,14 @@ describe('what a function called with arguments sets', () => {
     'set -- out.img; f(){ OUT=$1; }; f /dev/sda; tee "$1" < img',
   ])('%j runs in bypass mode', runsInBypass);
 });
+
+describe('bounds on the new work', () => {
+  // Lines built to make the analysis follow too much are asked (their timing is measured in a
+  // scratch script, not here).
+  const sparse = `A=([1]=x); ${Array.from({ length: 300 }, (_, at) => `A[${at * 3}]=y;`).join(' ')} tee "\${A[@]}" < img`;
+  const namerefs = `${Array.from({ length: 300 }, (_, at) => `declare -n r${at}=r${at + 1};`).join(' ')} tee "$r0" < img`;
+  const elements = `A=(${Array.from({ length: 100 }, (_, at) => `v${at}`).join(' ')}); tee "\${A[$j]}" < img`;
+  it.each([sparse, namerefs, elements])('a line of %# is asked', async (command) => {
+    await askedInBypass(command);
+  });
+});

@@ -20,6 +20,9 @@ import { withReadings } from './readings.js';
 import type { ShellWord } from './shell-word.js';
 import { denseIndexes, markSparse, placeElement, sparseIndexes } from './sparse-arrays.js';
 
+/** Most positions of a sparse array followed (each change rebuilds its lists). */
+const MAX_SPARSE = 256;
+
 /**
  * The possible element lists of array `name` now: from `name[@]` when it was set in the line,
  * else its scalar value as element 0 (an environment value when the line never set it).
@@ -40,6 +43,14 @@ function storeArray(facts: LineFacts, variable: string, lists: readonly ShellWor
   const name = facts.variables.resolveName(variable);
   if (lists.length > MAX_VALUES) facts.overflow = true;
   if (!fresh && facts.variables.has(sparseKey(name))) {
+    // A sparse array is rebuilt at each change: past MAX_SPARSE positions the line is asked.
+    // Once the line is asked for its size, a sparse array is no longer rebuilt at each change.
+    if ((lists[0]?.length ?? 0) > MAX_SPARSE || facts.overflow) {
+      facts.overflow = true;
+      facts.variables.set(allKey(name), [RUN_TIME]);
+      markSparse(facts.variables, name, undefined);
+      return;
+    }
     facts.variables.set(allKey(name), distinct(facts, lists.map(joinElements)));
     return;
   }

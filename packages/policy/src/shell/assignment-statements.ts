@@ -3,7 +3,7 @@ import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { assignArray } from './array-assignments.js';
 import { assignKeyed, unsetElement } from './array-elements.js';
 import { declareAssociative } from './associative.js';
-import { assignVariable, forgetVariable } from './facts.js';
+import { MAX_VARIABLES, assignVariable, forgetVariable } from './facts.js';
 import { valuesOf, withReadings } from './readings.js';
 import { inOptionCluster } from './normalize.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
@@ -87,6 +87,10 @@ export function assign(state: AnalysisState, scope: Scope, node: Node, text: str
 function aliasVariable(state: AnalysisState, scope: Scope, node: Node, text: string): void {
   const assignment = checkAssignment(state, scope, node, text);
   if (!assignment) return;
+  if (state.facts.variables.size >= MAX_VARIABLES) {
+    state.facts.overflow = true;
+    return;
+  }
   const target = assignment.values.length === 1 ? assignment.values[0] : undefined;
   const named = target && !target.dynamic && /^[A-Za-z_][A-Za-z0-9_]*(\[.+\])?$/s.test(target.text);
   state.facts.variables.setNameref(assignment.name, named ? target.text : undefined);

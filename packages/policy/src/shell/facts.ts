@@ -10,7 +10,7 @@ export const MAX_VALUES = 64;
 /** Longest value followed (as long as a command line may be); longer ones overflow. */
 export const MAX_TEXT = 65_536;
 /** Most variables followed in one command line. */
-const MAX_VARIABLES = 256;
+export const MAX_VARIABLES = 256;
 
 /**
  * What `$$` or `$BASHPID` reads as in `/proc/$$/cwd`: the shell running the line (not the

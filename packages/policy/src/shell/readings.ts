@@ -71,6 +71,15 @@ function anyElement(facts: LineFacts, name: string, associative: boolean): Shell
   const scalar = facts.variables.get(name);
   if (associative && !knownKeys(facts, name)) return [RUN_TIME];
   if (!whole && !scalar) return [RUN_TIME];
+  // More elements than values followed: the line is asked without decoding them all.
+  if (
+    whole?.some(
+      (value) => value.text.length > MAX_VALUES && value.text.split(ELEMENT).length > MAX_VALUES + 1,
+    )
+  ) {
+    facts.overflow = true;
+    return [RUN_TIME];
+  }
   const elements = new Map<string, ShellWord>();
   for (const element of whole ? whole.flatMap(elementsOf) : (scalar ?? []))
     elements.set(`${element.dynamic ? '?' : '='}${element.text}`, element);
