@@ -11,6 +11,7 @@ import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
 const pages: Record<string, () => string> = {
   '/unclosed-divs': () => `<html><body>${'<div>'.repeat(100_000)}deep</body></html>`,
   '/unclosed-spans': () => `<p>${'<span><b>'.repeat(50_000)}deep`,
+  '/deep-but-converted': () => `${'<div>'.repeat(250)}deep enough`,
   '/nested-closed': () => `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}`,
   '/comments': () => `<p>${'<!-- c -->w'.repeat(100_000)}</p><p>after comments</p>`,
   '/comment-opens': () => `<p>before</p>${'<!--'.repeat(250_000)}`,
@@ -24,7 +25,8 @@ const pages: Record<string, () => string> = {
     `<table><tr><th>a</th><th>b</th></tr>${'<tr><td>1</td><td>2</td></tr>'.repeat(50_000)}</table>`,
   '/line-breaks': () => `<p>a${'<br>'.repeat(200_000)}b</p>`,
   '/whitespace': () => `<p>a${' \n\t'.repeat(1_000_000)}b</p>`,
-  '/structure': () => `<h1>Title</h1><p>Use <code>a*b</code>, snake_case and *stars*.</p>
+  '/structure':
+    () => `<title>Tab title</title><h1>Title</h1><p>Use <code>a*b</code>, snake_case and *stars*.</p>
 <ul><li>one</li><li>two<ul><li>nested <b>bold </b>tail</li></ul></li></ul><ol start="3"><li>three<li>four</ol>
 <blockquote><p>quoted</p><p>again</p></blockquote><pre>
 line 1
@@ -89,6 +91,8 @@ describe('web_fetch on pages built to make the converter work hard', { timeout: 
         expect(text).toMatch(/^EXECUTION_FAILED: the page's HTML is nested too deeply to convert/);
         expect(text).toContain('format "html"');
       }
+    for (const format of FORMATS)
+      expect(okText(await fetch('/deep-but-converted', format))).toMatch(/\n\ndeep enough$/);
   });
 
   it('drops comments, closed or not, and CDATA as browsers do', async () => {
@@ -169,7 +173,9 @@ describe('web_fetch on pages built to make the converter work hard', { timeout: 
         '1\\. not a list',
       ].join('\n'),
     );
+    expect(okText(await fetch('/structure'))).not.toContain('Tab title');
     const text = okText(await fetch('/structure', 'text'));
+    expect(text).not.toContain('Tab title');
     expect(text).toContain(
       'Title\n\nUse a*b, snake_case and *stars*.\n\none\ntwo\nnested bold tail\n\nthree',
     );

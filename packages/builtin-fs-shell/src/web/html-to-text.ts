@@ -19,6 +19,7 @@ const HIDDEN = new Set([
   'svg',
   'math',
   'head',
+  'title',
   'object',
   'canvas',
   'select',
