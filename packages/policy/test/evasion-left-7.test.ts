@@ -34,6 +34,7 @@ describe('what a function called with arguments sets', () => {
     ['f(){ cd "$1"; }; f /dev; tee sda < img', 'deny', DISK],
     ['f(){ A=("$@"); }; f x /dev/sda; tee "${A[1]}" < img', 'deny', DISK],
     ['set -- /dev/sda; f(){ OUT=$1; }; f x; tee "$1" < img', 'deny', DISK],
+    ['f(){ declare -gn G=$1; }; f OUT; OUT=/dev/sda; tee "$G" < img', 'deny', DISK],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([
@@ -41,6 +42,20 @@ describe('what a function called with arguments sets', () => {
     'f(){ OUT=$1; }; f out.img; tee "$OUT" < img',
     'set -- out.img; f(){ OUT=$1; }; f /dev/sda; tee "$1" < img',
   ])('%j runs in bypass mode', runsInBypass);
+});
+
+describe('the positional parameters of sh -c', () => {
+  // `sh -c SCRIPT NAME ARG...`: the script's `$1`, `"$@"` are the words after its name.
+  it.each<Case>([
+    ['sh -c \'tee "$1"\' _ /dev/sda < img', 'deny', DISK],
+    ['OUT=/dev/sda; sh -c \'tee $1\' _ "$OUT" < img', 'deny', DISK],
+    ['bash -c \'tee "$@"\' sh x /dev/sda < img', 'deny', DISK],
+  ])('%j is %s', async (...entry) => expectVerdict(entry));
+
+  it.each(['sh -c \'tee "$1"\' _ out.img < img', 'set -- /dev/sda; bash -c \'tee "$1"\' < img'])(
+    '%j runs in bypass mode',
+    runsInBypass,
+  );
 });
 
 describe('bounds on the new work', () => {

@@ -82,6 +82,8 @@ export class Variables extends Map<string, readonly ShellWord[]> {
   }
 
   override set(key: string, value: readonly ShellWord[]): this {
+    // A nameref a function made (`declare -gn`) comes back by its marker.
+    if (key.endsWith(NAMEREF)) this.namerefs = true;
     const target = this.target(key);
     if (target !== NOWHERE) super.set(target, value);
     return this;

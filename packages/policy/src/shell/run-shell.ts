@@ -1,7 +1,9 @@
 import { judgeCodeFromInput, judgeComputedCode, STDIN_FILE } from './code-from-input.js';
 import { type AnalysisState, type Scope, knownInput, notUnderstood, report } from './context.js';
 import { parseKnownScripts, substitutionText } from './known-scripts.js';
-import { inChild } from './facts.js';
+import { forgetVariable, inChild } from './facts.js';
+import { assignWords } from './array-assignments.js';
+import { POSITIONAL } from './arrays.js';
 import type { NestedAnalyzer } from './run-command.js';
 import type { ShellWord } from './shell-word.js';
 
@@ -32,6 +34,15 @@ function onlyReading(words: readonly ShellWord[]): string | undefined {
  * read from standard input. Returns whether it was judged here (false: a script file the rules
  * match as a command).
  */
+/**
+ * `sh -c SCRIPT NAME ARG...`: the script's positional parameters are the words after its name
+ * (`sh -c 'tee "$1"' _ /dev/sda` writes the disk), none when there are none.
+ */
+function positionalAfter(state: AnalysisState, args: readonly ShellWord[], scriptIndex: number): void {
+  forgetVariable(state.facts, POSITIONAL);
+  assignWords(state.facts, POSITIONAL, args.slice(scriptIndex + 2));
+}
+
 export function runShell(
   state: AnalysisState,
   scope: Scope,
@@ -84,7 +95,10 @@ export function runShell(
       if (known !== undefined)
         inChild(
           state.facts,
-          () => nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, known, text),
+          () => {
+            positionalAfter(state, args, operandIndex);
+            nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, known, text);
+          },
           'shell',
         );
       return true;
@@ -92,7 +106,10 @@ export function runShell(
     // A child process: the directories and variables it changes are its own.
     inChild(
       state.facts,
-      () => nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text),
+      () => {
+        positionalAfter(state, args, operandIndex);
+        nested(state, { ...scope, via: [...scope.via, `${name} -c`] }, script.text, text);
+      },
       'shell',
     );
     return true;
