@@ -94,10 +94,15 @@ function userStart(text: string, end: number): number {
 function inConnectContext(text: string, start: number): boolean {
   let wordStart = start;
   if (text.charCodeAt(wordStart - 1) === 34 || text.charCodeAt(wordStart - 1) === 39) wordStart--;
-  for (const prefix of PREFIXES) {
-    const at = wordStart - prefix.length;
-    if (at >= 0 && text.slice(at, wordStart).toLowerCase() === prefix) return true;
-  }
+  const before = text.charCodeAt(wordStart - 1);
+  if (before === 61 || before === 58)
+    return PREFIXES.some((prefix) => {
+      const at = wordStart - prefix.length;
+      return at >= 0 && text.slice(at, wordStart).toLowerCase() === prefix;
+    });
+  // An argument begins after a blank, a NUL, or an argument list's `,` or `[`: `@scope/pkg@1.0`
+  // and `icons/logo@2x.png` are turned away here, before the command look-back.
+  if (wordStart > 0 && !(before <= 32 || before === 44 || before === 91)) return false;
   const found = commandBefore(text, wordStart, COMMANDS);
   if (found === undefined) return false;
   const between = text.slice(found.nameEnd, wordStart).split(/[\s"',[\]\0\\]+/);
