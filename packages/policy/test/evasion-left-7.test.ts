@@ -50,12 +50,14 @@ describe('the positional parameters of sh -c', () => {
     ['sh -c \'tee "$1"\' _ /dev/sda < img', 'deny', DISK],
     ['OUT=/dev/sda; sh -c \'tee $1\' _ "$OUT" < img', 'deny', DISK],
     ['bash -c \'tee "$@"\' sh x /dev/sda < img', 'deny', DISK],
+    ['bash -c \'tee "$0"\' /dev/sda < img', 'deny', DISK],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
-  it.each(['sh -c \'tee "$1"\' _ out.img < img', 'set -- /dev/sda; bash -c \'tee "$1"\' < img'])(
-    '%j runs in bypass mode',
-    runsInBypass,
-  );
+  it.each([
+    'sh -c \'tee "$1"\' _ out.img < img',
+    'set -- /dev/sda; bash -c \'tee "$1"\' < img',
+    'bash -c \'tee "$0"\' out.img < img',
+  ])('%j runs in bypass mode', runsInBypass);
 });
 
 describe('bounds on the new work', () => {

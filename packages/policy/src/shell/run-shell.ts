@@ -1,7 +1,8 @@
 import { judgeCodeFromInput, judgeComputedCode, STDIN_FILE } from './code-from-input.js';
 import { type AnalysisState, type Scope, knownInput, notUnderstood, report } from './context.js';
 import { parseKnownScripts, substitutionText } from './known-scripts.js';
-import { forgetVariable, inChild } from './facts.js';
+import { assignVariable, forgetVariable, inChild } from './facts.js';
+import { valuesOf } from './readings.js';
 import { assignWords } from './array-assignments.js';
 import { POSITIONAL } from './arrays.js';
 import type { NestedAnalyzer } from './run-command.js';
@@ -35,12 +36,15 @@ function onlyReading(words: readonly ShellWord[]): string | undefined {
  * match as a command).
  */
 /**
- * `sh -c SCRIPT NAME ARG...`: the script's positional parameters are the words after its name
- * (`sh -c 'tee "$1"' _ /dev/sda` writes the disk), none when there are none.
+ * `sh -c SCRIPT NAME ARG...`: the script's `$0` is NAME and its positional parameters the words
+ * after it (`sh -c 'tee "$1"' _ /dev/sda` writes the disk), none when there are none.
  */
 function positionalAfter(state: AnalysisState, args: readonly ShellWord[], scriptIndex: number): void {
   forgetVariable(state.facts, POSITIONAL);
   assignWords(state.facts, POSITIONAL, args.slice(scriptIndex + 2));
+  const name = args[scriptIndex + 1];
+  if (name) assignVariable(state.facts, '$0', valuesOf(state.facts, name));
+  else forgetVariable(state.facts, '$0');
 }
 
 export function runShell(

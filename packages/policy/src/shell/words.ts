@@ -34,6 +34,8 @@ function variablePart(text: string, quoted: boolean): WordPart | undefined {
   if (plain) return { variable: (plain[1] ?? plain[2]) as string, quoted };
   // `$$`, `${$}`: the shell's process id (see `ownProcess` in readings.ts).
   if (/^\$(?:\$|\{\$\})$/.test(text)) return { variable: '$$', quoted };
+  // `$0`: the name a shell was started with (set by `sh -c SCRIPT NAME`).
+  if (/^\$(?:0|\{0\})$/.test(text)) return { variable: '$0', quoted };
   // `$1`, `${12}`, `$@`, `$*`: the positional parameters, kept as the array `@`.
   const positional = /^\$(?:([1-9])|\{([1-9][0-9]{0,2})\}|([@*])|\{([@*])\})$/.exec(text);
   if (positional) {
