@@ -101,11 +101,14 @@ export function findConfigFile(cwd: string, explicit?: string): string | undefin
       );
     return file;
   }
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = resolve(cwd, name);
-    if (existsSync(file)) return file;
-  }
-  return undefined;
+  const found = CONFIG_FILE_NAMES.filter((name) => existsSync(resolve(cwd, name)));
+  // two of them: reading the first would ignore edits to the other without a word
+  if (found.length > 1)
+    throw configError(
+      `${found.join(' and ')} are both in ${cwd}; which one is the config?`,
+      `remove or rename the one not meant, or name it with --config ${found[0]}`,
+    );
+  return found[0] === undefined ? undefined : resolve(cwd, found[0]);
 }
 
 /**
