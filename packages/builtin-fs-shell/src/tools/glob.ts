@@ -5,8 +5,8 @@ import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplan
 import { type FileSystemAdapter, glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
-import { linearGlob } from '../grep/linear-glob.js';
 import { confirmInside } from './glob-confirm.js';
+import { linearWalk, walkLinear } from './glob-walk.js';
 import type { ToolDeps } from './deps.js';
 import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
@@ -39,29 +39,6 @@ function fixedDirectory(pattern: string): string {
     fixed.push(segment);
   }
   return fixed.filter((segment) => segment !== '' && segment !== '.').join('/');
-}
-
-/**
- * How `glob` walks and matches in time linear in each path: tinyglobby walks the pattern's fixed
- * directory (to the pattern's depth when it has no `**`) and the pattern is matched by RE2
- * ({@link linearGlob}); tinyglobby's own matcher, picomatch, backtracks (`*a*a*a*b` against a
- * long name took a minute). Undefined for what RE2 cannot express (`!(...)`) and patterns
- * going up (`..`): those keep tinyglobby's matching.
- */
-function linearWalk(
-  pattern: string,
-):
-  | { readonly walk: string; readonly deep?: number; readonly matches: (path: string) => boolean }
-  | undefined {
-  const normalized = posix.normalize(pattern).replace(/^(\.\/)+/, '');
-  if (normalized.split('/').includes('..') || normalized.startsWith('/')) return undefined;
-  const matches = linearGlob(normalized, { basename: false });
-  if (matches === undefined) return undefined;
-  const fixed = fixedDirectory(normalized);
-  const walk = fixed === '' ? '**' : `${fixed}/**`;
-  // Without "**" no path is deeper than the pattern's parts (a brace may hold a "/": counted).
-  const deep = normalized.includes('**') ? undefined : normalized.split('/').length;
-  return { walk, ...(deep === undefined ? {} : { deep }), matches };
 }
 
 /** Where the nearest existing directory at or above `relative` (inside `base`) really is. */
@@ -121,22 +98,22 @@ export function createGlobTool(deps: ToolDeps): Tool {
       if (!info?.isDirectory())
         throw new ToolError('INVALID_ARGUMENTS', `${base.display} is not a directory`);
       const limit = args.limit ?? deps.limits.globDefaultLimit;
-      const ignoreGlobs =
-        args.include_ignored === true ? [] : SKIPPED_DIRECTORIES.map((name) => `**/${name}/**`);
       const tooDeep = countTooDeep();
-      const linear = linearWalk(args.pattern);
-      let paths = await glob(linear?.walk ?? args.pattern, {
-        ...(linear?.deep === undefined ? {} : { deep: linear.deep }),
-        fs: tooDeep.fs,
-        cwd: base.path,
-        dot: true,
-        onlyFiles: true,
-        followSymbolicLinks: false,
-        expandDirectories: false,
-        ignore: ignoreGlobs,
-        signal: ctx.signal,
-      });
-      if (linear !== undefined) paths = paths.filter(linear.matches);
+      const linear = linearWalk(args.pattern, fixedDirectory);
+      const skip = args.include_ignored === true ? [] : SKIPPED_DIRECTORIES;
+      let paths =
+        linear !== undefined
+          ? await walkLinear(base.path, linear, { fs: tooDeep.fs, skip, signal: ctx.signal })
+          : await glob(args.pattern, {
+              fs: tooDeep.fs,
+              cwd: base.path,
+              dot: true,
+              onlyFiles: true,
+              followSymbolicLinks: false,
+              expandDirectories: false,
+              ignore: skip.map((name) => `**/${name}/**`),
+              signal: ctx.signal,
+            });
       // The walk follows no link, but the pattern's fixed part ("sub/link" of "sub/link/*") may
       // be one: nothing from where it leads is listed, and the result says so.
       let outside = false;
