@@ -21,6 +21,8 @@ describe('glob with patterns that made picomatch backtrack', () => {
     await writeFile(join(dir, 'long', name), 'x');
     await writeFile(join(dir, 'long', 'deeper', name), 'x');
     await writeFile(join(dir, 'top.txt'), 'x');
+    await writeFile(join(dir, 'a.ts'), 'x');
+    await writeFile(join(dir, 'b.d.ts'), 'x');
     provider = createBuiltinProvider({ workspace: dir, tools: ['glob'] });
   });
   afterAll(async () => {
@@ -43,5 +45,13 @@ describe('glob with patterns that made picomatch backtrack', () => {
     expect(await glob('*/*')).toBe(`long/${name}`);
     expect(await glob('{top,nothing}.[t]xt')).toBe('top.txt');
     expect(await glob('long/**')).toBe(`long/${name}\nlong/deeper/${name}`);
+  });
+
+  it('matches a !(...) negation with picomatch, and fails one that backtracks in about a second', async () => {
+    expect(await glob('!(*.d).ts')).toBe('a.ts');
+    // 5 s at 45 characters, 26 s at 60 (measured), minutes at 250: stopped by the watchdog.
+    const result = await provider.execute('glob', { pattern: 'long/a!(*a*a*a*a*a*a*a*a*b)x' }, ctx);
+    expect(result.ok ? 'ok' : result.error.code).toBe('INVALID_ARGUMENTS');
+    expect(result.ok ? '' : result.error.message).toContain('write it without !(...)');
   });
 });

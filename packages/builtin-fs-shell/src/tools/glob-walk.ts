@@ -1,7 +1,11 @@
 import { join, posix } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ToolError } from '@toolplane/core';
 import { fdir } from 'fdir';
+import picomatch from 'picomatch';
 import type { FileSystemAdapter } from 'tinyglobby';
 import { linearGlob } from '../grep/linear-glob.js';
+import { SliceCut, runBounded } from '../grep/slice-guard.js';
 
 /** How `glob` walks and matches a pattern in time linear in each path. */
 export interface LinearWalk {
@@ -12,23 +16,80 @@ export interface LinearWalk {
   readonly matches: (path: string) => boolean;
 }
 
+/** The pattern as tinyglobby reads it: posix-normalized, without leading `./`. */
+const normalize = (pattern: string): string => posix.normalize(pattern).replace(/^(\.\/)+/, '');
+
+/** Where a pattern's walk starts and how deep it goes (undefined: all the way, it has `**`). */
+function walkOf(
+  normalized: string,
+  fixedDirectory: (pattern: string) => string,
+): { readonly fixed: string; readonly maxDepth?: number } {
+  const fixed = fixedDirectory(normalized);
+  // Without "**" no path is deeper than the pattern's parts (a brace may hold a "/": counted).
+  const parts = normalized.split('/').length - (fixed === '' ? 0 : fixed.split('/').length);
+  return { fixed, ...(normalized.includes('**') ? {} : { maxDepth: Math.max(0, parts - 1) }) };
+}
+
 /**
  * The linear way to run `pattern`, or undefined for what RE2 cannot express (`!(...)`): those
- * keep tinyglobby's matcher. tinyglobby's matcher, picomatch, backtracks (`*a*a*a*b` against a
- * long name took a minute), and its `**` passes over names holding a line break; so fdir (the
- * crawler under tinyglobby) walks the fixed directory and RE2 ({@link linearGlob}) matches.
+ * go to {@link walkGuarded}. picomatch backtracks (`*a*a*a*b` against a long name took a
+ * minute), and tinyglobby's `**` passes over names holding a line break; so fdir (the crawler
+ * under tinyglobby) walks the fixed directory and RE2 ({@link linearGlob}) matches.
  */
 export function linearWalk(
   pattern: string,
   fixedDirectory: (pattern: string) => string,
 ): LinearWalk | undefined {
-  const normalized = posix.normalize(pattern).replace(/^(\.\/)+/, '');
+  const normalized = normalize(pattern);
   const matches = linearGlob(normalized, { basename: false });
   if (matches === undefined) return undefined;
-  const fixed = fixedDirectory(normalized);
-  // Without "**" no path is deeper than the pattern's parts (a brace may hold a "/": counted).
-  const parts = normalized.split('/').length - (fixed === '' ? 0 : fixed.split('/').length);
-  return { fixed, ...(normalized.includes('**') ? {} : { maxDepth: Math.max(0, parts - 1) }), matches };
+  return { ...walkOf(normalized, fixedDirectory), matches };
+}
+
+/** How long one slice of picomatch matching may hold the thread before the search fails. */
+const PICOMATCH_BUDGET_MS = 1000;
+
+/**
+ * A pattern only picomatch reads (a `!(...)` negation): fdir walks, and picomatch matches in
+ * slices of about 10 ms, each under V8's watchdog; a slice still running after 1 s means the
+ * pattern backtracks, and the call fails with INVALID_ARGUMENTS instead of holding the process.
+ */
+export async function walkGuarded(
+  cwd: string,
+  pattern: string,
+  fixedDirectory: (pattern: string) => string,
+  options: {
+    readonly fs: FileSystemAdapter;
+    readonly skip: readonly string[];
+    readonly signal?: AbortSignal;
+  },
+): Promise<string[]> {
+  const normalized = normalize(pattern);
+  const match = picomatch(normalized, { dot: true, posix: true });
+  const all = await walkLinear(cwd, { ...walkOf(normalized, fixedDirectory), matches: () => true }, options);
+  const kept: string[] = [];
+  let at = 0;
+  const slice = (): void => {
+    const until = performance.now() + 10;
+    for (; at < all.length && performance.now() < until; at++) {
+      const path = all[at] as string;
+      if (match(path)) kept.push(path);
+    }
+  };
+  while (at < all.length) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    try {
+      runBounded(slice, PICOMATCH_BUDGET_MS);
+    } catch (error) {
+      if (!(error instanceof SliceCut)) throw error;
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `glob pattern ${JSON.stringify(pattern)} backtracks: matching it held the process past ${PICOMATCH_BUDGET_MS} ms on one name; write it without !(...) (every other glob form matches in linear time)`,
+      );
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return kept;
 }
 
 /** Files under `cwd/fixed` (no link followed, `skip` directories left out) that match, relative to `cwd`. */

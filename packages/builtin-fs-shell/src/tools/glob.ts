@@ -2,11 +2,11 @@ import { type Dirent, readdir } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
-import { type FileSystemAdapter, glob, isDynamicPattern } from 'tinyglobby';
+import { type FileSystemAdapter, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
 import { confirmInside } from './glob-confirm.js';
-import { linearWalk, walkLinear } from './glob-walk.js';
+import { linearWalk, walkGuarded, walkLinear } from './glob-walk.js';
 import type { ToolDeps } from './deps.js';
 import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
@@ -101,19 +101,11 @@ export function createGlobTool(deps: ToolDeps): Tool {
       const tooDeep = countTooDeep();
       const linear = linearWalk(args.pattern, fixedDirectory);
       const skip = args.include_ignored === true ? [] : SKIPPED_DIRECTORIES;
+      const walkOptions = { fs: tooDeep.fs, skip, signal: ctx.signal };
       let paths =
         linear !== undefined
-          ? await walkLinear(base.path, linear, { fs: tooDeep.fs, skip, signal: ctx.signal })
-          : await glob(args.pattern, {
-              fs: tooDeep.fs,
-              cwd: base.path,
-              dot: true,
-              onlyFiles: true,
-              followSymbolicLinks: false,
-              expandDirectories: false,
-              ignore: skip.map((name) => `**/${name}/**`),
-              signal: ctx.signal,
-            });
+          ? await walkLinear(base.path, linear, walkOptions)
+          : await walkGuarded(base.path, args.pattern, fixedDirectory, walkOptions);
       // The walk follows no link, but the pattern's fixed part ("sub/link" of "sub/link/*") may
       // be one: nothing from where it leads is listed, and the result says so.
       let outside = false;
