@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { ToolError } from '@toolplane/core';
 import { fdir } from 'fdir';
 import picomatch from 'picomatch';
-import type { FileSystemAdapter } from 'tinyglobby';
+import { type FileSystemAdapter, isDynamicPattern } from 'tinyglobby';
 import { linearGlob } from '../grep/linear-glob.js';
 import { SliceCut, runBounded } from '../grep/slice-guard.js';
 
@@ -16,14 +16,26 @@ export interface LinearWalk {
   readonly matches: (path: string) => boolean;
 }
 
+/**
+ * The leading directories of a pattern that hold no glob syntax ("src/lib" of "src/lib/*.ts"),
+ * found the way tinyglobby finds the directory its walk starts at.
+ */
+export function fixedDirectory(pattern: string): string {
+  const segments = posix.normalize(pattern).split('/');
+  const fixed: string[] = [];
+  // The last segment names files, never the start of the walk.
+  for (const segment of segments.slice(0, -1)) {
+    if (isDynamicPattern(segment)) break;
+    fixed.push(segment);
+  }
+  return fixed.filter((segment) => segment !== '' && segment !== '.').join('/');
+}
+
 /** The pattern as tinyglobby reads it: posix-normalized, without leading `./`. */
 const normalize = (pattern: string): string => posix.normalize(pattern).replace(/^(\.\/)+/, '');
 
 /** Where a pattern's walk starts and how deep it goes (undefined: all the way, it has `**`). */
-function walkOf(
-  normalized: string,
-  fixedDirectory: (pattern: string) => string,
-): { readonly fixed: string; readonly maxDepth?: number } {
+function walkOf(normalized: string): { readonly fixed: string; readonly maxDepth?: number } {
   const fixed = fixedDirectory(normalized);
   // Without "**" no path is deeper than the pattern's parts (a brace may hold a "/": counted).
   const parts = normalized.split('/').length - (fixed === '' ? 0 : fixed.split('/').length);
@@ -36,14 +48,11 @@ function walkOf(
  * minute), and tinyglobby's `**` passes over names holding a line break; so fdir (the crawler
  * under tinyglobby) walks the fixed directory and RE2 ({@link linearGlob}) matches.
  */
-export function linearWalk(
-  pattern: string,
-  fixedDirectory: (pattern: string) => string,
-): LinearWalk | undefined {
+export function linearWalk(pattern: string): LinearWalk | undefined {
   const normalized = normalize(pattern);
   const matches = linearGlob(normalized, { basename: false });
   if (matches === undefined) return undefined;
-  return { ...walkOf(normalized, fixedDirectory), matches };
+  return { ...walkOf(normalized), matches };
 }
 
 /** How long one slice of picomatch matching may hold the thread before the search fails. */
@@ -57,7 +66,6 @@ const PICOMATCH_BUDGET_MS = 1000;
 export async function walkGuarded(
   cwd: string,
   pattern: string,
-  fixedDirectory: (pattern: string) => string,
   options: {
     readonly fs: FileSystemAdapter;
     readonly skip: readonly string[];
@@ -66,7 +74,7 @@ export async function walkGuarded(
 ): Promise<string[]> {
   const normalized = normalize(pattern);
   const match = picomatch(normalized, { dot: true, posix: true });
-  const all = await walkLinear(cwd, { ...walkOf(normalized, fixedDirectory), matches: () => true }, options);
+  const all = await walkLinear(cwd, { ...walkOf(normalized), matches: () => true }, options);
   const kept: string[] = [];
   let at = 0;
   const slice = (): void => {

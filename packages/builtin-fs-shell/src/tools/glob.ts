@@ -2,11 +2,11 @@ import { type Dirent, readdir } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
-import { type FileSystemAdapter, isDynamicPattern } from 'tinyglobby';
+import type { FileSystemAdapter } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
 import { confirmInside } from './glob-confirm.js';
-import { linearWalk, walkGuarded, walkLinear } from './glob-walk.js';
+import { fixedDirectory, linearWalk, walkGuarded, walkLinear } from './glob-walk.js';
 import type { ToolDeps } from './deps.js';
 import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
@@ -25,21 +25,6 @@ const input = z.object({
   respect_gitignore: z.boolean().optional().describe('Leave out files ignored by .gitignore (default false)'),
   include_ignored: z.boolean().optional().describe('Also look inside .git and node_modules (default false)'),
 });
-
-/**
- * The leading directories of a pattern that hold no glob syntax ("src/lib" of "src/lib/*.ts"),
- * found the way tinyglobby finds the directory its walk starts at.
- */
-function fixedDirectory(pattern: string): string {
-  const segments = posix.normalize(pattern).split('/');
-  const fixed: string[] = [];
-  // The last segment names files, never the start of the walk.
-  for (const segment of segments.slice(0, -1)) {
-    if (isDynamicPattern(segment)) break;
-    fixed.push(segment);
-  }
-  return fixed.filter((segment) => segment !== '' && segment !== '.').join('/');
-}
 
 /** Where the nearest existing directory at or above `relative` (inside `base`) really is. */
 async function realStart(base: string, relative: string): Promise<string | undefined> {
@@ -99,13 +84,13 @@ export function createGlobTool(deps: ToolDeps): Tool {
         throw new ToolError('INVALID_ARGUMENTS', `${base.display} is not a directory`);
       const limit = args.limit ?? deps.limits.globDefaultLimit;
       const tooDeep = countTooDeep();
-      const linear = linearWalk(args.pattern, fixedDirectory);
+      const linear = linearWalk(args.pattern);
       const skip = args.include_ignored === true ? [] : SKIPPED_DIRECTORIES;
       const walkOptions = { fs: tooDeep.fs, skip, signal: ctx.signal };
       let paths =
         linear !== undefined
           ? await walkLinear(base.path, linear, walkOptions)
-          : await walkGuarded(base.path, args.pattern, fixedDirectory, walkOptions);
+          : await walkGuarded(base.path, args.pattern, walkOptions);
       // The walk follows no link, but the pattern's fixed part ("sub/link" of "sub/link/*") may
       // be one: nothing from where it leads is listed, and the result says so.
       let outside = false;

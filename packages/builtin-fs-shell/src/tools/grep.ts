@@ -7,7 +7,6 @@ import { findRipgrep } from '../grep/find-ripgrep.js';
 import { formatHits } from '../grep/format.js';
 import { rememberLineStarts } from '../grep/line-starts.js';
 import { searchWithNode } from '../grep/node-search.js';
-import { RIPGREP_MEMORY_BYTES } from '../grep/options.js';
 import { compilePattern } from '../grep/pattern.js';
 import { searchWithRipgrep } from '../grep/ripgrep.js';
 import type { SearchOutcome } from '../grep/results.js';
@@ -68,7 +67,7 @@ function ripgrepOf(options: GrepRunOptions): string | undefined {
 /** Runs a search with ripgrep when available, else with the Node engine. */
 export async function runSearch(request: SearchRequest, options: GrepRunOptions): Promise<SearchOutcome> {
   const binary = ripgrepOf(options);
-  if (binary) return searchWithRipgrep(binary, request, options.ripgrepMemoryBytes ?? RIPGREP_MEMORY_BYTES);
+  if (binary) return searchWithRipgrep(binary, request, options.ripgrepMemoryBytes);
   return searchWithNode(request);
 }
 
