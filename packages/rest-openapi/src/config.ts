@@ -37,7 +37,8 @@ export interface RestBodyBinding {
   /**
    * Fields of a `multipart/form-data` body sent as files (a part with a filename), by field name;
    * the importer sets it for fields whose schema is `format: binary` or `base64`, has a
-   * `contentMediaType` or `contentEncoding`, or is a Swagger `type: file` (and lists of them).
+   * `contentMediaType` or `contentEncoding`, or is a Swagger `type: file` (and lists of them),
+   * also behind a `$ref`, in an `allOf` member or in every non-null `anyOf`/`oneOf` branch.
    */
   readonly files?: Readonly<Record<string, RestFileField>>;
   /**

@@ -13,12 +13,72 @@ type Schema = Readonly<Record<string, unknown>>;
 const isSchema = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Whether a (converted) property schema is a file: binary or base64 content, or a list of it. */
-function fileSchema(schema: Schema): Schema | undefined {
-  if (schema.format === 'binary' || schema.format === 'base64') return schema;
-  if (typeof schema.contentMediaType === 'string' || typeof schema.contentEncoding === 'string')
-    return schema;
-  if (isSchema(schema.items)) return fileSchema(schema.items);
+/** What a file property's schema says: whether it is a list of files, and the parts' media type. */
+interface FileSchema {
+  readonly list: boolean;
+  readonly contentType?: string;
+}
+
+/** How deep {@link fileSchema} looks through references, `allOf`/`anyOf`/`oneOf` and `items`. */
+const MAX_FILE_SCHEMA_DEPTH = 64;
+
+const mediaType = (schema: Schema): string | undefined =>
+  typeof schema.contentMediaType === 'string' ? schema.contentMediaType : undefined;
+
+/** The schema a `#/definitions/Name` reference of the tool's schema points to. */
+function target(schema: Schema, definitions: Schema): Schema | undefined {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/definitions/')) return undefined;
+  const name = ref.slice('#/definitions/'.length);
+  const found = Object.hasOwn(definitions, name) ? definitions[name] : undefined;
+  return isSchema(found) ? found : undefined;
+}
+
+const isNullSchema = (schema: unknown): boolean => isSchema(schema) && schema.type === 'null';
+
+/**
+ * Whether a (converted) property schema is a file: binary or base64 content, or a list of it,
+ * also behind a `#/definitions/` reference (a recursive schema), in an `allOf` member, or in every
+ * branch of an `anyOf`/`oneOf` but `null`.
+ */
+function fileSchema(schema: Schema, definitions: Schema, depth = 0): FileSchema | undefined {
+  if (depth > MAX_FILE_SCHEMA_DEPTH) return undefined;
+  const referred = target(schema, definitions);
+  if (referred) return fileSchema(referred, definitions, depth + 1);
+  const type = mediaType(schema);
+  if (schema.format === 'binary' || schema.format === 'base64') return { list: false, contentType: type };
+  if (type !== undefined || typeof schema.contentEncoding === 'string')
+    return { list: false, contentType: type };
+  if (isSchema(schema.items)) {
+    const item = fileSchema(schema.items, definitions, depth + 1);
+    return item && { ...item, list: true };
+  }
+  if (Array.isArray(schema.allOf)) {
+    // every member holds: one saying binary makes a file, another may give its media type
+    const members = schema.allOf.filter(isSchema).map((member) => fileSchema(member, definitions, depth + 1));
+    const files = members.filter((member) => member !== undefined);
+    const anyMember = schema.allOf.filter(isSchema).find((member) => mediaType(member) !== undefined);
+    if (files.length > 0)
+      return {
+        list: files.some((file) => file.list),
+        contentType:
+          files.find((file) => file.contentType)?.contentType ?? (anyMember && mediaType(anyMember)),
+      };
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    const open = branches.filter((branch) => !isNullSchema(branch));
+    const files = open.map((branch) =>
+      isSchema(branch) ? fileSchema(branch, definitions, depth + 1) : undefined,
+    );
+    if (open.length === 0 || files.some((file) => file === undefined)) continue;
+    const known = files as FileSchema[];
+    // the media type when every branch gives the same one
+    const types = new Set(known.map((file) => file.contentType));
+    const [only] = types;
+    return { list: known.some((file) => file.list), contentType: types.size === 1 ? only : undefined };
+  }
   return undefined;
 }
 
@@ -26,26 +86,32 @@ function fileSchema(schema: Schema): Schema | undefined {
  * The file fields of a multipart body's schema: each sent as a part with a filename, taken from
  * a `filename` (`fileName`, `file_name`) field of the body when the schema has one and exactly one
  * file field that is no list (else each file is named after its field), and with the
- * `contentMediaType` as the part's type when the schema gives one.
+ * `contentMediaType` as the part's type when the schema gives one. `definitions` is the tool
+ * schema's section of recursive schemas, which the body or its properties may refer to.
  */
-export function fileFields(bodySchema: unknown): Record<string, RestFileField> | undefined {
-  if (!isSchema(bodySchema) || !isSchema(bodySchema.properties)) return undefined;
-  const properties = bodySchema.properties;
+export function fileFields(
+  bodySchema: unknown,
+  definitions: unknown = {},
+): Record<string, RestFileField> | undefined {
+  const sections = isSchema(definitions) ? definitions : {};
+  const body = isSchema(bodySchema) ? (target(bodySchema, sections) ?? bodySchema) : undefined;
+  if (!body || !isSchema(body.properties)) return undefined;
+  const properties = body.properties;
   const found = Object.entries(properties).flatMap(([field, property]) => {
-    const file = isSchema(property) ? fileSchema(property) : undefined;
+    const file = isSchema(property) ? fileSchema(property, sections) : undefined;
     return file ? [[field, file] as const] : [];
   });
   // one filename field names one file: with several, which it names is a guess, so none is taken
   const [only] = found;
-  const single = found.length === 1 && only !== undefined && only[1] === properties[only[0]];
+  const single = found.length === 1 && only !== undefined && !only[1].list;
   const filenameField = single ? FILENAME_FIELDS.find((name) => Object.hasOwn(properties, name)) : undefined;
   const files: Record<string, RestFileField> = {};
   for (const [field, file] of found) {
     if (field === filenameField) continue;
-    const type = file.contentMediaType;
+    const type = file.contentType;
     setOwn(files, field, {
       ...(filenameField !== undefined ? { filenameField } : {}),
-      ...(typeof type === 'string' && MEDIA_TYPE.test(type) ? { contentType: type } : {}),
+      ...(type !== undefined && MEDIA_TYPE.test(type) ? { contentType: type } : {}),
     });
   }
   return Object.keys(files).length > 0 ? files : undefined;
@@ -55,12 +121,15 @@ export function fileFields(bodySchema: unknown): Record<string, RestFileField> |
 export function bodyBinding(
   body: NormalizedBody,
   argument: string,
-  parametersSchema: { readonly properties?: unknown },
+  parametersSchema: { readonly properties?: unknown; readonly definitions?: unknown },
 ): RestBodyBinding {
   const { contentType, collectionFormats } = body;
   const properties = isSchema(parametersSchema.properties) ? parametersSchema.properties : {};
   const files = contentType.toLowerCase().startsWith('multipart/form-data')
-    ? fileFields(properties[argument])
+    ? fileFields(
+        Object.hasOwn(properties, argument) ? properties[argument] : undefined,
+        parametersSchema.definitions,
+      )
     : undefined;
   return {
     argument,

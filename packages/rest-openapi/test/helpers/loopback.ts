@@ -7,6 +7,8 @@ export interface RecordedRequest {
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: string;
+  /** The body's exact bytes (`body` is them read as UTF-8). */
+  readonly bytes: Buffer;
   /** Client port of the connection, to see connection reuse. */
   readonly remotePort: number;
 }
@@ -28,11 +30,13 @@ export async function startLoopback(handler: Handler): Promise<Loopback> {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
+      const bytes = Buffer.concat(chunks);
       const recorded: RecordedRequest = {
         method: incoming.method ?? '',
         url: incoming.url ?? '',
         headers: incoming.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: bytes.toString('utf8'),
+        bytes,
         remotePort: incoming.socket.remotePort ?? 0,
       };
       requests.push(recorded);
