@@ -23,6 +23,8 @@ export interface SearchOutcome {
   /** True when the engine stopped early (hard caps of a runaway search). */
   readonly incomplete: boolean;
   readonly engine: 'ripgrep' | 'node';
+  /** What the model should know about how the search ran (an engine that took over). */
+  readonly note?: string;
 }
 
 /** Sorts by path, byte order, so both engines list files the same way. */

@@ -3,6 +3,7 @@ import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import { formatBytes } from '../files/sniff.js';
+import { RipgrepWaitedOnFifo, watchFifoOpenWait } from './fifo-wait.js';
 import { RIPGREP_MEMORY_BYTES } from './options.js';
 import { type FileHits, type SearchOutcome, byPath } from './results.js';
 import type { SearchRequest } from './search-request.js';
@@ -179,6 +180,14 @@ export function searchWithRipgrep(
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };
+    let waitedOnFifo = false;
+    const stopWatch =
+      child.pid === undefined
+        ? () => {}
+        : watchFifoOpenWait(child.pid, () => {
+            waitedOnFifo = true;
+            child.kill('SIGKILL');
+          });
     request.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -196,13 +205,19 @@ export function searchWithRipgrep(
       if (stderr.length < 64) stderr.push(chunk);
     });
     child.once('error', (error) => {
+      stopWatch();
       request.signal?.removeEventListener('abort', onAbort);
       reject(error);
     });
     child.once('close', (code, signal) => {
+      stopWatch();
       request.signal?.removeEventListener('abort', onAbort);
       if (request.signal?.aborted) {
         reject(request.signal.reason);
+        return;
+      }
+      if (waitedOnFifo) {
+        reject(new RipgrepWaitedOnFifo());
         return;
       }
       const message = Buffer.concat(stderr).toString('utf8').trim();

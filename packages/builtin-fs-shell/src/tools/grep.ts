@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { type Tool, ToolError, type ToolResult, defineTool, ok } from '@toolplane/core';
 import { z } from 'zod';
 import { FILE_TYPES } from '../grep/file-types.js';
+import { FIFO_TAKEOVER_NOTE, RipgrepWaitedOnFifo } from '../grep/fifo-wait.js';
 import { findRipgrep } from '../grep/find-ripgrep.js';
 import { formatHits } from '../grep/format.js';
 import { rememberLineStarts } from '../grep/line-starts.js';
@@ -64,11 +65,20 @@ function ripgrepOf(options: GrepRunOptions): string | undefined {
   return options.ripgrep === false ? undefined : (options.ripgrep ?? findRipgrep());
 }
 
-/** Runs a search with ripgrep when available, else with the Node engine. */
+/**
+ * Runs a search with ripgrep when available, else with the Node engine; also with the Node
+ * engine when ripgrep was stopped waiting to open a FIFO (an ignore file it cannot be told to
+ * pass over).
+ */
 export async function runSearch(request: SearchRequest, options: GrepRunOptions): Promise<SearchOutcome> {
   const binary = ripgrepOf(options);
-  if (binary) return searchWithRipgrep(binary, request, options.ripgrepMemoryBytes);
-  return searchWithNode(request);
+  if (!binary) return searchWithNode(request);
+  try {
+    return await searchWithRipgrep(binary, request, options.ripgrepMemoryBytes);
+  } catch (error) {
+    if (!(error instanceof RipgrepWaitedOnFifo)) throw error;
+    return { ...(await searchWithNode(request)), note: FIFO_TAKEOVER_NOTE };
+  }
 }
 
 /** The `grep` tool. */
@@ -139,7 +149,8 @@ export function createGrepTool(deps: ToolDeps): Tool {
       const display = deps.workspace.display(prefixDirectory);
       const shown = formatHits(outcome.files, mode, limit, display === '.' ? '' : display);
       if (outcome.files.length === 0) {
-        return ok(`No matches for /${request.pattern.source}/ in ${target.display}`, {
+        const note = outcome.note === undefined ? '' : ` (${outcome.note})`;
+        return ok(`No matches for /${request.pattern.source}/ in ${target.display}${note}`, {
           files: 0,
           matches: 0,
           engine: outcome.engine,
@@ -150,6 +161,7 @@ export function createGrepTool(deps: ToolDeps): Tool {
       if (shown.truncated)
         notes.push(`showing the first ${limit} ${unit}; narrow the search or raise head_limit`);
       if (outcome.incomplete) notes.push('the search stopped early because it found too much; narrow it');
+      if (outcome.note !== undefined) notes.push(outcome.note);
       const files = `${shown.files} file${shown.files === 1 ? '' : 's'}`;
       const summary =
         mode === 'files_with_matches'

@@ -87,6 +87,55 @@ describe('ignore files that are not regular files', () => {
   });
 });
 
+describe.skipIf(!ripgrep)('ripgrep and a FIFO named .gitignore', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  const ctx = context('ignore-kinds-fifo');
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir('tp-ignore-fifo-'));
+    await mkdir(join(dir, 'deep', 'er'), { recursive: true });
+    await writeFile(join(dir, 'a.txt'), 'needle at the top\n');
+    await writeFile(join(dir, 'deep', 'er', 'b.txt'), 'needle below the FIFO\n');
+    await writeFile(join(dir, 'deep', 'er', 'c.log'), 'no match here\n');
+    // ripgrep opens each .gitignore it meets with a blocking open: with no writer it waited
+    // there until the call's deadline.
+    execFileSync('mkfifo', [join(dir, 'deep', '.gitignore')]);
+  });
+  afterAll(async () => {
+    await cleanup();
+  });
+
+  it('is noticed, and the Node engine answers what ripgrep would have', async () => {
+    const rg = createBuiltinProvider({ workspace: dir, tools: ['grep'] });
+    const viaNode = createBuiltinProvider({ workspace: dir, tools: ['grep'], grep: { ripgrep: false } });
+    try {
+      const args = { pattern: 'needle', output_mode: 'content' };
+      // Bounded, so a run that still waits on the FIFO fails here instead of hanging the suite.
+      const result = await rg.execute('grep', args, context('fifo', { signal: AbortSignal.timeout(60_000) }));
+      const text = okText(result);
+      expect(result.ok && result.structured).toMatchObject({ engine: 'node', files: 2, matches: 2 });
+      expect(text).toContain('ripgrep waited to open a FIFO in the tree, likely one named .gitignore');
+      const expected = okText(await viaNode.execute('grep', args, ctx));
+      expect(text.replace(/; ripgrep waited to open a FIFO[^)]*/, '')).toBe(expected);
+      expect(expected).toMatch(/^a\.txt\n1:needle at the top\n\ndeep\/er\/b\.txt\n1:needle below the FIFO\n/);
+    } finally {
+      await rg.close?.();
+      await viaNode.close?.();
+    }
+  });
+
+  it('says so when nothing matches', async () => {
+    const rg = createBuiltinProvider({ workspace: dir, tools: ['grep'] });
+    try {
+      const text = okText(await rg.execute('grep', { pattern: 'absent' }, ctx));
+      expect(text).toMatch(/^No matches for \/absent\/ in \. \(ripgrep waited to open a FIFO/);
+    } finally {
+      await rg.close?.();
+    }
+  });
+});
+
 describe.skipIf(!ripgrep)('ripgrep and an ignore file that never ends', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
