@@ -40,6 +40,15 @@ export interface McpProvider extends ToolProvider {
   /** Lists the server's tools again (all pages) and returns the new local specs. */
   refreshTools(signal?: AbortSignal): Promise<readonly ToolSpec[]>;
   /**
+   * Starts the server anew and lists its tools again, as a new provider would: a running server
+   * is stopped first (its calls in flight fail with `PROVIDER_UNAVAILABLE`), its crashes are
+   * forgotten, so a server marked `failed` (a crash loop, given up by the restart policy) comes
+   * back once it is fixed. Rejects with the start's error when it still cannot start (the
+   * provider is then as after a failed `start()`: the next call tries once more). A shared
+   * server restarts for every provider holding it.
+   */
+  restart(signal?: AbortSignal): Promise<readonly ToolSpec[]>;
+  /**
    * Sends an MCP `ping` (starting the server if it is not running) and resolves with the round
    * trip in milliseconds; rejects when the server does not answer within `timeoutMs`.
    */

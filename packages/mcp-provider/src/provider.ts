@@ -309,6 +309,14 @@ export function createMcpProvider(
         return tools.specs;
       });
     },
+    restart(signal) {
+      return whileOpen(signal, async (until) => {
+        const session = await connection.restart(until);
+        await tools.refreshOrThrow(session, until);
+        scheduleIdleStop();
+        return tools.specs;
+      });
+    },
     ping(pingOptions = {}) {
       return whileOpen(pingOptions.signal, async (until) => {
         const session = await connection.start(until);

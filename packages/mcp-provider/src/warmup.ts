@@ -83,6 +83,7 @@ function failedProvider(name: string, error: ToolError): McpProvider {
       Promise.resolve({ ok: false, error: { code: error.code, message: error.message, retryable: false } }),
     status: () => ({ server: name, state: 'failed', lastError: error.message, tools: 0 }),
     refreshTools: () => Promise.reject(error),
+    restart: () => Promise.reject(error),
     ping: () => Promise.reject(error),
     close: () => Promise.resolve(),
   };

@@ -34,8 +34,8 @@ describe('a server that crashes each time after a delay longer than the crash wi
       const result = await provider.execute('echo', { message: 'x' }, createToolContext());
       expect(!result.ok && result.error.code).toBe('PROVIDER_UNAVAILABLE');
       expect(!result.ok && result.error.message).toContain('in a row');
-      // what brings it back: start() does not (a server given up is not started again)
-      expect(!result.ok && result.error.message).toContain('fix the server, then create its provider again');
+      // what brings it back: start() does not (a server given up is not started again), restart() does
+      expect(!result.ok && result.error.message).toContain('fix the server, then call provider.restart()');
       await expect(provider.start?.(AbortSignal.timeout(10_000))).rejects.toMatchObject({
         code: 'PROVIDER_UNAVAILABLE',
       });

@@ -89,6 +89,13 @@ export class RestartTracker {
     return `it crashed ${this.attempt + 1} times in a row, none up for healthyResetMs (${policy.healthyResetMs} ms)`;
   }
 
+  /** Forgets every crash (an operator's restart of a server fixed meanwhile). */
+  reset(): void {
+    this.attempt = 0;
+    this.crashes = [];
+    this.upSince = undefined;
+  }
+
   /** Restarts so far in the current run of crashes. */
   get restarts(): number {
     return this.attempt;

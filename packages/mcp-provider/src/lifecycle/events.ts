@@ -15,7 +15,11 @@ export type McpProviderEvent =
       readonly delayMs: number;
     }
   | { readonly type: 'server-failed'; readonly server: string; readonly reason: string }
-  | { readonly type: 'server-stopped'; readonly server: string; readonly reason: 'idle' | 'closed' }
+  | {
+      readonly type: 'server-stopped';
+      readonly server: string;
+      readonly reason: 'idle' | 'closed' | 'restart';
+    }
   | { readonly type: 'health-failed'; readonly server: string; readonly reason: string }
   | { readonly type: 'session-expired'; readonly server: string }
   | {

@@ -31,6 +31,8 @@ export class ServerConnection {
   lastError = '';
   private current: McpSession | undefined;
   private starting: SharedStart | undefined;
+  /** The stop of an operator's restart in progress. */
+  private stopping: Promise<void> | undefined;
   private readonly waiters = new RestartWaiters();
   private readonly tracker: RestartTracker;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -186,7 +188,7 @@ export class ServerConnection {
     if (!next) {
       this.state = 'failed';
       // a server given up is not started again: say what brings it back
-      this.lastError = `${this.tracker.givenUpBecause()} and was given up (restartPolicy): fix the server, then create its provider again (a shared server's, once every provider holding it is closed); last: ${reason}`;
+      this.lastError = `${this.tracker.givenUpBecause()} and was given up (restartPolicy): fix the server, then call provider.restart(); last: ${reason}`;
       this.emit({ type: 'server-failed', server: this.server, reason: this.lastError });
       this.waiters.rejectAll(this.unavailable(this.lastError));
       return;
@@ -249,8 +251,24 @@ export class ServerConnection {
     return renewal.join(signal, () => this.cancelled());
   }
 
+  /**
+   * An operator's restart: stops the running server (or the start or restart in progress), forgets
+   * its crashes and starts it anew, as a new provider would; a server marked failed comes back
+   * this way. Not counted as a crash. Callers at once share one stop.
+   */
+  async restart(signal?: AbortSignal): Promise<McpSession> {
+    if (this.state === 'closed') throw this.unavailable('the provider was closed');
+    if (signal?.aborted) throw this.cancelled();
+    this.stopping ??= this.stop('restart').finally(() => {
+      this.stopping = undefined;
+    });
+    await this.stopping;
+    this.tracker.reset();
+    return this.start(signal);
+  }
+
   /** Stops the server without restarting it (a lazy server going idle); `start()` brings it back. */
-  async stop(reason: 'idle' | 'closed' = 'idle'): Promise<void> {
+  async stop(reason: 'idle' | 'closed' | 'restart' = 'idle'): Promise<void> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.stopHealthProbes();
