@@ -1,6 +1,10 @@
 import type { Node } from 'web-tree-sitter';
-import { type LineFacts, RUN_TIME, assignVariable } from './facts.js';
+import { allKey } from './arrays.js';
+import { type AnalysisState, type Scope, notUnderstood } from './context.js';
+import { type LineFacts, RUN_TIME, assignVariable, queueArithmeticCode } from './facts.js';
+import { analyzeNested } from './parse-script.js';
 import { namedChildrenOf } from './parser.js';
+import type { ShellWord } from './shell-word.js';
 import { resolveWord } from './words.js';
 
 /** Longest arithmetic text searched for assignments; a longer one makes the line asked. */
@@ -22,9 +26,22 @@ function assignedNames(facts: LineFacts, text: string): string[] {
   return [...text.matchAll(ASSIGNED)].map((match) => (match[1] ?? match[2]) as string);
 }
 
-/** Whether a node is arithmetic bash evaluates: `$((...))`, `((...))`, an array subscript. */
+/** Operators of `[[ ... ]]` whose operands are arithmetic. */
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+
+/**
+ * Whether a node is arithmetic bash evaluates: `$((...))`, `((...))`, an array subscript, an
+ * arithmetic comparison of `[[ ... ]]`.
+ */
 function isArithmetic(node: Node): boolean {
   if (node.type === 'arithmetic_expansion' || node.type === 'subscript') return true;
+  if (node.type === 'binary_expression' && node.parent?.type === 'test_command')
+    return (
+      node.parent.text.startsWith('[[') &&
+      namedChildrenOf(node).some(
+        (child) => child.type === 'test_operator' && ARITHMETIC_TESTS.has(child.text),
+      )
+    );
   return node.type === 'compound_statement' && node.text.startsWith('((');
 }
 
@@ -40,7 +57,8 @@ function isLet(node: Node): boolean {
 function arithmeticTexts(node: Node, out: string[], depth = 0): void {
   if (depth > 64) return;
   if (isArithmetic(node) || isLet(node)) {
-    out.push(node.text);
+    // `A[X]`: the index is arithmetic, not the array's name.
+    out.push(node.type === 'subscript' ? node.text.slice(node.text.indexOf('[')) : node.text);
     return;
   }
   for (const child of namedChildrenOf(node)) arithmeticTexts(child, out, depth + 1);
@@ -54,6 +72,57 @@ function arithmeticTexts(node: Node, out: string[], depth = 0): void {
 export function forgetArithmeticAssignments(facts: LineFacts, node: Node): void {
   const texts: string[] = [];
   arithmeticTexts(node, texts);
-  for (const text of texts)
+  for (const text of texts) {
+    // A variable arithmetic reads is evaluated as an expression in turn: `X='a[$(cmd)]';
+    // echo $((X))` runs cmd. Its values are queued before what the text assigns is forgotten.
+    if (text.length <= MAX_ARITHMETIC) queueArithmeticCode(facts, valuesRead(facts, text));
     for (const name of assignedNames(facts, text)) assignVariable(facts, name, [RUN_TIME]);
+  }
+}
+
+/** Most variables whose values are looked at for one arithmetic text (names that name names). */
+const MAX_NAMES_READ = 64;
+
+/**
+ * The values of the variables an arithmetic text reads, and of the variables those values
+ * name in turn (`X=Y; Y='a[$(cmd)]'; $((X))` evaluates Y's value too), within {@link MAX_NAMES_READ}.
+ */
+function valuesRead(facts: LineFacts, text: string): ShellWord[] {
+  const names = new Set<string>();
+  const values: ShellWord[] = [];
+  const visit = (source: string): void => {
+    for (const [name] of source.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+      if (names.size >= MAX_NAMES_READ) return;
+      if (names.has(name)) continue;
+      names.add(name);
+      for (const value of [
+        ...(facts.variables.get(name) ?? []),
+        ...(facts.variables.get(allKey(name)) ?? []),
+      ]) {
+        values.push(value);
+        // A value that names another variable is short; a long one is not read for names.
+        if (value.text.length <= 256) visit(value.text);
+      }
+    }
+  };
+  visit(text);
+  return values;
+}
+
+/**
+ * Judges the texts bash evaluates as arithmetic that hold a command substitution (queued by
+ * {@link queueArithmeticCode}): the line is asked, and each text is parsed as the arithmetic it
+ * is, so a deny rule inside an index (`declare -i n; n='a[$(rm -rf /)]'`) denies.
+ */
+export function judgeArithmeticCode(state: AnalysisState, scope: Scope): void {
+  const texts = state.facts.arithmeticCode.splice(0);
+  const inner: Scope = { ...scope, depth: scope.depth + 1, via: [...scope.via, 'arithmetic'] };
+  for (const text of texts) {
+    notUnderstood(
+      state,
+      'a value evaluated as arithmetic (an integer variable, or one read by arithmetic) holds a command substitution, which runs in an array index',
+      text,
+    );
+    analyzeNested(state, inner, `: $(( ${text} ))`, text);
+  }
 }

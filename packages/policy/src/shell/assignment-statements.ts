@@ -3,7 +3,7 @@ import { type AnalysisState, type Scope, notUnderstood } from './context.js';
 import { assignArray } from './array-assignments.js';
 import { assignKeyed, unsetElement } from './array-elements.js';
 import { declareAssociative } from './associative.js';
-import { MAX_VARIABLES, assignVariable, forgetVariable } from './facts.js';
+import { MAX_VARIABLES, assignVariable, forgetVariable, queueArithmeticCode } from './facts.js';
 import { valuesOf, withReadings } from './readings.js';
 import { inOptionCluster } from './normalize.js';
 import { childrenOf, namedChildrenOf } from './parser.js';
@@ -43,6 +43,14 @@ export function checkAssignment(
   if (DANGEROUS_VARIABLE.test(name))
     notUnderstood(state, `setting ${name} changes what later commands run`, text);
   const append = childrenOf(node).some((child) => child && !child.isNamed && child.text === '+=');
+  // `declare -ai A; A[0]=...`: an integer array's elements are arithmetic too.
+  if ((subscript || value?.type === 'array') && state.facts.integers.has(name))
+    queueArithmeticCode(
+      state.facts,
+      value?.type === 'array'
+        ? namedChildrenOf(value).flatMap((element) => valuesOf(state.facts, resolveWord(element)))
+        : valuesOf(state.facts, word),
+    );
   if (subscript) {
     assignSubscript(state, name, index, valuesOf(state.facts, word), append);
     return undefined;
@@ -122,6 +130,18 @@ export function walkDeclaration(state: AnalysisState, scope: Scope, node: Node):
     // bash refuses to turn an indexed array into an associative one.
     if (!state.facts.variables.has(`${name}[@]`)) declareAssociative(state.facts, name);
   }
+  // `declare -i n`, `local -ai A`: what is assigned to them from now on is arithmetic.
+  if (
+    keyword !== 'export' &&
+    namedChildrenOf(node).some((child) => child && inOptionCluster(child.text, 'i'))
+  ) {
+    const names = namedChildrenOf(node).flatMap((child) =>
+      child?.type === 'variable_assignment' || child?.type === 'variable_name'
+        ? [state.facts.variables.resolveName(variableOf(child))]
+        : [],
+    );
+    state.facts.integers = new Set([...state.facts.integers, ...names]);
+  }
   // `declare -n R=OUT`: R names OUT (its values now are followed, not later changes).
   const nameref = namedChildrenOf(node).some(
     (child) => child?.type === 'word' && inOptionCluster(child.text, 'n'),
@@ -130,6 +150,8 @@ export function walkDeclaration(state: AnalysisState, scope: Scope, node: Node):
     if (!child) continue;
     if (child.type === 'variable_assignment' && nameref) aliasVariable(state, scope, child, node.text);
     else if (child.type === 'variable_assignment') assign(state, scope, child, node.text);
+    else if (child.type === 'variable_name' && nameref && node.type === 'declaration_command')
+      state.facts.variables.declareNameref(child.text);
     else if (node.type === 'unset_command' && child.type === 'variable_name')
       forgetVariable(state.facts, child.text);
     else if (node.type === 'unset_command') unsetWord(state, scope, child);
@@ -149,4 +171,11 @@ function unsetWord(state: AnalysisState, scope: Scope, child: Node): void {
   const text = values.length === 1 && !values[0]?.dynamic ? (values[0]?.text ?? '') : '';
   const element = /^([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]$/s.exec(text);
   if (element) unsetElement(state.facts, element[1] as string, element[2] as string);
+}
+
+/** The variable a declaration's word names: `n` of `n=1` and of `n`. */
+function variableOf(child: Node): string {
+  const text =
+    (child.type === 'variable_assignment' ? child.childForFieldName('name')?.text : child.text) ?? '';
+  return text.replace(/\[.*$/s, '');
 }

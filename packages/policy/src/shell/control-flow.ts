@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { type AnalysisState, type Scope, addSources, knownInput } from './context.js';
+import { type AnalysisState, type Scope, addSources, knownInput, notUnderstood } from './context.js';
 import { RUN_TIME, assignVariable, defineFunction, inChild, maybe } from './facts.js';
 import { outputReaders, valuesOf } from './readings.js';
 import { stageOutputs } from './known-outputs.js';
@@ -84,6 +84,11 @@ export function handleFor(state: AnalysisState, scope: Scope, node: Node): void 
         for (const word of resolveFields(state, scope, child))
           for (const fields of word.readings ?? [[word]]) words.push(...fields);
       } else {
+        // `declare -n r; for r in A B`: r names each word in turn.
+        if (field === 'body' && name !== undefined && listed && state.facts.variables.isNameref(name)) {
+          loopOverNames(state, scope, name, words, child);
+          continue;
+        }
         // `for NAME; do` loops over the positional parameters: values from outside the line.
         if (field === 'body' && name !== undefined)
           assignVariable(
@@ -95,4 +100,28 @@ export function handleFor(state: AnalysisState, scope: Scope, node: Node): void 
       }
     }
   });
+}
+
+/** Most words a `for` loop over a nameref walks its body for; more make the line asked. */
+const MAX_NAMED_LOOPS = 16;
+
+/**
+ * The body of `for r in WORDS` where r is a nameref: bash makes r name each word before a
+ * round, so the body is walked once per word with r naming it (a word that is not one known
+ * name leaves r a plain variable with no value).
+ */
+function loopOverNames(
+  state: AnalysisState,
+  scope: Scope,
+  name: string,
+  words: readonly ShellWord[],
+  body: Node,
+): void {
+  const values = words.flatMap((word) => valuesOf(state.facts, word));
+  if (values.length > MAX_NAMED_LOOPS)
+    notUnderstood(state, `a loop over a nameref names more than ${MAX_NAMED_LOOPS} variables`, body.text);
+  for (const value of values.slice(0, MAX_NAMED_LOOPS)) {
+    state.facts.variables.setNameref(name, value.dynamic ? undefined : value.text);
+    walk(state, scope, body);
+  }
 }

@@ -62,6 +62,16 @@ export interface LineFacts {
   shellDirectories: readonly ShellWord[] | undefined;
   /** Working directories of the (sub)shell `$BASHPID` names, when a wrapper moved the command. */
   processDirectories: readonly ShellWord[] | undefined;
+  /** Variables with the integer attribute (`declare -i`): what is assigned to them is arithmetic. */
+  integers: ReadonlySet<string>;
+  /**
+   * Texts bash evaluates as arithmetic that hold a command substitution (`a[$(cmd)]` assigned to
+   * an integer variable, or read by `$((X))`), waiting to be judged after the statement; shared by
+   * every snapshot, so none is lost when a child's facts are rolled back.
+   */
+  readonly arithmeticCode: string[];
+  /** Every text ever put in {@link arithmeticCode}, so each is judged once. */
+  readonly arithmeticSeen: Set<string>;
   /** More values or variables than are followed: the line is asked. */
   overflow: boolean;
 }
@@ -79,6 +89,9 @@ export function createFacts(): LineFacts {
     aliases: new Map(),
     shellDirectories: undefined,
     processDirectories: undefined,
+    integers: new Set(),
+    arithmeticCode: [],
+    arithmeticSeen: new Set(),
     overflow: false,
   };
 }
@@ -168,6 +181,7 @@ export function maybe(facts: LineFacts, walk: () => void): void {
     const now = facts.variables.get(name);
     if (was !== now) facts.variables.set(name, union(facts, was ?? [RUN_TIME], now ?? [RUN_TIME]));
   }
+  if (before.integers !== facts.integers) facts.integers = new Set([...before.integers, ...facts.integers]);
   if (before.directories !== facts.directories)
     facts.directories = union(facts, before.directories, facts.directories);
   if (before.previous !== facts.previous) facts.previous = union(facts, before.previous, facts.previous);
@@ -196,13 +210,19 @@ export function assignVariable(
   facts: LineFacts,
   name: string,
   values: readonly ShellWord[],
-  append = false,
+  appending = false,
 ): void {
+  let append = appending;
   if (!facts.variables.has(name) && facts.variables.size >= MAX_VARIABLES) {
     facts.overflow = true;
     return;
   }
+  // `declare -i n`: the value is arithmetic, evaluated now (`n+=1` adds).
   let next = [...values];
+  if (facts.integers.has(arrayName(name))) {
+    next = integerValues(facts, values, append);
+    append = false;
+  }
   if (append) {
     next = [];
     for (const old of facts.variables.get(name) ?? [RUN_TIME])
@@ -275,4 +295,33 @@ export function withVariables(
     if (values) facts.variables.set(name, values);
     else facts.variables.delete(name);
   }
+}
+
+/** Most texts with a command substitution judged as arithmetic in one line; more overflow. */
+const MAX_ARITHMETIC_CODE = 64;
+
+/**
+ * Puts the values bash evaluates as arithmetic that hold a command substitution (`$(` or a
+ * backtick, which run when they sit in an array index) on {@link LineFacts.arithmeticCode}.
+ */
+export function queueArithmeticCode(facts: LineFacts, values: readonly ShellWord[]): void {
+  for (const value of values) {
+    if (!/\$\(|`/.test(value.text) || facts.arithmeticSeen.has(value.text)) continue;
+    if (facts.arithmeticSeen.size >= MAX_ARITHMETIC_CODE) {
+      facts.overflow = true;
+      return;
+    }
+    facts.arithmeticSeen.add(value.text);
+    facts.arithmeticCode.push(value.text);
+  }
+}
+
+/**
+ * What an integer variable holds after an assignment: a literal whole number stays, anything
+ * else is a number worked out at run time; code in the values is queued to be judged.
+ */
+function integerValues(facts: LineFacts, values: readonly ShellWord[], append: boolean): ShellWord[] {
+  queueArithmeticCode(facts, values);
+  const only = values.length === 1 ? values[0] : undefined;
+  return !append && only && !only.dynamic && /^-?(0|[1-9][0-9]{0,8})$/.test(only.text) ? [only] : [RUN_TIME];
 }

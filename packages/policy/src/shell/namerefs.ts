@@ -4,6 +4,15 @@ import type { ShellWord } from './shell-word.js';
 /** The suffix of the variable that marks NAME as a nameref (`declare -n NAME=TARGET`). */
 const NAMEREF = '[\u0004]';
 
+/**
+ * The suffix of the variable that marks NAME as a nameref with no target yet (`declare -n NAME`):
+ * the next value NAME is given names its target.
+ */
+const PENDING = '[\u0005]';
+
+/** What a variable name may be, with an element (`m[k]`): what a nameref can name. */
+const TARGET = /^[A-Za-z_][A-Za-z0-9_]*(\[.+\])?$/s;
+
 /** Most namerefs followed one after another (bash stops a chain too, at a loop). */
 const MAX_CHAIN = 8;
 
@@ -37,9 +46,30 @@ export class Variables extends Map<string, readonly ShellWord[]> {
    */
   setNameref(name: string, target: string | undefined): void {
     for (const key of [...super.keys()]) if (key === name || key.startsWith(`${name}[`)) super.delete(key);
-    if (target === undefined) return;
+    if (target === undefined || !TARGET.test(target)) return;
     super.set(`${name}${NAMEREF}`, [{ text: target, dynamic: false, glob: false, substitutions: [] }]);
     this.namerefs = true;
+  }
+
+  /**
+   * `declare -n NAME` without a value: a value NAME already has (`r=OUT; declare -n r`) names
+   * its target at once; with none, the next value assigned to NAME does (`declare -n r;
+   * r=OUT`), as bash does.
+   */
+  declareNameref(name: string): void {
+    if (super.has(`${name}${NAMEREF}`)) return;
+    const value = super.get(name);
+    if (value === undefined) {
+      super.set(`${name}${PENDING}`, [{ text: name, dynamic: false, glob: false, substitutions: [] }]);
+      this.namerefs = true;
+      return;
+    }
+    this.setNameref(name, targetOf(value));
+  }
+
+  /** Whether NAME is a nameref, with a target or waiting for one (a `for` loop then names each word). */
+  isNameref(name: string): boolean {
+    return super.has(`${name}${NAMEREF}`) || super.has(`${name}${PENDING}`);
   }
 
   /** The variable a name stands for: the one a chain of namerefs leads to, else the name itself. */
@@ -54,7 +84,12 @@ export class Variables extends Map<string, readonly ShellWord[]> {
     for (let step = 0; this.namerefs && step < MAX_CHAIN; step++) {
       const name = NAME.exec(current)?.[0];
       const suffix = name === undefined ? '' : current.slice(name.length);
-      if (name === undefined || suffix === NAMEREF || (suffix !== '' && !suffix.startsWith('[')))
+      if (
+        name === undefined ||
+        suffix === NAMEREF ||
+        suffix === PENDING ||
+        (suffix !== '' && !suffix.startsWith('['))
+      )
         return current;
       const marker = super.get(`${name}${NAMEREF}`);
       if (!marker) return current;
@@ -83,7 +118,12 @@ export class Variables extends Map<string, readonly ShellWord[]> {
 
   override set(key: string, value: readonly ShellWord[]): this {
     // A nameref a function made (`declare -gn`) comes back by its marker.
-    if (key.endsWith(NAMEREF)) this.namerefs = true;
+    if (key.endsWith(NAMEREF) || key.endsWith(PENDING)) this.namerefs = true;
+    // `declare -n r; r=OUT`: the first value of a nameref with no target names it.
+    if (this.namerefs && !key.endsWith(PENDING) && super.has(`${key}${PENDING}`)) {
+      this.setNameref(key, targetOf(value));
+      return this;
+    }
     const target = this.target(key);
     if (target !== NOWHERE) super.set(target, value);
     return this;
@@ -92,4 +132,10 @@ export class Variables extends Map<string, readonly ShellWord[]> {
   override delete(key: string): boolean {
     return super.delete(this.target(key));
   }
+}
+
+/** The variable a value names, when it is one known name (else a nameref's target is unknown). */
+function targetOf(value: readonly ShellWord[]): string | undefined {
+  const only = value.length === 1 ? value[0] : undefined;
+  return only && !only.dynamic && TARGET.test(only.text) ? only.text : undefined;
 }

@@ -10,7 +10,7 @@ import { namedChildrenOf } from './parser.js';
 import { handleRedirectedStatement } from './redirections.js';
 import type { ShellWord } from './shell-word.js';
 import { resolveWord } from './words.js';
-import { forgetArithmeticAssignments } from './arithmetic-effects.js';
+import { forgetArithmeticAssignments, judgeArithmeticCode } from './arithmetic-effects.js';
 
 /** Node types that only group statements; their children are walked. */
 const CONTAINERS = new Set([
@@ -127,6 +127,7 @@ export function walk(state: AnalysisState, scope: Scope, node: Node): void {
   walkNode(state, scope, node);
   // `((i++))`, `: $((i+=1))`, `tee ${A[i++]}`: what the arithmetic assigned is unknown after it.
   if (ARITHMETIC_STATEMENTS.has(node.type)) forgetArithmeticAssignments(state.facts, node);
+  if (state.facts.arithmeticCode.length > 0) judgeArithmeticCode(state, scope);
   state.treeDepth--;
 }
 
