@@ -161,18 +161,95 @@ function userid(text: string, anchor: number): RuleMatch | undefined {
   return passwordMatch(text, cursor, start, end);
 }
 
+/** Commands whose first argument is a logon even without `@` (probed by their `q`: no extra pass but one). */
+const LOCAL_COMMANDS = ['sqlplus', 'sqlldr', 'sqlcl'];
+/** SQL*Plus's prompt, then its `connect` (probed by the `S` the scan already searches). */
+const PROMPT = 'SQL> ';
+const PROMPT_CONNECT = /[ \t]*(?:connect|conn)(?=[ \t])/iy;
+
+/** The regexes the matcher uses (checked for linear time by a test). */
+export const ORACLE_PATTERNS: readonly RegExp[] = [PROMPT_CONNECT];
+
+/** A character that ends an argument after a password (blank, closing quote, list punctuation, `;`). */
+function endsArgument(code: number): boolean {
+  return (
+    Number.isNaN(code) ||
+    code <= 32 ||
+    code === 34 ||
+    code === 39 ||
+    code === 44 ||
+    code === 93 ||
+    code === 59
+  );
+}
+
+/**
+ * At `sqlplus`/`sqlldr`/`sqlcl` or the `SQL> ` prompt: the password of a logon `user/password`
+ * given as the first argument without a database (`sqlplus scott/PASSWORD`: the local instance).
+ * A logon with `@` is left to {@link atSign}; a word with a second `/` is a path.
+ */
+function localLogon(text: string, anchor: number): RuleMatch | undefined {
+  let cursor: number;
+  if (text.startsWith(PROMPT, anchor)) {
+    PROMPT_CONNECT.lastIndex = anchor + PROMPT.length;
+    if (!PROMPT_CONNECT.test(text)) return undefined;
+    cursor = PROMPT_CONNECT.lastIndex;
+  } else {
+    const previous = text.charCodeAt(anchor - 1);
+    if (anchor > 0 && (isUserCode(previous) || previous === 45 || previous === 46)) return undefined;
+    const name = LOCAL_COMMANDS.find((command) => text.startsWith(command, anchor));
+    if (name === undefined) return undefined;
+    cursor = anchor + name.length;
+    if (text.startsWith('.exe', cursor)) cursor += 4;
+    if (!endsArgument(text.charCodeAt(cursor))) return undefined;
+  }
+  // Options (`-s`, `-L`, `-R 3`) and the separators of traces and argument lists come first.
+  const limit = Math.min(text.length, cursor + MAX_PART);
+  while (cursor < limit) {
+    const code = text.charCodeAt(cursor);
+    if (code === 32 || code === 9 || code === 0 || code === 34 || code === 39 || code === 44 || code === 91) {
+      cursor++;
+    } else if (code === 45 || (code >= 48 && code <= 57)) {
+      while (cursor < limit && !endsArgument(text.charCodeAt(cursor))) cursor++;
+    } else break;
+  }
+  if (cursor >= limit) return undefined;
+  let slash = cursor;
+  if (text.charCodeAt(slash) === 34) {
+    const close = text.indexOf('"', slash + 1);
+    if (close === -1 || close - slash > MAX_PART) return undefined;
+    slash = close + 1;
+  } else while (slash - cursor < MAX_PART && isUserCode(text.charCodeAt(slash))) slash++;
+  if (slash === cursor || text.charCodeAt(slash) !== 47) return undefined;
+  let start = slash + 1;
+  let end: number;
+  if (text.charCodeAt(start) === 34) {
+    end = text.indexOf('"', start + 1);
+    if (end === -1 || end - start > MAX_PART) return undefined;
+    start++;
+    if (!endsArgument(text.charCodeAt(end + 1))) return undefined;
+  } else {
+    end = start;
+    while (end - start < MAX_PART && end < text.length && !endsPassword(text.charCodeAt(end))) end++;
+    if (!endsArgument(text.charCodeAt(end))) return undefined;
+  }
+  return passwordMatch(text, slash, start, end);
+}
+
 function matchOracle(text: string, anchor: number): RuleMatch | undefined {
-  return text.charCodeAt(anchor) === 64 ? atSign(text, anchor) : userid(text, anchor);
+  const code = text.charCodeAt(anchor);
+  if (code === 64) return atSign(text, anchor);
+  return code === 117 || code === 85 ? userid(text, anchor) : localLogon(text, anchor);
 }
 
 /** Passwords in Oracle connect strings (`user/password@db`). */
 export const oracleConnect: SecretRule = {
   id: 'oracle_connect',
   description:
-    'Passwords in Oracle connect strings: sqlplus/sqlcl/expdp/impdp/rman/sqlldr/dgmgrl user/password@db, CONNECT user/password@db, userid=user/password, jdbc:oracle:thin:user/password@host',
-  anchors: ['@', 'userid=', 'USERID='],
+    'Passwords in Oracle connect strings: sqlplus/sqlcl/expdp/impdp/rman/sqlldr/dgmgrl user/password@db, CONNECT user/password@db, userid=user/password, jdbc:oracle:thin:user/password@host; sqlplus/sqlldr/sqlcl user/password and SQL> connect user/password without a database',
+  anchors: ['@', 'userid=', 'USERID=', ...LOCAL_COMMANDS, PROMPT],
   match: matchOracle,
-  maxLength: 2 * MAX_PART + 16,
+  maxLength: 3 * MAX_PART + 16,
   positives: (fake) => {
     const password = `${fake.chars(ALPHABETS.alnum, 12)}#${fake.chars(ALPHABETS.digits, 2)}`;
     const sample = (text: string) => ({ text, secret: password, kind: 'password' });
@@ -185,6 +262,8 @@ export const oracleConnect: SecretRule = {
       sample(`sqlldr userid=loader/${password}@orcl control=load.ctl`),
       sample(`url=jdbc:oracle:thin:scott/${password}@db.example.com:1521:ORCL`),
       sample(`["sqlplus", "-s", "scott/${password}@orcl"]`),
+      sample(`$ sqlplus -s scott/${password} @deploy.sql\n`),
+      sample(`SQL> connect app_owner/${password}\nConnected.`),
     ];
   },
   negatives: () => [
@@ -198,5 +277,8 @@ export const oracleConnect: SecretRule = {
     'connect to the server at deploy/main@origin',
     'userid=scott',
     'cp build/app@2x.png dist/',
+    'sqlplus /nolog',
+    'sqlplus @scripts/deploy.sql',
+    'ls sqlplus/admin/glogin.sql',
   ],
 };

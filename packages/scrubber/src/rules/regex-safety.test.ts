@@ -12,6 +12,7 @@ import { PLACEHOLDER_PATTERNS } from '../placeholder.js';
 import { PEM_PATTERNS } from './structured.js';
 import { TRAILING_PATTERNS } from '../trailing-decoration.js';
 import { LIST_COMMAND_PATTERNS } from './list-command.js';
+import { ORACLE_PATTERNS } from './oracle-connect.js';
 
 /**
  * Bounded quantifiers become unbounded for the analysis: a pattern that can match one input in
@@ -39,6 +40,7 @@ const patterns: [string, RegExp][] = [
   ...SQL_PATTERNS.map((pattern) => ['sql_password (matcher)', pattern] as [string, RegExp]),
   ...PLACEHOLDER_PATTERNS.map((pattern) => ['isPlaceholder', pattern] as [string, RegExp]),
   ...MARKUP_PATTERNS.map((pattern) => ['markup_credentials (matcher)', pattern] as [string, RegExp]),
+  ...ORACLE_PATTERNS.map((pattern) => ['oracle_connect (matcher)', pattern] as [string, RegExp]),
   ...COMMAND_CREDENTIAL_PATTERNS.map(
     (pattern) => ['command_credentials (matcher)', pattern] as [string, RegExp],
   ),
