@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { ToolError } from '@toolplane/core';
 import { formatBytes } from '../files/sniff.js';
 import { ripgrepBinaryCut } from './binary-cut.js';
-import { decodeWithByteOrderMark, memoryReader } from './decode-bom.js';
+import { byteOrderMark, decodedText } from './decode-bom.js';
 import { type ReadAt, fileReader, readFully } from './read-fully.js';
 import { FileHitsCollector, matchingLines } from './chunk-hits.js';
 import type { LineFinder } from './linear-lines.js';
@@ -62,10 +62,11 @@ export class FileScan {
   private closed = false;
 
   constructor(
-    /** The open file, closed by {@link close} (undefined for a file decoded into memory). */
-    private readonly fd: number | undefined,
+    /** The open file, closed by {@link close}. */
+    private readonly fd: number,
     /** Reads the text searched: the file's bytes, or its decoded text. */
     private readonly readAt: ReadAt,
+    /** The text's size, or a bound on it for a file decoded as it is read (its end is a short read). */
     private readonly size: number,
     private readonly path: string,
     private readonly request: SearchRequest,
@@ -123,7 +124,7 @@ export class FileScan {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.fd !== undefined) closeSync(this.fd);
+    closeSync(this.fd);
     const { state } = this;
     if (state.buffer.length > state.chunkBytes) state.buffer = Buffer.allocUnsafe(state.chunkBytes);
   }
@@ -213,19 +214,11 @@ export function openFileScan(
   try {
     const read = readFully(fd, state.buffer, 0, state.buffer.length, 0);
     const size = read < state.buffer.length ? read : fstatSync(fd).size;
-    const decoded = decodeWithByteOrderMark(fd, state.buffer.subarray(0, read), size);
-    if (decoded !== undefined) {
-      closeSync(fd);
-      return new FileScan(
-        undefined,
-        memoryReader(decoded),
-        decoded.length,
-        path,
-        request,
-        state,
-        literal,
-        -1,
-      );
+    const mark = byteOrderMark(state.buffer.subarray(0, read));
+    if (mark !== undefined) {
+      // Searched as text, as ripgrep transcodes it: the mark left out, UTF-16 decoded.
+      const text = decodedText(fd, mark, size);
+      return new FileScan(fd, text.readAt, text.sizeBound, path, request, state, literal, -1);
     }
     return new FileScan(fd, fileReader(fd), size, path, request, state, literal, read);
   } catch {

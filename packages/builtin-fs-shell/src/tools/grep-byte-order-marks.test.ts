@@ -69,3 +69,53 @@ describe('grep and files with a byte order mark', () => {
     );
   });
 });
+
+// The Node engine decoded a file with a mark in memory, only up to 64 MiB: a larger UTF-16 one
+// was searched raw (its NUL bytes made it binary: no match where ripgrep found some). It now
+// decodes as it reads, whatever the size.
+describe('grep and large files with a byte order mark', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let engines: GrepEngines;
+  const ctx = context('bom-grep-large');
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir('tp-grep-bom-large-'));
+    // 72 MiB of UTF-16 with words at its start, middle and end; a few characters outside the
+    // Basic Multilingual Plane (surrogate pairs) that reads of the file split.
+    const lines = Array.from({ length: 1_200_000 }, (_, i) =>
+      i % 400_000 === 5 || i === 1_199_999 ? `line ${i} word 😀 end` : `line ${i} pad 😀 ${'x'.repeat(9)}`,
+    );
+    await writeFile(join(dir, 'big-le.txt'), Buffer.from(`\ufeff${lines.join('\n')}\n`, 'utf16le'));
+    // A NUL (U+0000) a few decoded megabytes in: the search stops where ripgrep's reads would,
+    // which the engine works out by reading the text again from its start.
+    const withNul = Array.from({ length: 200_000 }, (_, i) =>
+      i === 150_000 ? 'nul \u0000 here' : i % 50_000 === 3 ? `row ${i} word` : `row ${i} filler`,
+    );
+    await writeFile(join(dir, 'nul-be.txt'), utf16be(`\ufeff${withNul.join('\n')}\n`));
+    engines = grepEngines(dir, ctx);
+  });
+  afterAll(async () => {
+    await engines.close();
+    await cleanup();
+  });
+
+  const both = (args: Record<string, unknown>) => engines.both(args);
+
+  it('finds what ripgrep finds in a UTF-16 file over 64 MiB', async () => {
+    const content = await both({ pattern: 'word', output_mode: 'content', glob: 'big-le.txt' });
+    expect(content).toContain('1200000:line 1199999 word 😀 end');
+    expect(content).toContain('(4 matching lines in 1 file)');
+    expect(await both({ pattern: '^line 8\\d+ word', output_mode: 'count', glob: 'big-le.txt' })).toContain(
+      'big-le.txt:1',
+    );
+  });
+
+  it('cuts a UTF-16 file at a NUL where ripgrep does, in every mode', async () => {
+    const content = await both({ pattern: 'word', output_mode: 'content', glob: 'nul-be.txt' });
+    expect(content).toContain('4:row 3 word');
+    expect(content).not.toContain('row 150003 word');
+    await both({ pattern: 'row 1500', output_mode: 'files_with_matches', glob: 'nul-be.txt' });
+    await both({ pattern: 'word', output_mode: 'count', glob: 'nul-be.txt' });
+  });
+});
