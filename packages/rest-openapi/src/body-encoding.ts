@@ -1,6 +1,7 @@
 import { ToolError } from '@toolplane/core';
 import { FormData } from 'undici';
 import type { RestBodyBinding, RestFileField } from './config.js';
+import { fileContent } from './file-content.js';
 import { COLLECTION_SEPARATORS, definedItems, encodeStrict, isPlainObject, scalarText } from './encoding.js';
 
 /** A lone surrogate: with the `u` flag a surrogate pair is one code point and does not match. */
@@ -99,11 +100,9 @@ function multipart(value: unknown, fields: BodyFields): FormData {
           file.filenameField === undefined ? undefined : value[file.filenameField],
           key,
         );
-        form.append(
-          name,
-          new Blob([text], { type: file.contentType ?? 'application/octet-stream' }),
-          filename,
-        );
+        const { content, contentType } = fileContent(text, key, file);
+        const type = file.contentType ?? contentType ?? 'application/octet-stream';
+        form.append(name, new Blob([content], { type }), filename);
       };
       const joined = Array.isArray(item) ? joinedList(item, key, fields) : undefined;
       if (joined !== undefined) append(joined);

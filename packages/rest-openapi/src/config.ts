@@ -52,8 +52,15 @@ export interface RestBodyBinding {
 export interface RestFileField {
   /** Another field of the body whose value is the file's name (`filename`); its last path part is sent. */
   readonly filenameField?: string;
-  /** The part's content type (default `application/octet-stream`). */
+  /** The part's content type (default: a data: URL's, else `application/octet-stream`). */
   readonly contentType?: string;
+  /**
+   * `base64`: the field's text is the base64 of the file's bytes, which are sent decoded (the
+   * importer sets it for `contentEncoding: base64`, `format: byte` and `format: base64`). Any file
+   * field also takes a `data:<type>;base64,<bytes>` URL, sent as its decoded bytes; other text is
+   * sent as its UTF-8 bytes.
+   */
+  readonly encoding?: 'base64';
 }
 
 /** Credentials sent with every call of a tool. String values may use `${ENV_VAR}`. */

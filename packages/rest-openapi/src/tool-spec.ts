@@ -134,7 +134,7 @@ export function checkToolConfig(name: string, config: RestToolConfig): void {
 function filesProblem(files: unknown, contentType: string): string | undefined {
   if (files === undefined) return undefined;
   const shape =
-    'body.files must map field names to { filenameField?: string, contentType?: string }, like { file: { filenameField: "filename" } }';
+    'body.files must map field names to { filenameField?: string, contentType?: string, encoding?: "base64" }, like { file: { filenameField: "filename" } }';
   if (typeof files !== 'object' || files === null || Array.isArray(files)) return shape;
   if (!contentType.toLowerCase().trim().startsWith('multipart/form-data'))
     return `body.files applies to multipart/form-data bodies only, and body.contentType is ${JSON.stringify(contentType.slice(0, 100))}`;
@@ -145,6 +145,9 @@ function filesProblem(files: unknown, contentType: string): string | undefined {
       return `body.files.${field}.filenameField must be the name of a body field`;
     if (type !== undefined && (typeof type !== 'string' || !HEADER_VALUE.test(type)))
       return `body.files.${field}.contentType must be a media type such as image/png`;
+    const { encoding } = file as Record<string, unknown>;
+    if (encoding !== undefined && encoding !== 'base64')
+      return `body.files.${field}.encoding must be "base64" (the field's text is the base64 of the file's bytes) or left out`;
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '@toolplane/core';
 import type { RestBodyBinding, RestFileField } from '../config.js';
 import { setOwn } from '../records.js';
 import type { NormalizedBody } from './operation-model.js';
@@ -17,7 +18,15 @@ const isSchema = (value: unknown): value is Schema =>
 interface FileSchema {
   readonly list: boolean;
   readonly contentType?: string;
+  /** The field's text is the base64 of the file's bytes. */
+  readonly base64: boolean;
 }
+
+/** Whether a schema says its text is base64 (`contentEncoding: base64`, OpenAPI's `format: byte`, or `format: base64`). */
+const base64Schema = (schema: Schema): boolean =>
+  schema.format === 'byte' ||
+  schema.format === 'base64' ||
+  (typeof schema.contentEncoding === 'string' && /^base64(?:url)?$/i.test(schema.contentEncoding));
 
 /** How deep {@link fileSchema} looks through references, `allOf`/`anyOf`/`oneOf` and `items`. */
 const MAX_FILE_SCHEMA_DEPTH = 64;
@@ -46,9 +55,14 @@ function fileSchema(schema: Schema, definitions: Schema, depth = 0): FileSchema 
   const referred = target(schema, definitions);
   if (referred) return fileSchema(referred, definitions, depth + 1);
   const type = mediaType(schema);
-  if (schema.format === 'binary' || schema.format === 'base64') return { list: false, contentType: type };
-  if (type !== undefined || typeof schema.contentEncoding === 'string')
-    return { list: false, contentType: type };
+  if (
+    schema.format === 'binary' ||
+    schema.format === 'byte' ||
+    schema.format === 'base64' ||
+    type !== undefined ||
+    typeof schema.contentEncoding === 'string'
+  )
+    return { list: false, contentType: type, base64: base64Schema(schema) };
   if (isSchema(schema.items)) {
     const item = fileSchema(schema.items, definitions, depth + 1);
     return item && { ...item, list: true };
@@ -63,6 +77,9 @@ function fileSchema(schema: Schema, definitions: Schema, depth = 0): FileSchema 
         list: files.some((file) => file.list),
         contentType:
           files.find((file) => file.contentType)?.contentType ?? (anyMember && mediaType(anyMember)),
+        base64:
+          files.some((file) => file.base64) ||
+          schema.allOf.some((member) => isSchema(member) && base64Schema(member)),
       };
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
@@ -77,7 +94,12 @@ function fileSchema(schema: Schema, definitions: Schema, depth = 0): FileSchema 
     // the media type when every branch gives the same one
     const types = new Set(known.map((file) => file.contentType));
     const [only] = types;
-    return { list: known.some((file) => file.list), contentType: types.size === 1 ? only : undefined };
+    return {
+      list: known.some((file) => file.list),
+      contentType: types.size === 1 ? only : undefined,
+      // decoded only when every branch says base64 (a data: URL decodes in any file field)
+      base64: known.every((file) => file.base64),
+    };
   }
   return undefined;
 }
@@ -112,6 +134,7 @@ export function fileFields(
     setOwn(files, field, {
       ...(filenameField !== undefined ? { filenameField } : {}),
       ...(type !== undefined && MEDIA_TYPE.test(type) ? { contentType: type } : {}),
+      ...(file.base64 ? { encoding: 'base64' as const } : {}),
     });
   }
   return Object.keys(files).length > 0 ? files : undefined;
@@ -137,4 +160,36 @@ export function bodyBinding(
     ...(files ? { files } : {}),
     ...(collectionFormats ? { collectionFormats } : {}),
   };
+}
+
+/**
+ * The argument schema with a note on the body argument saying how its file fields take bytes
+ * (a model can only write text): base64 for the fields declared so, a `data:` URL for any.
+ */
+export function describeFiles(
+  parametersSchema: JsonSchema,
+  argument: string,
+  files: Readonly<Record<string, RestFileField>>,
+): JsonSchema {
+  const properties = isSchema(parametersSchema.properties) ? { ...parametersSchema.properties } : {};
+  const body = Object.hasOwn(properties, argument) ? properties[argument] : undefined;
+  if (!isSchema(body)) return parametersSchema;
+  const names = (base64: boolean) =>
+    Object.entries(files)
+      .filter(([, file]) => (file.encoding === 'base64') === base64)
+      .map(([field]) => JSON.stringify(field.slice(0, 100)))
+      .slice(0, 20)
+      .join(', ');
+  const encoded = names(true);
+  const plain = names(false);
+  const note = [
+    plain &&
+      `File fields ${plain} take the file's text, or its bytes as a data: URL (data:image/png;base64,...).`,
+    encoded && `File fields ${encoded} take the base64 of the file's bytes (or a data: URL).`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const description = typeof body.description === 'string' ? `${body.description} ${note}` : note;
+  setOwn(properties, argument, { ...body, description });
+  return { ...parametersSchema, properties };
 }

@@ -4,7 +4,7 @@ import { setOwn } from '../records.js';
 import { checkToolConfig } from '../tool-spec.js';
 import { splitToolUrl } from '../url-template.js';
 import { checkCredentials, checkImportOptions, checkServerChoice } from './check-options.js';
-import { bodyBinding } from './file-fields.js';
+import { bodyBinding, describeFiles } from './file-fields.js';
 import { excludedBy, matchesFilter } from './filter.js';
 import type { ImportOptions, ImportResult } from './import-options.js';
 import { type OpenApiSource, loadDocument } from './load.js';
@@ -181,14 +181,17 @@ export async function importOpenApi(
         },
       );
       for (const text of problems) warnings.push(`${operation.label}: ${text}; calls go without credentials`);
+      const body = operation.body ? bodyBinding(operation.body, bodyName, parametersSchema) : undefined;
       const tool: RestToolConfig = {
         ...options.toolDefaults,
         description: describeOperation(operation, options.maxDescriptionLength ?? 1024),
         method: operation.method,
         url: `${base}${path}`,
-        parametersSchema,
+        parametersSchema: body?.files
+          ? describeFiles(parametersSchema, bodyName, body.files)
+          : parametersSchema,
         ...(Object.keys(bindings).length > 0 ? { parameters: bindings } : {}),
-        ...(operation.body ? { body: bodyBinding(operation.body, bodyName, parametersSchema) } : {}),
+        ...(body ? { body } : {}),
         ...(auth.length > 0
           ? { auth: auth.length === 1 ? (auth[0] as RestToolConfig['auth'] & object) : auth }
           : {}),
