@@ -6,6 +6,8 @@ import { startSpinner } from '../output/spinner.js';
 import { createStyle } from '../output/style.js';
 import { formatTable } from '../output/table.js';
 import { withRuntime } from '../runtime/lifecycle.js';
+import type { Runtime } from '../runtime/assemble.js';
+import { strayOutputWarning } from '../runtime/stray-output.js';
 import { providerWarnings } from '../runtime/warnings.js';
 
 const PING_TIMEOUT_MS = 10_000;
@@ -51,6 +53,23 @@ function describeStatus(provider: Refreshable): string {
   return parts.join(', ');
 }
 
+/**
+ * What a provider reported while starting, and what its server wrote to stdout that is not
+ * JSON-RPC (scrubbed also with the scrubber off: this is a diagnosis people paste into issues).
+ */
+async function warningsOf(runtime: Runtime, provider: ToolProvider): Promise<string[]> {
+  const warnings = [...providerWarnings(provider)];
+  const stray = runtime.strayOutput.of(provider.namespace);
+  if (stray) {
+    const scrubber =
+      runtime.scrubber ?? (await import('@toolplane/scrubber')).createScrubber({ secrets: [] });
+    for (const { provider: each } of runtime.providers)
+      for (const secret of each.secretValues?.() ?? []) scrubber.addSecret(secret);
+    warnings.push(strayOutputWarning(stray, (text) => scrubber.scrubText(text)));
+  }
+  return warnings;
+}
+
 /** `toolplane doctor`: starts each provider and reports, in one table, what works and why not. */
 export async function doctor(context: CommandContext, options: { json?: boolean }): Promise<number> {
   const loaded = await loadConfig(context.cwd, context.configPath);
@@ -71,18 +90,18 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
         source: configured.source,
         startMs: Math.round(report?.durationMs ?? 0),
       };
-      if (!report?.ok) {
-        rows.push({ ...base, ok: false, tools: 0, detail: report?.error ?? 'did not start' });
-        continue;
-      }
-      const round = await ping(provider);
-      const warnings = providerWarnings(provider);
-      const detail = round.error ? `round trip failed: ${round.error}` : describeStatus(provider);
+      const round = report?.ok ? await ping(provider) : undefined;
+      const warnings = await warningsOf(runtime, provider);
+      const detail = !report?.ok
+        ? (report?.error ?? 'did not start')
+        : round?.error
+          ? `round trip failed: ${round.error}`
+          : describeStatus(provider);
       rows.push({
         ...base,
-        ok: round.error === undefined,
-        tools: report.tools,
-        ...(round.ms === undefined ? {} : { pingMs: Math.round(round.ms * 10) / 10 }),
+        ok: report?.ok === true && round?.error === undefined,
+        tools: report?.ok ? report.tools : 0,
+        ...(round?.ms === undefined ? {} : { pingMs: Math.round(round.ms * 10) / 10 }),
         detail: warnings.length
           ? [detail, `${warnings.length} warning(s), below`].filter(Boolean).join('; ')
           : detail,

@@ -4,6 +4,7 @@ import type { Policy } from '@toolplane/policy';
 import type { Scrubber } from '@toolplane/scrubber';
 import type { LoadedConfig } from '../config/load.js';
 import { type ConfiguredProvider, createProviders } from './providers.js';
+import { StrayOutputLog } from './stray-output.js';
 
 /** Everything a command needs: the orchestrator with policy and scrubber in place. */
 export interface Runtime {
@@ -12,6 +13,8 @@ export interface Runtime {
   readonly policy: Policy;
   readonly scrubber: Scrubber | undefined;
   readonly providers: readonly ConfiguredProvider[];
+  /** What each MCP server wrote to stdout that is not JSON-RPC (see `doctor`). */
+  readonly strayOutput: StrayOutputLog;
   /** Starts every provider; failures are reported, not thrown. Registers secrets with the scrubber. */
   warmup(): Promise<WarmupReport[]>;
   /** Stops every provider (child servers included). Safe to call twice. */
@@ -50,7 +53,8 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
     ...(limits.maxConcurrency ? { maxConcurrency: limits.maxConcurrency } : {}),
     ...(limits.rateLimit ? { rateLimit: limits.rateLimit } : {}),
   });
-  const providers = await createProviders(loaded);
+  const strayOutput = new StrayOutputLog();
+  const providers = await createProviders(loaded, strayOutput);
   for (const { provider } of providers) orchestrator.register(provider);
   const policy = createPolicy(loaded.config.policy as Parameters<typeof createPolicy>[0]);
   orchestrator.use(
@@ -78,6 +82,7 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
     policy,
     scrubber,
     providers,
+    strayOutput,
     async warmup() {
       const reports = await orchestrator.warmup();
       for (const { provider } of providers)

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type ToolProvider, ToolError } from '@toolplane/core';
 import type { LoadedConfig } from '../config/load.js';
+import type { StrayOutputLog } from './stray-output.js';
 
 /** A provider and where it came from in the config (for doctor and error messages). */
 export interface ConfiguredProvider {
@@ -12,8 +13,14 @@ export interface ConfiguredProvider {
 
 const READ_ONLY_TOOLS = ['read', 'list', 'glob', 'grep'] as const;
 
-/** Creates (does not start) every provider the config names. Provider packages load on demand. */
-export async function createProviders(loaded: LoadedConfig): Promise<ConfiguredProvider[]> {
+/**
+ * Creates (does not start) every provider the config names. Provider packages load on demand.
+ * `strayOutput` hears what the MCP servers write to stdout that is not JSON-RPC.
+ */
+export async function createProviders(
+  loaded: LoadedConfig,
+  strayOutput?: StrayOutputLog,
+): Promise<ConfiguredProvider[]> {
   const { config, directory } = loaded;
   const at = (path: string): string =>
     isAbsolute(path) || /^https?:\/\//.test(path) ? path : resolve(directory, path);
@@ -21,7 +28,7 @@ export async function createProviders(loaded: LoadedConfig): Promise<ConfiguredP
   if (loaded.mcpDocument) {
     const { createMcpProviders, loadMcpConfig } = await import('@toolplane/mcp-provider');
     const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: directory });
-    for (const provider of createMcpProviders(mcp)) {
+    for (const provider of createMcpProviders(mcp, strayOutput ? { onEvent: strayOutput.onEvent } : {})) {
       out.push({ provider, source: `${loaded.mcpKey ?? 'mcpServers'}.${provider.namespace}` });
     }
   }
