@@ -1,13 +1,5 @@
-import { ToolError } from '@toolplane/core';
-import { Parser } from 'htmlparser2';
+import { DepthBoundParser } from './depth-bound-parser.js';
 import { TextWriter } from './text-writer.js';
-
-/**
- * Elements open at once, at most, before a page is refused as nested too deeply. The parser
- * looks an end tag up among the open elements, so this bounds the work per tag; browsers stop
- * nesting at a similar depth (Chromium: 512), and real pages stay far below it.
- */
-export const MAX_HTML_DEPTH = 256;
 
 /** Elements whose content is not shown. */
 const HIDDEN = new Set([
@@ -138,12 +130,6 @@ export function convertHtml(html: string, markdown: boolean, keep: number): { te
       code: parent.code || CODE.has(name),
     };
     frames.push(frame);
-    if (frames.length > MAX_HTML_DEPTH) {
-      throw new ToolError(
-        'EXECUTION_FAILED',
-        `the page's HTML is nested too deeply to convert to ${markdown ? 'markdown' : 'text'} (more than ${MAX_HTML_DEPTH} elements open at once); fetch it again with format "html" for the markup as is`,
-      );
-    }
     if (frame.hidden) return;
     const heading = HEADINGS[name];
     if (heading !== undefined) {
@@ -244,33 +230,59 @@ export function convertHtml(html: string, markdown: boolean, keep: number): { te
   // The parser can hand text over a character at a time (a run of `<` that opens no tag):
   // consecutive pieces are joined and written once.
   let pending = '';
+  // Hidden elements flattened past the depth bound and still open.
+  let hiddenFlat = 0;
   const writeText = (): void => {
     const data = pending;
     pending = '';
     const frame = top();
-    if (data === '' || frame.hidden) return;
+    if (data === '' || frame.hidden || hiddenFlat > 0) return;
     if (frame.pre) {
       const text = frame.fresh ? data.replace(/^\r?\n/, '') : data;
       frame.fresh = false;
       writer.preformatted(text);
     } else writer.text(data, frame.code ? undefined : writer.flat > 0 && markdown ? escapeCell : escapeText);
   };
-  const parser = new Parser(
-    {
-      onopentag: (name, attributes) => {
-        writeText();
-        open(name, attributes);
-      },
-      onclosetag: () => {
-        writeText();
-        close();
-      },
-      ontext: (data) => {
-        pending += data;
-      },
+  // Elements flattened past the depth bound: hidden ones still hide their text, blocks are
+  // set apart from their neighbours by a space.
+  const flatBreak = (name: string): void => {
+    if (top().hidden || hiddenFlat > 0) return;
+    if (
+      HEADINGS[name] !== undefined ||
+      PARAGRAPHS.has(name) ||
+      BLOCKS.has(name) ||
+      name === 'td' ||
+      name === 'th'
+    )
+      writer.space();
+  };
+  const parser = new DepthBoundParser({
+    onopentag: (name, attributes) => {
+      writeText();
+      open(name, attributes);
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
+    onclosetag: () => {
+      writeText();
+      close();
+    },
+    ontext: (data) => {
+      pending += data;
+    },
+    onflatopen: (name) => {
+      writeText();
+      flatBreak(name);
+      if (HIDDEN.has(name)) hiddenFlat++;
+    },
+    onflatclose: (name) => {
+      writeText();
+      if (HIDDEN.has(name) && hiddenFlat > 0) hiddenFlat--;
+      flatBreak(name);
+    },
+    onflatreset: () => {
+      writeText();
+      hiddenFlat = 0;
+    },
+  });
   parser.write(html);
   parser.end();
   writeText();
