@@ -228,7 +228,7 @@ export function createMcpProvider(
     const resourceTool = entry.spec.meta?.resourceTool;
     const send = async (session: McpSession): Promise<ToolResult> => {
       if (resourceTool === 'list' || resourceTool === 'read')
-        return callResourceTool(session, resourceTool, args, {
+        return callResourceTool(name, session, resourceTool, args, {
           timeoutMs: requestTimeoutMs,
           abort,
           // the cap holds for every request a call makes, a resource's too

@@ -16,7 +16,7 @@ type Fields = Record<string, unknown>;
  * as unknown while a timely one was taken. A string that is no number (`"tp-3"`, the direct
  * stdio path's ids) or only blanks stays itself.
  */
-function keyOf(id: unknown): unknown {
+export function keyOf(id: unknown): unknown {
   if (typeof id !== 'string' || id.trim() === '') return id;
   const number = Number(id);
   return Number.isFinite(number) ? number : id;

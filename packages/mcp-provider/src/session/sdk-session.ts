@@ -7,6 +7,7 @@ import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
+import { guardCursors } from './cursor-guard.js';
 import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
@@ -157,6 +158,7 @@ export async function openSdkSession(
   connected = true;
   following.afterConnect();
   takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
+  guardCursors(handle.transport);
   const identity = identityOf(client, protocolVersion);
   return {
     identity,

@@ -8,12 +8,14 @@ import {
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '@toolplane/core';
 import { MCP_DEFAULTS } from '../config/types.js';
+import { MAX_PAGES, tooManyPages } from '../tools/cursor.js';
 import { boundedFetch } from '../transport/bounded-fetch.js';
 import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
+import { guardCursors } from './cursor-guard.js';
 import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
@@ -35,6 +37,11 @@ function normalize(error: unknown): unknown {
       return new McpError(ErrorCode.RequestTimeout, error.message);
     if (error.code === SdkErrorCode.ConnectionClosed)
       return new McpError(ErrorCode.ConnectionClosed, error.message);
+    // the client walks a listing's pages itself (a call without a cursor): the provider's bound
+    if (error.code === SdkErrorCode.ListPaginationExceeded) {
+      const method = (error.data as { method?: unknown } | undefined)?.method;
+      return new Error(tooManyPages(typeof method === 'string' ? method : 'the list'), { cause: error });
+    }
     if (error.code === SdkErrorCode.InvalidResult)
       return new Error(`the server sent a malformed result: ${error.message}`, { cause: error });
     return error;
@@ -85,6 +92,8 @@ export async function openV2Session(
   // older one it follows notifications/tools/list_changed. The provider re-lists itself.
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: 'auto' },
+    // it walks every page of a listing asked for without a cursor: the provider's bound, not 64
+    listMaxPages: MAX_PAGES,
     listChanged: {
       tools: {
         autoRefresh: false,
@@ -119,6 +128,7 @@ export async function openV2Session(
   });
   following.afterConnect();
   takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
+  guardCursors(handle.transport);
   const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   return {

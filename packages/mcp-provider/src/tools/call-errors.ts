@@ -1,6 +1,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type AbortSource, type ToolFailure, ToolError, errorMessage, fail } from '@toolplane/core';
+import { isCursorTooLong } from './cursor.js';
 
 /**
  * True when a remote server no longer knows our session (HTTP 404): re-initialize. The v1
@@ -88,6 +89,8 @@ export function callFailure(error: unknown, context: CallErrorContext): ToolFail
     ) {
       return fail('INVALID_RESULT', `${where}: ${error.message}`);
     }
+    // a page of resources/list whose cursor the session refused (see guardCursors)
+    if (isCursorTooLong(error.message)) return fail('INVALID_RESULT', `${where}: ${error.message}`);
     if (error.code === ErrorCode.InvalidParams) {
       return fail('INVALID_ARGUMENTS', `${where}: the server rejected the arguments: ${error.message}`);
     }

@@ -2,9 +2,7 @@ import { ToolError } from '@toolplane/core';
 import type { McpProviderEvent } from '../lifecycle/events.js';
 import { protocolErrorEvents } from '../lifecycle/protocol-errors.js';
 import type { McpSession, McpToolDefinition } from '../session/session.js';
-
-/** Pages of `tools/list` followed at most. */
-const MAX_PAGES = 1000;
+import { MAX_PAGES, boundedCursor, tooManyPages } from './cursor.js';
 
 /** What {@link listAllTools} needs besides the session. */
 export interface ListAllOptions {
@@ -15,8 +13,8 @@ export interface ListAllOptions {
 }
 
 /**
- * Every tool a server lists, page by page (bounded at {@link MAX_PAGES}; a repeated cursor
- * stops it). The whole listing, every page together, gets `requestTimeoutMs` (a listing is one
+ * Every tool a server lists, page by page (past `MAX_PAGES` it fails with
+ * `PROVIDER_UNAVAILABLE`; a repeated cursor stops it; a cursor longer than `MAX_CURSOR_LENGTH` fails it with `PROVIDER_UNAVAILABLE`). The whole listing, every page together, gets `requestTimeoutMs` (a listing is one
  * question to the server, paged): a server that sends page after page, each in time, held a
  * start or a re-list for up to 1000 times that; past it the listing fails with `TIMEOUT`. Entries the session dropped and later definitions of a remote name already listed
  * are reported as `protocol-error` events and left out, coalesced as a session's protocol errors
@@ -83,14 +81,26 @@ async function listPages(
       remoteNames.add(item.name);
       all.push(item);
     }
-    if (!result.nextCursor) return all;
-    if (seen.has(result.nextCursor)) {
-      problem(`tools/list repeated cursor ${result.nextCursor.slice(0, 100)}; stopped paging`);
+    const next = boundedCursor(
+      result.nextCursor,
+      options.server,
+      `tools/list page ${page + 1}`,
+      'PROVIDER_UNAVAILABLE',
+    );
+    if (!next) return all;
+    if (seen.has(next)) {
+      problem(`tools/list repeated cursor ${next.slice(0, 100)}; stopped paging`);
       return all;
     }
-    seen.add(result.nextCursor);
-    cursor = result.nextCursor;
+    seen.add(next);
+    cursor = next;
   }
-  problem(`tools/list returned more than ${MAX_PAGES} pages; stopped paging`);
-  return all;
+  // a listing cut short is not the server's tools: one of the rest may be the one a caller needs
+  throw new ToolError(
+    'PROVIDER_UNAVAILABLE',
+    `MCP server "${options.server}": ${tooManyPages('tools/list')}`,
+    {
+      details: { server: options.server, pages: MAX_PAGES },
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import { type ToolResult, type ToolSpec, ok } from '@toolplane/core';
 import type { McpRequestOptions, McpSession } from '../session/session.js';
 import { toContentBlocks } from './content.js';
+import { MAX_CURSOR_LENGTH, boundedCursor } from './cursor.js';
 
 /** Local names of the two tools that expose a server's resources. */
 export const RESOURCE_TOOL_NAMES = { list: 'list_resources', read: 'read_resource' } as const;
@@ -19,7 +20,13 @@ export function resourceToolSpecs(server: string): ToolSpec[] {
       description: `Lists the resources (files, records, documents) that the MCP server "${server}" offers; pass the returned nextCursor to get more.`,
       inputSchema: {
         type: 'object',
-        properties: { cursor: { type: 'string', description: 'nextCursor of the previous page' } },
+        properties: {
+          cursor: {
+            type: 'string',
+            maxLength: MAX_CURSOR_LENGTH,
+            description: 'nextCursor of the previous page',
+          },
+        },
         additionalProperties: false,
       },
       meta: { server, resourceTool: 'list' },
@@ -39,8 +46,13 @@ export function resourceToolSpecs(server: string): ToolSpec[] {
   ];
 }
 
-/** Runs a resource tool (`which`) on a session: one `resources/list` page, or one `resources/read`. */
+/**
+ * Runs a resource tool (`which`) on a session: one `resources/list` page, or one
+ * `resources/read`. A page whose nextCursor is longer than `MAX_CURSOR_LENGTH` is
+ * `INVALID_RESULT` naming `server`.
+ */
 export async function callResourceTool(
+  server: string,
   session: McpSession,
   which: 'list' | 'read',
   args: Record<string, unknown>,
@@ -51,10 +63,8 @@ export async function callResourceTool(
       typeof args.cursor === 'string' ? args.cursor : undefined,
       requestOptions,
     );
-    const structured = {
-      resources: page.items,
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    };
+    const nextCursor = boundedCursor(page.nextCursor, server, 'resources/list', 'INVALID_RESULT');
+    const structured = { resources: page.items, ...(nextCursor ? { nextCursor } : {}) };
     return ok(JSON.stringify(structured), structured);
   }
   const contents = await session.readResource(String(args.uri), requestOptions);
