@@ -80,23 +80,47 @@ function sequence(inner: readonly WordPiece[]): WordPiece[][] | null | undefined
 }
 
 /**
+ * Deepest nesting of braces followed (`{a,{b,{c,...}}}`, or `{` left open); deeper ones make the
+ * line asked: a bound on the work (each level is scanned again) and on the stack (each level is
+ * one more call).
+ */
+export const MAX_BRACE_DEPTH = 64;
+
+/**
+ * The `}` that closes each `{` (by the index of the `{`), in one pass; undefined when braces
+ * nest deeper than {@link MAX_BRACE_DEPTH}.
+ */
+function matchingBraces(pieces: readonly WordPiece[]): Map<number, number> | undefined {
+  const closes = new Map<number, number>();
+  const open: number[] = [];
+  for (let index = 0; index < pieces.length; index++) {
+    if (isSyntax(pieces[index], '{')) {
+      if (open.push(index) > MAX_BRACE_DEPTH) return undefined;
+    } else if (isSyntax(pieces[index], '}') && open.length > 0) closes.set(open.pop() as number, index);
+  }
+  return closes;
+}
+
+/**
  * Expands the first brace expression of a word as bash does (`a{b,c}d`, `{1..3}`, nested
  * braces), then the rest after it; an unquoted, unescaped `{` that opens none stays literal.
- * Returns `[pieces]` itself when there is none, undefined past {@link MAX_BRACE_WORDS} words.
+ * Returns `[pieces]` itself when there is none, undefined past {@link MAX_BRACE_WORDS} words
+ * or {@link MAX_BRACE_DEPTH} levels.
  */
 function expand(pieces: readonly WordPiece[]): (readonly WordPiece[])[] | undefined {
+  const closes = matchingBraces(pieces);
+  if (!closes) return undefined;
   for (let open = 0; open < pieces.length; open++) {
     if (!isSyntax(pieces[open], '{') || isSyntax(pieces[open - 1], '$')) continue;
-    let depth = 0;
-    let close = -1;
+    const close = closes.get(open) ?? -1;
+    if (close < 0) continue;
     const commas: number[] = [];
-    for (let index = open; index < pieces.length && close < 0; index++) {
+    for (let index = open + 1, depth = 1; index < close; index++) {
       const piece = pieces[index];
       if (isSyntax(piece, '{')) depth++;
-      else if (isSyntax(piece, '}') && --depth === 0) close = index;
+      else if (isSyntax(piece, '}')) depth--;
       else if (depth === 1 && isSyntax(piece, ',')) commas.push(index);
     }
-    if (close < 0) continue;
     let items: (readonly WordPiece[])[] | null | undefined;
     if (commas.length > 0) {
       items = [];

@@ -47,6 +47,10 @@ export function handleCommand(
   }
   // Words the grammar hangs on a redirection after the command (`rm > log -rf /`) are its arguments.
   for (const extra of extraArguments) words.push(...resolveFields(state, scope, extra));
+  // `! ! rm -rf /`: the grammar reads the second `!` as a command name; bash negates the status
+  // again and runs the command after the marks.
+  const marks = namedChildrenOf(node).findIndex((child) => child.text !== '!');
+  words.splice(0, marks < 0 ? words.length : marks);
   const text = extraArguments.length > 0 ? (node.parent?.text ?? node.text) : node.text;
   const herestring = namedChildrenOf(node).find((child) => child.type === 'herestring_redirect');
   const commandScope = herestring ? herestringScope(state, scope, herestring) : scope;

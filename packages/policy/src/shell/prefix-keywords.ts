@@ -46,8 +46,15 @@ export function compoundPrefixes(root: Node): (readonly [number, number])[] {
     } else if (node.type === 'negated_command') {
       const inner = node.namedChild(0);
       const name = inner?.type === 'command' ? inner.namedChild(0) : undefined;
-      if (name?.type === 'command_name' && OPENERS.has(name.text))
+      if (name?.type === 'command_name' && OPENERS.has(name.text)) {
         ranges.push([node.startIndex, node.startIndex + 1]);
+        // `! ! ! { ...; }`: every `!` of the run goes at once (one parse, not one per mark).
+        const words = inner ? namedChildrenOf(inner) : [];
+        for (let index = 0; words[index]?.text === '!'; index++) {
+          const word = words[index] as Node;
+          ranges.push([word.startIndex, word.endIndex]);
+        }
+      }
     }
     for (const child of namedChildrenOf(node)) stack.push(child);
   }

@@ -4,7 +4,7 @@ import { handleCommand } from './command-nodes.js';
 import { type AnalysisState, MAX_TREE_DEPTH, type Scope, notUnderstood } from './context.js';
 import { handleFor, handleFunction, handleList, handlePipeline } from './control-flow.js';
 import { inChild, maybe } from './facts.js';
-import { MAX_BRACE_WORDS, braceExpansion } from './braces.js';
+import { MAX_BRACE_DEPTH, MAX_BRACE_WORDS, braceExpansion } from './braces.js';
 import { withReadings } from './readings.js';
 import { namedChildrenOf } from './parser.js';
 import { handleRedirectedStatement } from './redirections.js';
@@ -106,7 +106,11 @@ export function resolveFields(state: AnalysisState, scope: Scope, node: Node): S
   const whole = resolve(state, scope, node);
   if (expanded === undefined) return [whole];
   if (expanded === 'overflow') {
-    notUnderstood(state, `a brace expansion gives more than ${MAX_BRACE_WORDS} words`, node.text);
+    notUnderstood(
+      state,
+      `a brace expansion gives more than ${MAX_BRACE_WORDS} words or nests deeper than ${MAX_BRACE_DEPTH} levels`,
+      node.text,
+    );
     return [whole];
   }
   return expanded.map((word) => withReadings(state.facts, word));
