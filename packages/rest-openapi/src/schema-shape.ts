@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { compileSchema, errorMessage } from '@toolplane/core';
+import { DEFAULT_MAX_SCHEMA_NODES, compileSchema, errorMessage } from '@toolplane/core';
 
 const options: Options = { strict: false, logger: false, allErrors: true };
 let engines: { draft07: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
@@ -89,6 +89,10 @@ const valid = new WeakSet<object>();
  */
 export function schemaShapeProblem(schema: Record<string, unknown>): string | undefined {
   if (valid.has(schema)) return undefined;
+  // every call would fail compiling it; say so now (counted as core counts, before the meta-schema
+  // check, which would take as long)
+  if (holdsMoreNodesThan(schema, DEFAULT_MAX_SCHEMA_NODES))
+    return `it holds more than ${DEFAULT_MAX_SCHEMA_NODES} objects and arrays, which core's validator refuses to compile (maxSchemaNodes) on every call; split the tool's input into smaller tools`;
   const engine = engineFor(schema);
   let fine: boolean;
   try {
@@ -120,6 +124,22 @@ export function schemaShapeProblem(schema: Record<string, unknown>): string | un
     );
   if (errors.length > 5) shown.push(`and ${errors.length - 5} more`);
   return shown.join('; ');
+}
+
+/**
+ * Whether a schema holds more than `limit` objects and arrays, a shared subschema once per place
+ * it is used (as core's validator counts them): an explicit stack, stopping past the limit.
+ */
+function holdsMoreNodesThan(schema: unknown, limit: number): boolean {
+  const pending: unknown[] = [schema];
+  let count = 0;
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (++count > limit) return true;
+    for (const member of Object.values(value)) if (typeof member === 'object') pending.push(member);
+  }
+  return false;
 }
 
 /** Why core cannot compile `schema` (as every call would), or undefined. */

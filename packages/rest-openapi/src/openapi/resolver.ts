@@ -63,17 +63,20 @@ export function createRefResolver(document: Record<string, unknown>): RefResolve
     resolve,
     follow<T>(value: T | { $ref: string }, where: string): T {
       let current: unknown = value;
-      for (let hops = 0; hops < 32; hops++) {
-        if (
-          typeof current !== 'object' ||
-          current === null ||
-          typeof (current as { $ref?: unknown }).$ref !== 'string'
-        ) {
-          return current as T;
-        }
-        current = resolve((current as { $ref: string }).$ref);
+      // a chain may be as long as the document makes it; only a loop has no end
+      const seen = new Set<string>();
+      while (typeof current === 'object' && current !== null) {
+        const ref = (current as { $ref?: unknown }).$ref;
+        if (typeof ref !== 'string') break;
+        if (seen.has(ref))
+          throw new ToolError(
+            'CONFIG_INVALID',
+            `${where}: $ref ${JSON.stringify(ref.slice(0, 200))} is part of a reference loop (references only, naming nothing)`,
+          );
+        seen.add(ref);
+        current = resolve(ref);
       }
-      throw new ToolError('CONFIG_INVALID', `${where}: $ref chain longer than 32 hops (a reference loop?)`);
+      return current as T;
     },
   };
 }

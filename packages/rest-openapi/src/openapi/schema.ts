@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@toolplane/core';
+import { type JsonSchema, ToolError } from '@toolplane/core';
 import type { RefResolver } from './resolver.js';
 import { setOwn } from '../records.js';
 import { normalizeKeywords } from './schema-keywords.js';
@@ -37,6 +37,12 @@ const DROPPED = new Set([
   'collectionFormat',
   'contentSchema',
 ]);
+/**
+ * The most schema levels (a property's schema inside its object's, a member inside `allOf`, a
+ * referred schema inside the referring one) converted; deeper is `CONFIG_INVALID`, and the tool's
+ * schema may then still nest at most 256 levels of JSON.
+ */
+export const MAX_SCHEMA_LEVELS = 128;
 /** The most values an `enum` may list in an input schema; a longer one is left out, and said so. */
 export const MAX_ENUM_VALUES = 256;
 const SCHEMA_MAPS = ['properties', 'patternProperties'] as const;
@@ -199,13 +205,50 @@ export class SchemaConverter {
     return found;
   }
 
+  /**
+   * The end of a chain of references that are only references (`A: $ref B`, `B: $ref C`...),
+   * followed without recursion, so a chain 10,000 long costs no stack; a loop of them throws.
+   */
+  private aliasEnd(ref: string): string {
+    let current = ref;
+    const seen = new Set<string>();
+    for (;;) {
+      if (this.memo.has(current)) return current;
+      let target: unknown;
+      try {
+        target = this.resolver.resolve(current);
+      } catch {
+        return current; // reported where it is used
+      }
+      if (typeof target !== 'object' || target === null) return current;
+      const next = (target as Mutable).$ref;
+      const alias =
+        typeof next === 'string' &&
+        Object.keys(target).every((key) => key === '$ref' || key.startsWith('x-'));
+      if (!alias) return current;
+      if (seen.has(current)) {
+        // follow() names the loop with CONFIG_INVALID
+        this.resolver.follow(target, ref);
+        return current;
+      }
+      seen.add(current);
+      current = next;
+    }
+  }
+
   private walk(input: unknown, needs: Set<string>, depth: number): JsonSchema {
     if (input === true || input === undefined) return {};
     if (input === false) return { not: {} };
-    if (typeof input !== 'object' || input === null || Array.isArray(input) || depth > 64) return {};
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return {};
+    if (depth > MAX_SCHEMA_LEVELS)
+      // an empty schema here would let anything through where the document says otherwise
+      throw new ToolError(
+        'CONFIG_INVALID',
+        `a schema nests deeper than ${MAX_SCHEMA_LEVELS} levels (schemas inside schemas and references); flatten it or exclude the operation`,
+      );
     const source = input as Mutable;
     if (typeof source.$ref === 'string') {
-      const target = this.walkRef(source.$ref, needs, depth);
+      const target = this.walkRef(this.aliasEnd(source.$ref), needs, depth);
       // 3.1 allows keywords next to $ref; 3.0 and 2.0 ignore them except the description
       const siblings = Object.keys(source).filter((key) => key !== '$ref' && !key.startsWith('x-'));
       if (siblings.length === 0) return target;

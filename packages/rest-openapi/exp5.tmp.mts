@@ -1,0 +1,13 @@
+import { createToolContext } from '/work/main/packages/core/src/index.ts';
+import { importOpenApi, createRestProvider } from '/work/main/packages/rest-openapi/src/index.ts';
+const base = (paths: any, components: any = {}) => ({ openapi: '3.0.3', info: { title: 'T', version: '1' }, servers: [{ url: 'http://127.0.0.1:9' }], paths, components });
+const members = Array.from({ length: 10000 }, (_, i) => ({ type: 'object', properties: { [`p${i}`]: { type: 'string' } } }));
+const r = await importOpenApi({ document: base({ '/a': { post: { operationId: 'a', requestBody: { content: { 'application/json': { schema: { allOf: members } } } }, responses: {} } } }) }, { namespace: 't' });
+const rest = createRestProvider({ namespace: 't', tools: r.tools, env: {} });
+console.log(JSON.stringify(await rest.execute('a', { body: { p1: 'x' } }, createToolContext())).slice(0, 400));
+const parameters: any = {};
+for (let i = 0; i < 10000; i++) parameters[`P${i}`] = { $ref: `#/components/parameters/P${i + 1}` };
+parameters.P10000 = { name: 'q', in: 'query', schema: { type: 'string' } };
+const r2 = await importOpenApi({ document: base({ '/a': { get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/P0' }], responses: {} } } }, { parameters }) }, { namespace: 't' });
+console.log(Object.keys(r2.tools), r2.warnings);
+await rest.close();

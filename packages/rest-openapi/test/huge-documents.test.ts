@@ -1,0 +1,124 @@
+import { createToolContext } from '@toolplane/core';
+import { describe, expect, it } from 'vitest';
+import { createRestProvider, importOpenApi } from '../src/index.js';
+import { minimal, thrown } from './helpers/bad-input.js';
+import { objectSchema, useCleanups } from './helpers/fixtures.js';
+
+const { server, provider, defer } = useCleanups();
+
+const LONG = 10_000;
+
+/** A JSON body operation at `/a` with `schema`. */
+const jsonBody = (schema: unknown) => ({
+  '/a': {
+    post: {
+      operationId: 'a',
+      requestBody: { required: true, content: { 'application/json': { schema } } },
+      responses: {},
+    },
+  },
+});
+
+describe('documents deep and long in references and nesting', () => {
+  it('follows $ref chains 10,000 long, of schemas and of parameters, to what they name', async () => {
+    const api = await server();
+    const schemas: Record<string, unknown> = {};
+    const parameters: Record<string, unknown> = {};
+    for (let index = 0; index < LONG; index++) {
+      schemas[`S${index}`] = { $ref: `#/components/schemas/S${index + 1}` };
+      parameters[`P${index}`] = { $ref: `#/components/parameters/P${index + 1}` };
+    }
+    schemas[`S${LONG}`] = { type: 'string', maxLength: 3 };
+    parameters[`P${LONG}`] = { name: 'q', in: 'query', schema: { $ref: '#/components/schemas/S0' } };
+    const document = minimal(
+      {
+        '/a': {
+          get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/P0' }], responses: {} },
+        },
+      },
+      { servers: [{ url: api.origin }], components: { schemas, parameters } },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'chain' });
+    expect(warnings).toEqual([]);
+    // the end of the chain, not an empty schema that lets anything through
+    expect(tools.a?.parametersSchema.properties).toEqual({ q: { type: 'string', maxLength: 3 } });
+    const rest = createRestProvider({ namespace: 'chain', tools, env: {} });
+    defer(() => rest.close());
+    const long = await rest.execute('a', { q: 'abcd' }, createToolContext());
+    expect(long.ok || long.error.code).toBe('INVALID_ARGUMENTS');
+    expect((await rest.execute('a', { q: 'abc' }, createToolContext())).ok).toBe(true);
+    expect(api.requests.map((request) => request.url)).toEqual(['/a?q=abc']);
+  });
+
+  it('skips an operation whose references loop through 10,000 schemas, saying so', async () => {
+    const schemas: Record<string, unknown> = {};
+    for (let index = 0; index < LONG; index++)
+      schemas[`S${index}`] = { $ref: `#/components/schemas/S${(index + 1) % LONG}` };
+    const document = minimal(
+      {
+        ...jsonBody({ $ref: '#/components/schemas/S0' }),
+        '/b': { get: { operationId: 'b', responses: {} } },
+      },
+      { components: { schemas } },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'loop' });
+    expect(Object.keys(tools)).toEqual(['b']);
+    expect(warnings.join('\n')).toMatch(/POST \/a.*loop/);
+  });
+
+  it('skips a schema nesting 10,000 levels (strict: CONFIG_INVALID), and keeps one of 100 levels whole', async () => {
+    const nest = (levels: number) => {
+      let schema: Record<string, unknown> = { type: 'string', maxLength: 3 };
+      for (let level = 0; level < levels; level++)
+        schema = { type: 'object', properties: { x: schema }, required: ['x'] };
+      return schema;
+    };
+    const deep = minimal(jsonBody(nest(LONG)));
+    const { tools, warnings } = await importOpenApi({ document: deep }, { namespace: 'deep' });
+    expect(tools).toEqual({});
+    expect(warnings.join('\n')).toMatch(/POST \/a.*nests deeper than/);
+    const strict = await importOpenApi({ document: deep }, { namespace: 'deep', strict: true }).catch(
+      (error: unknown) => error as { code?: string },
+    );
+    expect(strict).toMatchObject({ code: 'CONFIG_INVALID' });
+    // a deep but acceptable schema keeps its innermost level: it used to become {} below 64 levels
+    const kept = await importOpenApi({ document: minimal(jsonBody(nest(100))) }, { namespace: 'deep' });
+    let node = (kept.tools.a?.parametersSchema.properties as Record<string, unknown>).body as
+      | { properties?: { x?: unknown } }
+      | undefined;
+    let levels = 0;
+    while (node?.properties?.x !== undefined && levels < 1000) {
+      node = node.properties.x as typeof node;
+      levels++;
+    }
+    expect(levels).toBe(100);
+    expect(node).toEqual({ type: 'string', maxLength: 3 });
+  });
+
+  it('skips an allOf of 10,000 members core would refuse to compile, and refuses such a hand-written tool', async () => {
+    const members = Array.from({ length: LONG }, (_, index) => ({
+      type: 'object',
+      properties: { [`p${index}`]: { type: 'string' } },
+    }));
+    const document = minimal({
+      ...jsonBody({ allOf: members }),
+      '/b': { get: { operationId: 'b', responses: {} } },
+    });
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'wide' });
+    // every call would have failed CONFIG_INVALID, the schema being too large to compile
+    expect(Object.keys(tools)).toEqual(['b']);
+    expect(warnings.join('\n')).toMatch(/POST \/a.*more than 5000 objects and arrays/);
+    const error = thrown(() =>
+      provider({
+        wide: {
+          description: 'Wide.',
+          method: 'POST',
+          url: 'http://127.0.0.1:9/wide',
+          parametersSchema: objectSchema({ body: { allOf: members } }),
+        },
+      }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('more than 5000 objects and arrays');
+  });
+});
