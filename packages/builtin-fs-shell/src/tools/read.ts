@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { openForRead, recordKey, statTarget } from '../files/file-access.js';
 import { versionOf } from '../files/line-index.js';
 import { readSlice, type Slice } from '../files/read-slice.js';
+import { readUtf16Slice } from '../files/read-utf16.js';
 import { BACKWARD_MAX_BYTES } from '../files/skip-lines.js';
 import { formatBytes, isModelImage, sniff } from '../files/sniff.js';
-import { decodeText } from '../files/text-codec.js';
 import type { ResolvedTarget } from '../workspace/workspace.js';
 import type { ToolDeps } from './deps.js';
 
@@ -151,21 +151,21 @@ export function createReadTool(deps: ToolDeps): Tool {
           );
         }
         if (kind.description === 'UTF-16 text') {
-          // Line positions in UTF-16 are not byte scans for "\n"; decode it whole (bounded).
-          if (info.size > deps.limits.editMaxBytes) {
-            return fail(
-              'INVALID_ARGUMENTS',
-              `${target.display} is UTF-16 text of ${formatBytes(info.size)}, over the ${formatBytes(deps.limits.editMaxBytes)} limit for UTF-16`,
-            );
-          }
-          const decoded = decodeText(await handle.readFile());
-          const lines = decoded.text.split('\n');
-          if (lines.at(-1) === '') lines.pop();
-          const slice = sliceText(lines, offset, limit, deps.limits.readMaxLineLength);
+          // Line positions in UTF-16 are not byte scans for "\n": decoded as read, from the start.
+          const slice = await readUtf16Slice({
+            handle,
+            encoding: sample[0] === 0xff ? 'utf16le' : 'utf16be',
+            size: info.size,
+            offset,
+            limit,
+            maxBytes: deps.limits.readMaxBytes,
+            maxLineLength: deps.limits.readMaxLineLength,
+            signal: ctx.signal,
+          });
           if (slice.lines.length === 0 && offset > 1) {
             return fail(
               'INVALID_ARGUMENTS',
-              `offset ${offset} is past the end of ${target.display} (${lines.length} lines)`,
+              `offset ${offset} is past the end of ${target.display} (${slice.totalLines ?? 0} lines); pass a smaller offset`,
             );
           }
           session.reads.remember(recordKey(target), info);
