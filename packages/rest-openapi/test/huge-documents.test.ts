@@ -83,9 +83,8 @@ describe('documents deep and long in references and nesting', () => {
     expect(strict).toMatchObject({ code: 'CONFIG_INVALID' });
     // a deep but acceptable schema keeps its innermost level: it used to become {} below 64 levels
     const kept = await importOpenApi({ document: minimal(jsonBody(nest(100))) }, { namespace: 'deep' });
-    let node = (kept.tools.a?.parametersSchema.properties as Record<string, unknown>).body as
-      | { properties?: { x?: unknown } }
-      | undefined;
+    const properties = kept.tools.a?.parametersSchema.properties as Record<string, unknown>;
+    let node = properties.body as { properties?: { x?: unknown } } | undefined;
     let levels = 0;
     while (node?.properties?.x !== undefined && levels < 1000) {
       node = node.properties.x as typeof node;
