@@ -12,18 +12,19 @@ export interface TerminalApprovalOptions {
   readonly attempts?: number;
 }
 
-const ANSWERS: Readonly<Record<string, ApprovalDecision>> = {
-  o: 'allow-once',
-  once: 'allow-once',
-  y: 'allow-once',
-  yes: 'allow-once',
-  a: 'allow-always',
-  always: 'allow-always',
-  d: 'deny',
-  n: 'deny',
-  no: 'deny',
-  deny: 'deny',
-};
+/** Answers by what is typed (a Map: `constructor` is no answer, as in a plain object it would be). */
+const ANSWERS: ReadonlyMap<string, ApprovalDecision> = new Map([
+  ['o', 'allow-once'],
+  ['once', 'allow-once'],
+  ['y', 'allow-once'],
+  ['yes', 'allow-once'],
+  ['a', 'allow-always'],
+  ['always', 'allow-always'],
+  ['d', 'deny'],
+  ['n', 'deny'],
+  ['no', 'deny'],
+  ['deny', 'deny'],
+]);
 
 function question(request: ApprovalRequest): string {
   const lines = ['', `Approval needed: ${request.tool} (risk ${request.risk})`, `  why: ${request.reason}`];
@@ -72,7 +73,7 @@ export function createTerminalApprovalChannel(
           options.output.write(attempt === 0 ? question(request) : 'Please answer o, a or d: ');
           const line = await readLine(signal);
           if (line === undefined) break;
-          const answer = ANSWERS[line.trim().toLowerCase()];
+          const answer = ANSWERS.get(line.trim().toLowerCase());
           if (answer) return answer;
         }
         if (signal.aborted) options.output.write('\n(no answer in time: denied)\n');

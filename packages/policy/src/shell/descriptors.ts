@@ -17,7 +17,7 @@ const STANDARD: Readonly<Record<string, number>> = { '/dev/stdin': 0, '/dev/stdo
 export function descriptorOf(target: ShellWord): number | undefined {
   if (target.dynamic) return undefined;
   const path = normalizePath(target.text);
-  const standard = STANDARD[path];
+  const standard = Object.hasOwn(STANDARD, path) ? STANDARD[path] : undefined;
   if (standard !== undefined) return standard;
   const numbered = /^\/(?:dev|proc\/(?:self|thread-self))\/fd\/([0-9]{1,4})$/.exec(path)?.[1];
   return numbered === undefined ? undefined : Number(numbered);

@@ -63,7 +63,7 @@ function readOptions(words: readonly ShellWord[]): XargsOptions | undefined {
     const long = LONG.exec(text);
     if (long) {
       const name = long[1] as string;
-      const letter = LONG_LETTERS[name];
+      const letter = Object.hasOwn(LONG_LETTERS, name) ? LONG_LETTERS[name] : undefined;
       const attached = long[2]?.slice(1);
       const separate =
         attached === undefined &&
