@@ -4,6 +4,7 @@ import { bothOutcomesReport, hasBothOutcomes } from './both-outcomes.js';
 import type { LateAnswers } from './late-answers.js';
 import type { OutputChecks } from './output-checks.js';
 import { NOOP, maxTotalTimeoutError } from './request-signal.js';
+import { callOutcomeOf, malformedResult } from './sdk-results.js';
 import type { McpCallOutcome, McpRequestOptions, McpToolDefinition } from './session.js';
 
 /**
@@ -157,9 +158,9 @@ export class DirectCalls {
       entry.reject(new McpError(code, text, error?.data));
       return;
     }
-    const outcome = toOutcome(response.result);
+    const outcome = callOutcomeOf(response.result);
     if (typeof outcome === 'string') {
-      entry.reject(new Error(`the server sent a malformed tools/call result: ${outcome}`));
+      entry.reject(malformedResult(outcome));
       return;
     }
     const problem = this.outputs.check(entry.tool, outcome);
@@ -246,29 +247,4 @@ export class DirectCalls {
     entry.removeAbort();
     return entry;
   }
-}
-
-/** A `tools/call` result checked by hand, or what is wrong with it. */
-function toOutcome(result: unknown): McpCallOutcome | string {
-  if (typeof result !== 'object' || result === null || Array.isArray(result))
-    return 'result is not an object';
-  const fields = result as Record<string, unknown>;
-  const content = fields.content ?? [];
-  if (!Array.isArray(content)) return 'content is not an array';
-  for (const block of content) {
-    if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string')
-      return 'a content block has no type';
-  }
-  const structured = fields.structuredContent;
-  if (
-    structured !== undefined &&
-    (typeof structured !== 'object' || structured === null || Array.isArray(structured))
-  )
-    return 'structuredContent is not an object';
-  if (fields.isError !== undefined && typeof fields.isError !== 'boolean') return 'isError is not a boolean';
-  return {
-    content,
-    ...(structured === undefined ? {} : { structuredContent: structured }),
-    ...(fields.isError === true ? { isError: true } : {}),
-  };
 }

@@ -1,4 +1,5 @@
 import { type CompiledSchema, ToolError, compileSchema, formatIssues } from '@toolplane/core';
+import { namesProtoProperty } from '../tools/proto-property.js';
 import { nestsDeeperThan } from './nesting.js';
 import type { McpCallOutcome, McpToolDefinition } from './session.js';
 
@@ -72,6 +73,7 @@ export class OutputChecks {
 
 /** The compiled schema (compiled on first use), or null when it does not compile. */
 function compiledOutput(entry: OutputSchema): CompiledSchema | null {
+  if (entry.compiled === undefined && namesProtoProperty(entry.schema)) entry.compiled = null;
   if (entry.compiled === undefined) {
     try {
       entry.compiled = compileSchema(entry.schema);

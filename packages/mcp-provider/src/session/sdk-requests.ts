@@ -15,6 +15,13 @@ export const LOOSE_TOOLS_PAGE = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
+/**
+ * A result taken as sent, for the provider to check itself: the clients' schemas rebuild every
+ * object they parse key by key, and a key named "__proto__" (JSON allows one: a tool's property,
+ * a structured result's field) was lost or set the rebuilt object's prototype.
+ */
+export const UNPARSED = z.unknown();
+
 /** Requests one `tools/list` page with {@link LOOSE_TOOLS_PAGE} (each client's own `request`). */
 export type LooseListTools<O> = (
   params: { cursor?: string },
@@ -45,6 +52,12 @@ function toolProblem(tool: unknown): string | undefined {
   if (tool.outputSchema !== undefined && !isRecord(tool.outputSchema)) {
     return 'has an outputSchema that is not an object';
   }
+  for (const field of ['description', 'title'] as const) {
+    if (tool[field] !== undefined && typeof tool[field] !== 'string')
+      return `has a ${field} that is not a string`;
+  }
+  if (tool.annotations !== undefined && !isRecord(tool.annotations))
+    return 'has annotations that are not an object';
   return undefined;
 }
 
@@ -115,20 +128,32 @@ export function sdkRequests<O>(
   onToolsPage?: (tools: readonly McpToolDefinition[], first: boolean) => void,
   /** Reads a page the client's schema refused, so its good tools are not lost with the bad. */
   looseListTools?: LooseListTools<O>,
+  /**
+   * Whether every page is read with `looseListTools` and checked here, not by the client's schema
+   * (which loses a property named "__proto__"); false where the client needs its own listing.
+   */
+  readsRaw: () => boolean = () => looseListTools !== undefined,
 ): Pick<McpSession, 'listToolsPage' | 'listResourcesPage' | 'readResource' | 'ping'> {
   const cursorParams = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
   return {
     async listToolsPage(cursor, options): Promise<McpPage<McpToolDefinition>> {
-      let page: { readonly tools: readonly unknown[]; readonly nextCursor?: string | undefined };
-      let dropped: string[] = [];
-      try {
-        page = await run(options, (sdk) => client.listTools(cursorParams(cursor), sdk));
-      } catch (error) {
-        if (!looseListTools || !isInvalidResult(error)) throw error;
-        const loose = await run(options, (sdk) => looseListTools(cursorParams(cursor), sdk));
+      type Page = { readonly tools: readonly unknown[]; readonly nextCursor?: string | undefined };
+      const dropped: string[] = [];
+      const loosely = async (read: LooseListTools<O>): Promise<Page> => {
+        const loose = await run(options, (sdk) => read(cursorParams(cursor), sdk));
         const salvaged = salvageTools(loose.tools);
-        dropped = salvaged.dropped;
-        page = { tools: salvaged.kept, nextCursor: loose.nextCursor };
+        for (const reason of salvaged.dropped) dropped.push(reason);
+        return { tools: salvaged.kept, nextCursor: loose.nextCursor };
+      };
+      let page: Page;
+      if (looseListTools && readsRaw()) page = await loosely(looseListTools);
+      else {
+        try {
+          page = await run(options, (sdk) => client.listTools(cursorParams(cursor), sdk));
+        } catch (error) {
+          if (!looseListTools || !isInvalidResult(error)) throw error;
+          page = await loosely(looseListTools);
+        }
       }
       const tools = withoutDeepTools(page.tools, dropped) as McpToolDefinition[];
       onToolsPage?.(tools, cursor === undefined);

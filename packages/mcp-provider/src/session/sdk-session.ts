@@ -13,8 +13,8 @@ import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
 import { connectWithin } from './sdk-connect.js';
-import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
-import { identityOf, toCallOutcome } from './sdk-results.js';
+import { LOOSE_TOOLS_PAGE, UNPARSED, sdkRequests } from './sdk-requests.js';
+import { callOutcomeOf, identityOf, learnTaskTools, malformedResult, taskRequired } from './sdk-results.js';
 import { SessionEvents } from './session-events.js';
 
 /** A transport plus what the provider wants to know about it. */
@@ -131,6 +131,9 @@ export async function openSdkSession(
     if (!isSessionExpired(error)) probeAfterError();
   };
   const outputs = new OutputChecks();
+  // tools that require task-based execution, refused before sending as the SDK's callTool does
+  // (the pages are read unparsed, so the SDK does not learn them)
+  const taskTools = new Set<string>();
   const late = new LateAnswers();
   const following = late.follow(handle.transport);
   const direct = handle.direct
@@ -170,16 +173,21 @@ export async function openSdkSession(
       (tools, first) => {
         outputs.learn(tools, first);
         direct?.learnTools(tools, first);
+        learnTaskTools(taskTools, tools, first);
       },
       (params, sdk) => client.request({ method: 'tools/list', params }, LOOSE_TOOLS_PAGE, sdk),
     ),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
+      if (taskTools.has(name)) throw taskRequired(name);
       if (direct?.handles(name)) return direct.callTool(name, args, callOptions);
+      // the result unparsed and checked here, as on the direct path (see callOutcomeOf); output
+      // schemas of every listed page are checked here too (the SDK kept its last page's only)
       const result = await request(callOptions, (sdk) =>
-        client.callTool({ name, arguments: args }, undefined, sdk),
+        client.request({ method: 'tools/call', params: { name, arguments: args } }, UNPARSED, sdk),
       );
-      // the SDK checks only the tools of the last page it listed: check every tool here
-      return outputs.checked(name, toCallOutcome(result));
+      const outcome = callOutcomeOf(result);
+      if (typeof outcome === 'string') throw malformedResult(outcome);
+      return outputs.checked(name, outcome);
     },
     ...events.members(client, handle.transport),
     diagnostics() {

@@ -19,8 +19,8 @@ import { guardCursors } from './cursor-guard.js';
 import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
-import { LOOSE_TOOLS_PAGE, sdkRequests } from './sdk-requests.js';
-import { identityOf, toCallOutcome } from './sdk-results.js';
+import { LOOSE_TOOLS_PAGE, UNPARSED, sdkRequests } from './sdk-requests.js';
+import { callOutcomeOf, identityOf, malformedResult, toCallOutcome } from './sdk-results.js';
 import { SessionEvents } from './session-events.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
@@ -131,6 +131,9 @@ export async function openV2Session(
   guardCursors(handle.transport);
   const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
+  // On a 2026-07-28 session the client's own listing and calls are kept: it mirrors arguments
+  // into headers (SEP-2243) from the tool list it cached, which only its own listing writes.
+  const modern = (): boolean => client.getProtocolEra() === 'modern';
   return {
     identity,
     transport: handle.kind,
@@ -140,11 +143,21 @@ export async function openV2Session(
       run,
       (tools, first) => outputs.learn(tools, first),
       (params, sdk) => client.request({ method: 'tools/list', params }, LOOSE_TOOLS_PAGE, sdk),
+      () => !modern(),
     ),
     async callTool(name, args, callOptions): Promise<McpCallOutcome> {
-      const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
-      // checked here for every listed page, whatever the client keeps
-      return outputs.checked(name, toCallOutcome(result));
+      if (modern()) {
+        const result = await run(callOptions, (sdk) => client.callTool({ name, arguments: args }, sdk));
+        // checked here for every listed page, whatever the client keeps
+        return outputs.checked(name, toCallOutcome(result));
+      }
+      // the result unparsed and checked here, as on the other paths (see callOutcomeOf)
+      const result = await run(callOptions, (sdk) =>
+        client.request({ method: 'tools/call', params: { name, arguments: args } }, UNPARSED, sdk),
+      );
+      const outcome = callOutcomeOf(result);
+      if (typeof outcome === 'string') throw malformedResult(outcome);
+      return outputs.checked(name, outcome);
     },
     ...events.members(client, handle.transport),
     diagnostics,

@@ -11,6 +11,7 @@ import type { McpServerConfig } from '../config/types.js';
 import type { McpToolDefinition } from '../session/session.js';
 import { definitionHash } from './definition-hash.js';
 import { createToolFilter } from './filter.js';
+import { PROTO_PROPERTY_UNCHECKED, namesProtoProperty } from './proto-property.js';
 
 /** One exposed tool: the local spec and the remote definition it came from. */
 export interface CatalogEntry {
@@ -119,6 +120,11 @@ export function compiledSchemaOf(
   report: (message: string) => void,
 ): CompiledSchema | null {
   if (entry.compiled !== undefined) return entry.compiled;
+  if (namesProtoProperty(entry.spec.inputSchema)) {
+    entry.compiled = null;
+    report(PROTO_PROPERTY_UNCHECKED);
+    return null;
+  }
   try {
     entry.compiled = compileSchema(entry.spec.inputSchema);
   } catch (error) {
