@@ -3,8 +3,8 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import { type AddressInfo, isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { openingError } from './initialize-check.js';
 import { refuseInvalidParams } from './params-guard.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -31,9 +31,15 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+  id: string | number | null = null,
+): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 /** A request body past {@link MAX_BODY_BYTES}: answered 413 once it has been read to its end. */
@@ -143,7 +149,9 @@ export async function startHttpGateway(options: {
       // JSON-RPC's own code for a body that is not JSON, as the SDK answers inside a session
       return jsonRpcError(res, 400, `Parse error: ${(error as Error).message}`, -32700);
     }
-    if (!isInitializeRequest(body)) return jsonRpcError(res, 400, 'no session: send initialize first');
+    // a malformed initialize is told what is wrong with it, not that it has no session
+    const opening = openingError(body);
+    if (opening) return jsonRpcError(res, 400, opening.message, opening.code, opening.id);
     const server = options.createServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -10,7 +10,7 @@ interface RequestSchema {
 }
 
 /** The schema of each request a client may send, by method. */
-const SCHEMAS: ReadonlyMap<string, RequestSchema> = new Map(
+export const SCHEMAS: ReadonlyMap<string, RequestSchema> = new Map(
   (ClientRequestSchema.options as unknown as readonly RequestSchema[]).map((schema) => [
     schema.shape.method.value,
     schema,
@@ -18,7 +18,7 @@ const SCHEMAS: ReadonlyMap<string, RequestSchema> = new Map(
 );
 
 /** Zod's issues in one line: `params.name: Invalid input: expected string, received number`. */
-function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   const shown = issues
     .slice(0, 3)
     .map((issue) => `${issue.path.map(String).join('.') || '(message)'}: ${issue.message}`);
