@@ -66,6 +66,17 @@ describe('integer variables', () => {
     ["X='a[$(ls)]'; echo $((X + 1))", 'ask', ARITHMETIC],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
+  // The search for arithmetic below a statement stopped silently 64 syntax levels down: deeper
+  // arithmetic (`[[ ( ( ... $X -eq 1 ) ) ]]`) was neither judged nor forgotten. Now it is asked.
+  it.each<Case>([
+    [`X='a[$(rm -rf /)]'; [[ ${'( '.repeat(70)}$X -eq 1${' )'.repeat(70)} ]]`, 'ask', /follows/],
+    [
+      `i=0; A=(x /dev/sda); [[ ${'( '.repeat(70)}$((i++)) -eq 0${' )'.repeat(70)} ]]; tee "\${A[i]}" < img`,
+      'ask',
+      /follows/,
+    ],
+  ])('arithmetic 70 levels down in %j is %s', async (...entry) => expectVerdict(entry));
+
   it.each([
     'declare -i n; n=1+2; echo $n',
     'declare -i i=0; A=(out.img /dev/sda); tee "${A[i]}" < img',

@@ -54,15 +54,24 @@ function isLet(node: Node): boolean {
 }
 
 /** The arithmetic texts in a node and below it (not inside the commands it nests). */
-function arithmeticTexts(node: Node, out: string[], depth = 0): void {
-  if (depth > 64) return;
+function arithmeticTexts(node: Node, out: string[], depth = 0): boolean {
+  if (depth > MAX_SEARCH_DEPTH) return false;
   if (isArithmetic(node) || isLet(node)) {
     // `A[X]`: the index is arithmetic, not the array's name.
     out.push(node.type === 'subscript' ? node.text.slice(node.text.indexOf('[')) : node.text);
-    return;
+    return true;
   }
-  for (const child of namedChildrenOf(node)) arithmeticTexts(child, out, depth + 1);
+  let complete = true;
+  for (const child of namedChildrenOf(node)) complete = arithmeticTexts(child, out, depth + 1) && complete;
+  return complete;
 }
+
+/**
+ * Deepest syntax node searched for arithmetic below a statement; a statement nested deeper
+ * (`[[ ( ( ( ... $((i++)) ... ) ) ) ]]` 70 levels down) makes the line asked, as its
+ * arithmetic is not searched.
+ */
+const MAX_SEARCH_DEPTH = 64;
 
 /**
  * What the arithmetic in a statement assigns (`((i++))`, `: $((i+=1))`, `${A[i++]}`, `let
@@ -71,7 +80,7 @@ function arithmeticTexts(node: Node, out: string[], depth = 0): void {
  */
 export function forgetArithmeticAssignments(facts: LineFacts, node: Node): void {
   const texts: string[] = [];
-  arithmeticTexts(node, texts);
+  if (!arithmeticTexts(node, texts)) facts.overflow = true;
   for (const text of texts) {
     // A variable arithmetic reads is evaluated as an expression in turn: `X='a[$(cmd)]';
     // echo $((X))` runs cmd. Its values are queued before what the text assigns is forgotten.
