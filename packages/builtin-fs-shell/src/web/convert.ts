@@ -1,4 +1,5 @@
-import { convertHtml } from './html-to-text.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createHtmlConverter } from './html-to-text.js';
 
 /** Output formats of `web_fetch`. */
 export type WebFormat = 'markdown' | 'text' | 'html';
@@ -110,14 +111,40 @@ export function isHtml(mediaType: string): boolean {
 }
 
 /**
- * Readable text of an HTML document: markdown (links, headings, lists kept), plain text, or the
- * markup as is; the first `keep` characters of it and its whole length.
+ * Characters of a page given to the converter at a time. A page up to this long is converted
+ * in one go; a longer one in slices, with a turn of the event loop between them, so that
+ * converting a 5 MB page (a second or more of work) never holds other calls for more than a
+ * slice (a few milliseconds), and the call's signal is looked at between slices.
  */
-export function htmlToReadable(
+export const HTML_SLICE_CHARS = 16 * 1024;
+
+/** Gives the event loop a turn, then throws the signal's reason if it aborted meanwhile. */
+async function yieldTurn(signal: AbortSignal): Promise<void> {
+  await nextTurn();
+  signal.throwIfAborted();
+}
+
+/**
+ * Readable text of an HTML document: markdown (links, headings, lists kept), plain text, or the
+ * markup as is; the first `keep` characters of it and its whole length. Rejects with the
+ * signal's reason when it aborts during the conversion.
+ */
+export async function htmlToReadable(
   html: string,
   format: WebFormat,
   keep: number,
-): { text: string; length: number } {
+  signal: AbortSignal,
+): Promise<{ text: string; length: number }> {
   if (format === 'html') return { text: html.slice(0, keep), length: html.length };
-  return convertHtml(html, format === 'markdown', keep);
+  const converter = createHtmlConverter(format === 'markdown', keep);
+  for (let at = 0; at < html.length; ) {
+    if (at > 0) await yieldTurn(signal);
+    let end = Math.min(html.length, at + HTML_SLICE_CHARS);
+    // A surrogate pair stays in one slice.
+    if (end < html.length && html.charCodeAt(end - 1) >= 0xd800 && html.charCodeAt(end - 1) <= 0xdbff) end--;
+    converter.write(html.slice(at, end));
+    at = end;
+    while (converter.writeSome()) await yieldTurn(signal);
+  }
+  return converter.end();
 }

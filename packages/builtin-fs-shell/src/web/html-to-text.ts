@@ -1,60 +1,49 @@
 import { DepthBoundParser } from './depth-bound-parser.js';
+import { BLOCKS, CODE, EMPHASIS, HEADINGS, HIDDEN, PARAGRAPHS, STRONG } from './html-elements.js';
+import { escapeBetween, escapeCell, escapeMarkdown, linkTarget, showableUrl } from './markdown-escape.js';
 import { TextWriter } from './text-writer.js';
 
-/** Elements whose content is not shown. */
-const HIDDEN = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'iframe',
-  'svg',
-  'math',
-  'head',
-  'title',
-  'object',
-  'canvas',
-  'select',
-  'datalist',
-]);
+/**
+ * Characters of text written at a time: text longer than this with no tag in it (a page of
+ * words, one 5 MB word) is written in pieces, between which the caller can give the event loop
+ * back. A piece ends after whitespace when there is some, else inside the word.
+ */
+export const TEXT_PIECE_CHARS = 16 * 1024;
 
-/** Elements that start and end a block with a blank line. */
-const PARAGRAPHS = new Set(['p', 'pre', 'blockquote', 'table', 'figure', 'hr', 'dl', 'details', 'fieldset']);
+/**
+ * Longest image alt text shown, in characters (the rest is left out). Alt texts are a few
+ * words; one of megabytes would be written in one go at its tag, holding the thread.
+ */
+export const MAX_ALT_CHARS = 2000;
 
-/** Elements that start and end on a line of their own. */
-const BLOCKS = new Set([
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  'address',
-  'figcaption',
-  'form',
-  'summary',
-  'dt',
-  'dd',
-  'center',
-  'caption',
-  'tr',
-  'li',
-  'ul',
-  'ol',
-  'menu',
-  'body',
-  'html',
-  'legend',
-  'hgroup',
-  'search',
-]);
+/** An HTML converter fed in slices: see {@link createHtmlConverter}. */
+export interface HtmlConverter {
+  /** Parses the next slice of the page. */
+  write(slice: string): void;
+  /** Writes a piece of the text waiting; true while a long one still waits (call again). */
+  writeSome(): boolean;
+  /** Ends the page: the first `keep` characters of its text, and its whole length. */
+  end(): { text: string; length: number };
+}
 
-const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
-const STRONG = new Set(['strong', 'b']);
-const EMPHASIS = new Set(['em', 'i', 'cite', 'dfn']);
-const CODE = new Set(['code', 'kbd', 'samp', 'tt']);
+const WHITESPACE = new Set([9, 10, 12, 13, 32]);
+
+/** Index of the last HTML whitespace character of `text` before `end`, or -1. */
+function lastWhitespace(text: string, end: number): number {
+  for (let index = end - 1; index >= 0; index--) if (WHITESPACE.has(text.charCodeAt(index))) return index;
+  return -1;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** The code point (one or two UTF-16 units) at the end of `text`. */
+function lastCodePoint(text: string): string {
+  return text.length >= 2 && isHighSurrogate(text.charCodeAt(text.length - 2))
+    ? text.slice(-2)
+    : text.slice(-1);
+}
 
 interface Frame {
   readonly name: string;
@@ -76,39 +65,13 @@ interface Frame {
   fresh?: boolean;
 }
 
-/** Markdown text escaped so that it shows as written. */
-function escapeMarkdown(words: string, lineStart: boolean): string {
-  const escaped = words.replace(/[\\*`[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
-  if (!lineStart) return escaped;
-  if (/^(?:#{1,6}|[-+=>]|[-+]{3,})$/.test(escaped)) return `\\${escaped}`;
-  if (/^\d{1,9}[.)]$/.test(escaped)) return `${escaped.slice(0, -1)}\\${escaped.slice(-1)}`;
-  return escaped;
-}
-
-/** Markdown text in a table cell: pipes escaped too. */
-function escapeCell(words: string, lineStart: boolean): string {
-  return escapeMarkdown(words, lineStart).replaceAll('|', '\\|');
-}
-
-/** A link target written inside `(...)`: spaces, parentheses and angle brackets encoded. */
-function linkTarget(url: string): string {
-  return url.trim().replace(/[\s()<>]/g, (character) => encodeURIComponent(character));
-}
-
-function showableUrl(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  const trimmed = url.trim();
-  if (trimmed === '' || /^(?:javascript|data|vbscript):/i.test(trimmed)) return undefined;
-  return trimmed;
-}
-
 /**
- * The readable text of an HTML page, as markdown (headings, links, lists, emphasis, code,
- * quotes and tables marked) or as plain text. One pass over the parser's events with no
- * recursion, so time grows linearly with the page and a deep page cannot overflow the stack;
- * only the first `keep` characters are kept, the rest counted.
+ * Converts an HTML page, given in slices, to its readable text, as markdown (headings, links,
+ * lists, emphasis, code, quotes and tables marked) or as plain text. One pass over the parser's
+ * events with no recursion, so time grows linearly with the page and a deep page cannot
+ * overflow the stack; only the first `keep` characters are kept, the rest counted.
  */
-export function convertHtml(html: string, markdown: boolean, keep: number): { text: string; length: number } {
+export function createHtmlConverter(markdown: boolean, keep: number): HtmlConverter {
   const writer = new TextWriter(keep);
   const frames: Frame[] = [{ name: '#root', hidden: false, pre: false, code: false }];
   const top = (): Frame => frames[frames.length - 1] as Frame;
@@ -179,7 +142,7 @@ export function convertHtml(html: string, markdown: boolean, keep: number): { te
       frame.flat = true;
     } else if (name === 'br') writer.lineBreak();
     else if (name === 'img') {
-      const alt = (attributes.alt ?? '').replace(/\s+/g, ' ').trim();
+      const alt = (attributes.alt ?? '').slice(0, MAX_ALT_CHARS).replace(/\s+/g, ' ').trim();
       const source = showableUrl(attributes.src);
       if (markdown && source !== undefined)
         writer.content(`![${escapeMarkdown(alt, false)}](${linkTarget(source)})`);
@@ -228,20 +191,49 @@ export function convertHtml(html: string, markdown: boolean, keep: number): { te
   };
 
   // The parser can hand text over a character at a time (a run of `<` that opens no tag):
-  // consecutive pieces are joined and written once.
+  // consecutive pieces are joined and written once, or in pieces when long (`writeSome`).
   let pending = '';
+  // The last character written when a piece ended inside a word ('' otherwise): the next
+  // piece's first word goes on from it.
+  let carry = '';
   // Hidden elements flattened past the depth bound and still open.
   let hiddenFlat = 0;
-  const writeText = (): void => {
-    const data = pending;
-    pending = '';
+  /** Writes the text waiting, or with `piece` its first `TEXT_PIECE_CHARS` at most. */
+  const writeText = (piece = false): void => {
+    let data = pending;
+    let after = '';
+    const before = WHITESPACE.has(data.charCodeAt(0)) ? '' : carry;
+    if (piece) {
+      const space = lastWhitespace(pending, TEXT_PIECE_CHARS);
+      let cut = space + 1;
+      if (space === -1) {
+        cut = TEXT_PIECE_CHARS;
+        if (isHighSurrogate(pending.charCodeAt(cut - 1))) cut--;
+      }
+      data = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      if (space === -1)
+        after = isHighSurrogate(pending.charCodeAt(0)) ? pending.slice(0, 2) : pending.slice(0, 1);
+      carry = space === -1 ? lastCodePoint(data) : '';
+    } else {
+      pending = '';
+      carry = '';
+    }
     const frame = top();
     if (data === '' || frame.hidden || hiddenFlat > 0) return;
     if (frame.pre) {
       const text = frame.fresh ? data.replace(/^\r?\n/, '') : data;
       frame.fresh = false;
       writer.preformatted(text);
-    } else writer.text(data, frame.code ? undefined : writer.flat > 0 && markdown ? escapeCell : escapeText);
+      return;
+    }
+    const escapeWords = frame.code ? undefined : writer.flat > 0 && markdown ? escapeCell : escapeText;
+    writer.text(
+      data,
+      escapeWords && (before !== '' || after !== '')
+        ? escapeBetween(escapeWords, before, after)
+        : escapeWords,
+    );
   };
   // Elements flattened past the depth bound: hidden ones still hide their text, blocks are
   // set apart from their neighbours by a space.
@@ -283,8 +275,17 @@ export function convertHtml(html: string, markdown: boolean, keep: number): { te
       hiddenFlat = 0;
     },
   });
-  parser.write(html);
-  parser.end();
-  writeText();
-  return { text: writer.result(), length: writer.length };
+  return {
+    write: (slice) => parser.write(slice),
+    writeSome: () => {
+      if (pending.length <= TEXT_PIECE_CHARS) return false;
+      writeText(true);
+      return pending.length > TEXT_PIECE_CHARS;
+    },
+    end: () => {
+      parser.end();
+      writeText();
+      return { text: writer.result(), length: writer.length };
+    },
+  };
 }
