@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DEFAULT_MAX_SCHEMA_NODES, compileSchema, errorMessage } from '@toolplane/core';
+import { compileSchema, errorMessage } from '@toolplane/core';
 
 const options: Options = { strict: false, logger: false, allErrors: true };
 let engines: { draft07: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
@@ -91,8 +91,8 @@ export function schemaShapeProblem(schema: Record<string, unknown>): string | un
   if (valid.has(schema)) return undefined;
   // every call would fail compiling it; say so now (counted as core counts, before the meta-schema
   // check, which would take as long)
-  if (holdsMoreNodesThan(schema, DEFAULT_MAX_SCHEMA_NODES))
-    return `it holds more than ${DEFAULT_MAX_SCHEMA_NODES} objects and arrays, which core's validator refuses to compile (maxSchemaNodes) on every call; split the tool's input into smaller tools`;
+  if (holdsMoreNodesThan(schema, MAX_SCHEMA_NODES))
+    return `it holds more than ${MAX_SCHEMA_NODES} objects and arrays, which the argument validator would take seconds to compile (core's maxSchemaNodes refuses it on every call); split the tool's input into smaller tools`;
   const engine = engineFor(schema);
   let fine: boolean;
   try {
@@ -125,6 +125,13 @@ export function schemaShapeProblem(schema: Record<string, unknown>): string | un
   if (errors.length > 5) shown.push(`and ${errors.length - 5} more`);
   return shown.join('; ');
 }
+
+/**
+ * The most objects and arrays an argument schema may hold: core's default `maxSchemaNodes`, above
+ * which its validator refuses to compile a schema (kept here as a number, so this package does not
+ * need a core that exports it).
+ */
+const MAX_SCHEMA_NODES = 5000;
 
 /**
  * Whether a schema holds more than `limit` objects and arrays, a shared subschema once per place
