@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { own } from './records.js';
 import type { RestParameterBinding } from './config.js';
 import {
   COLLECTION_SEPARATORS,
@@ -114,7 +115,7 @@ export function renderPath(
       path += part;
       continue;
     }
-    const text = serializePathValue(part.argument, args[part.argument], bindings?.[part.argument]);
+    const text = serializePathValue(part.argument, own(args, part.argument), own(bindings, part.argument));
     if (text === '')
       throw new ToolError('INVALID_ARGUMENTS', `path argument "${part.argument}" must not be empty`);
     path += text;

@@ -8,3 +8,12 @@ export function setOwn(record: Record<string, unknown>, key: string, value: unkn
     Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   } else record[key] = value;
 }
+
+/**
+ * `record[key]` when it is the record's own property, else undefined: a plain object answers
+ * `constructor`, `toString` or `valueOf` with what it inherits, which names from models, documents
+ * and configuration must never reach.
+ */
+export function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

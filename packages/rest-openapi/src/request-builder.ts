@@ -13,7 +13,7 @@ import {
   templateArgNames,
   templateUsesEnv,
 } from './template.js';
-import { setOwn } from './records.js';
+import { own, setOwn } from './records.js';
 import { type SplitUrl, splitToolUrl } from './url-template.js';
 
 /** A request ready for undici: origin fixed by configuration, path and query already encoded. */
@@ -135,14 +135,14 @@ export function buildRequest(options: {
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (const [argument, binding] of plan.explicitEntries) {
-    const value = args[argument];
+    const value = own(args, argument);
     if (value === undefined || value === null || binding.in === 'path') continue;
     if (binding.in === 'query') serializeQueryValue(argument, value, binding, query);
     else if (binding.in === 'header') {
       const text = headerText(value, binding);
       refuseLineBreaks(text, `header argument "${argument}"`, 'INVALID_ARGUMENTS');
       refuseUnsendable(text, `header argument "${argument}"`);
-      headers[(binding.name ?? argument).toLowerCase()] = text;
+      setOwn(headers, (binding.name ?? argument).toLowerCase(), text);
     } else {
       cookies ??= [];
       cookies.push(...cookiePairs(binding.name ?? argument, value, binding));
@@ -151,7 +151,7 @@ export function buildRequest(options: {
 
   for (const header of plan.headers) {
     for (const argument of header.argNames) {
-      const value = args[argument];
+      const value = own(args, argument);
       if (typeof value === 'string') {
         refuseLineBreaks(
           value,
@@ -164,13 +164,13 @@ export function buildRequest(options: {
     refuseLineBreaks(value, `header ${header.name} of tool "${tool}"`, 'CONFIG_INVALID');
     if (header.argNames.length > 0)
       refuseUnsendable(value, `header ${header.name} (filled from ${header.argNames.join(', ')})`);
-    headers[header.name] = value;
+    setOwn(headers, header.name, value);
   }
 
   let body: string | FormData | undefined;
   let contentType: string | undefined;
   if (plan.body) {
-    const value = args[plan.body.argument];
+    const value = own(args, plan.body.argument);
     if (value !== undefined) ({ body, contentType } = encodeBody(value, plan.body.contentType, plan.body));
   } else if (config.bodyTemplate !== undefined) {
     const filled = fillBodyTemplate(config.bodyTemplate, { env, args });
@@ -185,7 +185,7 @@ export function buildRequest(options: {
 
   let leftovers: Record<string, unknown> | undefined;
   for (const argument in args) {
-    const value = args[argument];
+    const value = own(args, argument);
     if (value === undefined || placed.has(argument)) continue;
     if (plan.leftovers === 'query' || plan.queryNames.has(argument)) {
       serializeQueryValue(

@@ -12,6 +12,7 @@ import {
   formatIssues,
 } from '@toolplane/core';
 import { Agent, type Dispatcher } from 'undici';
+import { own } from './records.js';
 import { type LookupFunction, checkHostAddresses, createPublicAgent } from './address-guard.js';
 import { authSecrets } from './auth.js';
 import { OAuthTokenCache } from './oauth-tokens.js';
@@ -242,7 +243,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         for (const template of Object.values(entry.config.headers ?? {}))
           for (const variable of envNamesIn(template)) variables.add(variable);
         for (const variable of variables) {
-          const value = env[variable];
+          const value = own(env, variable);
           if (value) values.add(value);
         }
       }

@@ -1,5 +1,5 @@
 import { ToolError } from '@toolplane/core';
-import { setOwn } from './records.js';
+import { own, setOwn } from './records.js';
 
 /** Where template values come from. */
 export interface TemplateSources {
@@ -34,7 +34,7 @@ export function missingEnv(name: string, where: string): ToolError {
 export function expandEnv(text: string, env: TemplateSources['env'], where: string): string {
   if (!text.includes('${')) return text;
   return text.replace(ENV_PATTERN, (_whole, name: string) => {
-    const value = env[name];
+    const value = own(env, name);
     if (value === undefined) throw missingEnv(name, where);
     return value;
   });
@@ -62,7 +62,7 @@ export function expandString(text: string, sources: TemplateSources, where: stri
 export function fillBodyTemplate(template: unknown, sources: TemplateSources): unknown {
   if (typeof template === 'string') {
     const whole = WHOLE_ARG.exec(template);
-    if (whole) return sources.args?.[whole[1] as string];
+    if (whole) return own(sources.args, whole[1] as string);
     return expandString(template, sources, 'bodyTemplate');
   }
   if (Array.isArray(template)) {
@@ -146,10 +146,10 @@ export function renderTemplate(
   for (const part of parts) {
     if ('text' in part) out += part.text;
     else if ('env' in part) {
-      const value = sources.env[part.env];
+      const value = own(sources.env, part.env);
       if (value === undefined) throw missingEnv(part.env, where);
       out += value;
-    } else out += argText(sources.args?.[part.arg]);
+    } else out += argText(own(sources.args, part.arg));
   }
   return out;
 }

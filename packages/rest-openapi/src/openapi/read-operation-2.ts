@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { setOwn } from '../records.js';
 import type { CollectionFormat, RestMethod, RestParameterBinding } from '../config.js';
 import {
   IGNORED_HEADERS,
@@ -105,11 +106,11 @@ export function readOperation2(
       if (raw.type === 'file') hasFile = true;
       const format = collectionFormatOf(raw);
       if (format !== undefined && JOINED_FORMATS.has(format))
-        collectionFormats[name] = format as CollectionFormat;
-      formFields[name] = {
+        setOwn(collectionFormats, name, format as CollectionFormat);
+      setOwn(formFields, name, {
         ...swaggerSchema(raw),
         ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
-      };
+      });
       if (raw.required === true) formRequired.push(name);
     } else if (['path', 'query', 'header'].includes(String(raw.in))) {
       const where = raw.in as NormalizedParameter['in'];

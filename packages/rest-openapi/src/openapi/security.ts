@@ -1,4 +1,5 @@
 import type { RestAuthConfig } from '../config.js';
+import { own } from '../records.js';
 import { kindOf } from './operation-model.js';
 import { authHeaderName } from '../check-auth.js';
 import { SchemeRefused } from './scheme-refused.js';
@@ -82,9 +83,10 @@ export function defaultVariableOwners(
   const owners = new Map<string, string[]>();
   for (const [name, scheme] of Object.entries(schemes)) {
     if (typeof scheme !== 'object' || scheme === null) continue;
-    if (scheme.type === 'oauth2' && tokenOnly(credentials?.[name] ?? {})) continue;
+    if (scheme.type === 'oauth2' && tokenOnly(own(credentials, name) ?? {})) continue;
     for (const [suffix, field] of defaultSuffixes(scheme)) {
-      if (credentials?.[name]?.[field] !== undefined) continue;
+      const given = own(credentials, name);
+      if (given !== undefined && Object.hasOwn(given, field) && given[field] !== undefined) continue;
       const variable = defaultName(prefix, name, ...suffix);
       const list = owners.get(variable);
       if (list) list.push(name);
@@ -102,7 +104,7 @@ export function authForScheme(
   version: '2.0' | '3.0' | '3.1',
   options: SecurityOptions,
 ): RestAuthConfig | { unsupported: string } {
-  const given = options.credentials?.[name] ?? {};
+  const given = own(options.credentials, name) ?? {};
   const prefix = options.envPrefix;
   const envName = (...parts: string[]): string => {
     const variable = defaultName(...parts);
@@ -210,7 +212,7 @@ export function authForRequirements(
     const auth: RestAuthConfig[] = [];
     let usable = true;
     for (const name of names) {
-      const scheme = schemes[name];
+      const scheme = own(schemes, name);
       if (!scheme) {
         problems.push(`security scheme "${name}" is not defined`);
         usable = false;

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
+  /** Header names and values as sent, in pairs (`headers` loses a header named `__proto__`). */
+  readonly rawHeaders: readonly string[];
   readonly body: string;
   /** The body's exact bytes (`body` is them read as UTF-8). */
   readonly bytes: Buffer;
@@ -35,6 +37,7 @@ export async function startLoopback(handler: Handler): Promise<Loopback> {
         method: incoming.method ?? '',
         url: incoming.url ?? '',
         headers: incoming.headers,
+        rawHeaders: incoming.rawHeaders,
         body: bytes.toString('utf8'),
         bytes,
         remotePort: incoming.socket.remotePort ?? 0,
