@@ -8,6 +8,7 @@ import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js
 import { type DirectChannel, DirectCalls } from './direct-calls.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
 import { guardCursors } from './cursor-guard.js';
+import { guardDelivery } from './delivery-guard.js';
 import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
@@ -162,6 +163,7 @@ export async function openSdkSession(
   following.afterConnect();
   takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
   guardCursors(handle.transport);
+  guardDelivery(handle.transport, (message) => errors.emit(message));
   const identity = identityOf(client, protocolVersion);
   return {
     identity,

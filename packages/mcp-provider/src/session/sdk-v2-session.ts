@@ -16,6 +16,7 @@ import { type TransportHandle, remoteHandle } from './sdk-session.js';
 import { connectWithin } from './sdk-connect.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
 import { guardCursors } from './cursor-guard.js';
+import { guardDelivery } from './delivery-guard.js';
 import { clipErrorMessage } from './error-relay.js';
 import { LateAnswers } from './late-answers.js';
 import { OutputChecks } from './output-checks.js';
@@ -129,6 +130,7 @@ export async function openV2Session(
   following.afterConnect();
   takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
   guardCursors(handle.transport);
+  guardDelivery(handle.transport, (message) => errors.emit(message));
   const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   // On a 2026-07-28 session the client's own listing and calls are kept: it mirrors arguments
