@@ -76,6 +76,7 @@ export {
 } from './result.js';
 export {
   type CompiledSchema,
+  type CompileSchemaOptions,
   type ValidationIssue,
   type ValidationOutcome,
   compileSchema,
@@ -93,6 +94,7 @@ export {
   isReadOnly,
   riskOf,
 } from './spec.js';
+export { DEFAULT_MAX_SCHEMA_NODES } from './schema-size.js';
 export { stableStringify } from './stable-json.js';
 export { type DefineToolOptions, type Tool, defineTool, zodIssues, zodToJsonSchema } from './tool.js';
 export { type RateLimiter, type RateLimiterOptions, createRateLimiter } from './rate-limiter.js';

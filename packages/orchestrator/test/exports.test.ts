@@ -13,6 +13,7 @@ it('pins the runtime export list of @toolplane/orchestrator', () => {
 
 it('pins the runtime export list of @toolplane/core', () => {
   expect(Object.keys(core).sort()).toEqual([
+    'DEFAULT_MAX_SCHEMA_NODES',
     'ERROR_CODES',
     'MIDDLEWARE_PHASES',
     'NAMESPACE_SEPARATOR',

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ToolError } from './errors.js';
+import { compileSchema, formatIssues } from './schema-validator.js';
+import { DEFAULT_MAX_SCHEMA_NODES } from './schema-size.js';
+
+function patterned(count: number): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (let index = 0; index < count; index++) {
+    properties[`p${index}`] = { type: 'string', pattern: `^x${index}[a-z]+$` };
+  }
+  return { type: 'object', properties };
+}
+
+function nested(depth: number): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let level = 0; level < depth; level++) schema = { type: 'object', properties: { a: schema } };
+  return schema;
+}
+
+function refusal(run: () => unknown): ToolError {
+  try {
+    run();
+  } catch (error) {
+    if (ToolError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ToolError');
+}
+
+describe('compileSchema on huge schemas', () => {
+  it('compiles 8,000 properties with a pattern each (limit raised) and checks every pattern', () => {
+    // before: ajv bound the 8,000 patterns in quadratic time and then overflowed the stack
+    const compiled = compileSchema(patterned(8000), { maxSchemaNodes: 20_000 });
+    expect(compiled.validate({ p0: 'x0ab', p7999: 'x7999cd' })).toEqual({ valid: true });
+    const outcome = compiled.validate({ p1: 'x1ab', p7999: 'x1ab' });
+    expect(outcome.valid).toBe(false);
+    if (!outcome.valid)
+      expect(formatIssues(outcome.issues)).toBe('args.p7999: must match pattern "^x7999[a-z]+$"');
+  }, 120_000);
+
+  it('refuses a schema over maxSchemaNodes with CONFIG_INVALID naming the limit and what to do', () => {
+    const error = refusal(() => compileSchema(patterned(DEFAULT_MAX_SCHEMA_NODES)));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(
+      `more than ${DEFAULT_MAX_SCHEMA_NODES} objects and arrays (maxSchemaNodes)`,
+    );
+    expect(error.message).toContain('raise maxSchemaNodes');
+    const small = refusal(() => compileSchema(patterned(10), { maxSchemaNodes: 5 }));
+    expect(small.message).toContain('more than 5 objects');
+    expect(compileSchema(patterned(10), { maxSchemaNodes: 12 }).validate({ p3: 'x3z' }).valid).toBe(true);
+  });
+
+  it('refuses a bad maxSchemaNodes', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      const error = refusal(() => compileSchema({ type: 'string' }, { maxSchemaNodes: bad }));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('maxSchemaNodes must be a positive integer');
+    }
+  });
+
+  it('counts a schema nested 100,000 deep without overflowing: CONFIG_INVALID, not a RangeError', () => {
+    const deep = JSON.parse(`${'{"items":'.repeat(100_000)}{}${'}'.repeat(100_000)}`) as Record<
+      string,
+      unknown
+    >;
+    expect(refusal(() => compileSchema(deep)).message).toContain('more than 5000 objects');
+    // within the limit but deeper than ajv can follow: still CONFIG_INVALID, from the compile
+    const error = refusal(() => compileSchema(nested(2400)));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('schema does not compile');
+  });
+});
