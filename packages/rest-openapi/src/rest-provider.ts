@@ -17,7 +17,7 @@ import { type LookupFunction, checkHostAddresses, createPublicAgent } from './ad
 import { authSecrets } from './auth.js';
 import { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
-import { MAX_TIMER_MS, countOption, timeoutMillis } from './limits.js';
+import { MAX_NESTING, MAX_TIMER_MS, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
 import { type ArgumentPlan, planArguments } from './request-builder.js';
 import { sendToolRequest } from './send.js';
 import { envNamesIn, templateEnvNames, urlPathEnvNames } from './template.js';
@@ -194,6 +194,12 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         `${options.namespace} has no REST tool "${name}"; known tools: ${[...entries.keys()].slice(0, 20).join(', ')}`,
       );
     }
+    // serialising (JSON, query styles, templates) recurses: 100,000 levels would overflow the stack
+    if (nestsDeeperThan(args, MAX_NESTING))
+      return fail(
+        'INVALID_ARGUMENTS',
+        `the arguments of ${name} nest deeper than ${MAX_NESTING} levels of arrays and objects (or refer to themselves); flatten them`,
+      );
     try {
       entry.compiled ??= compileSchema(entry.config.parametersSchema);
       const outcome = entry.compiled.validate(args);

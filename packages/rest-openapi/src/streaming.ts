@@ -1,5 +1,7 @@
 import { type ProgressUpdate, type ToolResult, fail, ok } from '@toolplane/core';
 import type { RestStreamingConfig } from './config.js';
+import { MAX_NESTING, nestsDeeperThan } from './limits.js';
+import { own } from './records.js';
 
 /** A line ends at LF, CRLF or a bare CR (as in an event stream). */
 const LINE_END = /[\r\n]/g;
@@ -52,14 +54,22 @@ export async function readJsonStream(options: {
       return undefined;
     }
     events++;
-    const kind = event[config.discriminatorField];
+    const kind = own(event, config.discriminatorField);
     if (kind === config.doneValue) {
-      const final = config.answerField !== undefined ? event[config.answerField] : undefined;
-      const text = typeof final === 'string' ? final : final !== undefined ? JSON.stringify(final) : answer;
+      const final = config.answerField !== undefined ? own(event, config.answerField) : undefined;
+      // an answer nesting deeper than anything serialises safely is given as the event's own text
+      const text =
+        typeof final === 'string'
+          ? final
+          : final === undefined
+            ? answer
+            : nestsDeeperThan(final, MAX_NESTING)
+              ? line
+              : JSON.stringify(final);
       return ok(text, { answer: text, tokens, events });
     }
     if (config.tokenValue !== undefined && kind === config.tokenValue && config.tokenField !== undefined) {
-      const piece = event[config.tokenField];
+      const piece = own(event, config.tokenField);
       if (typeof piece === 'string') {
         answer += piece;
         tokens++;
