@@ -61,7 +61,11 @@ describe('serve mcp --http given a malformed initialize before any session', () 
       [{ jsonrpc: '1.0', id: 5, method: 'initialize', params }, /"jsonrpc": "2\.0"/, 5],
       [{ jsonrpc: '1.0', id: 7, method: 'initialize', params: {} }, /"jsonrpc": "2\.0"/, 7],
       [{ jsonrpc: '2.0', method: 'initialize', params }, /needs an id/, null],
-      [{ jsonrpc: '2.0', id: { x: 1 }, method: 'initialize', params }, /id must be a string or a number/, null],
+      [
+        { jsonrpc: '2.0', id: { x: 1 }, method: 'initialize', params },
+        /id must be a string or a number/,
+        null,
+      ],
       [[{ jsonrpc: '2.0', id: 6, method: 'initialize', params }], /alone, not in a batch/, null],
       [5, /not a JSON-RPC request/, null],
       [null, /not a JSON-RPC request/, null],

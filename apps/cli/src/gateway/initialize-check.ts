@@ -40,8 +40,7 @@ export function openingError(body: unknown): OpeningError | undefined {
   if (body.id === undefined || body.id === null)
     return invalid(`${body.method} is a request and needs an id (a string or a number)`);
   if (id === null) return invalid('the id must be a string or a number');
-  if (body.method !== 'initialize')
-    return { id, code: -32000, message: 'no session: send initialize first' };
+  if (body.method !== 'initialize') return { id, code: -32000, message: 'no session: send initialize first' };
   const parsed = SCHEMAS.get('initialize')?.safeParse(body);
   if (parsed?.success !== false) return undefined;
   return {
