@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { ToolError } from '@toolplane/core';
 import { formatBytes } from '../files/sniff.js';
 import { RipgrepWaitedOnFifo, watchFifoOpenWait } from './fifo-wait.js';
@@ -166,11 +167,18 @@ export function searchWithRipgrep(
 ): Promise<SearchOutcome> {
   return new Promise((resolve, reject) => {
     const [command, args] = ripgrepCommand(binary, ripgrepArguments(request), memoryBytes);
-    const child = spawn(command, args, {
-      cwd: request.rootIsFile ? dirname(request.root) : request.root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(command, args, {
+        cwd: request.rootIsFile ? dirname(request.root) : request.root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
+    } catch (error) {
+      // Node throws some failures (a command line the kernel refuses) instead of emitting them.
+      reject(spawnFailure(error, args));
+      return;
+    }
     const chunks: Buffer[] = [];
     let bytes = 0;
     let lines = 0;
@@ -207,7 +215,7 @@ export function searchWithRipgrep(
     child.once('error', (error) => {
       stopWatch();
       request.signal?.removeEventListener('abort', onAbort);
-      reject(error);
+      reject(spawnFailure(error, args));
     });
     child.once('close', (code, signal) => {
       stopWatch();
@@ -246,4 +254,14 @@ function ripgrepDied(signal: string, message: string, memoryBytes: number | fals
     ? `it ran out of its memory allowance (${memoryBytes === false ? 'none set' : formatBytes(memoryBytes)}, grep.ripgrepMemoryBytes): an ignore file that never ends (a .gitignore linked to a device) or a very long line; find it, or leave it out with a glob`
     : `it ended on ${signal}${message === '' ? '' : `: ${message.slice(0, 200)}`}`;
   return new ToolError('EXECUTION_FAILED', `ripgrep did not finish the search: ${detail}`);
+}
+
+/** What a failure to start ripgrep means: its command line too long (`E2BIG`) is the caller's. */
+function spawnFailure(error: unknown, args: readonly string[]): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'E2BIG') return error;
+  const longest = Math.max(...args.map((arg) => Buffer.byteLength(arg, 'utf8')));
+  return new ToolError(
+    'INVALID_ARGUMENTS',
+    `the pattern and glob filters are too long to pass to ripgrep (the longest argument is ${formatBytes(longest)}; Linux takes at most 128 KiB per argument and about 2 MiB in all): shorten them`,
+  );
 }

@@ -29,6 +29,12 @@ const input = z.object({
   description: z.string().optional().describe('What the command does, in a few words'),
 });
 
+/**
+ * Longest command line, in bytes: Linux refuses (`E2BIG`) a single argument of 32 pages
+ * (`MAX_ARG_STRLEN`, 128 KiB) with its terminating NUL, whichever executor runs `sh -c`.
+ */
+export const MAX_COMMAND_BYTES = 128 * 1024 - 1;
+
 /** Formats a finished command for the model: output, then a footer with how it ended. */
 export function formatExecResult(result: ExecResult): string {
   const parts: string[] = [];
@@ -99,6 +105,13 @@ export function createBashTool(deps: ToolDeps): Tool {
         return fail(
           'INVALID_ARGUMENTS',
           'command contains a null byte, which no shell command line can hold; remove it',
+        );
+      }
+      const commandBytes = Buffer.byteLength(args.command, 'utf8');
+      if (commandBytes > MAX_COMMAND_BYTES) {
+        return fail(
+          'INVALID_ARGUMENTS',
+          `command is ${commandBytes} bytes; Linux passes at most ${MAX_COMMAND_BYTES} bytes as the one argument of sh -c: write the script to a file with write, then run that file`,
         );
       }
       const cwd = await resolveCwd(deps, args.cwd);

@@ -5,6 +5,15 @@ import { readWhole, recordKey, statTarget, writeWhole } from '../files/file-acce
 import { assertStorableText, decodeText, encodeText, fitsEncoding } from '../files/text-codec.js';
 import type { ToolDeps } from './deps.js';
 
+/**
+ * Most edits in one call. Each edit scans the whole text (up to `editMaxBytes`, 10 MiB): a
+ * thousand of them on a large file took 20 s.
+ */
+export const MAX_EDITS = 200;
+
+/** Text longer than this lets other calls run between two of its edits. */
+const YIELD_ABOVE_CHARS = 1024 * 1024;
+
 // Strict: a misspelt key in an edit (`replaceAll`) would otherwise be dropped and the edit run without it.
 const replacement = z.strictObject({
   old_string: z.string().describe('Exact text to find (copied from read output, without line numbers)'),
@@ -18,7 +27,12 @@ const input = z
     old_string: z.string().optional().describe('Exact text to find (for a single edit)'),
     new_string: z.string().optional().describe('Replacement text (for a single edit)'),
     replace_all: z.boolean().optional().describe('Replace every occurrence of old_string'),
-    edits: z.array(replacement).min(1).optional().describe('Several edits, applied in order, all or none'),
+    edits: z
+      .array(replacement)
+      .min(1)
+      .max(MAX_EDITS, `at most ${MAX_EDITS} edits in one call; split them over several calls`)
+      .optional()
+      .describe('Several edits, applied in order, all or none'),
   })
   .refine((value) => (value.edits !== undefined) !== (value.old_string !== undefined), {
     message: 'pass either old_string/new_string or edits, not both and not neither',
@@ -187,11 +201,16 @@ export function createEditTool(deps: ToolDeps): Tool {
         ];
         let text = decoded.text;
         let replaced = 0;
-        edits.forEach((edit, i) => {
+        for (const [i, edit] of edits.entries()) {
+          // Each edit of a large file takes milliseconds: the event loop is not held for all.
+          if (i > 0 && text.length > YIELD_ABOVE_CHARS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            if (ctx.signal.aborted) throw ctx.signal.reason;
+          }
           const applied = applyOne(text, edit, decoded.eol, i + 1, edits.length, target.display);
           text = applied.text;
           replaced += applied.count;
-        });
+        }
         if (!fitsEncoding(text, decoded.encoding)) {
           if (decoded.encoding !== 'latin1') assertStorableText(text, 'new_string');
           throw new ToolError(

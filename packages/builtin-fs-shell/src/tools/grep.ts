@@ -8,13 +8,16 @@ import { findRipgrep } from '../grep/find-ripgrep.js';
 import { formatHits } from '../grep/format.js';
 import { rememberLineStarts } from '../grep/line-starts.js';
 import { searchWithNode } from '../grep/node-search.js';
-import { compilePattern } from '../grep/pattern.js';
+import { MAX_PATTERN_LENGTH, compilePattern } from '../grep/pattern.js';
 import { searchWithRipgrep } from '../grep/ripgrep.js';
 import type { SearchOutcome } from '../grep/results.js';
 import type { SearchRequest } from '../grep/search-request.js';
 import type { ToolDeps } from './deps.js';
 import { quotedNote } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
+
+/** Most glob filters one search takes (each is compiled; a model needs a handful). */
+const MAX_GLOBS = 100;
 
 const input = z.object({
   pattern: z.string().describe('Regular expression (ripgrep syntax; no lookaround or backreferences)'),
@@ -104,7 +107,8 @@ export function createGrepTool(deps: ToolDeps): Tool {
       const rootIsFile = info.isFile();
       let typeGlobs: readonly string[] | undefined;
       if (args.type !== undefined) {
-        typeGlobs = FILE_TYPES[args.type];
+        // Own names only: "constructor" or "__proto__" are not file types.
+        typeGlobs = Object.hasOwn(FILE_TYPES, args.type) ? FILE_TYPES[args.type] : undefined;
         if (!typeGlobs) {
           throw new ToolError(
             'INVALID_ARGUMENTS',
@@ -113,9 +117,19 @@ export function createGrepTool(deps: ToolDeps): Tool {
         }
       }
       const globs = args.glob === undefined ? [] : Array.isArray(args.glob) ? args.glob : [args.glob];
+      if (globs.length > MAX_GLOBS)
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `${globs.length} glob filters; grep takes at most ${MAX_GLOBS}: join alternatives with braces ("*.{ts,tsx}") or search in steps`,
+        );
       for (const glob of globs) {
         if (glob.length === 0 || glob.includes('\0'))
           throw new ToolError('INVALID_ARGUMENTS', 'glob must be a non-empty pattern');
+        if (glob.length > MAX_PATTERN_LENGTH)
+          throw new ToolError(
+            'INVALID_ARGUMENTS',
+            `a glob is ${glob.length} characters long, over the ${MAX_PATTERN_LENGTH} limit; shorten it`,
+          );
       }
       const mode = args.output_mode ?? 'files_with_matches';
       const limit = args.head_limit ?? deps.limits.grepDefaultLimit;
