@@ -16,7 +16,19 @@ export interface ValidationIssue {
 /** Outcome of a validation. */
 export type ValidationOutcome =
   | { readonly valid: true }
-  | { readonly valid: false; readonly issues: readonly ValidationIssue[] };
+  | {
+      readonly valid: false;
+      /** The reasons, at most {@link MAX_ISSUES} (1,000) of them. */
+      readonly issues: readonly ValidationIssue[];
+      /**
+       * How many reasons there were, set when some are not in `issues`: past the first 1,000
+       * they are counted, not described (a million wrong items took seconds to describe).
+       */
+      readonly issueCount?: number;
+    };
+
+/** Issues described per validation; the rest are counted. */
+const MAX_ISSUES = 1000;
 
 /** A schema compiled once; `validate` is cheap enough to run on every call. */
 export interface CompiledSchema {
@@ -156,17 +168,22 @@ export function compileSchema(schema: JsonSchema, compileOptions: CompileSchemaO
           issues: [{ path: 'args', message: `nests too deep to be checked (${errorMessage(error)})` }],
         };
       }
-      return { valid: false, issues: toIssues(check.errors ?? []) };
+      return invalid(check.errors ?? []);
     },
   };
   cache.set(schema, compiled);
   return compiled;
 }
 
-/** Joins issues into one line: `args.q: is required; args.limit: must be <= 100`. */
-export function formatIssues(issues: readonly ValidationIssue[], max = 5): string {
+/**
+ * Joins issues into one line: `args.q: is required; args.limit: must be <= 100`, and `and 12
+ * more` past `max`; `total` is how many there are when `issues` lists only some (a
+ * validation's `issueCount`).
+ */
+export function formatIssues(issues: readonly ValidationIssue[], max = 5, total = issues.length): string {
   const shown = issues.slice(0, max).map((issue) => `${issue.path}: ${issue.message}`);
-  if (issues.length > max) shown.push(`and ${issues.length - max} more`);
+  const count = Math.max(total, issues.length);
+  if (count > shown.length) shown.push(`and ${count - shown.length} more`);
   return shown.join('; ');
 }
 
@@ -207,17 +224,28 @@ function describe(error: ErrorObject): ValidationIssue {
   }
 }
 
-function toIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
+function invalid(errors: readonly ErrorObject[]): ValidationOutcome {
+  const { issues, uncounted } = toIssues(errors);
+  if (uncounted === 0) return { valid: false, issues };
+  let more = 0;
+  for (let at = uncounted; at < errors.length; at++) if (errors[at]?.keyword !== 'if') more++;
+  return { valid: false, issues, issueCount: issues.length + more };
+}
+
+/** The first {@link MAX_ISSUES} issues, and where in `errors` describing stopped (0: it did not). */
+function toIssues(errors: readonly ErrorObject[]): { issues: ValidationIssue[]; uncounted: number } {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const error of errors) {
+  for (let at = 0; at < errors.length; at++) {
+    const error = errors[at] as ErrorObject;
     // anyOf/oneOf report every branch; the summary line is the useful one
     if (error.keyword === 'if') continue;
+    if (issues.length === MAX_ISSUES) return { issues, uncounted: at };
     const issue = describe(error);
     const key = `${issue.path}|${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     issues.push(issue);
   }
-  return issues;
+  return { issues, uncounted: 0 };
 }
