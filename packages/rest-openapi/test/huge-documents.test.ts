@@ -120,4 +120,29 @@ describe('documents deep and long in references and nesting', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain('more than 5000 objects and arrays');
   });
+
+  it('names at most 10 of 20,000 unusable security alternatives in its warnings', async () => {
+    const count = 20_000;
+    const names = Array.from({ length: count }, (_, index) => `oidc${index}`);
+    const document = minimal(
+      { '/a': { get: { operationId: 'a', security: names.map((name) => ({ [name]: [] })), responses: {} } } },
+      {
+        components: {
+          securitySchemes: Object.fromEntries(
+            names.map((name) => [
+              name,
+              { type: 'openIdConnect', openIdConnectUrl: 'https://id.example.test' },
+            ]),
+          ),
+        },
+      },
+    );
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'many' });
+    expect(Object.keys(tools)).toEqual(['a']);
+    // it was one warning per alternative: 20,000 lines
+    expect(warnings).toHaveLength(11);
+    expect(warnings.at(-1)).toBe(
+      'GET /a: and 19990 more security alternatives that are not usable either; calls go without credentials',
+    );
+  });
 });

@@ -248,8 +248,16 @@ export function authForRequirements(
     }
     if (usable) return { auth, problems: [] };
   }
-  return { auth: [], problems: optional ? [] : problems };
+  if (optional) return { auth: [], problems: [] };
+  // one warning per alternative: a document listing 20,000 would bury every other warning
+  const shown = problems.slice(0, MAX_SECURITY_PROBLEMS);
+  if (problems.length > shown.length)
+    shown.push(`and ${problems.length - shown.length} more security alternatives that are not usable either`);
+  return { auth: [], problems: shown };
 }
+
+/** The most unusable security alternatives one operation's warnings name. */
+const MAX_SECURITY_PROBLEMS = 10;
 
 /**
  * A warning for a `security` that is there but no list of requirements (`security: 'key'`, a
