@@ -60,7 +60,19 @@ export const BLOCKS = new Set([
   'search',
 ]);
 
-export const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+/**
+ * Heading levels. A Map, not an object: element names come from the page, and `constructor`
+ * looked up in an object literal finds Object's constructor (an element `<constructor>` was
+ * taken for a heading).
+ */
+export const HEADINGS = new Map([
+  ['h1', 1],
+  ['h2', 2],
+  ['h3', 3],
+  ['h4', 4],
+  ['h5', 5],
+  ['h6', 6],
+]);
 export const STRONG = new Set(['strong', 'b']);
 export const EMPHASIS = new Set(['em', 'i', 'cite', 'dfn']);
 export const CODE = new Set(['code', 'kbd', 'samp', 'tt']);

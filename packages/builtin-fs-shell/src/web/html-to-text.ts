@@ -94,7 +94,7 @@ export function createHtmlConverter(markdown: boolean, keep: number): HtmlConver
     };
     frames.push(frame);
     if (frame.hidden) return;
-    const heading = HEADINGS[name];
+    const heading = HEADINGS.get(name);
     if (heading !== undefined) {
       writer.block(2);
       if (markdown) frame.mark = { opening: '', closing: '', at: writer.openMark(`${'#'.repeat(heading)} `) };
@@ -168,7 +168,7 @@ export function createHtmlConverter(markdown: boolean, keep: number): HtmlConver
       writer.space();
     }
     if (frame.prefixed) writer.popPrefix();
-    if (HEADINGS[name] !== undefined || PARAGRAPHS.has(name)) {
+    if (HEADINGS.has(name) || PARAGRAPHS.has(name)) {
       if (name === 'pre' && markdown && !top().pre) {
         writer.block(1);
         writer.content('```');
@@ -239,13 +239,7 @@ export function createHtmlConverter(markdown: boolean, keep: number): HtmlConver
   // set apart from their neighbours by a space.
   const flatBreak = (name: string): void => {
     if (top().hidden || hiddenFlat > 0) return;
-    if (
-      HEADINGS[name] !== undefined ||
-      PARAGRAPHS.has(name) ||
-      BLOCKS.has(name) ||
-      name === 'td' ||
-      name === 'th'
-    )
+    if (HEADINGS.has(name) || PARAGRAPHS.has(name) || BLOCKS.has(name) || name === 'td' || name === 'th')
       writer.space();
   };
   const parser = new DepthBoundParser({
