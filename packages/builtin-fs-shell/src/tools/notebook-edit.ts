@@ -85,6 +85,34 @@ function parseNotebook(bytes: Uint8Array, display: string): { notebook: Notebook
   return { notebook, indent };
 }
 
+/**
+ * How a cell is named in messages: its id, or `#index` when it has none. nbformat ids are
+ * strings; anything else (an object whose `toString` is not a function, an array nested
+ * 100 000 deep) would throw when put in a message, so it counts as no id.
+ */
+function shownId(cell: Cell | undefined, index: number): string {
+  return typeof cell?.id === 'string' ? cell.id : `#${index}`;
+}
+
+/** Cells named in a message about a missing id, at most. */
+const LISTED_IDS = 20;
+
+/** The notebook as text, in the indentation it had. */
+function serialize(notebook: Notebook, indent: number, display: string): Buffer {
+  try {
+    return Buffer.from(`${JSON.stringify(notebook, null, indent)}\n`, 'utf8');
+  } catch (error) {
+    // JSON.parse reads any depth, JSON.stringify recurses: past a few thousand levels it runs
+    // out of stack (or the indented text out of string length).
+    if (error instanceof RangeError)
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `${display} is nested too deeply (or too large) for notebook_edit to write it back (${error.message}); nothing was changed: edit its text with edit instead`,
+      );
+    throw error;
+  }
+}
+
 /** The `notebook_edit` tool. */
 export function createNotebookEditTool(deps: ToolDeps): Tool {
   return defineTool({
@@ -126,10 +154,11 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
         if (args.cell_id !== undefined) {
           index = cells.findIndex((cell) => cell.id === args.cell_id);
           if (index === -1) {
-            const ids = cells.map((cell, i) => cell.id ?? `#${i}`).slice(0, 20);
+            const ids = cells.slice(0, LISTED_IDS).map((cell, i) => shownId(cell, i));
+            const more = cells.length > LISTED_IDS ? ` (and ${cells.length - LISTED_IDS} more)` : '';
             throw new ToolError(
               'INVALID_ARGUMENTS',
-              `no cell with id "${args.cell_id}" in ${target.display}; cells: ${ids.join(', ')}`,
+              `no cell with id "${args.cell_id}" in ${target.display}; cells: ${ids.join(', ')}${more}`,
             );
           }
           if (args.cell_index !== undefined && args.cell_index !== index) {
@@ -152,12 +181,13 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
         let summary: string;
         if (mode === 'delete') {
           const [removed] = cells.splice(index as number, 1);
-          summary = `Deleted ${removed?.cell_type ?? ''} cell ${removed?.id ?? `#${index}`}`;
+          summary = `Deleted ${removed?.cell_type ?? ''} cell ${shownId(removed, index as number)}`;
         } else if (mode === 'insert') {
           const position = args.cell_id !== undefined ? (index as number) + 1 : (index ?? cells.length);
-          const hasIds =
-            (notebook.nbformat ?? 4) > 4 ||
-            ((notebook.nbformat ?? 4) === 4 && (notebook.nbformat_minor ?? 0) >= 5);
+          // Versions that are not numbers (hostile objects among them) count as absent.
+          const major = typeof notebook.nbformat === 'number' ? notebook.nbformat : 4;
+          const minor = typeof notebook.nbformat_minor === 'number' ? notebook.nbformat_minor : 0;
+          const hasIds = major > 4 || (major === 4 && minor >= 5);
           let cell: Cell = {
             cell_type: 'markdown',
             metadata: {},
@@ -174,12 +204,12 @@ export function createNotebookEditTool(deps: ToolDeps): Tool {
             cell = withType(cell, args.cell_type);
           else if (cell.cell_type === 'code') cell = withType(cell, 'code');
           cells[index as number] = cell;
-          summary = `Replaced the source of ${cell.cell_type} cell ${cell.id ?? `#${index}`}`;
+          summary = `Replaced the source of ${cell.cell_type} cell ${shownId(cell, index as number)}`;
         }
         await writeWhole(
           deps.workspace,
           target,
-          Buffer.from(`${JSON.stringify(notebook, null, indent)}\n`, 'utf8'),
+          serialize(notebook, indent, target.display),
           before,
           ctx.signal,
         );
