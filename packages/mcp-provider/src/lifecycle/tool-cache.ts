@@ -4,7 +4,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { stableStringify } from '@toolplane/core';
 import type { McpServerConfig } from '../config/types.js';
+import { nestsDeeperThan } from '../session/nesting.js';
 import type { McpServerIdentity, McpToolDefinition } from '../session/session.js';
+import { MAX_DEFINITION_DEPTH, isRecord, toolProblem } from '../tools/definition-check.js';
 
 /** What a lazy server's cache file holds. */
 export interface CachedToolList {
@@ -31,14 +33,31 @@ export function toolCachePath(directory: string, server: string, config: McpServ
   return join(directory, `${server}-${digest}.json`);
 }
 
-/** Reads a cached tool list; undefined when absent or unreadable (then the server starts to list). */
+/**
+ * Reads a cached tool list; undefined when absent or unreadable (then the server starts to list).
+ * The file is checked as a listing is: one that holds what no listing wrote (an entry that is
+ * not a tool definition with its hash, a definition nested deeper than a listing keeps, a
+ * definition listed twice) is not used. It threw a `TypeError` from `start()`, or offered a
+ * tool no server listed.
+ */
 export async function readToolCache(path: string): Promise<CachedToolList | undefined> {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as CachedToolList;
-    return parsed.version === 1 && Array.isArray(parsed.tools) ? parsed : undefined;
+    parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch {
     return undefined;
   }
+  if (!isRecord(parsed) || parsed.version !== 1 || !isRecord(parsed.identity) || !Array.isArray(parsed.tools))
+    return undefined;
+  const names = new Set<string>();
+  for (const entry of parsed.tools as unknown[]) {
+    if (!isRecord(entry) || typeof entry.hash !== 'string' || toolProblem(entry.definition) !== undefined)
+      return undefined;
+    const name = (entry.definition as McpToolDefinition).name;
+    if (names.has(name) || nestsDeeperThan(entry.definition, MAX_DEFINITION_DEPTH)) return undefined;
+    names.add(name);
+  }
+  return parsed as unknown as CachedToolList;
 }
 
 /** Writes a cached tool list atomically (temp file + rename). */

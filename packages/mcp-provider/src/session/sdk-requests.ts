@@ -6,6 +6,7 @@ import type {
   McpSession,
   McpToolDefinition,
 } from './session.js';
+import { MAX_DEFINITION_DEPTH, isRecord, toolProblem } from '../tools/definition-check.js';
 import { nestsDeeperThan } from './nesting.js';
 import { toPage } from './sdk-results.js';
 
@@ -37,36 +38,6 @@ function isInvalidResult(error: unknown): boolean {
   if (Array.isArray((error as { issues?: unknown }).issues)) return true;
   return /malformed result|invalid result/i.test(error.message);
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Why a tool definition cannot be offered, or undefined for a usable one. */
-function toolProblem(tool: unknown): string | undefined {
-  if (!isRecord(tool)) return 'is not an object';
-  if (typeof tool.name !== 'string' || tool.name === '') return 'has no name';
-  if (!isRecord(tool.inputSchema) || tool.inputSchema.type !== 'object') {
-    return 'has an inputSchema that is not a JSON Schema object of type "object"';
-  }
-  if (tool.outputSchema !== undefined && !isRecord(tool.outputSchema)) {
-    return 'has an outputSchema that is not an object';
-  }
-  for (const field of ['description', 'title'] as const) {
-    if (tool[field] !== undefined && typeof tool[field] !== 'string')
-      return `has a ${field} that is not a string`;
-  }
-  if (tool.annotations !== undefined && !isRecord(tool.annotations))
-    return 'has annotations that are not an object';
-  return undefined;
-}
-
-/**
- * How deep a tool definition may nest objects and arrays. Real schemas nest a few dozen levels;
- * one nested thousands deep overflowed the stack of every recursive walk after it (the
- * definition hash, ajv), and the whole listing failed with "Maximum call stack size exceeded".
- */
-export const MAX_DEFINITION_DEPTH = 100;
 
 /** A page's tools without the ones nested too deep to walk, and why those were left out. */
 function withoutDeepTools(tools: readonly unknown[], dropped: string[]): unknown[] {
