@@ -1,7 +1,48 @@
-import { type ToolResult, contentText, fail, ok, textContent } from '@toolplane/core';
+import {
+  type ToolFailure,
+  type ToolResult,
+  contentText,
+  fail,
+  formatIssues,
+  ok,
+  textContent,
+} from '@toolplane/core';
 import type { McpServerConfig } from './config/types.js';
+import { nestsDeeperThan } from './session/nesting.js';
+import { MAX_RESULT_DEPTH } from './session/output-checks.js';
 import type { McpCallOutcome } from './session/session.js';
+import { type CatalogEntry, compiledSchemaOf } from './tools/catalog.js';
 import { toContentBlocks } from './tools/content.js';
+
+/**
+ * Why a call's arguments are refused before anything is sent (`INVALID_ARGUMENTS`), or
+ * undefined. Arguments nested deeper than a result may be are refused first: JSON.stringify
+ * (the request), ajv and the SDKs walk them recursively, and overflowed the stack ("Maximum
+ * call stack size exceeded", an `EXECUTION_FAILED` that said nothing of what to do). A schema
+ * that does not compile is told to `reportSchema` and the arguments go unchecked.
+ */
+export function argumentsFailure(
+  server: string,
+  localName: string,
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  reportSchema: (message: string) => void,
+): ToolFailure | undefined {
+  const where = `MCP server "${server}" tool "${localName}"`;
+  if (nestsDeeperThan(args, MAX_RESULT_DEPTH)) {
+    return fail(
+      'INVALID_ARGUMENTS',
+      `${where}: the arguments nest deeper than ${MAX_RESULT_DEPTH} levels, which cannot be sent; pass flatter arguments`,
+    );
+  }
+  const outcome = compiledSchemaOf(entry, reportSchema)?.validate(args);
+  if (!outcome || outcome.valid) return undefined;
+  return fail(
+    'INVALID_ARGUMENTS',
+    `${where}: ${formatIssues(outcome.issues)}; fix the arguments to match the tool's input schema`,
+    { details: { issues: outcome.issues } },
+  );
+}
 
 /** Maps a `tools/call` result: `isError` becomes an `EXECUTION_FAILED` failure with the server's text. */
 export function resultOf(server: string, tool: string, outcome: McpCallOutcome): ToolResult {

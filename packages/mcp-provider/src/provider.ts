@@ -5,7 +5,6 @@ import {
   ToolError,
   type ToolResult,
   fail,
-  formatIssues,
   onAbort,
 } from '@toolplane/core';
 import { serverConfigProblems, serverNameProblem } from './config/load.js';
@@ -16,13 +15,12 @@ import { ServerConnection } from './lifecycle/server-connection.js';
 import type { SharedLease } from './lifecycle/shared-registry.js';
 import { sharedSettingsOf } from './lifecycle/shared-settings.js';
 import { defaultToolCacheDirectory, toolCachePath } from './lifecycle/tool-cache.js';
-import { resultOf, secretValuesOf } from './provider-helpers.js';
+import { argumentsFailure, resultOf, secretValuesOf } from './provider-helpers.js';
 import { checkProviderOptions } from './provider-options.js';
 import { ProviderTools } from './provider-tools.js';
 import type { McpProvider, McpProviderOptions } from './provider-types.js';
 import type { McpSession, McpSessionFactory } from './session/session.js';
 import { callFailure, isSessionExpired } from './tools/call-errors.js';
-import { compiledSchemaOf } from './tools/catalog.js';
 import { callResourceTool } from './tools/resource-tools.js';
 import { openRemoteSession } from './transport/remote.js';
 
@@ -204,21 +202,12 @@ export function createMcpProvider(
         `MCP server "${name}" has no tool "${localName.length > 100 ? `${localName.slice(0, 100)}...` : localName}"${known.length ? `; it has: ${known.join(', ')}` : ''}`,
       );
     }
-    const compiled = compiledSchemaOf(entry, (message) => {
+    const refused = argumentsFailure(name, localName, entry, args, (message) => {
       if (reportedSchemas.has(entry.spec.name)) return;
       reportedSchemas.add(entry.spec.name);
       emit({ type: 'schema-invalid', server: name, tool: entry.spec.name, message });
     });
-    if (compiled) {
-      const outcome = compiled.validate(args);
-      if (!outcome.valid) {
-        return fail(
-          'INVALID_ARGUMENTS',
-          `MCP server "${name}" tool "${localName}": ${formatIssues(outcome.issues)}; fix the arguments to match the tool's input schema`,
-          { details: { issues: outcome.issues } },
-        );
-      }
-    }
+    if (refused) return refused;
     if (closed) return fail('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`);
     inFlight++;
     if (idleTimer) clearTimeout(idleTimer);

@@ -68,3 +68,53 @@ describe('tool definitions nested 100 000 deep', () => {
     }
   }, 60_000);
 });
+
+describe('arguments nested 100 000 deep', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`are INVALID_ARGUMENTS naming the depth, never sent (client ${client})`, async () => {
+      const provider = createMcpProvider('args', hostileServer(['--proto-keys'], { client }), {
+        runDirectory: run.path,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        const deep = JSON.parse(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+        const result = await provider.execute('raw_arguments', deep, createToolContext());
+        expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+        expect(!result.ok && result.error.message).toMatch(
+          /^MCP server "args" tool "raw_arguments": the arguments nest deeper than 1000 levels/,
+        );
+        // as deep as a result may be: sent as it is
+        const fits = JSON.parse(`{"a":${'['.repeat(990)}${']'.repeat(990)}}`);
+        const sent = await provider.execute('raw_arguments', fits, createToolContext());
+        expect(sent.ok && sent.content[0]?.type === 'text' && sent.content[0].text).toBe(
+          JSON.stringify(fits),
+        );
+      } finally {
+        await provider.close?.();
+      }
+    }, 60_000);
+  }
+});
+
+describe('a resource listed with a _meta nested 100 000 deep', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`makes list_resources INVALID_RESULT naming the depth (client ${client})`, async () => {
+      const provider = createMcpProvider(
+        'docs',
+        hostileServer(['--resources', '--deep-resource=100000'], { client }),
+        { runDirectory: run.path },
+      );
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        const result = await provider.execute('list_resources', {}, createToolContext());
+        expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_RESULT' } });
+        expect(!result.ok && result.error.message).toMatch(
+          /^MCP server "docs" tool "list_resources": resources\/list gave resources that nest deeper than 1000 levels/,
+        );
+        expect(await provider.execute('echo', {}, createToolContext())).toMatchObject({ ok: true });
+      } finally {
+        await provider.close?.();
+      }
+    }, 60_000);
+  }
+});

@@ -3,7 +3,7 @@
 import { ToolError, createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
-import { eventLog, hostileServer, tempDirectory } from './helpers.js';
+import { hostileServer, tempDirectory } from './helpers.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

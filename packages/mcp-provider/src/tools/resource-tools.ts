@@ -1,4 +1,6 @@
-import { type ToolResult, type ToolSpec, ok } from '@toolplane/core';
+import { ToolError, type ToolResult, type ToolSpec, ok } from '@toolplane/core';
+import { nestsDeeperThan } from '../session/nesting.js';
+import { MAX_RESULT_DEPTH } from '../session/output-checks.js';
 import type { McpRequestOptions, McpSession } from '../session/session.js';
 import { toContentBlocks } from './content.js';
 import { MAX_CURSOR_LENGTH, boundedCursor } from './cursor.js';
@@ -64,6 +66,13 @@ export async function callResourceTool(
       requestOptions,
     );
     const nextCursor = boundedCursor(page.nextCursor, server, 'resources/list', 'INVALID_RESULT');
+    // passed on whole (and stringified): as deep as a tool's result may be
+    if (nestsDeeperThan(page.items, MAX_RESULT_DEPTH)) {
+      throw new ToolError(
+        'INVALID_RESULT',
+        `resources/list gave resources that nest deeper than ${MAX_RESULT_DEPTH} levels, which cannot be passed on: fix the server`,
+      );
+    }
     const structured = { resources: page.items, ...(nextCursor ? { nextCursor } : {}) };
     return ok(JSON.stringify(structured), structured);
   }
