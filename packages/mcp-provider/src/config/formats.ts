@@ -27,7 +27,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function vscodeInputDefaults(inputs: unknown): Record<string, string> {
-  const defaults: Record<string, string> = {};
+  // null prototype: an input may be called "__proto__" (setting that key of a plain object set
+  // its prototype, and ${input:__proto__} had no value)
+  const defaults: Record<string, string> = Object.create(null);
   if (!Array.isArray(inputs)) return defaults;
   for (const input of inputs) {
     if (isRecord(input) && typeof input.id === 'string' && typeof input.default === 'string') {

@@ -12,6 +12,8 @@ import { type McpConfigProblem, createProblem } from './problems.js';
 import { remoteServerSchema, stdioServerSchema, websocketServerSchema } from './schema.js';
 import { stripJsonComments } from './jsonc.js';
 import type { McpServerConfig } from './types.js';
+import { nestsDeeperThan } from '../session/nesting.js';
+import { MAX_DEFINITION_DEPTH } from '../tools/definition-check.js';
 import { TYPED_SERVER_KEYS, unknownKeyMessage, unknownKeys } from './unknown-keys.js';
 
 /** Where `${...}` placeholders of a config take their values. */
@@ -172,6 +174,25 @@ function prototypeKeyProblems(server: string, entry: RawServerEntry): McpConfigP
   return problems;
 }
 
+/**
+ * A `toolSchemas` schema nested deeper than a listed definition may be (JSON text can nest
+ * 100 000 levels): every recursive walk after it (zod, ajv, the spec's stable JSON) overflowed
+ * the stack. Refused by name, as a server's definition that deep is left out.
+ */
+function deepSchemaProblems(server: string, entry: RawServerEntry): McpConfigProblem[] {
+  const schemas = entry.toolSchemas;
+  if (typeof schemas !== 'object' || schemas === null) return [];
+  return Object.entries(schemas)
+    .filter(([, schema]) => nestsDeeperThan(schema, MAX_DEFINITION_DEPTH))
+    .map(([tool]) =>
+      createProblem(
+        server,
+        `toolSchemas.${tool}`,
+        `nests deeper than ${MAX_DEFINITION_DEPTH} levels (a tool's schema nests a few dozen): flatten it or remove it`,
+      ),
+    );
+}
+
 /** An issue's message; for a bad key of a record, what is wrong with the key (zod says only "Invalid key"). */
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_key') return issue.issues[0]?.message ?? issue.message;
@@ -182,6 +203,8 @@ function validateEntry(server: string, entry: RawServerEntry): McpServerConfig |
   if ('__notAnObject' in entry) return [createProblem(server, undefined, 'must be an object')];
   const prototypeKeys = prototypeKeyProblems(server, entry);
   if (prototypeKeys.length > 0) return prototypeKeys;
+  const deepSchemas = deepSchemaProblems(server, entry);
+  if (deepSchemas.length > 0) return deepSchemas;
   // Either would be a guess (the command used to win, and the url was dropped unseen).
   if (entry.command !== undefined && entry.url !== undefined) {
     return [

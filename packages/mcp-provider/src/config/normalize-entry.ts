@@ -66,6 +66,18 @@ function timeoutProblemOf(timeout: unknown): string | undefined {
 }
 
 /**
+ * Whether `given` is the same list of strings as `strings` (compared item by item: `JSON.stringify`
+ * of a value nested 100 000 levels deep overflowed the stack, and the config failed to load).
+ */
+function sameStrings(given: unknown, strings: readonly string[]): boolean {
+  return (
+    Array.isArray(given) &&
+    given.length === strings.length &&
+    given.every((item, index) => item === strings[index])
+  );
+}
+
+/**
  * VS Code allows numbers as env values (`"PORT": 3000`): they are passed as their decimal
  * text. Anything else that is not a string stays, for the validator to report by name.
  */
@@ -162,7 +174,7 @@ export function normalizeEntry(entry: Record<string, unknown>, known?: ReadonlyS
         delete out[ours];
         denyAll = true;
       }
-    } else if (JSON.stringify(entry[ours]) !== JSON.stringify(value)) {
+    } else if (!sameStrings(entry[ours], value)) {
       problems.push({ field: theirs, what: `and ${ours} differ: keep one` });
     }
   }
