@@ -35,7 +35,9 @@ export function createBuiltins(
   if (hooks) middleware.push(hooks);
   if (options.rateLimit) middleware.push(rateLimitMiddleware(options.rateLimit, deps.now));
   if (options.validation !== false) {
-    middleware.push(validationMiddleware(deps.warn));
+    const maxSchemaNodes =
+      typeof options.validation === 'object' ? options.validation?.maxSchemaNodes : undefined;
+    middleware.push(validationMiddleware(deps.warn, maxSchemaNodes));
   }
   let cache: Builtins['cache'];
   if (options.cache !== false) {

@@ -62,6 +62,13 @@ export function jsonBytes(args: Record<string, unknown>): number | string {
     for (const _key in args) return Buffer.byteLength(JSON.stringify(args));
     return 2;
   } catch (error) {
+    // JSON.parse makes values nested 100,000 deep; JSON.stringify gives up after a few thousand
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return `nest too deep to be sent as JSON (${thrownMessage(error)}); send flatter arguments`;
+    }
+    if (error instanceof RangeError) {
+      return `are too large to be sent as JSON (${thrownMessage(error)}); send smaller arguments`;
+    }
     return `must be JSON data; serializing them failed (${thrownMessage(error)})`;
   }
 }

@@ -55,7 +55,12 @@ export function copiedPrincipal(
   }
   const copy: Record<string, unknown> = {};
   try {
-    for (const key in principal) copy[key] = (principal as Record<string, unknown>)[key];
+    // defined, not assigned: an own `__proto__` key (JSON.parse makes them) stays a field, rather
+    // than becoming the copy's prototype, through which `agentId` and the rest would be read
+    for (const key in principal) {
+      const value: unknown = (principal as Record<string, unknown>)[key];
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    }
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return `principal of ${where} cannot be read (${why.slice(0, 200)}); pass a plain object such as { agentId: "coder" }`;

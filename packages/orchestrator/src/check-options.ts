@@ -42,6 +42,17 @@ export function checkOrchestratorOptions(options: OrchestratorOptions): void {
   number('retry.baseDelayMs', options.retry?.baseDelayMs, 'nonNegative');
   number('retry.maxDelayMs', options.retry?.maxDelayMs, 'nonNegative');
   if (options.cache) number('cache.maxEntries', options.cache.maxEntries, 'atLeastOne');
+  const nodes: unknown =
+    typeof options.validation === 'object' ? options.validation?.maxSchemaNodes : undefined;
+  if (
+    nodes !== undefined &&
+    !(nodes === Number.POSITIVE_INFINITY || (Number.isSafeInteger(nodes) && (nodes as number) > 0))
+  ) {
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `validation.maxSchemaNodes must be a positive integer (or Infinity for no bound); got ${typeof nodes === 'number' ? String(nodes) : (JSON.stringify(nodes) ?? typeof nodes)}`,
+    );
+  }
   if (options.output) {
     number('output.maxBytes', options.output.maxBytes, 'positive');
     number('output.maxTokens', options.output.maxTokens, 'positive');

@@ -15,7 +15,7 @@ export type {
 } from './middleware/hooks.js';
 export type { RateLimitOptions } from './middleware/rate-limit.js';
 export type { OutputLimits } from './middleware/size-cap.js';
-export type { CallOptions, OrchestratorOptions } from './options.js';
+export type { CallOptions, OrchestratorOptions, ValidationOptions } from './options.js';
 export { ToolsOrchestrator, createOrchestrator } from './orchestrator.js';
 export type { OrchestratorStats, QueueOptions } from './queue.js';
 export type { ProviderOptions } from './registry.js';

@@ -19,8 +19,12 @@ export interface OrchestratorOptions {
   readonly queues?: Readonly<Record<string, QueueOptions>>;
   /** Concurrency of the `default` queue, used by tools that name no queue (default unlimited). */
   readonly maxConcurrency?: number;
-  /** Argument validation against input schemas (default on). */
-  readonly validation?: boolean;
+  /**
+   * Argument validation against input schemas (default on); `{ maxSchemaNodes }` raises or
+   * lowers core's bound on a schema's size (5,000 objects and arrays), beyond which a schema
+   * is reported once and its tool runs unvalidated.
+   */
+  readonly validation?: boolean | ValidationOptions;
   /** Response cache for tools with a TTL (default on); `false` turns it off. */
   readonly cache?: CacheOptions | false;
   /** Size cap with stored overflow (default 64 KiB); `false` turns it off. */
@@ -57,3 +61,9 @@ export type CallOptions = ToolContextInit & {
   /** Higher runs first when the queue is full (default 0). */
   readonly priority?: number;
 };
+
+/** Options of argument validation. */
+export interface ValidationOptions {
+  /** Objects and arrays an input schema may hold (core's `DEFAULT_MAX_SCHEMA_NODES`, 5,000, by default); `Infinity` for no bound. */
+  readonly maxSchemaNodes?: number;
+}

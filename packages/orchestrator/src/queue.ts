@@ -163,9 +163,11 @@ export interface OrchestratorStats {
 
 /** Running and waiting calls of each queue. */
 export function queueStats(queues: ReadonlyMap<string, NamedQueue>): OrchestratorStats['queues'] {
-  const out: OrchestratorStats['queues'] = {};
-  for (const [name, queue] of queues) {
-    out[name] = { running: queue.running, waiting: queue.waiting, maxConcurrency: queue.maxConcurrency };
-  }
-  return out;
+  // fromEntries defines each name: a queue named `__proto__` is a field, not the object's prototype
+  return Object.fromEntries(
+    Array.from(queues, ([name, queue]) => [
+      name,
+      { running: queue.running, waiting: queue.waiting, maxConcurrency: queue.maxConcurrency },
+    ]),
+  );
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '@toolplane/core';
+import { WORKER_SOURCE } from './output-worker-source.js';
 
 /** A grep of a stored output: the model's regular expression, which may backtrack for hours. */
 export interface GrepJob {
@@ -27,7 +28,11 @@ export interface JsonPathJob {
 export type WorkerAnswer =
   | { readonly text: string; readonly cut?: boolean }
   | { readonly problem: 'not-json' }
-  | { readonly problem: 'path'; readonly message: string };
+  | { readonly problem: 'path'; readonly message: string }
+  /** The JSON nests deeper than a query with `..` can follow (jsonpath-plus recurses). */
+  | { readonly problem: 'deep' }
+  /** The answer is longer than a string can be (a `$..*` over hundreds of megabytes). */
+  | { readonly problem: 'large' };
 
 /** Idle workers kept warm for the next job. */
 const KEEP_IDLE = 2;
@@ -194,74 +199,3 @@ function stopped(signal: AbortSignal): unknown {
 
 /** jsonpath-plus for the worker, resolved here (the worker's code is evaluated, with no path of its own). */
 const JSONPATH_MODULE = createRequire(import.meta.url).resolve('jsonpath-plus');
-
-/** The worker's code (CommonJS, evaluated: the same in the sources and the build). */
-const WORKER_SOURCE = `
-const { workerData, parentPort } = require('node:worker_threads');
-const { createReadStream, readFileSync } = require('node:fs');
-const { createInterface } = require('node:readline');
-parentPort.on('message', (job) => {
-  (job.kind === 'grep' ? grep(job) : jsonpath(job)).then(
-    (answer) => parentPort.postMessage(answer),
-    (error) => parentPort.postMessage({ failed: String((error && error.message) || error) }),
-  );
-});
-async function jsonpath({ file, path, maxChars }) {
-  const text = readFileSync(file, 'utf8'); // a read that fails is a failure, not "not JSON"
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { problem: 'not-json' };
-  }
-  let found;
-  try {
-    const { JSONPath } = require(workerData.jsonpathModule);
-    found = JSONPath({ path, json, wrap: true, eval: false });
-  } catch (error) {
-    return { problem: 'path', message: String(error && error.message || error) };
-  }
-  json = undefined;
-  const answer = JSON.stringify(found, null, 2);
-  if (answer.length <= maxChars) return { text: answer };
-  const last = answer.charCodeAt(maxChars - 1);
-  return { text: answer.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars), cut: true };
-}
-async function grep({ file, pattern, flags, context, maxMatches, maxLine, lines }) {
-  const regex = new RegExp(pattern, flags);
-  const out = [];
-  const before = [];
-  let number = 0, matches = 0, after = 0, lastPrinted = 0;
-  const reader = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  try {
-    for await (const line of reader) {
-      number++;
-      const probe = line.length > maxLine ? line.slice(0, maxLine) : line;
-      if (regex.test(probe)) {
-        matches++;
-        if (matches > maxMatches) break;
-        const start = number - before.length;
-        if (lastPrinted && start > lastPrinted + 1) out.push('--');
-        for (let i = 0; i < before.length; i++) out.push(start + i + '-' + before[i]);
-        before.length = 0;
-        out.push(number + ':' + line);
-        lastPrinted = number;
-        after = context;
-      } else if (after > 0) {
-        out.push(number + '-' + line);
-        lastPrinted = number;
-        after--;
-      } else if (context > 0) {
-        before.push(line);
-        if (before.length > context) before.shift();
-      }
-    }
-  } finally {
-    reader.close();
-  }
-  const shown = Math.min(matches, maxMatches);
-  const header = '[' + shown + ' matching line' + (shown === 1 ? '' : 's') +
-    (matches > maxMatches ? ' (stopped at ' + maxMatches + ')' : '') + ' of ' + lines + ' lines]';
-  return { text: header + '\\n' + out.join('\\n') };
-}
-`;

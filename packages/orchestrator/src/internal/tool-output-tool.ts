@@ -115,6 +115,8 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
           if ('problem' in answer) {
             if (answer.problem === 'not-json')
               return fail('INVALID_ARGUMENTS', 'this output is not JSON; use mode "lines" or "grep"');
+            if (answer.problem !== 'path')
+              return fail('INVALID_ARGUMENTS', jsonPathTrouble(answer, args.path));
             return fail(
               'INVALID_ARGUMENTS',
               `path ${JSON.stringify(args.path.slice(0, 200))} cannot be used (${answer.message}): filter and script expressions ([?(...)], [(...)]) are not supported; use a plain path such as $.items[*].id and mode "grep" to search`,
@@ -138,6 +140,14 @@ export function createToolOutputTool(store: OutputStore, maxBytes: number): Tool
       }
     },
   };
+}
+
+/** What to do when the JSON nests too deep for a query, or its answer is too long to write. */
+function jsonPathTrouble(answer: { problem: 'deep' } | { problem: 'large' }, path: string): string {
+  const shown = JSON.stringify(path.slice(0, 200));
+  return answer.problem === 'large'
+    ? `the answer of path ${shown} is too large to be written; ask for a smaller part, such as $.items[0:100]`
+    : `this output nests deeper than 1000 levels, too deep for path ${shown} to search it (a recursive descent ".." follows every level); use a path without "..", or mode "grep" or "bytes"`;
 }
 
 /** Why a lines or bytes offset cannot be read (it is past the end), or undefined. */

@@ -196,12 +196,36 @@ function formatBytes(bytes: number): string {
 /**
  * A failure whose message fits `maxBytes` of UTF-8: a provider may fail with a whole error page
  * or log as its message, which would reach the model whole (only content is stored and capped).
+ * Its `details` go on only as JSON data within `maxBytes`: details nested 100,000 deep (from
+ * `JSON.parse`) made every caller that sends the result on as JSON throw, and a log in them went
+ * out whole. Dropped details are named at the end of the message.
  */
 function withShortMessage(result: ToolResult & { ok: false }, maxBytes: number): ToolResult {
+  const note = detailsProblem(result.error.details, maxBytes);
   const { message } = result.error;
-  if (message.length * 3 <= maxBytes) return result;
+  const room = note ? Math.max(0, maxBytes - note.length - 1) : maxBytes;
+  if (!note && message.length * 3 <= room) return result;
   const bytes = textBytes(message);
-  if (bytes <= maxBytes) return result;
-  const cut = `${headOf(message, maxBytes)}... [error message cut at ${maxBytes} bytes of ${bytes}]`;
-  return { ...result, error: { ...result.error, message: cut } };
+  if (!note && bytes <= room) return result;
+  const short =
+    bytes <= room ? message : `${headOf(message, room)}... [error message cut at ${room} bytes of ${bytes}]`;
+  if (!note) return { ...result, error: { ...result.error, message: short } };
+  const { details: _dropped, ...error } = result.error;
+  return { ...result, error: { ...error, message: `${short} ${note}` } };
+}
+
+/** Why a failure's details cannot go on (not JSON data, or over the cap), or undefined. */
+function detailsProblem(details: unknown, maxBytes: number): string | undefined {
+  if (details === undefined) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(details);
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      return '[details dropped: not JSON data (they nest too deeply)]';
+    if (error instanceof RangeError) return '[details dropped: too large to be written]';
+    return `[details dropped: not JSON data (${thrownMessage(error).split('\n')[0]?.slice(0, 200)})]`;
+  }
+  const bytes = text === undefined ? 0 : textBytes(text);
+  return bytes <= maxBytes ? undefined : `[details dropped: ${bytes} bytes, over the ${maxBytes}-byte cap]`;
 }

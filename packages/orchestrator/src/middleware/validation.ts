@@ -1,13 +1,21 @@
 import { type CompiledSchema, type Middleware, compileSchema, fail, formatIssues } from '@toolplane/core';
 import { thrownMessage } from '../thrown.js';
 
+/** Issues listed in an `INVALID_ARGUMENTS` failure's details (the message names five). */
+const MAX_ISSUES = 100;
+
 /**
  * Checks arguments against the tool's input schema before anything else runs. A schema that
- * does not compile is reported once through `warn` and the tool runs unvalidated; so is a schema
+ * does not compile (or holds more than `maxSchemaNodes` objects and arrays) is reported once
+ * through `warn` and the tool runs unvalidated; so is a schema
  * with patterns that core checks only on strings short enough to bound V8's backtracking
  * (lookaround, backreferences: `CompiledSchema.uncheckedPatterns`).
  */
-export function validationMiddleware(warn: (tool: string, message: string) => void): Middleware {
+export function validationMiddleware(
+  warn: (tool: string, message: string) => void,
+  maxSchemaNodes?: number,
+): Middleware {
+  const compileOptions = maxSchemaNodes === undefined ? {} : { maxSchemaNodes };
   const broken = new WeakSet<object>();
   const seen = new WeakSet<object>();
   return {
@@ -18,7 +26,7 @@ export function validationMiddleware(warn: (tool: string, message: string) => vo
       if (broken.has(schema)) return next(call);
       let compiled: CompiledSchema;
       try {
-        compiled = compileSchema(schema);
+        compiled = compileSchema(schema, compileOptions);
       } catch (error) {
         broken.add(schema);
         warn(
@@ -37,8 +45,13 @@ export function validationMiddleware(warn: (tool: string, message: string) => vo
       return Promise.resolve(
         fail(
           'INVALID_ARGUMENTS',
-          `arguments for ${call.tool.name} do not match its input schema: ${formatIssues(outcome.issues)}. Fix them and call again.`,
-          { details: { issues: outcome.issues } },
+          `arguments for ${call.tool.name} do not match its input schema: ${formatIssues(outcome.issues, 5, outcome.issueCount)}. Fix them and call again.`,
+          {
+            details: {
+              issues: outcome.issues.slice(0, MAX_ISSUES),
+              issueCount: outcome.issueCount ?? outcome.issues.length,
+            },
+          },
         ),
       );
     },
