@@ -1,11 +1,7 @@
 // @toolplane/cli: everything exported here is public API.
-export {
-  type ConfigIssue,
-  type LoadedConfig,
-  CONFIG_FILE_NAMES,
-  loadConfig,
-  readConfig,
-} from './config/load.js';
+export { CONFIG_FILE_NAMES } from './config/find-file.js';
+export type { ConfigIssue } from './config/issue.js';
+export { type LoadedConfig, loadConfig, readConfig } from './config/load.js';
 export { type ToolplaneConfig, configSchema } from './config/schema.js';
 export type { CommandContext } from './context.js';
 export { CliError, EXIT_CODES } from './output/cli-error.js';

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '@toolplane/core';
-import { type ConfigIssue, type LoadedConfig, formatIssue, formatPath, readConfig } from '../config/load.js';
+import { type ConfigIssue, formatIssue, formatPath } from '../config/issue.js';
+import { type LoadedConfig, readConfig } from '../config/load.js';
 import { mcpProblemIssue } from '../config/mcp-issues.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { EXIT_CODES } from '../output/cli-error.js';

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { visit } from 'jsonc-parser';
 import {
   decodeUtf8,
   INPUT_TIMEOUT_VARIABLE,
@@ -12,6 +11,7 @@ import {
   unreadableKind,
 } from '../input/read-input.js';
 import { CliError, usageError } from '../output/cli-error.js';
+import { MAX_ARGUMENT_DEPTH, argumentsShape } from './args-shape.js';
 
 /** The most arguments read from stdin or an `@file`. */
 const MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
@@ -68,31 +68,6 @@ async function readArgumentsFile(file: string, shown: string): Promise<string> {
   );
 }
 
-/**
- * The first key given twice in one object of valid JSON, with its 1-based line and column.
- * `JSON.parse` keeps the last and drops the first without a word; the config refuses such keys,
- * and so do the arguments.
- */
-function firstDuplicateKey(json: string): { key: string; line: number; column: number } | undefined {
-  const objects: Set<string>[] = [];
-  let found: { key: string; line: number; column: number } | undefined;
-  visit(json, {
-    onObjectBegin: () => {
-      objects.push(new Set());
-    },
-    onObjectEnd: () => {
-      objects.pop();
-    },
-    onObjectProperty: (key, _offset, _length, line, character) => {
-      const keys = objects[objects.length - 1];
-      if (found || !keys) return;
-      if (keys.has(key)) found = { key, line: line + 1, column: character + 1 };
-      else keys.add(key);
-    },
-  });
-  return found;
-}
-
 function parseObject(text: string, where: string): Record<string, unknown> {
   // a UTF-8 byte order mark (editors on Windows write one) is not part of the JSON
   const json = text.replace(/^\uFEFF/, '');
@@ -106,7 +81,12 @@ function parseObject(text: string, where: string): Record<string, unknown> {
       `quote the object for your shell, for example --args '{"path":"README.md"}'`,
     );
   }
-  const twice = firstDuplicateKey(json);
+  const { duplicate: twice, tooDeep } = argumentsShape(json);
+  if (tooDeep)
+    throw usageError(
+      `arguments from ${where} nest deeper than ${MAX_ARGUMENT_DEPTH} levels (line ${tooDeep.line}, column ${tooDeep.column}), more than a tool call can carry`,
+      'flatten the data, or put it in a file the tool reads',
+    );
   if (twice)
     throw usageError(
       `arguments from ${where}: the key ${JSON.stringify(twice.key)} is given twice in one object (line ${twice.line}, column ${twice.column}), so the first would be dropped`,

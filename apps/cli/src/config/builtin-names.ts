@@ -1,7 +1,7 @@
 // The names in `builtin.tools`, checked against the built-in package's list. Kept out of the
 // schema so that the package (web fetch, shell parsing: a third of a command's start-up) loads
 // only for a config that lists built-in tools, not for every command.
-import type { ConfigIssue } from './load.js';
+import type { ConfigIssue } from './issue.js';
 import type { ParsedText } from './positions.js';
 
 /** `builtin.tools` entries that name no built-in tool, as issues at their positions. */

@@ -1,6 +1,6 @@
 // `${VAR}` in the paths the CLI resolves itself, as the MCP loader expands it in server entries.
 import { homedir } from 'node:os';
-import { type ConfigIssue, formatPath } from './load.js';
+import { type ConfigIssue, formatPath } from './issue.js';
 import type { ParsedText } from './positions.js';
 import type { ToolplaneConfig } from './schema.js';
 

@@ -1,49 +1,19 @@
-import { existsSync, readlinkSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
-import {
-  decodeUtf8,
-  INPUT_TIMEOUT_VARIABLE,
-  type InputBounds,
-  inputTimeout,
-  inputTimeoutMs,
-  readInputFile,
-  unreadableKind,
-} from '../input/read-input.js';
-import { CliError, configError, usageError } from '../output/cli-error.js';
+import { basename, dirname } from 'node:path';
+import { configError } from '../output/cli-error.js';
 import { builtinNameIssues, byPosition } from './builtin-names.js';
 import { expandPaths } from './expand-paths.js';
+import { CONFIG_FILE_NAMES, findConfigFile } from './find-file.js';
+import { type ConfigIssue, formatIssue, formatPath } from './issue.js';
 import { ownFormatIssues } from './mcp-issues.js';
 import { type ParsedText, parseJsonText } from './positions.js';
+import { protoKeyIssues } from './proto-keys.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
+import { readConfigText } from './read-file.js';
 import { parseYamlText } from './yaml-text.js';
 import { zodIssues } from './zod-issues.js';
 
-/** File names looked for in the current directory, in this order. */
-export const CONFIG_FILE_NAMES: readonly string[] = [
-  'toolplane.config.json',
-  'toolplane.config.yaml',
-  'toolplane.config.yml',
-];
-
-/**
- * The largest config file read. Generous: a client's file given as it is (Claude Code's
- * `~/.claude.json` also keeps its project history) can reach tens of megabytes.
- */
-export const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
-
 /** Keys of MCP client config files (Claude Desktop/Cursor/Claude Code, VS Code, Zed). */
 const MCP_FILE_KEYS = ['mcpServers', 'servers', 'context_servers'] as const;
-
-/** One problem in a config file, with where it is. */
-export interface ConfigIssue {
-  readonly file: string;
-  readonly line?: number;
-  readonly column?: number;
-  /** Field path such as `policy.mode` or `mcpServers.github.command`; empty for the whole file. */
-  readonly path: string;
-  readonly message: string;
-}
 
 /** A config as the commands use it. */
 export interface LoadedConfig {
@@ -59,56 +29,6 @@ export interface LoadedConfig {
   /** The key the MCP servers are under (`mcpServers`, `servers`, `context_servers`). */
   readonly mcpKey?: string;
   readonly locate: ParsedText['locate'];
-}
-
-/** Joins a field path for people: `a.b[0].c`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
-
-/** Why a path that does not resolve to anything is missing: a link to nowhere or a link loop is named. */
-function whyMissing(file: string): string {
-  let target: string;
-  try {
-    target = readlinkSync(file);
-  } catch {
-    return 'does not exist';
-  }
-  try {
-    statSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'is a symbolic link that loops';
-  }
-  return `is a symbolic link to ${target}, which does not exist`;
-}
-
-/** Finds the config file: `--config` when given, else the first of {@link CONFIG_FILE_NAMES} in `cwd`. */
-export function findConfigFile(cwd: string, explicit?: string): string | undefined {
-  if (explicit !== undefined) {
-    // resolve('') is the directory itself, which would then be called "a directory"
-    if (explicit === '')
-      throw usageError('--config needs a file name', 'for example --config toolplane.config.yaml');
-    const file = resolve(cwd, explicit);
-    if (!existsSync(file))
-      throw configError(
-        `config file ${explicit} ${whyMissing(file)}`,
-        'check the path given to --config, or run without it to use ./toolplane.config.json',
-      );
-    return file;
-  }
-  const found = CONFIG_FILE_NAMES.filter((name) => existsSync(resolve(cwd, name)));
-  // two of them: reading the first would ignore edits to the other without a word
-  if (found.length > 1)
-    throw configError(
-      `${found.join(' and ')} are both in ${cwd}; which one is the config?`,
-      `remove or rename the one not meant, or name it with --config ${found[0]}`,
-    );
-  return found[0] === undefined ? undefined : resolve(cwd, found[0]);
 }
 
 /**
@@ -167,41 +87,7 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
     const config = configSchema.parse({ builtin: { workspace: '.', tools: 'read-only' } });
     return { ok: true, loaded: { directory: cwd, kind: 'default', config, locate: () => undefined } };
   }
-  let text: string;
-  try {
-    const info = await stat(file);
-    const kind = unreadableKind(info);
-    if (kind)
-      throw configError(`config ${file} is ${kind}`, 'give --config the path of a .json, .yaml or .yml file');
-    // a regular file is checked before it is read: gigabytes would fill memory before failing to
-    // parse; a pipe (`--config <(command)`), FIFO or device is read as it comes, up to the same
-    // limit, and must end within the input timeout (a FIFO nobody writes to would wait forever)
-    const bounds: InputBounds = {
-      maxBytes: MAX_CONFIG_BYTES,
-      timeoutMs: info.isFile() ? undefined : inputTimeoutMs(),
-      tooLarge: () =>
-        configError(
-          info.isFile()
-            ? `config ${file} is ${Math.ceil(info.size / (1024 * 1024))} MiB; a config file may be at most ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`
-            : `config ${file} is larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB, the most a config file may be`,
-          'give --config the config file itself (a few kilobytes of JSON or YAML)',
-        ),
-      tooSlow: (timeoutMs) =>
-        inputTimeout(
-          `config ${file} did not end within ${timeoutMs} ms (a pipe or FIFO is read until its writer closes it)`,
-          `write the config and close the pipe, or give --config a regular file; or set ${INPUT_TIMEOUT_VARIABLE} to wait longer`,
-        ),
-    };
-    text = decodeUtf8(await readInputFile(file, info, bounds), (problem) =>
-      configError(`config ${file} ${problem}`, 'save it as UTF-8 (JSON and YAML files are UTF-8)'),
-    );
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw configError(
-      `cannot read config ${file}: ${(error as Error).message}`,
-      'check that the file is readable',
-    );
-  }
+  const text = await readConfigText(file);
   // editors on Windows save UTF-8 with a byte order mark; it is not part of the document
   const parsed = parseText(file, text.replace(/^\uFEFF/, ''));
   if (parsed.syntaxErrors.length > 0) {
@@ -237,13 +123,19 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
   const result = configSchema.safeParse(
     Object.fromEntries(Object.entries(record).filter(([key]) => !isExtensionKey(key))),
   );
-  const names = await builtinNameIssues(file, record, parsed.locate);
+  const names = [
+    ...(await builtinNameIssues(file, record, parsed.locate)),
+    ...protoKeyIssues(file, record, parsed.locate, isExtensionKey),
+  ];
   if (!result.success) {
     const servers = record.mcpServers;
+    const schemaIssues = zodIssues(file, parsed, result.error);
+    // a "__proto__" key of a strict object is the schema's unknown field already
+    const paths = new Set(schemaIssues.map((issue) => issue.path));
     return {
       ok: false,
       file,
-      issues: byPosition([...zodIssues(file, parsed, result.error), ...names]),
+      issues: byPosition([...schemaIssues, ...names.filter((issue) => !paths.has(issue.path))]),
       // our own file as the MCP loader's own format (`servers`): it refuses unknown keys of an entry
       // an mcpServers that is not an object of servers is the schema's issue (with its position)
       ...(typeof servers === 'object' && servers !== null && !Array.isArray(servers)
@@ -280,13 +172,6 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       locate: parsed.locate,
     },
   };
-}
-
-/** Formats an issue as `file:line:column  path  message`. */
-export function formatIssue(issue: ConfigIssue, cwd: string): string {
-  const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}:${issue.column ?? 1}`;
-  const shown = where.startsWith(`${cwd}/`) ? where.slice(cwd.length + 1) : where;
-  return `${shown}  ${issue.path || '(file)'}  ${issue.message}`;
 }
 
 /** Reads the config for a command; invalid config ends the command with exit code 2. */

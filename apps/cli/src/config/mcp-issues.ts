@@ -1,6 +1,6 @@
 // Problems of MCP server entries (the MCP provider's loader finds them) as config issues.
 import type { McpConfigProblem } from '@toolplane/mcp-provider';
-import { type ConfigIssue, formatPath } from './load.js';
+import { type ConfigIssue, formatPath } from './issue.js';
 import type { ParsedText } from './positions.js';
 
 /** An MCP loader problem as a config issue at its place under `mcpServers`. */

@@ -1,6 +1,6 @@
 // zod's issues of a config as issues with file, line and field path.
 import type { z } from 'zod';
-import { type ConfigIssue, formatPath } from './load.js';
+import { type ConfigIssue, formatPath } from './issue.js';
 import type { ParsedText } from './positions.js';
 
 type ZodIssue = z.core.$ZodIssue;

@@ -26,10 +26,25 @@ export function describeIssues(issues: readonly { path: readonly PropertyKey[]; 
 }
 
 /**
+ * A `tools/call` whose arguments have a `"__proto__"` key (JSON text can hold one): the SDK server
+ * copies the arguments into a new object by assignment, which takes that key as the copy's
+ * prototype, so the argument would be dropped without a word (and the call run without it).
+ * Keys inside argument values are carried as they are.
+ */
+function protoArgument(message: object): string | undefined {
+  const params = (message as { method?: unknown; params?: { arguments?: unknown } }).params;
+  const args = params?.arguments;
+  if ((message as { method?: unknown }).method !== 'tools/call') return undefined;
+  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) return undefined;
+  return 'params.arguments: the key "__proto__" cannot be carried (a JavaScript object takes it as its prototype, so it would be dropped): rename it';
+}
+
+/**
  * Answers a request whose params do not fit its method (`initialize` without `protocolVersion`,
  * `tools/call` with a number as `name`) with JSON-RPC's `-32602 Invalid params`, naming the
  * fields, instead of handing it to the SDK server, which answers `-32603` (an internal error)
- * with zod's issue list as a many-line message. Call after `server.connect(transport)`; the
+ * with zod's issue list as a many-line message; and a `tools/call` whose arguments have a
+ * `"__proto__"` key, which the SDK would drop. Call after `server.connect(transport)`; the
  * answer goes through `transport.send` as it is then (so wrappers such as the pending-request
  * tracker see it).
  */
@@ -39,7 +54,13 @@ export function refuseInvalidParams(transport: Transport): void {
   transport.onmessage = (message, extra) => {
     const schema = 'method' in message && 'id' in message ? SCHEMAS.get(message.method) : undefined;
     const parsed = schema?.safeParse(message);
-    if (!parsed || parsed.success || !('id' in message)) {
+    const problem =
+      parsed && !parsed.success
+        ? describeIssues(parsed.error?.issues ?? [])
+        : parsed
+          ? protoArgument(message)
+          : undefined;
+    if (problem === undefined || !('id' in message)) {
       deliver.call(transport, message, extra);
       return;
     }
@@ -50,7 +71,7 @@ export function refuseInvalidParams(transport: Transport): void {
           id: message.id,
           error: {
             code: ErrorCode.InvalidParams,
-            message: `Invalid params: ${describeIssues(parsed.error?.issues ?? [])}`,
+            message: `Invalid params: ${problem}`,
           },
         },
         { relatedRequestId: message.id },

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type ToolProvider, ToolError } from '@toolplane/core';
 import type { LoadedConfig } from '../config/load.js';
+import { configError } from '../output/cli-error.js';
 import type { StrayOutputLog } from './stray-output.js';
 
 /** A provider and where it came from in the config (for doctor and error messages). */
@@ -28,9 +29,18 @@ export async function createProviders(
   if (loaded.mcpDocument) {
     const { createMcpProviders, loadMcpConfig } = await import('@toolplane/mcp-provider');
     const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: directory });
-    for (const provider of createMcpProviders(mcp, strayOutput ? { onEvent: strayOutput.onEvent } : {})) {
-      out.push({ provider, source: `${loaded.mcpKey ?? 'mcpServers'}.${provider.namespace}` });
-    }
+    const key = loaded.mcpKey ?? 'mcpServers';
+    const providers = createMcpProviders(mcp, strayOutput ? { onEvent: strayOutput.onEvent } : {});
+    for (const provider of providers) out.push({ provider, source: `${key}.${provider.namespace}` });
+    // a server whose name the loader refuses (`__proto__`) gets no provider, not even a failed
+    // one: it would be left out without a word while the command goes on
+    const named = new Set(providers.map((provider) => provider.namespace));
+    const dropped = mcp.problems.find((problem) => !named.has(problem.server));
+    if (dropped)
+      throw configError(
+        `invalid config: ${key}.${dropped.server}: ${dropped.message}`,
+        'run `toolplane config validate` to see every problem',
+      );
   }
   if (config.rest?.length || config.openapi?.length) {
     const rest = await import('@toolplane/rest-openapi');
