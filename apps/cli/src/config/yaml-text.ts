@@ -11,6 +11,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { type ParsedText, type Position, segments, tooComplex } from './positions.js';
+import { MAX_EXPANDED_VALUES, expandedValues } from './yaml-size.js';
 
 type Range = readonly [number, number, number];
 
@@ -126,7 +127,13 @@ export function parseYamlText(text: string): ParsedText {
           position: at((pair.key as { range: Range }).range[0]),
           path,
         });
-      if (syntaxErrors.length === 0) data = document.toJS();
+      if (syntaxErrors.length === 0 && expandedValues(document) > MAX_EXPANDED_VALUES)
+        syntaxErrors.push({
+          message: `YAML: its aliases expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en-US')} values (anchors used inside anchors multiply); write the values out instead of expanding aliases`,
+          position: { line: 1, column: 1 },
+        });
+      // the size is bounded above: yaml's own count of anchor uses (100) refused plain configs
+      if (syntaxErrors.length === 0) data = document.toJS({ maxAliasCount: -1 });
     } catch (error) {
       // aliases that expand too much (`yaml` refuses them) or nesting deeper than the stack
       syntaxErrors.push({ message: `YAML: ${tooComplex(error)}`, position: { line: 1, column: 1 } });
