@@ -78,3 +78,30 @@ describe('doctor with a stray stdout line that quotes a secret and the scrubber 
     }
   });
 });
+
+describe('a server that fails to start with a credential in its stderr', () => {
+  it('is reported by doctor, tools list and serve mcp with the credential redacted', async () => {
+    const other = await tempDir();
+    try {
+      const script = `process.stderr.write('boom: token=${token}\\n'); process.exit(3)`;
+      await writeJsonFile(other.path, 'toolplane.config.json', {
+        mcpServers: { crashes: { command: process.execPath, args: ['-e', script] } },
+        builtin: false,
+        scrubber: { enabled: false },
+      });
+      const [doctor, list, serve] = await Promise.all([
+        runCli(['doctor'], { cwd: other.path }),
+        runCli(['tools', 'list'], { cwd: other.path }),
+        runCli(['serve', 'mcp', '--stdio'], { cwd: other.path }),
+      ]);
+      expect(doctor.code).toBe(1);
+      expect(doctor.stdout).toMatch(/^crashes\s+mcp\s+FAILED\s.*stderr: boom: token=\[REDACTED/m);
+      expect(list.stderr).toMatch(/warning: provider crashes did not start: .*boom: token=\[REDACTED/);
+      expect(serve.stderr).toMatch(/warning: provider crashes did not start: .*boom: token=\[REDACTED/);
+      for (const outcome of [doctor, list, serve])
+        expect(outcome.stdout + outcome.stderr).not.toContain(token);
+    } finally {
+      await other.cleanup();
+    }
+  });
+});

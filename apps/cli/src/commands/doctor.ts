@@ -55,18 +55,12 @@ function describeStatus(provider: Refreshable): string {
 
 /**
  * What a provider reported while starting, and what its server wrote to stdout that is not
- * JSON-RPC (scrubbed also with the scrubber off: this is a diagnosis people paste into issues).
+ * JSON-RPC, redacted (a diagnosis people paste into issues).
  */
-async function warningsOf(runtime: Runtime, provider: ToolProvider): Promise<string[]> {
-  const warnings = [...providerWarnings(provider)];
+function warningsOf(runtime: Runtime, provider: ToolProvider): string[] {
+  const warnings = providerWarnings(provider).map((warning) => runtime.redact(warning));
   const stray = runtime.strayOutput.of(provider.namespace);
-  if (stray) {
-    const scrubber =
-      runtime.scrubber ?? (await import('@toolplane/scrubber')).createScrubber({ secrets: [] });
-    for (const { provider: each } of runtime.providers)
-      for (const secret of each.secretValues?.() ?? []) scrubber.addSecret(secret);
-    warnings.push(strayOutputWarning(stray, (text) => scrubber.scrubText(text)));
-  }
+  if (stray) warnings.push(strayOutputWarning(stray, (text) => runtime.redact(text)));
   return warnings;
 }
 
@@ -91,11 +85,11 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
         startMs: Math.round(report?.durationMs ?? 0),
       };
       const round = report?.ok ? await ping(provider) : undefined;
-      const warnings = await warningsOf(runtime, provider);
+      const warnings = warningsOf(runtime, provider);
       const detail = !report?.ok
-        ? (report?.error ?? 'did not start')
+        ? runtime.redact(report?.error ?? 'did not start')
         : round?.error
-          ? `round trip failed: ${round.error}`
+          ? `round trip failed: ${runtime.redact(round.error)}`
           : describeStatus(provider);
       rows.push({
         ...base,

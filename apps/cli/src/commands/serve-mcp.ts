@@ -90,10 +90,10 @@ export async function serveMcp(
       for (const provider of runtime.orchestrator.providers().filter((entry) => entry.state === 'failed'))
         writeLine(
           context.stderr,
-          `${style.yellow('warning:')} provider ${provider.namespace} did not start: ${provider.error}`,
+          `${style.yellow('warning:')} provider ${provider.namespace} did not start: ${runtime.redact(provider.error ?? 'unknown error')}`,
         );
       for (const line of warningLines(runtime.providers))
-        writeLine(context.stderr, `${style.yellow('warning:')} ${line}`);
+        writeLine(context.stderr, `${style.yellow('warning:')} ${runtime.redact(line)}`);
       const approvalNote = approvals
         ? 'approvals asked on this terminal'
         : 'no terminal: calls that need approval fail closed';

@@ -58,12 +58,12 @@ export async function toolsList(
     for (const provider of failed) {
       writeLine(
         context.stderr,
-        `${errorStyle.yellow('warning:')} provider ${provider.namespace} did not start: ${provider.error ?? 'unknown error'} (run \`toolplane doctor\`)`,
+        `${errorStyle.yellow('warning:')} provider ${provider.namespace} did not start: ${runtime.redact(provider.error ?? 'unknown error')} (run \`toolplane doctor\`)`,
       );
     }
     // operations an OpenAPI import skipped: the model will not see them, so say why
     for (const line of warningLines(runtime.providers))
-      writeLine(context.stderr, `${errorStyle.yellow('warning:')} ${line}`);
+      writeLine(context.stderr, `${errorStyle.yellow('warning:')} ${runtime.redact(line)}`);
     return EXIT_CODES.ok;
   });
 }

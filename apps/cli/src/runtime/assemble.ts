@@ -15,6 +15,12 @@ export interface Runtime {
   readonly providers: readonly ConfiguredProvider[];
   /** What each MCP server wrote to stdout that is not JSON-RPC (see `doctor`). */
   readonly strayOutput: StrayOutputLog;
+  /**
+   * A provider's report (a start error quoting a server's stderr, a stray stdout line) with
+   * credentials redacted, also with `scrubber.enabled: false`: such text goes to the terminal
+   * and into issue reports, not to a model.
+   */
+  redact(text: string): string;
   /** Starts every provider; failures are reported, not thrown. Registers secrets with the scrubber. */
   warmup(): Promise<WarmupReport[]>;
   /** Stops every provider (child servers included). Safe to call twice. */
@@ -63,18 +69,19 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
       ...(options.approvals ? { approvals: options.approvals } : {}),
     }),
   );
+  const { createScrubber, scrubberMiddleware } = await import('@toolplane/scrubber');
+  const secrets = (scrubberConfig.secretEnv ?? [])
+    .map((name) => process.env[name])
+    .filter((value): value is string => typeof value === 'string' && value.length > 0);
   let scrubber: Scrubber | undefined;
   if (scrubberConfig.enabled) {
-    const { createScrubber, scrubberMiddleware } = await import('@toolplane/scrubber');
-    const secrets = (scrubberConfig.secretEnv ?? [])
-      .map((name) => process.env[name])
-      .filter((value): value is string => typeof value === 'string' && value.length > 0);
     scrubber = createScrubber({
       secrets,
       ...(scrubberConfig.disabledRules ? { disabledRules: scrubberConfig.disabledRules } : {}),
     });
     orchestrator.use(scrubberMiddleware(scrubber));
   }
+  const diagnostics = scrubber ?? createScrubber({ secrets });
   let closing: Promise<void> | undefined;
   return {
     loaded,
@@ -83,10 +90,14 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
     scrubber,
     providers,
     strayOutput,
+    redact: (text) => diagnostics.scrubText(text),
     async warmup() {
       const reports = await orchestrator.warmup();
       for (const { provider } of providers)
-        for (const secret of secretsOf(provider)) scrubber?.addSecret(secret);
+        for (const secret of secretsOf(provider)) {
+          scrubber?.addSecret(secret);
+          if (diagnostics !== scrubber) diagnostics.addSecret(secret);
+        }
       policy.setTools(orchestrator.listRegistered());
       return reports;
     },
