@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { globMatcher } from './glob-match.js';
 import type { SimpleCommand } from './shell/analysis.js';
 import { normalizeCommandName, parseOptions } from './shell/normalize.js';
 import type { ShellWord } from './shell/shell-word.js';
@@ -24,12 +25,8 @@ const ELEVATORS: ReadonlySet<string> = new Set(['sudo', 'doas', 'su', 'runuser']
 
 function tokenMatcher(token: string): (text: string) => boolean {
   if (!/[*?]/.test(token)) return (text) => text === token;
-  const source = token
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  const regex = new RegExp(`^${source}$`, 's');
-  return (text) => regex.test(text);
+  // Linear in the word: a command word may be 64 KiB long.
+  return globMatcher(token);
 }
 
 function matchPositional(

@@ -1,5 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import type { ToolRef } from './config.js';
+import { globMatcher } from './glob-match.js';
 
 /** A compiled list of tool references. */
 export interface RefSet {
@@ -12,21 +13,15 @@ export interface RefSet {
 
 const GROUP_PREFIX = 'group:';
 
-function patternSource(pattern: string): string {
-  return pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-}
-
 /**
- * Compiles references (`read`, `mcp__github__*`, `group:fs`) into sets and one regular
- * expression, so matching a tool costs a few hash lookups whatever the list length.
+ * Compiles references (`read`, `mcp__github__*`, `group:fs`) into sets and prefix maps, so
+ * matching a tool costs a few hash lookups whatever the list length; other patterns are tried
+ * one by one with {@link globMatcher} (linear in the name, never backtracking).
  */
 export function compileRefs(refs: readonly ToolRef[] | undefined, where: string): RefSet {
   const names = new Map<string, ToolRef>();
   const groups = new Map<string, ToolRef>();
-  const patterns: { ref: ToolRef; regex: RegExp }[] = [];
+  const patterns: ToolRef[] = [];
   if (refs !== undefined && !Array.isArray(refs))
     throw new ToolError('CONFIG_INVALID', `${where} must be an array of tool references, such as ["read"]`);
   for (const ref of refs ?? []) {
@@ -39,23 +34,23 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
       const group = ref.slice(GROUP_PREFIX.length);
       if (!group) throw new ToolError('CONFIG_INVALID', `${where}: "${ref}" names no group; write group:fs`);
       groups.set(group, ref);
-    } else if (/[*?]/.test(ref)) patterns.push({ ref, regex: new RegExp(`^${patternSource(ref)}$`) });
+    } else if (/[*?]/.test(ref)) patterns.push(ref);
     else names.set(ref, ref);
   }
   // `prefix*` patterns (the common case: `mcp__github__*`) are looked up by prefix length in
   // maps; only the other patterns go through one combined regular expression.
   const prefixes = new Map<number, Map<string, ToolRef>>();
-  const others: { ref: ToolRef; regex: RegExp }[] = [];
+  const others: { ref: ToolRef; matches: (name: string) => boolean }[] = [];
   for (const pattern of patterns) {
-    const body = pattern.ref.slice(0, -1);
-    if (pattern.ref.endsWith('*') && !/[*?]/.test(body)) {
+    const body = pattern.slice(0, -1);
+    if (pattern.endsWith('*') && !/[*?]/.test(body)) {
       let byLength = prefixes.get(body.length);
       if (!byLength) {
         byLength = new Map();
         prefixes.set(body.length, byLength);
       }
-      byLength.set(body, pattern.ref);
-    } else others.push(pattern);
+      byLength.set(body, pattern);
+    } else others.push({ ref: pattern, matches: globMatcher(pattern) });
   }
   const prefixLengths = [...prefixes.keys()];
   const findPrefix = (name: string): ToolRef | undefined => {
@@ -66,8 +61,6 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
     }
     return undefined;
   };
-  const combined =
-    others.length > 0 ? new RegExp(`^(?:${others.map((p) => patternSource(p.ref)).join('|')})$`) : undefined;
   const hasGroup = (toolGroups: readonly string[]): ToolRef | undefined => {
     if (groups.size === 0) return undefined;
     for (const group of toolGroups) {
@@ -83,7 +76,7 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
         names.has(name) ||
         hasGroup(toolGroups) !== undefined ||
         findPrefix(name) !== undefined ||
-        (combined?.test(name) ?? false)
+        others.some((pattern) => pattern.matches(name))
       );
     },
     find(name, toolGroups) {
@@ -91,7 +84,7 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
       if (exact) return exact;
       const group = hasGroup(toolGroups);
       if (group) return group;
-      return findPrefix(name) ?? others.find((pattern) => pattern.regex.test(name))?.ref;
+      return findPrefix(name) ?? others.find((pattern) => pattern.matches(name))?.ref;
     },
   };
 }
