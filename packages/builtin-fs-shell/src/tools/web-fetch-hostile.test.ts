@@ -46,6 +46,21 @@ beforeAll(async () => {
       // Encodings listed in the order they were applied: gzip first, then br.
       response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, br' });
       response.end(brotliCompressSync(gzipSync('twice packed words')));
+    } else if (url === '/gzip-3000-times') {
+      // 3000 stacked encodings fit in 16 KiB of headers: one decompressor each, before a byte.
+      response.writeHead(200, {
+        'content-type': 'text/plain',
+        'content-encoding': Array(3000).fill('gzip').join(','),
+      });
+      response.end(gzipSync('never unpacked'));
+    } else if (url === '/gzip-5-times') {
+      let body = Buffer.from('five times packed');
+      for (let round = 0; round < 5; round++) body = gzipSync(body);
+      response.writeHead(200, {
+        'content-type': 'text/plain',
+        'content-encoding': 'gzip, gzip, gzip, gzip, gzip',
+      });
+      response.end(body);
     } else if (url === '/zstd') {
       response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'zstd' });
       response.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x11, 0x00, 0x00]));
@@ -106,6 +121,15 @@ describe('web_fetch against hostile servers', () => {
 
   it('decodes stacked encodings in reverse order of listing', async () => {
     expect(okText(await fetch('/gzip-then-br'))).toContain('twice packed words');
+  });
+
+  it('undoes 5 stacked encodings and refuses 3000 without making a decompressor for each', async () => {
+    expect(okText(await fetch('/gzip-5-times'))).toContain('five times packed');
+    const result = await fetch('/gzip-3000-times');
+    expect(textOf(result)).toMatch(
+      /^EXECUTION_FAILED: .*content-encoding that lists 3000 encodings; web_fetch undoes at most 5/,
+    );
+    expect(result.ok === false && result.error.retryable).toBe(false);
   });
 
   it('fails an encoding it cannot decode instead of returning the compressed bytes as text', async () => {

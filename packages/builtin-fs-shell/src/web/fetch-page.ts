@@ -59,6 +59,13 @@ function checkUrl(url: URL): void {
 
 type Decompressor = ReturnType<typeof createGunzip>;
 
+/**
+ * Stacked content encodings undone at most. 3000 `gzip`s fit in 16 KiB of headers, and each
+ * takes a decompressor (tens of kilobytes, and time to make) before a byte is read; servers
+ * apply one, rarely two (fetch in undici stops at 5 too).
+ */
+const MAX_ENCODINGS = 5;
+
 function decompressor(encoding: string): Decompressor | undefined {
   switch (encoding) {
     case 'gzip':
@@ -88,6 +95,14 @@ function decoded(body: Readable, header: string | undefined, url: URL): Readable
     .filter((encoding) => encoding !== '' && encoding !== 'identity')
     .reverse();
   if (encodings.length === 0) return body;
+  if (encodings.length > MAX_ENCODINGS) {
+    body.on('error', () => {});
+    body.destroy();
+    throw new ToolError(
+      'EXECUTION_FAILED',
+      `${shownUrl(url)} answered with a content-encoding that lists ${encodings.length} encodings; web_fetch undoes at most ${MAX_ENCODINGS} (each needs a decompressor of its own), and the server sends the same on every try`,
+    );
+  }
   const stages: Decompressor[] = [];
   for (const encoding of encodings) {
     const stage = decompressor(encoding);
