@@ -129,3 +129,28 @@ describe('provider.restart() on a server marked failed', () => {
     await expect(provider?.restart()).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 });
+
+describe('provider.restart() with a call in flight', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`fails the call at once with PROVIDER_UNAVAILABLE (not at its timeout) and serves after (client ${client})`, async () => {
+      // the request timeout is far longer than the test's own: only the restart can end the call
+      const provider = createMcpProvider(
+        'phoenix',
+        fixtureServer([], { client, requestTimeoutMs: 600_000 }),
+        {
+          runDirectory: run.path,
+        },
+      );
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        const pending = provider.execute('hang', {}, createToolContext());
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await provider.restart(AbortSignal.timeout(30_000));
+        expect(await pending).toMatchObject({ ok: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
+        expect(await echo(provider, 'after')).toMatchObject({ ok: true });
+      } finally {
+        await provider.close?.();
+      }
+    }, 60_000);
+  }
+});
