@@ -110,7 +110,8 @@ describe('credential files', () => {
       const encoded = Buffer.from(pem(label)).toString('base64');
       const secret = `apiVersion: v1\nkind: Secret\ndata:\n  tls.key: ${encoded}\n  tls.crt: LS0t\n`;
       expect(scrubber.scrubText(secret), label).toBe(
-        'apiVersion: v1\nkind: Secret\ndata:\n  tls.key: [REDACTED:private_key]\n  tls.crt: LS0t\n',
+        // Every data value of a Secret is redacted (kubernetes_secret); the key's kind comes first.
+        'apiVersion: v1\nkind: Secret\ndata:\n  tls.key: [REDACTED:private_key]\n  tls.crt: [REDACTED:secret]\n',
       );
       expect(scrubber.scrubText(JSON.stringify({ data: { 'tls.key': encoded } }))).toBe(
         '{"data":{"tls.key":"[REDACTED:private_key]"}}',

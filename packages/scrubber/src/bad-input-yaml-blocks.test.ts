@@ -48,7 +48,8 @@ describe('YAML block scalar values', () => {
       const scrubbed = scrubber.scrubText(content);
       for (const value of [password, first, second, folded]) expect(scrubbed).not.toContain(value);
       expect(scrubbed).toContain(
-        '  password: |\n    [REDACTED:password]\n  api_token: >-\n    [REDACTED:token]\n  username: admin\n',
+        // Every stringData value of a Secret is secret: the key names the kind where it can.
+        '  password: |\n    [REDACTED:password]\n  api_token: >-\n    [REDACTED:token]\n  username: [REDACTED:secret]\n',
       );
       expect(scrubbed).toContain('  - client_secret: |+\n      [REDACTED:secret]\n    name: web\n');
       for (const cut of [3, 40, 700]) expect(streamAll(content, cut), `chunks of ${cut}`).toBe(scrubbed);

@@ -15,6 +15,8 @@ export interface CompiledRules {
   readonly rules: readonly SecretRule[];
   /** Longest span any rule may need from its anchor, for the stream hold-back. */
   readonly maxShortLength: number;
+  /** Where a structure some rule needs whole is still open at the end of `text` (else its length). */
+  openFrom(text: string): number;
   /** Scans `text` and appends a finding (with the rule's priority) for every match. */
   scan(text: string, out: Finding[]): void;
 }
@@ -59,6 +61,15 @@ function runPattern(runnable: RunnableRule, text: string, start: number): RuleMa
   return { start, end: start + match[0].length };
 }
 
+/** Records one match of a rule (unless empty or refused by the rule's `validate`). */
+function keep(runnable: RunnableRule, text: string, match: RuleMatch, out: Finding[]): void {
+  if (match.end <= match.start) return;
+  const validate = runnable.rule.validate;
+  const end = withoutTrailingDecoration(text, match.start, match.end);
+  if (validate && !validate(text.slice(match.start, end))) return;
+  out.push({ kind: match.kind ?? runnable.rule.id, ruleId: runnable.rule.id, start: match.start, end });
+}
+
 /**
  * Compiles rules into one scanner: a native `indexOf` pass per probe character, and at each
  * probe hit only the rules whose anchor is there.
@@ -70,11 +81,9 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
   const tryRule = (ruleIndex: number, text: string, start: number, out: Finding[]): void => {
     const runnable = runnables[ruleIndex] as RunnableRule;
     const match = runnable.pattern ? runPattern(runnable, text, start) : runnable.rule.match?.(text, start);
-    if (match === undefined || match.end <= match.start) return;
-    const validate = runnable.rule.validate;
-    const end = withoutTrailingDecoration(text, match.start, match.end);
-    if (validate && !validate(text.slice(match.start, end))) return;
-    out.push({ kind: match.kind ?? runnable.rule.id, ruleId: runnable.rule.id, start: match.start, end });
+    if (match === undefined) return;
+    if (Array.isArray(match)) for (const one of match as readonly RuleMatch[]) keep(runnable, text, one, out);
+    else keep(runnable, text, match as RuleMatch, out);
   };
   const tryEntries = (
     entries: readonly AnchorEntry[] | undefined,
@@ -89,9 +98,15 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
       if (anchorAt(text, start, entry)) tryRule(entry.ruleIndex, text, start, out);
     }
   };
+  const holders = rules.filter((rule) => typeof rule.openFrom === 'function');
   return {
     rules,
     maxShortLength,
+    openFrom(text) {
+      let from = text.length;
+      for (const rule of holders) from = Math.min(from, (rule.openFrom as (text: string) => number)(text));
+      return from;
+    },
     scan(text, out) {
       for (const group of groups) {
         const { probe, byCodeBefore, byCodeAfter } = group;

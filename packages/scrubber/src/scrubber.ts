@@ -178,6 +178,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         find,
         marker,
         holdBack: () => Math.max(compiled.maxShortLength, exact.maxLength) + 16,
+        openFrom: (text) => compiled.openFrom(text),
       }),
   };
   for (const secret of options.secrets ?? []) {

@@ -23,6 +23,8 @@ export interface StreamDependencies {
   marker(kind: string): string;
   /** How many trailing characters to keep until more input arrives. */
   holdBack(): number;
+  /** Where a structure a rule needs whole (an open Secret manifest) begins, else the text's length. */
+  openFrom(text: string): number;
 }
 
 const CONTEXT = 256;
@@ -73,7 +75,7 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
     let cut = buffer.length - hold;
     if (!final) {
       // A long token still being written (a JWT, a long key) is held whole, up to MAX_OPEN_TOKEN.
-      const open = openTokenStart(buffer);
+      const open = Math.min(openTokenStart(buffer), dependencies.openFrom(buffer));
       if (open < cut) cut = Math.max(base, open);
       for (const finding of found) {
         if (finding.end <= base) continue;

@@ -34,8 +34,18 @@ export interface SecretRule {
    * is the secret (the rest is context); otherwise the whole match is.
    */
   readonly pattern?: RegExp;
-  /** Custom matcher, for rules one regex cannot express (context-dependent values). */
-  readonly match?: (text: string, anchorIndex: number) => RuleMatch | undefined;
+  /**
+   * Custom matcher, for rules one regex cannot express (context-dependent values). It may return
+   * several spans (the values of a Kubernetes Secret's `data`, found from its `kind`), and spans
+   * before the anchor.
+   */
+  readonly match?: (text: string, anchorIndex: number) => RuleMatch | readonly RuleMatch[] | undefined;
+  /**
+   * For rules that need a whole structure to decide (a Secret manifest's `kind` may follow its
+   * `data`): where such a structure still open at the end of `text` begins, or `text.length`.
+   * A stream holds its text from there (up to 16 KB) until the structure closes.
+   */
+  readonly openFrom?: (text: string) => number;
   /** Extra check on the secret text (placeholders, randomness); false drops the match. */
   readonly validate?: (secret: string) => boolean;
   /** Longest span, in characters, between the anchor and the end of a match. */

@@ -11,6 +11,7 @@ import { pgpass } from './pgpass.js';
 import { sqlPassword } from './sql.js';
 import { positionalCredentials } from './positional-credentials.js';
 import { envPair } from './env-pairs.js';
+import { kubernetesSecret } from './kubernetes-secret.js';
 import { awsAccessKey, azureStorageKey, googleApiKey } from './cloud.js';
 import { sendgridKey, stripeKey, twilioApiKey } from './saas.js';
 import { encodedPrivateKey } from './encoded-private-key.js';
@@ -28,7 +29,7 @@ import {
 
 /**
  * The built-in rules, most specific first: when two rules match the same span, the earlier one
- * names the kind. The context rule `assignment` comes last.
+ * names the kind. The context rule `assignment` comes last but for `kubernetes_secret`.
  */
 export const DEFAULT_RULES: readonly SecretRule[] = [
   privateKey,
@@ -63,4 +64,6 @@ export const DEFAULT_RULES: readonly SecretRule[] = [
   oracleConnect,
   ciMask,
   assignment,
+  // Last: a credential key name under a Secret's data names the kind (`password`, not `secret`).
+  kubernetesSecret,
 ];

@@ -1,0 +1,50 @@
+import { MAX_COLUMN, inMapping, lineAt, objectOpenAtEnd, objectStart } from './manifest-syntax.js';
+
+// A stream cannot tell a Secret's `data` from a ConfigMap's until it has read the object's `kind`,
+// which `kubectl get -o yaml` prints after `data`: while such an object is still open at the end
+// of the buffer, the stream holds it (up to 16 KB, as it holds an open token).
+
+/** The most a stream holds for an open manifest object. */
+export const MAX_MANIFEST_HOLD = 16_384;
+
+const YAML_KEYS = ['kind: Secret', 'data:', 'stringData:'];
+const JSON_KEYS = ['"kind": "Secret"', '"kind":"Secret"', '"data"', '"stringData"'];
+
+/** Whether the YAML key at `at` begins its line's mapping entry, and the mapping runs to the end. */
+function yamlOpen(text: string, at: number, key: string): number {
+  const line = lineAt(text, text.lastIndexOf('\n', at - 1) + 1);
+  if (line.start + line.key !== at || line.key > MAX_COLUMN) return -1;
+  if (key !== YAML_KEYS[0] && text.slice(at + key.length, line.end).trim() !== '') return -1;
+  let cursor = line.end + 1;
+  while (cursor < text.length) {
+    const next = lineAt(text, cursor);
+    if (next.end >= text.length) break; // a line still being written says nothing yet
+    if (!inMapping(next, line.key, text)) return -1;
+    cursor = next.end + 1;
+  }
+  return line.start;
+}
+
+/**
+ * Where the last Secret-like manifest object still open at the end of `text` begins (its
+ * `kind: Secret` or `data:` line in YAML, its `{` in JSON), within the last
+ * {@link MAX_MANIFEST_HOLD} characters; `text.length` when there is none.
+ */
+export function openManifestStart(text: string): number {
+  const floor = Math.max(0, text.length - MAX_MANIFEST_HOLD);
+  let from = text.length;
+  for (const key of YAML_KEYS) {
+    const at = text.lastIndexOf(key);
+    if (at >= floor) {
+      const start = yamlOpen(text, at, key);
+      if (start !== -1) from = Math.min(from, start);
+    }
+  }
+  for (const key of JSON_KEYS) {
+    const at = text.lastIndexOf(key);
+    if (at < floor || !objectOpenAtEnd(text, at)) continue;
+    const open = objectStart(text, at, at - floor + 1);
+    from = Math.min(from, open === -1 ? at : open);
+  }
+  return Math.max(from, floor);
+}
