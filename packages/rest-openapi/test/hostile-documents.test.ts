@@ -54,7 +54,7 @@ describe('hostile OpenAPI documents', () => {
       '/deep': {
         get: {
           operationId: 'deep',
-          parameters: [{ name: 'q', in: 'query', schema: { type: 'array', default: deep } }],
+          parameters: [{ name: 'q', in: 'query', schema: { type: 'array', const: deep } }],
         },
       },
       '/fine': { get: { operationId: 'fine' } },

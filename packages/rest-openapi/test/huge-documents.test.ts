@@ -145,4 +145,29 @@ describe('documents deep and long in references and nesting', () => {
       'GET /a: and 19990 more security alternatives that are not usable either; calls go without credentials',
     );
   });
+
+  it('leaves out an example or default nesting 100,000 levels instead of the whole operation', async () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const document = minimal({
+      '/a': {
+        get: {
+          operationId: 'a',
+          parameters: [
+            { name: 'q', in: 'query', schema: { type: 'array', example: deep } },
+            { name: 'r', in: 'query', schema: { type: 'array', default: deep, maxItems: 2 } },
+          ],
+          responses: {},
+        },
+      },
+    });
+    const { tools, warnings } = await importOpenApi({ document }, { namespace: 'examples' });
+    // the operation used to be skipped: "parametersSchema nests deeper than 256 levels"
+    expect(tools.a?.parametersSchema.properties).toEqual({
+      q: { type: 'array' },
+      r: { type: 'array', maxItems: 2 },
+    });
+    expect(warnings).toEqual([
+      '2 examples or defaults nesting deeper than 64 levels were left out of the input schemas',
+    ]);
+  });
 });

@@ -13,7 +13,7 @@ import { readOperations } from './operations.js';
 import { reconcilePathParameters } from './path-parameters.js';
 import { publicDocumentOrigin } from './public-document.js';
 import { createRefResolver } from './resolver.js';
-import { MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
+import { MAX_ANNOTATION_NESTING, MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
 import { authForRequirements, defaultVariableOwners, securityShapeWarning } from './security.js';
 import { checkServerVariables } from './server-variables.js';
 import {
@@ -214,6 +214,12 @@ export async function importOpenApi(
     const count = converter.droppedEnums;
     warnings.push(
       `${count} enum${count === 1 ? '' : 's'} of more than ${MAX_ENUM_VALUES} values ${count === 1 ? 'was' : 'were'} left out of the input schemas (the API still checks the value); the descriptions say how many values each allows`,
+    );
+  }
+  if (converter.droppedAnnotations > 0) {
+    const count = converter.droppedAnnotations;
+    warnings.push(
+      `${count} example${count === 1 ? '' : 's'} or default${count === 1 ? '' : 's'} nesting deeper than ${MAX_ANNOTATION_NESTING} levels ${count === 1 ? 'was' : 'were'} left out of the input schemas`,
     );
   }
   const info = (document.info ?? {}) as Mutable;

@@ -1,6 +1,8 @@
 import { type JsonSchema, ToolError } from '@toolplane/core';
 import type { RefResolver } from './resolver.js';
+import { nestsDeeperThan } from '../limits.js';
 import { setOwn } from '../records.js';
+import { ReferenceGraph } from './reference-graph.js';
 import { normalizeKeywords } from './schema-keywords.js';
 import { trimText } from './text.js';
 
@@ -43,6 +45,8 @@ const DROPPED = new Set([
  * schema may then still nest at most 256 levels of JSON.
  */
 export const MAX_SCHEMA_LEVELS = 128;
+/** The deepest an `example`, `examples` or `default` value may nest before it is left out. */
+export const MAX_ANNOTATION_NESTING = 64;
 /** The most values an `enum` may list in an input schema; a longer one is left out, and said so. */
 export const MAX_ENUM_VALUES = 256;
 const SCHEMA_MAPS = ['properties', 'patternProperties'] as const;
@@ -67,18 +71,21 @@ const SCHEMA_SINGLES = [
  */
 export class SchemaConverter {
   private readonly memo = new Map<string, Converted>();
-  private readonly recursion = new Map<string, boolean>();
   private readonly names = new Map<string, string>();
   private readonly usedNames = new Set<string>();
-  private readonly edges = new Map<string, readonly string[]>();
+  private readonly graph: ReferenceGraph;
   /** Enums left out for having more than {@link MAX_ENUM_VALUES} values (each converted schema once). */
   droppedEnums = 0;
+  /** Examples and defaults left out for nesting deeper than {@link MAX_ANNOTATION_NESTING} levels. */
+  droppedAnnotations = 0;
 
   constructor(
     private readonly resolver: RefResolver,
     private readonly dialect: SchemaDialect,
     private readonly maxDescriptionLength: number,
-  ) {}
+  ) {
+    this.graph = new ReferenceGraph(resolver);
+  }
 
   /** Converts one schema; `needs` lists the recursive references it uses. */
   convert(schema: unknown): Converted {
@@ -133,7 +140,7 @@ export class SchemaConverter {
   }
 
   private walkRef(ref: string, needs: Set<string>, depth: number): JsonSchema {
-    if (this.isRecursive(ref)) {
+    if (this.graph.isRecursive(ref)) {
       // a loop made only of references (A: $ref B, B: $ref A) has no schema at all, and would
       // overflow the validator's stack; follow() throws CONFIG_INVALID for it
       this.resolver.follow(this.resolver.resolve(ref), ref);
@@ -152,90 +159,6 @@ export class SchemaConverter {
     return schema;
   }
 
-  /** Whether a reference can reach itself through other references. */
-  isRecursive(ref: string): boolean {
-    const known = this.recursion.get(ref);
-    if (known !== undefined) return known;
-    const seen = new Set<string>();
-    const stack = [...this.refsIn(ref)];
-    let found = false;
-    while (stack.length > 0 && !found) {
-      const next = stack.pop() as string;
-      if (next === ref) found = true;
-      else if (!seen.has(next)) {
-        seen.add(next);
-        stack.push(...this.refsIn(next));
-      }
-    }
-    this.recursion.set(ref, found);
-    return found;
-  }
-
-  private refsIn(ref: string): readonly string[] {
-    const known = this.edges.get(ref);
-    if (known) return known;
-    const found: string[] = [];
-    const visit = (value: unknown, depth: number): void => {
-      if (depth > 100 || typeof value !== 'object' || value === null) return;
-      if (Array.isArray(value)) {
-        for (const item of value) visit(item, depth + 1);
-        return;
-      }
-      const record = value as Mutable;
-      if (typeof record.$ref === 'string') found.push(record.$ref);
-      for (const [key, member] of Object.entries(record)) {
-        if (
-          key !== '$ref' &&
-          key !== 'example' &&
-          key !== 'examples' &&
-          key !== 'enum' &&
-          key !== 'const' &&
-          key !== 'default'
-        ) {
-          visit(member, depth + 1);
-        }
-      }
-    };
-    try {
-      visit(this.resolver.resolve(ref), 0);
-    } catch {
-      // an unresolvable reference is reported where it is used
-    }
-    this.edges.set(ref, found);
-    return found;
-  }
-
-  /**
-   * The end of a chain of references that are only references (`A: $ref B`, `B: $ref C`...),
-   * followed without recursion, so a chain 10,000 long costs no stack; a loop of them throws.
-   */
-  private aliasEnd(ref: string): string {
-    let current = ref;
-    const seen = new Set<string>();
-    for (;;) {
-      if (this.memo.has(current)) return current;
-      let target: unknown;
-      try {
-        target = this.resolver.resolve(current);
-      } catch {
-        return current; // reported where it is used
-      }
-      if (typeof target !== 'object' || target === null) return current;
-      const next = (target as Mutable).$ref;
-      const alias =
-        typeof next === 'string' &&
-        Object.keys(target).every((key) => key === '$ref' || key.startsWith('x-'));
-      if (!alias) return current;
-      if (seen.has(current)) {
-        // follow() names the loop with CONFIG_INVALID
-        this.resolver.follow(target, ref);
-        return current;
-      }
-      seen.add(current);
-      current = next;
-    }
-  }
-
   private walk(input: unknown, needs: Set<string>, depth: number): JsonSchema {
     if (input === true || input === undefined) return {};
     if (input === false) return { not: {} };
@@ -248,7 +171,11 @@ export class SchemaConverter {
       );
     const source = input as Mutable;
     if (typeof source.$ref === 'string') {
-      const target = this.walkRef(this.aliasEnd(source.$ref), needs, depth);
+      const target = this.walkRef(
+        this.graph.aliasEnd(source.$ref, (ref) => this.memo.has(ref)),
+        needs,
+        depth,
+      );
       // 3.1 allows keywords next to $ref; 3.0 and 2.0 ignore them except the description
       const siblings = Object.keys(source).filter((key) => key !== '$ref' && !key.startsWith('x-'));
       if (siblings.length === 0) return target;
@@ -312,6 +239,13 @@ export class SchemaConverter {
       }
     }
     normalizeKeywords(source, out);
+    // annotations only: one nesting this deep would cost the operation (its schema too deep to serve)
+    for (const key of ['examples', 'default'] as const) {
+      if (out[key] !== undefined && nestsDeeperThan(out[key], MAX_ANNOTATION_NESTING)) {
+        delete out[key];
+        this.droppedAnnotations++;
+      }
+    }
     return out;
   }
 
