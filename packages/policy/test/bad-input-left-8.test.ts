@@ -31,6 +31,11 @@ describe('namerefs whose target comes later', () => {
     ['declare -n r; printf -v r %s OUT; r=/dev/sda; tee "$OUT" < img', 'deny', DISK],
     ['declare -n r; for r in OUT; do r=/dev/sda; done; tee "$OUT" < img', 'ask', MAYBE],
     ['declare -n r=X; for r in A B; do r=/dev/sda; done; tee "$B" < img', 'ask', MAYBE],
+    // A nameref declared, or given its target, in a branch may name its target or nothing: its
+    // reads and writes followed only one of the two (bash writes the disk when the branch ran).
+    ['[ -e x ] && declare -n r=OUT; r=/dev/sda; tee "$OUT" < img', 'ask', /depends on a branch/],
+    ['declare -n r; [ -e x ] && r=OUT; r=/dev/sda; tee "$OUT" < img', 'ask', /depends on a branch/],
+    ['if [ -e x ]; then declare -n r=OUT; fi; OUT=/dev/sda; tee "$r" < img', 'ask', /depends on a branch/],
   ])('%j is %s', async (...entry) => expectVerdict(entry));
 
   it.each([
@@ -38,6 +43,7 @@ describe('namerefs whose target comes later', () => {
     'declare -n r; r=OUT; OUT=/dev/sda; r=out.img; tee "$OUT" < img',
     'declare -n r; r=OUT; r=/dev/sda; OUT=out.img; tee "$r" < img',
     'r=OUT; declare -n r; r=out.img; tee "$OUT" < img',
+    'declare -n r=OUT; [ -e x ] && OUT=y; tee "$r" < img',
   ])('%j stays allowed', allowedInDefault);
 });
 

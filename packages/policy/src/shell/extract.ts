@@ -31,6 +31,7 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
   if (source.includes('\u0000')) notUnderstood(state, 'the command line contains a NUL character', source);
   parseBounded(state, ROOT_SCOPE, source, source);
   let overflow = state.facts.overflow;
+  let ambiguous = state.facts.variables.ambiguous;
   // Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
   // keeps them as separators. Reading the joined text too, and keeping both readings, is safe.
   const joined = source.replace(/\\\r?\n/g, '');
@@ -38,7 +39,14 @@ export function analyzeCommandLine(parser: Parser, source: string): CommandLineA
     state.facts = createFacts();
     parseBounded(state, ROOT_SCOPE, joined, source);
     overflow ||= state.facts.overflow;
+    ambiguous ||= state.facts.variables.ambiguous;
   }
+  if (ambiguous)
+    notUnderstood(
+      state,
+      'a nameref whose target depends on a branch (declared or given its target after && or in an if) is used',
+      source,
+    );
   if (overflow)
     notUnderstood(state, 'more variables, values or links are made than the analysis follows', source);
   reportMutualRecursion(state, source);

@@ -32,8 +32,12 @@ export class Variables extends Map<string, readonly ShellWord[]> {
   /** Whether any nameref was recorded (the translation is skipped until then). */
   private namerefs = false;
 
+  /** Shared by every copy of one line's variables, so a child's rollback keeps it. */
+  private readonly shared: { ambiguous: boolean };
+
   constructor(from?: Variables) {
     super();
+    this.shared = from?.shared ?? { ambiguous: false };
     if (!from) return;
     for (const [key, value] of from) super.set(key, value);
     this.namerefs = from.namerefs;
@@ -72,6 +76,15 @@ export class Variables extends Map<string, readonly ShellWord[]> {
     return super.has(`${name}${NAMEREF}`) || super.has(`${name}${PENDING}`);
   }
 
+  /**
+   * Whether a nameref whose target depends on a branch (declared or given its target after
+   * `&&`, in an `if`...) was used: reads and writes through it follow only one of its targets,
+   * so the line is asked.
+   */
+  get ambiguous(): boolean {
+    return this.shared.ambiguous;
+  }
+
   /** The variable a name stands for: the one a chain of namerefs leads to, else the name itself. */
   resolveName(name: string): string {
     const target = this.target(name);
@@ -93,6 +106,8 @@ export class Variables extends Map<string, readonly ShellWord[]> {
         return current;
       const marker = super.get(`${name}${NAMEREF}`);
       if (!marker) return current;
+      // `[ -e x ] && declare -n r=OUT`: r may name OUT or nothing; which one is not followed.
+      if (marker.length > 1) this.shared.ambiguous = true;
       const target = marker[0];
       if (!target) return current;
       const element = /^([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]$/s.exec(target.text);
