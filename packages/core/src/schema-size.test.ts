@@ -97,3 +97,27 @@ describe('validate on a value with many wrong parts', () => {
     if (!few.valid) expect(formatIssues(few.issues, 1)).toBe('args.items[0]: must be string; and 1 more');
   }, 60_000);
 });
+
+describe('validate with property names of Object.prototype', () => {
+  it('reads only own properties: {} lacks constructor, toString, __proto__ (before: they were found on the prototype)', () => {
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__']) {
+      const optional = compileSchema({ type: 'object', properties: { [name]: { type: 'string' } } });
+      expect(optional.validate({})).toEqual({ valid: true });
+      expect(optional.validate(JSON.parse(`{"${name}":"v"}`))).toEqual({ valid: true });
+      const required = compileSchema({
+        type: 'object',
+        properties: { [name]: { type: 'string' } },
+        required: [name],
+      });
+      expect(required.validate({})).toEqual({
+        valid: false,
+        issues: [{ path: `args.${name}`, message: 'is required' }],
+      });
+    }
+    const wrong = compileSchema({ type: 'object', properties: { constructor: { type: 'string' } } });
+    expect(wrong.validate(JSON.parse('{"constructor":5}'))).toEqual({
+      valid: false,
+      issues: [{ path: 'args.constructor', message: 'must be string' }],
+    });
+  });
+});

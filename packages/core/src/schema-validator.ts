@@ -67,6 +67,9 @@ const options: EngineOptions = {
   logger: false,
   addUsedSchema: false,
   validateSchema: true,
+  // a property is present only when the value has it as its own: without this, `{}` had a
+  // `constructor` (a function: "must be string") and a `__proto__` (required, and satisfied)
+  ownProperties: true,
   code: { regExp: patternEngine },
 };
 

@@ -123,3 +123,23 @@ describe('ToolError', () => {
     });
   });
 });
+
+describe('defineTool with argument names of Object.prototype', () => {
+  it('reads only own arguments: {} has no constructor or toString (before: a function, "expected string")', async () => {
+    const tool = defineTool({
+      name: 'named',
+      description: 'Takes fields named like Object.prototype members.',
+      input: z.object({ constructor: z.string().optional(), toString: z.string().default('t') }),
+      sideEffect: 'none',
+      execute: (args) => ok(JSON.stringify(args)),
+    });
+    const ctx = createToolContext();
+    expect(await tool.execute({}, ctx)).toEqual(ok('{"toString":"t"}'));
+    expect(await tool.execute(JSON.parse('{"constructor":"c","__proto__":{"x":1}}'), ctx)).toEqual(
+      ok('{"constructor":"c","toString":"t"}'),
+    );
+    const refused = await tool.execute({ constructor: 5 } as unknown as Record<string, unknown>, ctx);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toContain('args.constructor');
+  });
+});

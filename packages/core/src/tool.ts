@@ -82,7 +82,7 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType | u
   return {
     spec,
     async execute(args, ctx) {
-      const parsed = input.safeParse(args);
+      const parsed = input.safeParse(input instanceof z.ZodObject ? ownFields(args) : args);
       if (!parsed.success) {
         const issues = zodIssues(parsed.error);
         return fail('INVALID_ARGUMENTS', `${spec.name}: ${formatIssues(issues)}`, { details: { issues } });
@@ -105,4 +105,21 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType | u
       return result;
     },
   };
+}
+
+/**
+ * The arguments with their own fields only (a copy without a prototype): zod reads `args[key]`,
+ * which on a plain object found `constructor` and `toString` on its prototype, so a tool with an
+ * optional argument of such a name refused `{}`. z.object builds a new plain object from it, so
+ * the tool still gets one. Objects nested inside are passed as they are.
+ */
+function ownFields(args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || Object.getPrototypeOf(args) !== Object.prototype)
+    return args;
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(args)) {
+    const value: unknown = (args as Record<string, unknown>)[key];
+    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
 }
