@@ -21,9 +21,12 @@ export function formatTable(
   rows: readonly (readonly string[])[],
   width?: number,
 ): string {
-  const widths = columns.map((column, index) =>
-    Math.max(visibleLength(column.header), ...rows.map((row) => visibleLength(row[index] ?? ''))),
-  );
+  // a loop, not Math.max(...rows): spreading 130,000 rows as arguments overflows the stack (a
+  // server with that many tools made `tools list` fail with INTERNAL)
+  const widths = columns.map((column) => visibleLength(column.header));
+  for (const row of rows)
+    for (const [index, cell] of row.entries())
+      widths[index] = Math.max(widths[index] ?? 0, visibleLength(cell));
   const render = (cells: readonly string[]): string => {
     const parts = cells.map((cell, index) => {
       const pad = ' '.repeat(Math.max(0, (widths[index] ?? 0) - visibleLength(cell)));
