@@ -41,19 +41,42 @@ function bindScopeLinearly(engine: Ajv): Ajv {
 /** ajv's options for every dialect; `regExp` is core's pattern engine. */
 export type EngineOptions = ConstructorParameters<typeof Ajv>[0];
 
-let engines: { draft07: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
+type Dialect = 'draft07' | 'draft2019' | 'draft2020';
 
-/** The engine of a schema's dialect (draft-07 unless `$schema` names 2019-09 or 2020-12). */
+/**
+ * Compilations an engine serves before a fresh one takes over. ajv keeps every schema it compiled
+ * (and the functions of its references) in the engine's scope for as long as the engine lives:
+ * with one engine for the whole process, every schema a server ever listed stayed in memory
+ * (5,000 schemas of 2 KB: 27 MiB, never freed). A replaced engine is freed once no function it
+ * compiled is in use. Starting one (formats, meta-schema) costs tens of milliseconds, 40-430 ms
+ * on the loaded machine: about 0.1-0.9 ms per compilation spread over 500.
+ */
+const COMPILES_PER_ENGINE = 500;
+
+const engines = new Map<Dialect, { readonly ajv: Ajv; compiles: number }>();
+
+function createEngine(dialect: Dialect, options: EngineOptions): Ajv {
+  if (dialect === 'draft2020') return bindScopeLinearly(addFormats(new Ajv2020(options) as unknown as Ajv));
+  if (dialect === 'draft2019') return bindScopeLinearly(addFormats(new Ajv2019(options) as unknown as Ajv));
+  return bindScopeLinearly(addFormats(new Ajv(options)));
+}
+
+/**
+ * The engine of a schema's dialect (draft-07 unless `$schema` names 2019-09 or 2020-12), for
+ * one compilation.
+ */
 export function engineFor(schema: JsonSchema, options: EngineOptions): Ajv {
-  if (!engines) {
-    engines = {
-      draft07: bindScopeLinearly(addFormats(new Ajv(options))),
-      draft2019: bindScopeLinearly(addFormats(new Ajv2019(options) as unknown as Ajv)),
-      draft2020: bindScopeLinearly(addFormats(new Ajv2020(options) as unknown as Ajv)),
-    };
+  const named = typeof schema.$schema === 'string' ? schema.$schema : '';
+  const dialect: Dialect = named.includes('2020-12')
+    ? 'draft2020'
+    : named.includes('2019-09')
+      ? 'draft2019'
+      : 'draft07';
+  let engine = engines.get(dialect);
+  if (!engine || engine.compiles >= COMPILES_PER_ENGINE) {
+    engine = { ajv: createEngine(dialect, options), compiles: 0 };
+    engines.set(dialect, engine);
   }
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (dialect.includes('2020-12')) return engines.draft2020;
-  if (dialect.includes('2019-09')) return engines.draft2019;
-  return engines.draft07;
+  engine.compiles++;
+  return engine.ajv;
 }

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from './errors.js';
 import { compileSchema, formatIssues } from './schema-validator.js';
@@ -120,4 +122,29 @@ describe('validate with property names of Object.prototype', () => {
       issues: [{ path: 'args.constructor', message: 'must be string' }],
     });
   });
+});
+
+describe('compiled schemas are not kept for ever', () => {
+  it('a schema nothing uses any more is freed after more compilations (before: ajv kept every one)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const freed = (() => {
+      const schema = {
+        type: 'object',
+        properties: { only: { type: 'string', description: 'x'.repeat(2000) } },
+      };
+      expect(compileSchema(schema).validate({ only: 'a' })).toEqual({ valid: true });
+      return new WeakRef(schema);
+    })();
+    for (let index = 0; index < 1200; index++) {
+      compileSchema({ type: 'object', properties: { [`f${index}`]: { type: 'integer' } } });
+    }
+    let gone = false;
+    for (let attempt = 0; attempt < 10 && !gone; attempt++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      gone = freed.deref() === undefined;
+    }
+    expect(gone).toBe(true);
+  }, 60_000);
 });
