@@ -35,6 +35,9 @@ const CAPITALIZED_WORD = /^[A-Z][a-z]+$/;
 const VERSION = /^[\^~>=<]{0,2}v?[0-9]+(?:\.[0-9]+)+/;
 const FETCH_MODES: ReadonlySet<string> = new Set(['include', 'same-origin', 'omit']);
 const ABSOLUTE_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@-]{1,255}){1,64}\/?$/;
+// An ABNF repetition of a rule name (`token = 1*tchar`, `secret = *DIGIT` in a grammar comment):
+// one case only, so a random value with a star (`8*Kx9q...`) still counts.
+const ABNF_REPETITION = /^[0-9]{0,3}\*[0-9]{0,3}(?:[a-z][a-z-]{0,30}|[A-Z][A-Z-]{0,30})$/;
 
 /** The regexes of the value readers (checked for linear time by a test). */
 export const ASSIGNMENT_VALUE_PATTERNS: readonly RegExp[] = [
@@ -44,6 +47,7 @@ export const ASSIGNMENT_VALUE_PATTERNS: readonly RegExp[] = [
   CAPITALIZED_WORD,
   VERSION,
   ABSOLUTE_PATH,
+  ABNF_REPETITION,
   ...CODE_VALUE_PATTERNS,
   ...UNQUOTED_PATTERNS,
 ];
@@ -195,7 +199,7 @@ function acceptableValue(value: string, info: KeyInfo): boolean {
   if (/^[0-9]{1,7}$/.test(value)) return false;
   const first = value.charCodeAt(0);
   if (first === 123 || first === 91 || first === 40) return false; // { [ (
-  if (VERSION.test(value)) return false;
+  if (VERSION.test(value) || ABNF_REPETITION.test(value)) return false;
   // `PWD` is the working directory, and a file path says where a credential is, not what it is:
   // `GOOGLE_APPLICATION_CREDENTIALS=/home/me/.config/gcloud/key.json` (both in every env dump).
   if ((info.key === 'PWD' || hasFileExtension(value)) && ABSOLUTE_PATH.test(value)) return false;
