@@ -16,7 +16,14 @@ const utf16be = (text: string): Buffer => {
 const html = (head: string, body: string): string =>
   `<html><head>${head}</head><body><p>${body}</p></body></html>`;
 
+/** Every byte but the control characters (0x80-0x9F included), then 64 KiB of 0x80-0x9F. */
+const EVERY_BYTE = Buffer.from([...Array(256).keys()].filter((byte) => byte >= 0x20 && byte !== 0x7f));
+const HIGH_RUN = Buffer.from(Array.from({ length: 1 << 16 }, (_, index) => 0x80 + (index % 32)));
+/** What browsers show for 0x80-0x9F in windows-1252 (WHATWG index; 5 bytes stay controls). */
+const HIGH_TEXT = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
+
 const pages: Record<string, [string, Buffer]> = {
+  '/every-byte-1252': ['text/plain; charset=windows-1252', Buffer.concat([EVERY_BYTE, HIGH_RUN])],
   // Header says latin-1, meta says UTF-8: the header wins.
   '/header-over-meta': [
     'text/html; charset=iso-8859-1',
@@ -110,5 +117,22 @@ describe('web_fetch picks the charset as browsers do: byte order mark, header, m
     expect(page.text).toContain(`\n\n${expected}`);
     expect(page.text).not.toContain('\ufeff');
     expect(page.charset).toBe(charset);
+  });
+});
+
+describe('web_fetch decodes windows-1252 with its own table', () => {
+  it('maps every byte, and 64 KiB of 0x80-0x9F, as browsers do', async () => {
+    const result = await provider.execute(
+      'web_fetch',
+      { url: `http://127.0.0.1:${port}/every-byte-1252` },
+      context(),
+    );
+    const text = okText(result).split('\n\n').slice(1).join('\n\n');
+    let ascii = '';
+    for (let code = 0x20; code < 0x7f; code++) ascii += String.fromCharCode(code);
+    let latin = '';
+    for (let code = 0xa0; code <= 0xff; code++) latin += String.fromCharCode(code);
+    expect(HIGH_TEXT.length).toBe(32);
+    expect(text).toBe(`${ascii}${HIGH_TEXT}${latin}${HIGH_TEXT.repeat(1 << 11)}`);
   });
 });

@@ -71,17 +71,25 @@ const WINDOWS_1252_HIGH = [
   0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
   0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
   0x153, 0x9d, 0x17e, 0x178,
-].map((code) => String.fromCharCode(code));
+];
+
+/**
+ * The body as windows-1252, through a table of UTF-16 code units decoded as one UTF-16LE
+ * buffer: a `replace` with a function per byte took 1.9 s for 5 MB of bytes 0x80-0x9F,
+ * holding the event loop; this is a pass over the bytes.
+ */
+function decodeWindows1252(body: Buffer): string {
+  const units = new Uint16Array(body.length);
+  for (let index = 0; index < body.length; index++) {
+    const byte = body[index] as number;
+    units[index] = byte >= 0x80 && byte <= 0x9f ? (WINDOWS_1252_HIGH[byte - 0x80] as number) : byte;
+  }
+  return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
+}
 
 /** Decodes a body in an encoding from {@link pickEncoding} (a byte order mark for it is dropped). */
 export function decodeBody(body: Buffer, encoding: string): string {
-  if (encoding === 'windows-1252')
-    return body
-      .toString('latin1')
-      .replace(
-        /[\u0080-\u009f]/g,
-        (character) => WINDOWS_1252_HIGH[character.charCodeAt(0) - 0x80] as string,
-      );
+  if (encoding === 'windows-1252') return decodeWindows1252(body);
   try {
     return new TextDecoder(encoding).decode(body);
   } catch {
