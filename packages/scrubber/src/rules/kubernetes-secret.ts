@@ -33,6 +33,13 @@ interface Reach {
   readonly open?: number;
 }
 
+/** Where `needle` is between `from` and `end` (a line), or -1: never a search to the end of the text. */
+function inLine(text: string, needle: string, from: number, end: number): number {
+  if (from >= end) return -1;
+  const at = text.slice(from, end).indexOf(needle);
+  return at === -1 ? -1 : from + at;
+}
+
 /** A value worth a marker: not empty, not a template reference such as `${DB_PASSWORD}`. */
 function valueSpan(text: string, start: number, end: number, out: RuleMatch[]): void {
   if (end > start && !isPlaceholder(text.slice(start, end))) out.push({ start, end, kind: 'secret' });
@@ -54,16 +61,18 @@ function blockValues(text: string, after: number, column: number, limit: number,
     const keyStart = line.start + line.key;
     const quote = text.charCodeAt(keyStart);
     const keyEnd =
-      quote === 34 || quote === 39 ? text.indexOf(String.fromCharCode(quote), keyStart + 1) : keyStart;
+      quote === 34 || quote === 39
+        ? inLine(text, String.fromCharCode(quote), keyStart + 1, line.end)
+        : keyStart;
     if (keyEnd === -1 || keyEnd > line.end) continue;
-    let colon = text.indexOf(':', keyEnd);
+    let colon = inLine(text, ':', keyEnd, line.end);
     while (
       colon !== -1 &&
       colon < line.end &&
       !/[ \t\r]/.test(text.charAt(colon + 1)) &&
       colon + 1 < line.end
     )
-      colon = text.indexOf(':', colon + 1);
+      colon = inLine(text, ':', colon + 1, line.end);
     if (colon === -1 || colon >= line.end) continue;
     let start = colon + 1;
     while (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9) start++;
@@ -88,11 +97,11 @@ function blockValues(text: string, after: number, column: number, limit: number,
       continue;
     }
     if (first === 34 || first === 39) {
-      const close = text.indexOf(String.fromCharCode(first), start + 1);
+      const close = inLine(text, String.fromCharCode(first), start + 1, line.end);
       if (close !== -1 && close < line.end) valueSpan(text, start + 1, close, out);
       continue;
     }
-    const comment = text.indexOf(' #', start);
+    const comment = inLine(text, ' #', start, end);
     if (comment !== -1 && comment < end) end = comment;
     while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
     valueSpan(text, start, end, out);
@@ -111,7 +120,9 @@ function yamlSecret(text: string, anchor: number): RuleMatch[] | undefined {
   let from = own.start;
   if (!own.item) {
     while (from > 0 && anchor - from < MAX_SCAN) {
-      const previous = lineAt(text, text.lastIndexOf('\n', from - 2) + 1);
+      // (At `from` 1 a search from -1 would find the line break at 0 again: no progress, no end.)
+      const previous = lineAt(text, from >= 2 ? text.lastIndexOf('\n', from - 2) + 1 : 0);
+      if (previous.start >= from) break;
       if (!inMapping(previous, column, text) && !(previous.item && previous.key === column)) break;
       from = previous.start;
       if (previous.item && previous.key === column) break;
@@ -132,7 +143,7 @@ function yamlSecret(text: string, anchor: number): RuleMatch[] | undefined {
     cursor = line.end + 1;
     if (line.empty || line.key !== column) continue;
     const keyStart = line.start + line.key;
-    const colon = text.indexOf(':', keyStart);
+    const colon = inLine(text, ':', keyStart, line.end);
     if (colon === -1 || colon >= line.end || !MEMBERS.has(text.slice(keyStart, colon))) continue;
     if (text.slice(colon + 1, line.end).trim() !== '') continue; // `data: {}`
     blockValues(text, cursor, column, until, out);

@@ -33,15 +33,21 @@ function yamlOpen(text: string, at: number, key: string): number {
 export function openManifestStart(text: string): number {
   const floor = Math.max(0, text.length - MAX_MANIFEST_HOLD);
   let from = text.length;
+  // Searched in the window only: a search back through a 1 MB chunk per write cost a pass each.
+  const window = floor > 0 ? text.slice(floor) : text;
+  const lastAt = (key: string): number => {
+    const at = window.lastIndexOf(key);
+    return at === -1 ? -1 : at + floor;
+  };
   for (const key of YAML_KEYS) {
-    const at = text.lastIndexOf(key);
+    const at = lastAt(key);
     if (at >= floor) {
       const start = yamlOpen(text, at, key);
       if (start !== -1) from = Math.min(from, start);
     }
   }
   for (const key of JSON_KEYS) {
-    const at = text.lastIndexOf(key);
+    const at = lastAt(key);
     if (at < floor || !objectOpenAtEnd(text, at)) continue;
     const open = objectStart(text, at, at - floor + 1);
     from = Math.min(from, open === -1 ? at : open);
