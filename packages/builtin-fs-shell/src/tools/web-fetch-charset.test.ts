@@ -1,8 +1,6 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, makeTempDir, okText } from '../../test/helpers.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+import { describe, expect, it } from 'vitest';
+import { context, okText } from '../../test/helpers.js';
+import { usePageServer } from '../../test/page-server.js';
 
 // Pages whose charset declarations disagree. The order is the browsers': a byte order mark,
 // then the Content-Type header, then a <meta> tag, then UTF-8; a name no decoder knows is passed over.
@@ -65,37 +63,14 @@ const pages: Record<string, [string, Buffer]> = {
   '/utf16-header': ['text/plain; charset=utf-16le', Buffer.from('sixteen ☃', 'utf16le')],
 };
 
-let server: Server;
-let port: number;
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
-
-beforeAll(async () => {
-  ({ dir, cleanup } = await makeTempDir('tp-web-charset-'));
-  server = createServer((request, response) => {
-    const page = pages[request.url ?? ''];
-    if (!page) response.writeHead(404).end();
-    else response.writeHead(200, { 'content-type': page[0] }).end(page[1]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  provider = createBuiltinProvider({ workspace: dir, webFetch: { allowPrivate: true } });
-});
-
-afterAll(async () => {
-  await provider?.close?.();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await cleanup();
+const web = usePageServer((request, response) => {
+  const page = pages[request.url ?? ''];
+  if (!page) response.writeHead(404).end();
+  else response.writeHead(200, { 'content-type': page[0] }).end(page[1]);
 });
 
 async function fetchCharset(path: string): Promise<{ text: string; charset: unknown }> {
-  const result = await provider.execute(
-    'web_fetch',
-    { url: `http://127.0.0.1:${port}${path}`, format: 'text' },
-    context(),
-  );
+  const result = await web.provider.execute('web_fetch', { url: web.url(path), format: 'text' }, context());
   const text = okText(result);
   return { text, charset: result.ok ? (result.structured as { charset?: unknown }).charset : undefined };
 }
@@ -122,11 +97,7 @@ describe('web_fetch picks the charset as browsers do: byte order mark, header, m
 
 describe('web_fetch decodes windows-1252 with its own table', () => {
   it('maps every byte, and 64 KiB of 0x80-0x9F, as browsers do', async () => {
-    const result = await provider.execute(
-      'web_fetch',
-      { url: `http://127.0.0.1:${port}/every-byte-1252` },
-      context(),
-    );
+    const result = await web.provider.execute('web_fetch', { url: web.url('/every-byte-1252') }, context());
     const text = okText(result).split('\n\n').slice(1).join('\n\n');
     let ascii = '';
     for (let code = 0x20; code < 0x7f; code++) ascii += String.fromCharCode(code);

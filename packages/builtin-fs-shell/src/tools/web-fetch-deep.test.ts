@@ -1,8 +1,6 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, makeTempDir, okText } from '../../test/helpers.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+import { describe, expect, it } from 'vitest';
+import { context, okText } from '../../test/helpers.js';
+import { usePageServer } from '../../test/page-server.js';
 import { MAX_HTML_DEPTH } from '../web/depth-bound-parser.js';
 
 // Pages nested past MAX_HTML_DEPTH (real "div soup" reaches it): the elements deeper than the
@@ -21,40 +19,20 @@ const pages: Record<string, () => string> = {
   '/blocks-deep': () => `${'<div>'.repeat(300)}<p>one</p><p>two</p><li>three</li>`,
 };
 
-let server: Server;
-let port: number;
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
-
-beforeAll(async () => {
-  ({ dir, cleanup } = await makeTempDir('tp-web-deep-'));
-  server = createServer((request, response) => {
+const web = usePageServer(
+  (request, response) => {
     const make = pages[request.url ?? ''];
     if (!make) {
       response.writeHead(404).end();
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(make());
-  });
-  server.keepAliveTimeout = 120_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  provider = createBuiltinProvider({
-    workspace: dir,
-    webFetch: { allowPrivate: true, maxChars: 1_000_000, timeoutMs: 60_000 },
-  });
-});
-
-afterAll(async () => {
-  await provider?.close?.();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await cleanup();
-});
+  },
+  { maxChars: 1_000_000, timeoutMs: 60_000 },
+);
 
 const fetch = (path: string, format: 'markdown' | 'text' = 'markdown') =>
-  provider.execute('web_fetch', { url: `http://127.0.0.1:${port}${path}`, format }, context());
+  web.provider.execute('web_fetch', { url: web.url(path), format }, context());
 
 /** The converted page, without the URL/status/type header. */
 async function body(path: string, format: 'markdown' | 'text' = 'markdown'): Promise<string> {

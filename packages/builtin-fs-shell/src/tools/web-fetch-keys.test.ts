@@ -1,8 +1,6 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, makeTempDir, okText, textOf } from '../../test/helpers.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../provider.js';
+import { describe, expect, it } from 'vitest';
+import { context, okText, textOf } from '../../test/helpers.js';
+import { usePageServer } from '../../test/page-server.js';
 
 // Names a page or a server chooses that are also names of Object.prototype's members: element
 // names looked up in the converter's tables, response header names in the client's.
@@ -26,43 +24,24 @@ const pages: Record<string, { headers: string[]; body: string }> = {
   },
 };
 
-let server: Server;
-let port: number;
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
-
-beforeAll(async () => {
-  ({ dir, cleanup } = await makeTempDir('tp-web-keys-'));
-  server = createServer((request, response) => {
-    const url = request.url ?? '';
-    const page = pages[url];
-    if (url === '/many-headers') {
-      const headers = ['content-type', 'text/plain'];
-      for (let index = 0; index < 10_000; index++) headers.push(`x-${index}`, 'v');
-      response.writeHead(200, headers).end('many');
-    } else if (url === '/many-same-headers') {
-      const headers = ['content-type', 'text/plain'];
-      for (let index = 0; index < 2000; index++) headers.push('x', 'v');
-      response.writeHead(200, headers).end('same name');
-    } else if (page) {
-      response.writeHead(url.startsWith('/redirect') ? 302 : 200, page.headers).end(page.body);
-    } else response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  provider = createBuiltinProvider({ workspace: dir, webFetch: { allowPrivate: true } });
-});
-
-afterAll(async () => {
-  await provider?.close?.();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await cleanup();
+const web = usePageServer((request, response) => {
+  const url = request.url ?? '';
+  const page = pages[url];
+  if (url === '/many-headers') {
+    const headers = ['content-type', 'text/plain'];
+    for (let index = 0; index < 10_000; index++) headers.push(`x-${index}`, 'v');
+    response.writeHead(200, headers).end('many');
+  } else if (url === '/many-same-headers') {
+    const headers = ['content-type', 'text/plain'];
+    for (let index = 0; index < 2000; index++) headers.push('x', 'v');
+    response.writeHead(200, headers).end('same name');
+  } else if (page) {
+    response.writeHead(url.startsWith('/redirect') ? 302 : 200, page.headers).end(page.body);
+  } else response.writeHead(404).end();
 });
 
 const fetch = (path: string, format: 'markdown' | 'text' = 'markdown') =>
-  provider.execute('web_fetch', { url: `http://127.0.0.1:${port}${path}`, format }, context());
+  web.provider.execute('web_fetch', { url: web.url(path), format }, context());
 
 describe('web_fetch and names of Object.prototype members', { timeout: 60_000 }, () => {
   it('treats elements named constructor, tostring, valueof as unknown inline elements', async () => {
@@ -76,7 +55,7 @@ describe('web_fetch and names of Object.prototype members', { timeout: 60_000 },
     const redirected = await fetch('/redirect-with-keys');
     expect(okText(redirected)).toMatch(/\n\nplain words$/);
     expect(redirected.ok && redirected.structured).toMatchObject({
-      redirects: [`http://127.0.0.1:${port}/header-names`],
+      redirects: [web.url('/header-names')],
     });
   });
 
