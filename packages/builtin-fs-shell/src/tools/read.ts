@@ -17,6 +17,9 @@ const input = z.object({
 
 const SNIFF_BYTES = 8192;
 
+/** Reads of text files at least this large start the counting threads (see `CountThreads.warm`). */
+export const WARM_THREADS_MIN_BYTES = 32 * 1024 * 1024;
+
 function numbered(slice: Slice): string {
   const width = String(slice.firstLine + slice.lines.length).length;
   return slice.lines
@@ -175,6 +178,9 @@ export function createReadTool(deps: ToolDeps): Tool {
           });
         }
         const version = versionOf(info);
+        // A model that opened a large file usually reads deeper next, and a deep read with no
+        // line index counts on the threads: start them now (tens of milliseconds), not then.
+        if (info.size >= WARM_THREADS_MIN_BYTES) deps.countThreads?.warm();
         // A background build of this file's index that has not reached the line yet will soon:
         // reading from its checkpoints beats scanning the same bytes beside it, unless a search
         // left an anchor next to the line.
