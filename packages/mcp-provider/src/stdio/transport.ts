@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createId } from '@toolplane/core';
@@ -47,6 +48,8 @@ export class StdioProcessTransport implements Transport {
   private readonly inbox: JSONRPCMessage[] = [];
   private draining = false;
   private interceptor: ((message: unknown) => boolean) | undefined;
+  /** Writes waiting for the server's stdin to drain (see afterDrain). */
+  private drainWaiters: Array<() => void> = [];
 
   constructor(private readonly options: StdioTransportOptions) {
     this.marker = `${process.pid}-${createId(options.server)}`;
@@ -223,11 +226,29 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable)
       return Promise.reject(new Error('server process is not running'));
-    return new Promise((resolve) => {
-      // Write errors surface through the stdin 'error' listener (and the exit that follows).
-      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
-      else stdin.once('drain', resolve);
-    });
+    // Write errors surface through the stdin 'error' listener (and the exit that follows).
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    return new Promise((resolve) => this.afterDrain(stdin, resolve));
+  }
+
+  /**
+   * Waits for the pipe to drain with one listener for every waiting write: a server that stops
+   * reading left one `drain` listener per message written to it (Node warned past 10), and a
+   * write that waited when the server exited never settled. The waiters go on the pipe's drain,
+   * or its close (the server is gone: what it did not read is lost, and the exit says so).
+   */
+  private afterDrain(stdin: Writable, resolve: () => void): void {
+    this.drainWaiters.push(resolve);
+    if (this.drainWaiters.length > 1) return;
+    const release = (): void => {
+      stdin.off('drain', release);
+      stdin.off('close', release);
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const waiter of waiters) waiter();
+    };
+    stdin.on('drain', release);
+    stdin.on('close', release);
   }
 
   /** Kills the whole tree (SIGTERM, then SIGKILL after the grace time) and waits for the exit. */
