@@ -8,6 +8,8 @@ import { openingError } from './initialize-check.js';
 import { refuseInvalidParams } from './params-guard.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The JSON-RPC code MCP uses for a cancelled request (LSP's RequestCancelled). */
+const REQUEST_CANCELLED = -32800;
 /**
  * Sessions kept at once. Clients that go away without ending their session (an editor that
  * restarts) would otherwise keep a server each forever; past the limit the least recently used
@@ -91,6 +93,18 @@ function cancelWhenAbandoned(
         method: 'notifications/cancelled',
         params: { requestId, reason: 'the HTTP client disconnected before the answer' },
       });
+    // The SDK server sends no answer to a cancelled request, and the transport keeps each
+    // request's entry (id -> response stream) until an answer goes out: one entry per abandoned
+    // call for the life of the session. Answering for the client that left releases it (the
+    // transport finds no stream to write to and drops the entries).
+    for (const requestId of ids)
+      void transport
+        .send({
+          jsonrpc: '2.0',
+          id: requestId,
+          error: { code: REQUEST_CANCELLED, message: 'the HTTP client disconnected before the answer' },
+        })
+        .catch(() => {});
   });
 }
 
@@ -104,6 +118,7 @@ export async function startHttpGateway(options: {
   createServer: () => Server;
 }): Promise<HttpGateway> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  let closed = false;
   let allowedHosts: string[] = [];
   const http = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -172,7 +187,15 @@ export async function startHttpGateway(options: {
     };
     await server.connect(transport);
     refuseInvalidParams(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // The transport may refuse the request before a session opens (an Accept without
+      // text/event-stream: 406, a body that is not JSON: 415, a foreign Host: 403), and the
+      // gateway may have closed meanwhile: then nothing will ever use or close this server,
+      // which holds a listener on the orchestrator. Close it now.
+      if (transport.sessionId === undefined || closed) void transport.close().catch(() => {});
+    }
   };
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -209,6 +232,7 @@ export async function startHttpGateway(options: {
     url: `http://${hostForUrl}:${address.port}/mcp`,
     interfaceUrls: everyInterface ? interfaceUrls : undefined,
     async close() {
+      closed = true;
       for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
