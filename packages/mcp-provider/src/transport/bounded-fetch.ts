@@ -1,4 +1,5 @@
 import { AnsweredStream, requestIdsOf } from './answered-stream.js';
+import { followForFetch, releasingBody } from './fetch-signal.js';
 
 /** How the error of a message over the bound starts, for the transport's error handler to know it. */
 export const MESSAGE_TOO_LARGE = 'a message from the server exceeds';
@@ -12,11 +13,24 @@ export const MESSAGE_TOO_LARGE = 'a message from the server exceeds';
  * An event stream that answers a POST ends once every request the POST sent has its answer
  * (the body is cancelled, so the connection goes): a server that held it open kept one
  * connection and reader per request.
+ *
+ * Each request follows the caller's signal through a signal of its own while it and its body
+ * last (see {@link followForFetch}): the transports give every request one session-long signal.
  */
 export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const response = await base(input, init);
-    if (!response.body) return response;
+    const follow = followForFetch(init?.signal);
+    let response: Response;
+    try {
+      response = await base(input, follow.signal ? { ...init, signal: follow.signal } : init);
+    } catch (error) {
+      follow.release();
+      throw error;
+    }
+    if (!response.body) {
+      follow.release();
+      return response;
+    }
     let line = 0;
     const eventStream = response.headers.get('content-type')?.includes('text/event-stream') === true;
     const awaited = eventStream && init?.method === 'POST' ? requestIdsOf(init.body) : undefined;
@@ -39,7 +53,7 @@ export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): type
         if (answers?.read(chunk)) controller.terminate();
       },
     });
-    return new Response(response.body.pipeThrough(limit), {
+    return new Response(releasingBody(response.body.pipeThrough(limit), follow.release), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -72,6 +72,8 @@ async function openSse(
 ): Promise<McpSession> {
   const transport = new SSEClientTransport(url, {
     requestInit: { headers },
+    // its POSTs too: each gets a signal of its own (see boundedFetch)
+    fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes),
     eventSourceInit: {
       fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes, (input, init) =>
         fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
