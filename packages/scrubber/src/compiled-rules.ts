@@ -1,7 +1,7 @@
 import { ToolError } from '@toolplane/core';
 import { type AnchorEntry, type ProbeGroup, anchorAt, buildProbeGroups } from './anchor-index.js';
 import { withoutTrailingDecoration } from './trailing-decoration.js';
-import type { Finding, RuleMatch, SecretRule } from './types.js';
+import type { Carry, Finding, RuleMatch, SecretRule } from './types.js';
 
 /** A rule ready to run: its regex made sticky (and with group indices when it has a group). */
 interface RunnableRule {
@@ -17,6 +17,10 @@ export interface CompiledRules {
   readonly maxShortLength: number;
   /** Where a structure some rule needs whole is still open at the end of `text` (else its length). */
   openFrom(text: string): number;
+  /** Ids of the rules that can carry a structure across a stream's cut (see {@link SecretRule.carry}). */
+  readonly carriers: ReadonlySet<string>;
+  /** The carry of the first rule that has one for a cut at `at`, else `undefined`. */
+  carry(text: string, at: number, maxBack: number): Carry | undefined;
   /** Scans `text` and appends a finding (with the rule's priority) for every match. */
   scan(text: string, out: Finding[]): void;
 }
@@ -99,9 +103,18 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
     }
   };
   const holders = rules.filter((rule) => typeof rule.openFrom === 'function');
+  const carriers = rules.filter((rule) => typeof rule.carry === 'function');
   return {
     rules,
     maxShortLength,
+    carriers: new Set(carriers.map((rule) => rule.id)),
+    carry(text, at, maxBack) {
+      for (const rule of carriers) {
+        const carry = (rule.carry as NonNullable<SecretRule['carry']>)(text, at, maxBack);
+        if (carry !== undefined) return carry;
+      }
+      return undefined;
+    },
     openFrom(text) {
       let from = text.length;
       for (const rule of holders) from = Math.min(from, (rule.openFrom as (text: string) => number)(text));

@@ -7,4 +7,4 @@ export { DEFAULT_RULES } from './rules/index.js';
 export { type Scrubber, type ScrubberOptions, createScrubber } from './scrubber.js';
 export { base64Cores, type SecretVariant, secretVariants } from './secret-variants.js';
 export type { StreamScrubber } from './stream.js';
-export type { Finding, PositiveSample, RuleMatch, ScrubOutcome, SecretRule } from './types.js';
+export type { Carry, Finding, PositiveSample, RuleMatch, ScrubOutcome, SecretRule } from './types.js';

@@ -179,6 +179,8 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         marker,
         holdBack: () => Math.max(compiled.maxShortLength, exact.maxLength) + 16,
         openFrom: (text) => compiled.openFrom(text),
+        carry: (text, at, maxBack) => compiled.carry(text, at, maxBack),
+        carriers: compiled.carriers,
       }),
   };
   for (const secret of options.secrets ?? []) {

@@ -1,6 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { applyFindings } from './redact.js';
-import type { Finding } from './types.js';
+import type { Carry, Finding } from './types.js';
 
 /** Redacts chunked output; a secret split across chunks is still redacted. */
 export interface StreamScrubber {
@@ -25,6 +25,10 @@ export interface StreamDependencies {
   holdBack(): number;
   /** Where a structure a rule needs whole (an open Secret manifest) begins, else the text's length. */
   openFrom(text: string): number;
+  /** Text that reopens a structure the cut at `at` lies in (a long Secret), if a rule reads one. */
+  carry?(text: string, at: number, maxBack: number): Carry | undefined;
+  /** Ids of the rules that carry: a finding of one means a structure may still be open. */
+  readonly carriers?: ReadonlySet<string>;
 }
 
 const CONTEXT = 256;
@@ -45,6 +49,10 @@ function openTokenStart(buffer: string): number {
   return index === 0 ? 0 : buffer.length;
 }
 const MAX_FINDINGS = 10_000;
+/** A carried structure resumes at most this far before the cut (the rest of the context is dropped). */
+const MAX_CARRY_BACK = 1024;
+/** Kind given to the rest of a value whose marker an earlier write emitted: it gets no second one. */
+const CONTINUED = '\u0000continued';
 
 /**
  * A stream scrubber: it keeps a bounded tail (`holdBack` characters, about the longest token a
@@ -58,6 +66,11 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
   /** Length of `pending` after the last scan. */
   let scanned = 0;
   const findings: Finding[] = [];
+  /** The context begins with a carried prefix: the text is inside a structure a rule reads whole. */
+  let carried = false;
+  /** The last emit cut a value in two: its marker is out, the rest of it gets none. */
+  let continuing = false;
+  const marker = (kind: string): string => (kind === CONTINUED ? '' : dependencies.marker(kind));
 
   const emit = (final: boolean): string => {
     const hold = final ? 0 : dependencies.holdBack();
@@ -73,15 +86,35 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
     const found = dependencies.find(buffer);
     scanned = pending.length;
     let cut = buffer.length - hold;
+    let carry: Carry | undefined;
+    let split = false;
+    let manifestOpen = carried;
     if (!final) {
       // A long token still being written (a JWT, a long key) is held whole, up to MAX_OPEN_TOKEN.
-      const open = Math.min(openTokenStart(buffer), dependencies.openFrom(buffer));
+      const openManifest = dependencies.openFrom(buffer);
+      if (openManifest < buffer.length) manifestOpen = true;
+      const open = Math.min(openTokenStart(buffer), openManifest);
       if (open < cut) cut = Math.max(base, open);
       for (const finding of found) {
         if (finding.end <= base) continue;
-        if ((finding.start < cut && finding.end > cut) || finding.end >= buffer.length)
-          cut = Math.max(base, Math.min(cut, finding.start));
+        if (!((finding.start < cut && finding.end > cut) || finding.end >= buffer.length)) continue;
+        // A value longer than a stream holds (a Secret's value of megabytes on one line): its
+        // marker goes out now and the rest is dropped as it arrives, so the held text stays bounded.
+        if (finding.end >= buffer.length && buffer.length - finding.start > MAX_OPEN_TOKEN) {
+          const at = buffer.length - hold;
+          const resume = dependencies.carry?.(buffer, at, MAX_CARRY_BACK);
+          if (resume?.inValue && resume.from > Math.max(base, finding.start)) {
+            cut = resume.from;
+            carry = resume;
+            split = true;
+            continue;
+          }
+        }
+        cut = Math.max(base, Math.min(cut, finding.start));
       }
+      const carriers = dependencies.carriers;
+      if (carriers && found.some((finding) => finding.end > base && carriers.has(finding.ruleId)))
+        manifestOpen = true;
     }
     if (cut <= base) return '';
     const local: Finding[] = [];
@@ -89,17 +122,32 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
       if (finding.end <= base || finding.start >= cut) continue;
       const start = Math.max(finding.start, base) - base;
       const end = Math.min(finding.end, cut) - base;
+      const last = findings[findings.length - 1];
+      if (continuing && start === 0) {
+        // The rest of the value the last write cut: no second marker, the same finding grows.
+        local.push({ ...finding, kind: CONTINUED, start, end });
+        if (last !== undefined) findings[findings.length - 1] = { ...last, end: end + emittedBefore };
+        continue;
+      }
       local.push({ ...finding, start, end });
       if (findings.length < MAX_FINDINGS)
         findings.push({ ...finding, start: start + emittedBefore, end: end + emittedBefore });
     }
+    continuing = split;
     // Slices of the (already flattened) buffer are views: no copies of the chunk.
     const emitted = buffer.slice(base, cut);
     pending = buffer.slice(cut);
     scanned = pending.length;
-    context = buffer.slice(Math.max(0, cut - CONTEXT), cut);
+    if (!final && carry === undefined && manifestOpen)
+      carry = dependencies.carry?.(buffer, cut, MAX_CARRY_BACK);
+    carried = carry !== undefined;
+    // Inside a structure a rule reads whole, the context is that structure's shape (a few
+    // synthetic lines) and the text since a place it can resume from, not the structure's text.
+    context = carry
+      ? `${carry.prefix}${buffer.slice(carry.from, cut)}`
+      : buffer.slice(Math.max(0, cut - CONTEXT), cut);
     emittedBefore += emitted.length;
-    return applyFindings(emitted, local, dependencies.marker);
+    return applyFindings(emitted, local, marker);
   };
 
   const stream: StreamScrubber = {

@@ -46,6 +46,12 @@ export interface SecretRule {
    * A stream holds its text from there (up to 16 KB) until the structure closes.
    */
   readonly openFrom?: (text: string) => number;
+  /**
+   * For rules that read a structure longer than a stream keeps (a Secret of many keys, a value
+   * of megabytes): when a stream cuts at `at` inside such a structure, a short synthetic text
+   * that reopens it, so the text after the cut is read as part of it (see {@link Carry}).
+   */
+  readonly carry?: (text: string, at: number, maxBack: number) => Carry | undefined;
   /** Extra check on the secret text (placeholders, randomness); false drops the match. */
   readonly validate?: (secret: string) => boolean;
   /** Longest span, in characters, between the anchor and the end of a match. */
@@ -54,6 +60,18 @@ export interface SecretRule {
   readonly positives: (fake: FakeSource) => readonly PositiveSample[];
   /** Placeholders and near misses that must not match. */
   readonly negatives: (fake: FakeSource) => readonly string[];
+}
+
+/**
+ * How a stream resumes inside a structure it cut: it reads `prefix` followed by the text from
+ * `from` (at most `maxBack` before the cut) as what came before the rest. When `inValue`, `from`
+ * is inside a value the rule redacts, and the stream may cut the value there (its marker is
+ * already out; the rest of the value is dropped without a second marker).
+ */
+export interface Carry {
+  readonly prefix: string;
+  readonly from: number;
+  readonly inValue: boolean;
 }
 
 /** One redacted span. Never carries the secret itself. */

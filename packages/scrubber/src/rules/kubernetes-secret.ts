@@ -1,5 +1,6 @@
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
+import { manifestCarry } from './manifest-carry.js';
 import { openManifestStart } from './manifest-open.js';
 import { MAX_COLUMN, inMapping, lineAt, members, objectStart, stringEnd } from './manifest-syntax.js';
 
@@ -99,6 +100,8 @@ function blockValues(text: string, after: number, column: number, limit: number,
     if (first === 34 || first === 39) {
       const close = inLine(text, String.fromCharCode(first), start + 1, line.end);
       if (close !== -1 && close < line.end) valueSpan(text, start + 1, close, out);
+      // Still open where the text ends (a stream's buffer, a cut-off output): a value all the same.
+      else if (line.end >= text.length) valueSpan(text, start + 1, text.length, out);
       continue;
     }
     const comment = inLine(text, ' #', start, end);
@@ -173,6 +176,8 @@ function jsonSecret(text: string, anchor: number): RuleMatch[] | undefined {
         if (text.charCodeAt(item) !== 34) continue;
         const close = stringEnd(text, item, limit);
         if (close !== -1) valueSpan(text, item + 1, close, out);
+        // Still open where the text ends (a stream's buffer, a cut-off output): a value all the same.
+        else if (text.indexOf('\n', item) === -1) valueSpan(text, item + 1, text.length, out);
       }
     }
   }
@@ -204,6 +209,7 @@ export const kubernetesSecret: SecretRule = {
   anchors: [YAML_ANCHOR, '"kind": "Secret"', '"kind":"Secret"'],
   match: matchSecret,
   openFrom: openManifestStart,
+  carry: manifestCarry,
   maxLength: 2 * MAX_SCAN,
   positives: (fake) => {
     const url = Buffer.from(
