@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ToolError } from '@toolplane/core';
 import { OutputWorkers } from './internal/output-workers.js';
 
 /** Options of the overflow store. */
@@ -36,6 +37,10 @@ export class OutputStore {
   private readonly now: () => number;
   private readonly outputs = new Map<string, StoredOutput>();
   private created: Promise<void> | undefined;
+  /** Set by `close()`: nothing is stored from then on. */
+  private closed = false;
+  /** Writes in progress, which `close()` waits for before it removes the directory. */
+  private readonly writing = new Set<Promise<unknown>>();
 
   constructor(options: OutputStoreOptions = {}) {
     this.dir = options.dir ?? join(tmpdir(), `toolplane-${process.pid}-${randomUUID().slice(0, 8)}`);
@@ -43,13 +48,26 @@ export class OutputStore {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * Stores one output. After `close()` (a result capped late: a slow middleware still held it)
+   * it stores nothing and throws `CANCELLED`: before, it made the directory again and the file
+   * stayed on disk for good. A write `close()` finds running is waited for, then removed.
+   */
   async put(sessionId: string, text: string, bytes: number): Promise<StoredOutput> {
+    if (this.closed) throw closedError();
     this.sweep();
     this.created ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
-    await this.created;
     const id = randomUUID();
     const file = join(this.dir, `${id}.txt`);
-    await writeFile(file, text, { mode: 0o600 });
+    const write = this.created.then(() => writeFile(file, text, { mode: 0o600 }));
+    this.writing.add(write);
+    try {
+      await write;
+    } finally {
+      this.writing.delete(write);
+    }
+    // close() ran meanwhile: it removes the directory once this write is over
+    if (this.closed) throw closedError();
     const stored: StoredOutput = {
       handle: `out_${id}`,
       file,
@@ -81,11 +99,21 @@ export class OutputStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.outputs.clear();
     await this.workers.close();
+    // a file written after the directory was removed would stay behind (or fail its removal)
+    await Promise.allSettled([...this.writing]);
     if (this.created) await rm(this.dir, { recursive: true, force: true });
     this.created = undefined;
   }
+}
+
+function closedError(): ToolError {
+  return new ToolError(
+    'CANCELLED',
+    'the orchestrator closed before the output could be stored; nothing was kept (create a new orchestrator to call again)',
+  );
 }
 
 function countLines(text: string): number {

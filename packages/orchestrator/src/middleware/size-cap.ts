@@ -9,9 +9,9 @@ import {
   type ToolContext,
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
-import type { OutputStore } from '../output-store.js';
+import type { OutputStore, StoredOutput } from '../output-store.js';
 import { headOf, textBytes } from '../text-bytes.js';
-import { thrownMessage } from '../thrown.js';
+import { failureFrom, isToolError, thrownMessage } from '../thrown.js';
 
 /** Limits on what a single call may hand to the model. */
 export interface OutputLimits {
@@ -128,7 +128,14 @@ export function sizeCapMiddleware(
             { details: { bytes, maxStoredBytes: maxStored } },
           );
         }
-        const stored = await deps.store.put(call.ctx.session.id, text, bytes);
+        let stored: StoredOutput;
+        try {
+          stored = await deps.store.put(call.ctx.session.id, text, bytes);
+        } catch (error) {
+          // the store closed: a failure with its code, not a pipeline failure
+          if (isToolError(error)) return failureFrom(error);
+          throw error;
+        }
         const head = headOf(text, Math.max(256, maxBytes - 512));
         const minutes = Math.round(deps.store.ttlMs / 60_000);
         const note =
