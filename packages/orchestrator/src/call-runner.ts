@@ -4,7 +4,7 @@ import {
   type NextMiddleware,
   type ToolContext,
   type ToolResult,
-  ToolError,
+  type ToolError,
   createId,
   fail,
 } from '@toolplane/core';
@@ -28,7 +28,16 @@ import { pipelineFailure, runPipeline } from './run-pipeline.js';
 import { DEFAULT_TIMEOUT_MS, type PreparedCall, prepareCall } from './prepare-call.js';
 import { SessionTrees } from './session-trees.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
+import { stopFailure, timeoutError } from './stop-errors.js';
 import { thrownMessage } from './thrown.js';
+
+/** How a call's wait for the providers' start went. */
+export interface StartWait {
+  /** When the call was made (its deadline counts from then). */
+  readonly since: number;
+  /** What ended the wait early (a cancel, the caller's signal, the timeout), if anything did. */
+  readonly stopped?: ToolError;
+}
 
 /** What the call runner needs from the orchestrator. */
 export interface CallRunnerDeps {
@@ -92,8 +101,9 @@ export class CallRunner {
   }
 
   /**
-   * Runs one call once `ready` (the providers' start) settles; a cancel meanwhile ends it
-   * `CANCELLED` without running it.
+   * Runs one call once `ready` (the providers' start) settles. A cancel, the caller's signal or
+   * the call's timeout meanwhile ends it at once (`CANCELLED`, `TIMEOUT`) without running it; the
+   * time it waited counts against its timeout.
    */
   async runAfter(
     ready: Promise<unknown>,
@@ -101,17 +111,24 @@ export class CallRunner {
     args: unknown,
     options: CallOptions,
   ): Promise<ToolResult> {
-    const stopped = await this.calls.waitToStart(ready, options);
-    return this.run(name, args, options, stopped);
+    const since = this.timer.now();
+    const stopped = await this.calls.waitToStart(ready, options, {
+      tool: typeof name === 'string' ? shortName(name) : `(${typeof name})`,
+      timeoutMs: this.waitLimit(name, options),
+      timer: this.timer,
+    });
+    return this.run(name, args, options, { since, ...(stopped ? { stopped } : {}) });
   }
 
   /**
    * Runs one call through the pipeline (the catalog is ready). Never rejects but for a bug. A
-   * call given `stopped` (cancelled while it waited to start) is put in flight already stopped:
-   * it is recorded like any call and ends with that error, running nothing.
+   * call that waited for the providers' start (`waited`) has its deadline from when it was made;
+   * one stopped while it waited is put in flight already stopped: it is recorded like any call
+   * and ends with that error, running nothing.
    */
-  async run(name: string, args: unknown, options: CallOptions, stopped?: ToolError): Promise<ToolResult> {
-    const startedAt = this.timer.now();
+  async run(name: string, args: unknown, options: CallOptions, waited?: StartWait): Promise<ToolResult> {
+    const startedAt = waited?.since ?? this.timer.now();
+    const stopped = waited?.stopped;
     let prepared: PreparedCall;
     try {
       const { deps } = this;
@@ -130,10 +147,17 @@ export class CallRunner {
       );
       if ('refusal' in ready) {
         const { tool, callId, sessionId, refusal, totalsKey } = ready;
-        return this.early(tool, callId, sessionId, startedAt, refusal, totalsKey);
+        // stopped before its provider had listed its tools: the name may not resolve yet
+        const ended =
+          stopped && !refusal.ok && refusal.error.code === 'TOOL_NOT_FOUND' ? stopFailure(stopped) : refusal;
+        return this.early(tool, callId, sessionId, startedAt, ended, totalsKey);
       }
       prepared = ready;
       if (stopped) prepared.state.stop(stopped);
+      else if (waited && prepared.deadline <= this.timer.now()) {
+        // the start took the whole of this tool's own timeout (known only once it was listed)
+        prepared.state.stop(timeoutError(prepared.admitted.route.name, prepared.admitted.timeoutMs));
+      }
     } catch (error) {
       // a getter or a Proxy in the options threw; nothing was started or held
       const tool = typeof name === 'string' ? shortName(name) : `(${typeof name})`;
@@ -170,15 +194,7 @@ export class CallRunner {
     }
     const span = startToolSpan(route.name, callId, route.provider.namespace);
     const unfollow = signal ? state.followCaller(signal) : undefined;
-    const deadlineEntry = this.timer.add(deadline, () =>
-      state.stop(
-        new ToolError(
-          'TIMEOUT',
-          `${route.name} did not finish within ${timeoutMs} ms; it was stopped. Try a smaller request or a longer timeout.`,
-          { details: { timeoutMs } },
-        ),
-      ),
-    );
+    const deadlineEntry = this.timer.add(deadline, () => state.stop(timeoutError(route.name, timeoutMs)));
     let result: ToolResult;
     try {
       result = await runPipeline(this.chain.dispatch, this.chain.raceDeadline, state, {
@@ -211,6 +227,22 @@ export class CallRunner {
    */
   stateOf(ctx: ToolContext): CallState | undefined {
     return (ctx as { [CALL_STATE]?: CallState })[CALL_STATE] ?? this.calls.find(ctx.callId);
+  }
+
+  /**
+   * How long a call may wait for the providers' start: its own timeout, else its tool's (when the
+   * name resolves already), else the global one. Options that cannot be read are refused later.
+   */
+  private waitLimit(name: unknown, options: CallOptions): number {
+    let given: unknown;
+    try {
+      given = typeof options === 'object' && options !== null ? options.timeoutMs : undefined;
+    } catch {
+      given = undefined;
+    }
+    if (typeof given === 'number' && given > 0) return given;
+    const route = typeof name === 'string' ? this.deps.registry().resolve(name) : undefined;
+    return route?.timeoutMs ?? this.deps.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** The lesser of a call's own timeout and the time its parent has left (at least 1 ms). */

@@ -1,7 +1,7 @@
 import type { ToolError } from '@toolplane/core';
 import { CallIds, type PickedCallId } from './call-ids.js';
 import type { CallState } from './call-state.js';
-import { StartingCalls } from './cancel-call.js';
+import { StartingCalls, type StartWaitLimits } from './starting-calls.js';
 import { IndexedList } from './indexed-list.js';
 
 /**
@@ -24,9 +24,16 @@ export class CallsInFlight {
     return this.ids.pick(given);
   }
 
-  /** Waits for the providers' start; answers the stop a cancel gave the call meanwhile, if one did. */
-  waitToStart(ready: Promise<unknown>, options: unknown): Promise<ToolError | undefined> {
-    return this.starting.wait(ready, options);
+  /**
+   * Waits for the providers' start, at most until a cancel, the caller's signal or the call's
+   * timeout; answers the stop that ended the wait, if one did.
+   */
+  waitToStart(
+    ready: Promise<unknown>,
+    options: unknown,
+    limits: StartWaitLimits,
+  ): Promise<ToolError | undefined> {
+    return this.starting.wait(ready, options, limits);
   }
 
   add(state: CallState, chosenId: boolean): void {

@@ -1,5 +1,4 @@
 import { ToolError } from '@toolplane/core';
-import { isCallId } from './check-caller.js';
 import { shortened } from './text-bytes.js';
 
 /** A cancel reason longer than this is cut in the result, the event and the accounting. */
@@ -59,60 +58,4 @@ export function cancelCallError(reason: unknown): ToolError {
 /** The `CANCELLED` error of `cancelAll(reason?)`; throws `INVALID_ARGUMENTS` for a reason that is not a string. */
 export function cancelAllError(reason: unknown): ToolError {
   return new ToolError('CANCELLED', reasonText(reason, 'cancelAll(reason)') ?? DEFAULT_CANCEL_ALL_REASON);
-}
-
-/** A call waiting for the providers to start: not in flight yet, so it has no state to stop. */
-interface StartingCall {
-  /** The caller's id, when it chose one of the right shape. */
-  readonly callId: string | undefined;
-  /** Set by a cancel while it waits: the call then ends with it, without running. */
-  stop: ToolError | undefined;
-}
-
-/** The caller's id, read without throwing (a throwing getter is refused when the call runs). */
-function chosenId(options: unknown): string | undefined {
-  try {
-    const given =
-      typeof options === 'object' && options !== null ? (options as { callId?: unknown }).callId : undefined;
-    return isCallId(given) ? given : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The calls made before the providers had started (the first call warms up lazily, and a
- * provider's start may take long: an MCP server installing itself). A cancel while they wait is
- * kept, and the call ends `CANCELLED` once it is put in flight, without running.
- */
-export class StartingCalls {
-  private readonly waiting = new Set<StartingCall>();
-
-  /** Waits for `ready`; answers the stop a cancel gave the call meanwhile, if one did. */
-  async wait(ready: Promise<unknown>, options: unknown): Promise<ToolError | undefined> {
-    const call: StartingCall = { callId: chosenId(options), stop: undefined };
-    this.waiting.add(call);
-    try {
-      await ready;
-    } finally {
-      this.waiting.delete(call);
-    }
-    return call.stop;
-  }
-
-  /** Marks the waiting calls with this id to be stopped; answers whether there was one. */
-  cancel(callId: string, error: ToolError): boolean {
-    let found = false;
-    for (const call of this.waiting) {
-      if (call.callId !== callId || call.stop) continue;
-      call.stop = error;
-      found = true;
-    }
-    return found;
-  }
-
-  /** Marks every waiting call to be stopped. */
-  cancelAll(error: ToolError): void {
-    for (const call of this.waiting) call.stop ??= error;
-  }
 }
