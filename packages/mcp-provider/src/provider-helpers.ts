@@ -39,8 +39,13 @@ export function argumentsFailure(
   if (!outcome || outcome.valid) return undefined;
   return fail(
     'INVALID_ARGUMENTS',
-    `${where}: ${formatIssues(outcome.issues)}; fix the arguments to match the tool's input schema`,
-    { details: { issues: outcome.issues } },
+    `${where}: ${formatIssues(outcome.issues, 5, outcome.issueCount)}; fix the arguments to match the tool's input schema`,
+    {
+      details: {
+        issues: outcome.issues,
+        ...(outcome.issueCount === undefined ? {} : { issueCount: outcome.issueCount }),
+      },
+    },
   );
 }
 

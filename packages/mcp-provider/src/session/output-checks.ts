@@ -58,8 +58,13 @@ export class OutputChecks {
     if (checked.valid) return undefined;
     return new ToolError(
       'INVALID_RESULT',
-      `Structured content does not match the tool's output schema: ${formatIssues(checked.issues)}`,
-      { details: { issues: checked.issues } },
+      `Structured content does not match the tool's output schema: ${formatIssues(checked.issues, 5, checked.issueCount)}`,
+      {
+        details: {
+          issues: checked.issues,
+          ...(checked.issueCount === undefined ? {} : { issueCount: checked.issueCount }),
+        },
+      },
     );
   }
 
