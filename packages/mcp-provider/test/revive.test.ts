@@ -1,6 +1,6 @@
 // A server given up after a crash loop is brought back by provider.restart() once it is fixed,
 // without building a new provider: a real server that crashes at start while a marker file exists.
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError, createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -134,9 +134,12 @@ describe('provider.restart() with a call in flight', () => {
   for (const client of ['v1', 'v2'] as const) {
     it(`fails the call at once with PROVIDER_UNAVAILABLE (not at its timeout) and serves after (client ${client})`, async () => {
       // the request timeout is far longer than the test's own: only the restart can end the call
+      // the server notes the call in this file when it has it: the restart comes after that,
+      // never before (the call would then be sent to the new server)
+      const heard = join(run.path, `hang-heard-${client}`);
       const provider = createMcpProvider(
         'phoenix',
-        fixtureServer([], { client, requestTimeoutMs: 600_000 }),
+        fixtureServer([`--hang-file=${heard}`], { client, requestTimeoutMs: 600_000 }),
         {
           runDirectory: run.path,
         },
@@ -144,7 +147,7 @@ describe('provider.restart() with a call in flight', () => {
       try {
         await provider.start?.(AbortSignal.timeout(30_000));
         const pending = provider.execute('hang', {}, createToolContext());
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await waitFor(() => existsSync(heard), 30_000)).toBe(true);
         await provider.restart(AbortSignal.timeout(30_000));
         expect(await pending).toMatchObject({ ok: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
         expect(await echo(provider, 'after')).toMatchObject({ ok: true });
