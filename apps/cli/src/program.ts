@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { type CommandContext, writeJson } from './context.js';
 import { CliError, EXIT_CODES, usageError } from './output/cli-error.js';
 import { createStyle } from './output/style.js';
+import { terminalLine, terminalText } from './output/terminal-text.js';
 
 function version(): string {
   try {
@@ -230,14 +231,15 @@ export async function runCli(
     }
     const style = createStyle(io.stderr);
     if (error instanceof CliError) {
-      io.stderr.write(`${style.red('toolplane: error:')} ${error.code}: ${error.message}\n`);
-      if (error.hint) io.stderr.write(`${style.dim('hint:')} ${error.hint}\n`);
+      // messages quote what a server or a document said: inert on the terminal, exact in JSON
+      io.stderr.write(`${style.red('toolplane: error:')} ${error.code}: ${terminalText(error.message)}\n`);
+      if (error.hint) io.stderr.write(`${style.dim('hint:')} ${terminalText(error.hint)}\n`);
       jsonError(error.code, error.message, error.hint);
       return error.exitCode;
     }
     const { isConfigError, describe } = await import('./output/describe-error.js');
     const line = describe(error);
-    io.stderr.write(`${style.red('toolplane: error:')} ${line}\n`);
+    io.stderr.write(`${style.red('toolplane: error:')} ${terminalLine(line)}\n`);
     const [code = 'INTERNAL', ...rest] = line.split(': ');
     if (isConfigError(error)) {
       const hint = 'run `toolplane config validate` to check the config';

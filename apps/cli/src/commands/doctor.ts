@@ -5,6 +5,7 @@ import { EXIT_CODES } from '../output/cli-error.js';
 import { startSpinner } from '../output/spinner.js';
 import { createStyle } from '../output/style.js';
 import { formatTable } from '../output/table.js';
+import { terminalLine } from '../output/terminal-text.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import type { Runtime } from '../runtime/assemble.js';
 import { strayOutputWarning } from '../runtime/stray-output.js';
@@ -123,20 +124,24 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
             { header: 'PING', align: 'right' },
             { header: 'DETAIL' },
           ],
+          // a server's error text and identity, made inert for the terminal (JSON keeps them exact)
           rows.map((row) => [
-            row.provider,
-            row.kind,
+            terminalLine(row.provider),
+            terminalLine(row.kind),
             row.ok ? style.green('ok') : style.red('FAILED'),
             String(row.tools),
             `${row.startMs} ms`,
             row.pingMs === undefined ? '-' : `${row.pingMs} ms`,
-            row.detail,
+            terminalLine(row.detail),
           ]),
         ),
       );
       for (const row of rows)
         for (const warning of row.warnings ?? [])
-          writeLine(context.stdout, `${style.yellow('warning:')} provider ${row.provider}: ${warning}`);
+          writeLine(
+            context.stdout,
+            `${style.yellow('warning:')} provider ${terminalLine(row.provider)}: ${terminalLine(warning)}`,
+          );
       writeLine(
         context.stdout,
         failures === 0

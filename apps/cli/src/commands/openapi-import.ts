@@ -4,6 +4,7 @@ import { ToolError, sanitizeToolName } from '@toolplane/core';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
+import { terminalLine } from '../output/terminal-text.js';
 
 function defaultNamespace(source: string): string {
   const last = /^https?:\/\//.test(source)
@@ -83,6 +84,24 @@ export async function openapiImport(
     throw error;
   }
   const names = Object.keys(imported.tools);
+  const style = createStyle(context.stderr);
+  if (names.length === 0 && imported.warnings.length > 0) {
+    // every operation that matched was skipped: the warnings say why (before, they were dropped
+    // and the error said only that nothing matched, pointing at --tag)
+    if (!options.json)
+      for (const warning of imported.warnings)
+        writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(warning)}`);
+    const [first] = imported.warnings;
+    const more = imported.warnings.length - 1;
+    throw new CliError(
+      `no operation of ${source} could be imported: ${first}${more > 0 ? ` (and ${more} more warning(s))` : ''}`,
+      {
+        code: 'CONFIG_INVALID',
+        exitCode: EXIT_CODES.usage,
+        hint: `each warning says why an operation was left out and what to change in the document${options.tag?.length ? ' (or check --tag)' : ''}`,
+      },
+    );
+  }
   if (names.length === 0)
     throw new CliError(
       `no operations of ${source} matched${options.tag?.length ? ` the tags ${options.tag.join(', ')}` : ''}`,
@@ -117,17 +136,17 @@ export async function openapiImport(
     });
     return EXIT_CODES.ok;
   }
-  const style = createStyle(context.stderr);
   if (!out) writeJson(context.stdout, { tools: imported.tools });
-  const title = [imported.info.title, imported.info.version].filter(Boolean).join(' ');
+  // the document's own text (title, version, paths in warnings), made inert for the terminal
+  const title = terminalLine([imported.info.title, imported.info.version].filter(Boolean).join(' '));
   writeLine(
     context.stderr,
-    `${style.green('imported')} ${names.length} tool(s) from ${title || source} (OpenAPI ${imported.info.specification})${shownOut ? ` into ${shownOut}` : ''}`,
+    `${style.green('imported')} ${names.length} tool(s) from ${title || source} (OpenAPI ${terminalLine(imported.info.specification)})${shownOut ? ` into ${shownOut}` : ''}`,
   );
   for (const name of names.slice(0, 20)) writeLine(context.stderr, `  ${namespace}__${name}`);
   if (names.length > 20) writeLine(context.stderr, `  … and ${names.length - 20} more`);
   for (const warning of imported.warnings)
-    writeLine(context.stderr, `${style.yellow('warning:')} ${warning}`);
+    writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(warning)}`);
   if (shownOut)
     writeLine(
       context.stderr,

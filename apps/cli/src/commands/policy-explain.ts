@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/load.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES } from '../output/cli-error.js';
+import { terminalText } from '../output/terminal-text.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import { viewOf } from './principal.js';
 
@@ -28,7 +29,7 @@ export async function policyExplain(
     if (options.json) {
       const { text: _text, ...rest } = explanation;
       writeJson(context.stdout, rest);
-    } else writeLine(context.stdout, explanation.text);
+    } else writeLine(context.stdout, terminalText(explanation.text));
     return EXIT_CODES.ok;
   });
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { type CommandContext, writeLine } from '../context.js';
 import { EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
+import { terminalLine } from '../output/terminal-text.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import { warningLines } from '../runtime/warnings.js';
 
@@ -90,10 +91,10 @@ export async function serveMcp(
       for (const provider of runtime.orchestrator.providers().filter((entry) => entry.state === 'failed'))
         writeLine(
           context.stderr,
-          `${style.yellow('warning:')} provider ${provider.namespace} did not start: ${runtime.redact(provider.error ?? 'unknown error')}`,
+          `${style.yellow('warning:')} provider ${terminalLine(provider.namespace)} did not start: ${terminalLine(runtime.redact(provider.error ?? 'unknown error'))}`,
         );
       for (const line of warningLines(runtime.providers))
-        writeLine(context.stderr, `${style.yellow('warning:')} ${runtime.redact(line)}`);
+        writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(runtime.redact(line))}`);
       const approvalNote = approvals
         ? 'approvals asked on this terminal'
         : 'no terminal: calls that need approval fail closed';

@@ -5,6 +5,7 @@ import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { EXIT_CODES, usageError } from '../output/cli-error.js';
 import { printResult } from '../output/result.js';
 import { createStyle } from '../output/style.js';
+import { terminalText } from '../output/terminal-text.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import { readCallArguments } from './read-args.js';
 
@@ -62,7 +63,7 @@ export async function toolsCall(
       const tree = orchestrator.operationTree(sessionId);
       const style = createStyle(context.stderr);
       writeLine(context.stderr, style.dim('operation tree:'));
-      writeLine(context.stderr, tree ? formatOpTree(tree) : '(no operation tree recorded)');
+      writeLine(context.stderr, tree ? terminalText(formatOpTree(tree)) : '(no operation tree recorded)');
     }
     if (result.ok) return EXIT_CODES.ok;
     return result.error.code === 'TOOL_NOT_FOUND' ? EXIT_CODES.usage : EXIT_CODES.toolError;

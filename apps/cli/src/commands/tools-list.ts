@@ -4,6 +4,7 @@ import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { EXIT_CODES } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { formatTable } from '../output/table.js';
+import { terminalLine } from '../output/terminal-text.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import { warningLines } from '../runtime/warnings.js';
 import { viewOf } from './principal.js';
@@ -42,12 +43,13 @@ export async function toolsList(
           { header: 'RISK' },
           { header: 'DESCRIPTION' },
         ],
+        // a server's names and descriptions, made inert for the terminal (JSON keeps them exact)
         rows.map((row) => [
-          style.bold(row.name),
-          row.namespace,
-          row.kind,
+          style.bold(terminalLine(row.name)),
+          terminalLine(row.namespace),
+          terminalLine(row.kind),
           riskColour(row.risk),
-          (row.description.split('\n')[0] ?? '').trim(),
+          terminalLine((row.description.split('\n')[0] ?? '').trim()),
         ]),
         context.stdout.isTTY ? context.stdout.columns : undefined,
       );
@@ -58,12 +60,12 @@ export async function toolsList(
     for (const provider of failed) {
       writeLine(
         context.stderr,
-        `${errorStyle.yellow('warning:')} provider ${provider.namespace} did not start: ${runtime.redact(provider.error ?? 'unknown error')} (run \`toolplane doctor\`)`,
+        `${errorStyle.yellow('warning:')} provider ${terminalLine(provider.namespace)} did not start: ${terminalLine(runtime.redact(provider.error ?? 'unknown error'))} (run \`toolplane doctor\`)`,
       );
     }
     // operations an OpenAPI import skipped: the model will not see them, so say why
     for (const line of warningLines(runtime.providers))
-      writeLine(context.stderr, `${errorStyle.yellow('warning:')} ${runtime.redact(line)}`);
+      writeLine(context.stderr, `${errorStyle.yellow('warning:')} ${terminalLine(runtime.redact(line))}`);
     return EXIT_CODES.ok;
   });
 }

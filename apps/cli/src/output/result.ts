@@ -1,6 +1,7 @@
 import type { ContentBlock, ToolResult } from '@toolplane/core';
 import { writeLine } from '../context.js';
 import { createStyle } from './style.js';
+import { terminalJson, terminalLine, terminalText } from './terminal-text.js';
 
 function blockText(block: ContentBlock): string {
   switch (block.type) {
@@ -18,31 +19,38 @@ function blockText(block: ContentBlock): string {
   }
 }
 
-/** Prints a result for people: content on stdout, error and call metadata on stderr. */
+/**
+ * Prints a result for people: content on stdout, error and call metadata on stderr. What the
+ * tool returned is made inert for a terminal first ({@link terminalText}): its text may come from
+ * anywhere (a web page, a file, a server).
+ */
 export function printResult(
   result: ToolResult,
   streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream },
 ): void {
   const style = createStyle(streams.stderr);
-  for (const block of result.content ?? []) writeLine(streams.stdout, blockText(block));
+  for (const block of result.content ?? []) writeLine(streams.stdout, terminalText(blockText(block)));
   if (result.ok && result.structured !== undefined) {
     writeLine(streams.stderr, style.dim('structured:'));
-    writeLine(streams.stdout, JSON.stringify(result.structured, null, 2));
+    writeLine(streams.stdout, terminalJson(JSON.stringify(result.structured, null, 2)));
   }
   if (!result.ok) {
-    writeLine(streams.stderr, `${style.red(`error ${result.error.code}:`)} ${result.error.message}`);
+    writeLine(
+      streams.stderr,
+      `${style.red(`error ${terminalLine(result.error.code)}:`)} ${terminalText(result.error.message)}`,
+    );
   }
   const meta = result.meta;
   if (meta) {
     const parts = [
       result.ok ? style.green('ok') : style.red('failed'),
-      `${meta.tool}`,
+      terminalLine(meta.tool),
       `${Math.round(meta.latencyMs)} ms`,
       `${meta.bytesOut} bytes out`,
     ];
     if (meta.cached) parts.push('cached');
     if (meta.attempts > 1) parts.push(`${meta.attempts} attempts`);
-    if (meta.truncated) parts.push(`truncated (handle ${meta.truncated.handle})`);
+    if (meta.truncated) parts.push(`truncated (handle ${terminalLine(meta.truncated.handle)})`);
     writeLine(streams.stderr, style.dim(parts.join(' · ')));
   }
 }

@@ -1,4 +1,5 @@
 import type { McpProviderEvent } from '@toolplane/mcp-provider';
+import { terminalLine } from '../output/terminal-text.js';
 
 /** What a stdio MCP server wrote to its stdout that is not JSON-RPC (log lines, a banner). */
 export interface StrayOutput {
@@ -43,21 +44,13 @@ export class StrayOutputLog {
 /** Characters shown of the first stray line. */
 export const STRAY_LINE_CHARS = 120;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal sequences are what is removed
-const TERMINAL_SEQUENCE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is shown escaped
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /**
- * A line a program wrote, made safe to print on a terminal: colour and cursor sequences (a
- * coloured logger's) are dropped, other control characters (a carriage return, a lone escape)
- * and the characters that reorder text (bidirectional overrides) are shown as `\u001b`, and the
- * line is cut to `max` characters.
+ * A line a program wrote, made safe to print on a terminal ({@link terminalLine}: colour
+ * sequences dropped, every other control character and the characters that reorder text shown
+ * as `\u001b`), cut to `max` characters.
  */
 export function printableLine(text: string, max: number = STRAY_LINE_CHARS): string {
-  const shown = text
-    .replace(TERMINAL_SEQUENCE, '')
-    .replace(UNPRINTABLE, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+  const shown = terminalLine(text);
   return shown.length > max ? `${shown.slice(0, max)}...` : shown;
 }
 
