@@ -80,6 +80,8 @@ export class CallState {
     const listeners = this.stopListeners;
     listeners.push(listener);
     return () => {
+      // once the stop runs the list, a removal must not shift it: the next listener was skipped
+      if (this.stopListeners !== listeners) return;
       const at = listeners.indexOf(listener);
       if (at !== -1) listeners.splice(at, 1);
     };
