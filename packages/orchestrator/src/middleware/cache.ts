@@ -8,6 +8,7 @@ import {
 } from '@toolplane/core';
 import type { CallState } from '../call-state.js';
 import type { ToolRoute } from '../registry.js';
+import { Flights, MAX_WAITS, waitFor } from './cache-flights.js';
 
 /** Options of the response cache. */
 export interface CacheOptions {
@@ -38,10 +39,14 @@ export function cacheMiddleware(
 ): Middleware & { clear(): void } {
   const maxEntries = options.maxEntries ?? 1000;
   const entries = new Map<string, Entry>();
+  const flights = new Flights();
   return {
     name: 'cache',
     phase: 'cache',
-    clear: () => entries.clear(),
+    clear: () => {
+      entries.clear();
+      flights.clear();
+    },
     handle(call, next) {
       // the call's own route decides TTL and key: a middleware may hand on a copy of its tool (or,
       // wrongly, another tool, which the provider step refuses: never cached under that name)
@@ -67,19 +72,30 @@ export function cacheMiddleware(
         ? ''
         : `${call.ctx.principal.tenantId ?? ''}/${call.ctx.principal.userId ?? ''}`;
     const key = `${name}\u0000${who}\u0000${stableStringify(call.args)}`;
-    const hit = entries.get(key);
-    const now = deps.now();
-    if (hit && hit.expiresAt > now && hit.listing === listing) {
-      entries.delete(key);
-      entries.set(key, hit);
-      if (state) {
-        state.cached = true;
-        state.answered = true;
+    // calls with this key made while one runs wait for its answer rather than run the tool again;
+    // when it has none to share (it failed, or was stopped), one of them runs it (a bounded retry)
+    for (let waits = 0; ; waits++) {
+      const hit = entries.get(key);
+      if (hit && hit.expiresAt > deps.now() && hit.listing === listing) {
+        entries.delete(key);
+        entries.set(key, hit);
+        return served(hit.result, state);
       }
-      return copyOf(hit.result);
+      if (hit) entries.delete(key);
+      const flight = waits < MAX_WAITS ? flights.find(key, listing) : undefined;
+      if (!flight) break;
+      const waited = await waitFor(flight, state);
+      if ('stopped' in waited) return stoppedResult(state);
+      if (waited.result?.ok) return served(waited.result, state);
     }
-    if (hit) entries.delete(key);
-    const result = await next(call);
+    const end = flights.start(key, listing, state);
+    let result: ToolResult;
+    try {
+      result = await next(call);
+    } catch (error) {
+      end(undefined);
+      throw error;
+    }
     if (result.ok) {
       const { meta: _meta, ...bare } = result;
       entries.set(key, { expiresAt: deps.now() + ttl, result: copyOf(bare), listing });
@@ -88,8 +104,31 @@ export function cacheMiddleware(
         if (oldest !== undefined) entries.delete(oldest);
       }
     }
+    end(result);
     return result;
   }
+}
+
+/** A cached (or shared) answer for a call: a fresh copy, marked cached and answered. */
+function served(result: ToolResult, state: CallState | undefined): ToolResult {
+  if (state) {
+    state.cached = true;
+    state.answered = true;
+  }
+  return copyOf(result);
+}
+
+/** The failure of a call stopped while it waited for another's answer. */
+function stoppedResult(state: CallState | undefined): ToolResult {
+  const reason = state?.stopReason;
+  return {
+    ok: false,
+    error: {
+      code: reason?.code ?? 'CANCELLED',
+      message: reason?.message ?? 'the call was stopped while it waited for the same call to answer',
+      retryable: reason?.retryable ?? false,
+    },
+  };
 }
 
 /**
