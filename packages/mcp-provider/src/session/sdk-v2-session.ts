@@ -78,6 +78,26 @@ async function run<T>(
 }
 
 /**
+ * The v2 client's list and read requests, each asked of the server. On a 2026-07-28 session
+ * the client serves a `tools/list` or `resources/read` result the server marked fresh (`ttlMs`)
+ * from its cache, so `refreshTools()` and `read_resource` answered from it for as long as the
+ * server said, unlike every other client and revision. The tool listing is still written to
+ * its cache (`refresh`), from which it mirrors arguments into headers (SEP-2243); the resource
+ * results are not (`bypass`: one entry per URI read, held for the session).
+ */
+function askingServer(client: Client) {
+  return {
+    listTools: (params: { cursor?: string }, sdk: Record<string, unknown>) =>
+      client.listTools(params, { ...sdk, cacheMode: 'refresh' }),
+    listResources: (params: { cursor?: string }, sdk: Record<string, unknown>) =>
+      client.listResources(params, { ...sdk, cacheMode: 'bypass' }),
+    readResource: (params: { uri: string }, sdk: Record<string, unknown>) =>
+      client.readResource(params, { ...sdk, cacheMode: 'bypass' }),
+    ping: (sdk: Record<string, unknown>) => client.ping(sdk),
+  };
+}
+
+/**
  * Connects with the split v2 client (`@modelcontextprotocol/client`) over any transport (its
  * transport interface is the one the 1.x SDK and our own transports implement). It negotiates
  * the version: the stateless 2026-07-28 revision with servers that speak it, an earlier one
@@ -141,7 +161,7 @@ export async function openV2Session(
     transport: handle.kind,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
     ...sdkRequests(
-      client,
+      askingServer(client),
       run,
       (tools, first) => outputs.learn(tools, first),
       (params, sdk) => client.request({ method: 'tools/list', params }, LOOSE_TOOLS_PAGE, sdk),
