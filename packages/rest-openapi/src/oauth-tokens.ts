@@ -40,6 +40,12 @@ export class OAuthTokenCache {
 
   /** Aborted by {@link OAuthTokenCache.close}: token requests still running stop with it. */
   private readonly closing = new AbortController();
+  /**
+   * Ends the wait of each call waiting for a token, for {@link OAuthTokenCache.close}: one entry
+   * per waiting call rather than a listener each on one long-lived signal (which Node warns about
+   * past ten).
+   */
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -75,7 +81,7 @@ export class OAuthTokenCache {
     }
     let fresh: CachedToken;
     try {
-      fresh = await untilAborted(waiting, signal);
+      fresh = await untilAborted(waiting, signal, this.waiters);
     } catch (error) {
       throw this.closing.signal.aborted ? closedWhileWaiting(error) : error;
     }
@@ -92,6 +98,7 @@ export class OAuthTokenCache {
    */
   close(): void {
     this.closing.abort();
+    for (const stop of [...this.waiters]) stop();
     this.tokens.clear();
     this.pending.clear();
     this.waitUntil.clear();
@@ -166,19 +173,35 @@ function keepNewest<V>(map: Map<string, V>, key: string, value: V): void {
   }
 }
 
-/** Waits for `promise` unless `signal` aborts first (the promise keeps running for others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Waits for `promise` unless `signal` aborts or `waiters` is told to stop first (the promise keeps
+ * running for others; a fetch still connecting is settled by undici only once it connects or
+ * its connect timeout passes).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, waiters: Set<() => void>): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
+    const done = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      waiters.delete(onClose);
+    };
+    const onAbort = (): void => {
+      done();
+      reject(signal.reason);
+    };
+    const onClose = (): void => {
+      done();
+      reject(new Error('closed'));
+    };
     signal.addEventListener('abort', onAbort, { once: true });
+    waiters.add(onClose);
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        done();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        done();
         reject(error);
       },
     );

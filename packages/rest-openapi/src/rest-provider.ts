@@ -180,6 +180,12 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
     : undefined;
   const userAgent = options.userAgent ?? 'toolplane-rest-openapi/0.1.0';
   let closed = false;
+  /** What stops each call in flight, for close(). */
+  const running = new Set<() => void>();
+  const onClose = (stop: () => void): (() => void) => {
+    running.add(stop);
+    return () => running.delete(stop);
+  };
 
   const execute = async (
     name: string,
@@ -221,6 +227,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         ...(options.lookup ? { lookup: options.lookup } : {}),
         tokens: (entry.config.publicAddressesOnly === true && publicTokens) || tokens,
         userAgent,
+        onClose,
         timeoutMs: entry.timeoutMs,
         maxResponseBytes: entry.maxResponseBytes,
         ...(options.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: options.headersTimeoutMs }),
@@ -260,6 +267,8 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
     async close() {
       if (closed) return;
       closed = true;
+      // every call in flight ends now, through a dispatcher the application passed too
+      for (const stop of [...running]) stop();
       tokens.close();
       publicTokens?.close();
       // destroy, not close: close() would wait for requests still in flight (a hung token

@@ -1,8 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { type ToolContext, ToolError, type ToolResult, errorMessage, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { type LookupFunction, checkHostAddresses, pinnedDispatch } from './address-guard.js';
 import { type AppliedAuth, applyAuth } from './auth.js';
+import { CallStop, untilStopped } from './call-stop.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { decodeResponse } from './decode.js';
@@ -33,6 +33,8 @@ export interface SendOptions {
   readonly maxResponseBytes: number;
   readonly headersTimeoutMs?: number;
   readonly bodyTimeoutMs?: number;
+  /** Registers what stops this call when its provider closes; returns the unregistration. */
+  readonly onClose?: (stop: () => void) => () => void;
 }
 
 /** The caller's signal bounded by the call timeout, for the (rare) OAuth2 token wait. */
@@ -54,18 +56,14 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
   const { config, ctx } = options;
   let request = buildRequest(options);
   const ownHost = request.host;
-  // undici accepts an EventEmitter as the abort signal; one per call carries both the caller's
-  // abort and the call's own timeout. (An AbortController plus AbortSignal.any costs tens of
-  // microseconds per call on loopback, measured in bench/.) The caller's cancellation is heard
-  // through core's onAbort: through the orchestrator a call without auth that succeeds creates no
-  // AbortSignal at all (auth gets the signal it needs, a failure reads the signal's reason).
-  const abort = new EventEmitter();
-  let callerAborted = false;
-  const stopListening = onAbort(ctx, () => {
-    callerAborted = true;
-    abort.emit('abort');
-  });
-  if (callerAborted) {
+  // undici accepts an EventEmitter as the abort signal; one per call carries the caller's abort,
+  // the call's own timeout and the provider's close. (An AbortController plus AbortSignal.any costs
+  // tens of microseconds per call on loopback, measured in bench/.) The caller's cancellation is
+  // heard through core's onAbort: through the orchestrator a call without auth that succeeds
+  // creates no AbortSignal at all (auth gets the signal it needs, a failure reads the signal's reason).
+  const abort = new CallStop();
+  const stopListening = onAbort(ctx, () => abort.stop('cancelled'));
+  if (abort.aborted) {
     return transportFailure(new Error('aborted'), {
       target: targetOf(request),
       callerSignal: ctx.signal,
@@ -73,16 +71,15 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       timeoutMs: options.timeoutMs,
     });
   }
-  let timedOut = false;
+  const stopOnClose = options.onClose?.(() => abort.stop('closed'));
   let streamStop: StreamStop | undefined;
   // the application's dispatcher: a public-only tool's host is looked up here, until the call ends
   const lookupStop =
     config.publicAddressesOnly === true && !options.publicDispatcher ? new AbortController() : undefined;
   if (lookupStop) abort.once('abort', () => lookupStop.abort(new Error('aborted')));
   const timer = setTimeout(() => {
-    timedOut = true;
     streamStop = 'timeout';
-    abort.emit('abort');
+    abort.stop('timeout');
   }, options.timeoutMs);
   let target = targetOf(request);
   // the current hop's headers arrived: a connection lost after that was lost mid-body
@@ -145,7 +142,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
         Object.assign(dispatch, pinnedDispatch(request.origin, address, request.headers));
       }
       answered = false;
-      const response = await dispatcher.request(dispatch);
+      const response = await untilStopped(dispatcher.request(dispatch), abort);
       answered = true;
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && Array.isArray(location) && maxRedirects > 0) {
@@ -204,7 +201,8 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
               : transportFailure(error, {
                   target,
                   callerSignal: ctx.signal,
-                  timedOut,
+                  timedOut: abort.reason === 'timeout',
+                  closed: abort.reason === 'closed',
                   timeoutMs: options.timeoutMs,
                   answered: true,
                 }),
@@ -237,6 +235,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       return toResult(facts, read, options.maxResponseBytes);
     }
   } catch (error) {
+    const timedOut = abort.reason === 'timeout';
     if (!timedOut && !ctx.signal.aborted && ToolError.isInstance(error)) throw error;
     const timeout = timedOut || (error as { name?: unknown } | null)?.name === 'TimeoutError';
     if (waiting.tokenEndpoint !== undefined && timeout && !ctx.signal.aborted) {
@@ -251,11 +250,13 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       target,
       callerSignal: ctx.signal,
       timedOut,
+      closed: abort.reason === 'closed',
       timeoutMs: options.timeoutMs,
       answered,
     });
   } finally {
     clearTimeout(timer);
     stopListening();
+    stopOnClose?.();
   }
 }

@@ -50,6 +50,8 @@ export function transportFailure(
     target: string;
     callerSignal: AbortSignal;
     timedOut: boolean;
+    /** The provider was closed while the call ran. */
+    closed?: boolean;
     timeoutMs: number;
     /** The response's headers had arrived: a connection lost now was lost in the middle of the body. */
     answered?: boolean;
@@ -64,6 +66,7 @@ export function transportFailure(
       },
     );
   }
+  if (context.closed) return closedWhileRunning(context.target);
   if (context.callerSignal.aborted) {
     const reason = context.callerSignal.reason as { name?: string } | undefined;
     if (reason?.name === 'TimeoutError') {
@@ -129,11 +132,7 @@ export function transportFailure(
         },
       );
     case 'UND_ERR_DESTROYED':
-      return fail(
-        'PROVIDER_UNAVAILABLE',
-        `the call to ${context.target} was stopped because its provider was closed while it ran`,
-        { retryable: false, details: { cause: code } },
-      );
+      return closedWhileRunning(context.target, code);
     case 'UND_ERR_INVALID_ARG':
       return fail('CONFIG_INVALID', `the request to ${context.target} is malformed: ${errorMessage(error)}`);
     default:
@@ -141,4 +140,16 @@ export function transportFailure(
         ...(code ? { details: { cause: code } } : {}),
       });
   }
+}
+
+/** The failure of a call whose provider was closed while it ran. */
+function closedWhileRunning(target: string, cause?: string): ToolResult {
+  return fail(
+    'PROVIDER_UNAVAILABLE',
+    `the call to ${target} was stopped because its provider was closed while it ran`,
+    {
+      retryable: false,
+      ...(cause === undefined ? {} : { details: { cause } }),
+    },
+  );
 }

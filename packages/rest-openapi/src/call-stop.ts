@@ -1,0 +1,69 @@
+import { EventEmitter } from 'node:events';
+import type { Dispatcher } from 'undici';
+
+/** Why a call was stopped before it finished. */
+export type StopReason = 'cancelled' | 'timeout' | 'closed';
+
+/**
+ * The stop of one call: undici takes it as the request's abort signal (an EventEmitter costs less
+ * per call than an AbortController plus `AbortSignal.any`), and it remembers that it fired, so a
+ * request sent after the stop (the next hop of a redirect whose body was draining) is aborted at
+ * once instead of running as if nothing happened. The first reason wins.
+ */
+export class CallStop extends EventEmitter {
+  /** Read by undici before it sends: an already stopped call sends nothing. */
+  aborted = false;
+  reason: StopReason | undefined;
+
+  stop(reason: StopReason): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/** What a request stopped before undici settled it rejects with. */
+export class CallStoppedError extends Error {
+  override readonly name = 'CallStoppedError';
+}
+
+/**
+ * The response of `request`, or a rejection as soon as `stop` fires. undici settles a request
+ * aborted while it waits for a pool slot or for its connection (a TLS handshake that hangs) only
+ * once that connection is made or times out: the call must not wait for that. A response that
+ * still arrives after the stop has its body destroyed, so its connection is not held.
+ */
+export function untilStopped(
+  request: Promise<Dispatcher.ResponseData>,
+  stop: CallStop,
+): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const onStop = (): void => {
+      if (settled) return;
+      settled = true;
+      reject(new CallStoppedError(`the call was stopped (${stop.reason})`));
+    };
+    if (stop.aborted) onStop();
+    else stop.once('abort', onStop);
+    request.then(
+      (response) => {
+        stop.off('abort', onStop);
+        if (!settled) {
+          settled = true;
+          resolve(response);
+          return;
+        }
+        response.body.on('error', () => undefined);
+        response.body.destroy();
+      },
+      (error: unknown) => {
+        stop.off('abort', onStop);
+        if (settled) return;
+        settled = true;
+        reject(error);
+      },
+    );
+  });
+}

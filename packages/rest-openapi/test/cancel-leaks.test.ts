@@ -1,0 +1,230 @@
+import diagnostics from 'node:diagnostics_channel';
+import { getEventListeners } from 'node:events';
+import { type Socket, createServer } from 'node:net';
+import { createToolContext } from '@toolplane/core';
+import { Agent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { failure, getTool } from './helpers/bad-input.js';
+import { countedServer, eventually } from './helpers/counted-server.js';
+import { fakeSecret, oauth, useCleanups } from './helpers/fixtures.js';
+import { sendJson } from './helpers/loopback.js';
+
+const { provider, defer } = useCleanups();
+
+/** Runs `then` once a response's headers reached the client (undici's diagnostics channel). */
+function onceHeadersArrive(then: () => void): void {
+  const channel = diagnostics.channel('undici:request:headers');
+  const listener = (): void => {
+    channel.unsubscribe(listener);
+    setTimeout(then, 20);
+  };
+  channel.subscribe(listener);
+  defer(() => {
+    channel.unsubscribe(listener);
+  });
+}
+
+/** A redirect whose body starts and never ends; `/next` never answers. */
+const drainingRedirect = (request: { url?: string }, response: import('node:http').ServerResponse) => {
+  if (request.url !== '/start') return;
+  response.writeHead(302, { location: '/next', 'content-length': '1000' });
+  response.write('x'.repeat(10));
+};
+
+describe('cancellation at every await', () => {
+  it('stops at a cancellation while a redirect body drains, without asking the next hop', async () => {
+    const api = await countedServer(defer, drainingRedirect);
+    const rest = provider({ go: getTool(`${api.origin}/start`, { timeoutMs: 3_000 }) });
+    const controller = new AbortController();
+    onceHeadersArrive(() => controller.abort());
+    const result = failure(await rest.execute('go', {}, createToolContext({ signal: controller.signal })));
+    expect(result.error.code).toBe('CANCELLED');
+    expect(api.paths).toEqual(['/start']);
+  });
+
+  it('stops at the call timeout while a redirect body drains, without asking the next hop', async () => {
+    const api = await countedServer(defer, drainingRedirect);
+    const rest = provider(
+      { go: getTool(`${api.origin}/start`, { timeoutMs: 300 }) },
+      { headersTimeoutMs: 3_000 },
+    );
+    const result = failure(await rest.execute('go', {}, createToolContext()));
+    expect(result.error.code).toBe('TIMEOUT');
+    expect(api.paths).toEqual(['/start']);
+  });
+});
+
+describe('close while calls run', () => {
+  it('ends calls in flight through an application dispatcher', async () => {
+    const dispatcher = new Agent();
+    defer(() => dispatcher.destroy());
+    const api = await countedServer(defer, () => undefined);
+    const rest = provider({ hang: getTool(`${api.origin}/hang`, { timeoutMs: 5_000 }) }, { dispatcher });
+    const call = rest.execute('hang', {}, createToolContext());
+    expect(await eventually(() => api.paths.length === 1)).toBe(true);
+    await rest.close();
+    const result = failure(await call);
+    expect(result.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(await eventually(async () => (await api.connections()) === 0)).toBe(true);
+  });
+});
+
+describe('connections after aborted calls', () => {
+  it('closes the connections of calls aborted waiting for headers or reading a body', async () => {
+    const api = await countedServer(defer, (request, response) => {
+      if (request.url === '/body') {
+        response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+        response.write('partial');
+      }
+    });
+    const rest = provider({ headers: getTool(`${api.origin}/headers`), body: getTool(`${api.origin}/body`) });
+    const controller = new AbortController();
+    const ctx = createToolContext({ signal: controller.signal });
+    const calls = [
+      ...Array.from({ length: 3 }, () => rest.execute('headers', {}, ctx)),
+      ...Array.from({ length: 3 }, () => rest.execute('body', {}, ctx)),
+    ];
+    expect(await eventually(() => api.paths.length === 6)).toBe(true);
+    expect(await api.connections()).toBe(6);
+    controller.abort();
+    for (const result of await Promise.all(calls)) expect(failure(result).error.code).toBe('CANCELLED');
+    expect(await eventually(async () => (await api.connections()) === 0)).toBe(true);
+  });
+});
+
+/** A TCP server that accepts and never speaks: a TLS handshake with it hangs. Counts its sockets. */
+async function silentServer(): Promise<{ port: number; open: Set<Socket> }> {
+  const open = new Set<Socket>();
+  const silent = createServer((socket) => {
+    open.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => open.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  defer(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        silent.close(() => resolve());
+      }),
+  );
+  return { port: (silent.address() as { port: number }).port, open };
+}
+
+/**
+ * How many connections to `port` undici failed to make (a connect timeout among them) since this
+ * was called; other tests in this process may be connecting elsewhere.
+ */
+function countConnectErrors(port: number): () => number {
+  const channel = diagnostics.channel('undici:client:connectError');
+  let count = 0;
+  const listener = (message: unknown): void => {
+    const params = (message as { connectParams?: { port?: unknown } }).connectParams;
+    if (String(params?.port) === String(port)) count++;
+  };
+  channel.subscribe(listener);
+  defer(() => {
+    channel.unsubscribe(listener);
+  });
+  return () => count;
+}
+
+describe('calls that undici has not sent yet', () => {
+  it('settles a call cancelled in its TLS handshake without waiting for the connect timeout', async () => {
+    const silent = await silentServer();
+    const rest = provider(
+      { get: getTool(`https://127.0.0.1:${silent.port}/x`) },
+      { connectTimeoutMs: 20_000 },
+    );
+    const controller = new AbortController();
+    const connectErrors = countConnectErrors(silent.port);
+    const call = rest.execute('get', {}, createToolContext({ signal: controller.signal }));
+    expect(await eventually(() => silent.open.size === 1)).toBe(true);
+    controller.abort();
+    expect(failure(await call).error.code).toBe('CANCELLED');
+    // settled while the handshake still hangs: it used to wait for the connect timeout
+    expect(connectErrors()).toBe(0);
+  }, 30_000);
+
+  it('settles a cancelled call waiting for a pool slot while the slot stays taken', async () => {
+    const api = await countedServer(defer, (request, response) => {
+      if (request.url === '/quick') sendJson(response, 200, { ok: true });
+    });
+    const rest = provider(
+      { hang: getTool(`${api.origin}/hang`, { timeoutMs: 20_000 }), quick: getTool(`${api.origin}/quick`) },
+      { connections: 1 },
+    );
+    let hangSettled = false;
+    const hanging = rest.execute('hang', {}, createToolContext()).then((result) => {
+      hangSettled = true;
+      return result;
+    });
+    expect(await eventually(() => api.paths.length === 1)).toBe(true);
+    const controller = new AbortController();
+    const queued = rest.execute('quick', {}, createToolContext({ signal: controller.signal }));
+    controller.abort();
+    expect(failure(await queued).error.code).toBe('CANCELLED');
+    expect(hangSettled).toBe(false);
+    await rest.close();
+    expect(failure(await hanging).error.code).toBe('PROVIDER_UNAVAILABLE');
+    // the queued request was never sent
+    expect(api.paths).toEqual(['/hang']);
+  }, 30_000);
+
+  it('ends a call waiting for an OAuth2 token in its TLS handshake when the provider closes, through an application dispatcher', async () => {
+    const dispatcher = new Agent({ connectTimeout: 20_000 });
+    defer(() => dispatcher.destroy());
+    const silent = await silentServer();
+    const api = await countedServer(defer, (_request, response) => sendJson(response, 200, {}));
+    const rest = provider(
+      { me: getTool(`${api.origin}/me`, { auth: oauth(`https://127.0.0.1:${silent.port}/token`) }) },
+      { dispatcher },
+    );
+    const connectErrors = countConnectErrors(silent.port);
+    const call = rest.execute('me', {}, createToolContext());
+    expect(await eventually(() => silent.open.size === 1)).toBe(true);
+    await rest.close();
+    const result = failure(await call);
+    expect(result.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(result.error.message).toContain('closed');
+    expect(connectErrors()).toBe(0);
+    expect(api.paths).toEqual([]);
+  }, 30_000);
+});
+
+describe('one long-lived signal', () => {
+  it('does not collect listeners over 10,000 calls, with and without OAuth2', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    defer(() => {
+      process.off('warning', onWarning);
+    });
+    const token = fakeSecret('tok');
+    const api = await countedServer(defer, (request, response) => {
+      if (request.url === '/token') sendJson(response, 200, { access_token: token, token_type: 'Bearer' });
+      else sendJson(response, 200, { ok: true });
+    });
+    const rest = provider({
+      plain: getTool(`${api.origin}/plain`),
+      authed: getTool(`${api.origin}/authed`, { auth: oauth(`${api.origin}/token`) }),
+    });
+    const session = new AbortController();
+    const ctx = createToolContext({ signal: session.signal });
+    // the first calls may leave the one listener core shares between every call on a signal
+    for (const name of ['plain', 'authed']) expect((await rest.execute(name, {}, ctx)).ok).toBe(true);
+    const before = getEventListeners(session.signal, 'abort').length;
+    expect(before).toBeLessThanOrEqual(1);
+    for (let batch = 0; batch < 500; batch++) {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => rest.execute(index % 2 ? 'plain' : 'authed', {}, ctx)),
+      );
+      for (const result of results) expect(result.ok).toBe(true);
+    }
+    expect(getEventListeners(session.signal, 'abort').length).toBe(before);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    expect(api.paths.filter((path) => path === '/token')).toHaveLength(1);
+  }, 120_000);
+});
