@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
+import { ownFieldsFor } from './own-fields.js';
 import { type ToolResult, type ToolReturn, fail, failFromError, toToolResult } from './result.js';
 import { formatIssues, type ValidationIssue } from './schema-validator.js';
 import type { JsonSchema, SideEffect, ToolAnnotations, ToolSpec } from './spec.js';
@@ -82,7 +83,7 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType | u
   return {
     spec,
     async execute(args, ctx) {
-      const parsed = input.safeParse(input instanceof z.ZodObject ? ownFields(args) : args);
+      const parsed = input.safeParse(ownArguments(input, args));
       if (!parsed.success) {
         const issues = zodIssues(parsed.error);
         return fail('INVALID_ARGUMENTS', `${spec.name}: ${formatIssues(issues)}`, { details: { issues } });
@@ -108,18 +109,13 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType | u
 }
 
 /**
- * The arguments with their own fields only (a copy without a prototype): zod reads `args[key]`,
- * which on a plain object found `constructor` and `toString` on its prototype, so a tool with an
- * optional argument of such a name refused `{}`. z.object builds a new plain object from it, so
- * the tool still gets one. Objects nested inside are passed as they are.
+ * The arguments with their own fields only, at every depth a `z.object` reads (see
+ * {@link ownFieldsFor}); as given when reading them throws (a getter), which zod then reports.
  */
-function ownFields(args: unknown): unknown {
-  if (typeof args !== 'object' || args === null || Object.getPrototypeOf(args) !== Object.prototype)
+function ownArguments(input: z.ZodType, args: unknown): unknown {
+  try {
+    return ownFieldsFor(input, args);
+  } catch {
     return args;
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(args)) {
-    const value: unknown = (args as Record<string, unknown>)[key];
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   }
-  return copy;
 }
