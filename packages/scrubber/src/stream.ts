@@ -13,7 +13,10 @@ export interface StreamScrubber {
   flush(): string;
   /** Findings so far, in coordinates of the whole stream (the first 10,000). */
   readonly findings: readonly Finding[];
-  /** The same scrubber as a WHATWG `TransformStream` of strings. */
+  /**
+   * The same scrubber as a WHATWG `TransformStream` of strings. Aborting its writable side or
+   * cancelling its readable side drops what the scrubber holds; `write` then throws `CANCELLED`.
+   */
   readable(): TransformStream<string, string>;
 }
 
@@ -55,6 +58,16 @@ const MAX_CARRY_BACK = 1024;
 const CONTINUED = '\u0000continued';
 
 /**
+ * `slice` as a string of its own when it is a small part of a large `parent`: V8 makes a slice a
+ * view into its parent, so a 1 KB tail held between writes kept a 100 MB chunk alive.
+ */
+function detached(slice: string, parentLength: number): string {
+  if (slice.length === 0 || parentLength < 4 * slice.length + 65_536) return slice;
+  // Concatenating then slicing flattens into a new string of the slice's length only.
+  return ` ${slice}`.slice(1);
+}
+
+/**
  * A stream scrubber: it keeps a bounded tail (`holdBack` characters, about the longest token a
  * rule matches; longer while a PEM block or a long token is still open, up to 16 KB) unemitted, plus some already-emitted text as
  * context for key names, and rescans tail + new chunk on every write.
@@ -71,6 +84,16 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
   /** The last emit cut a value in two: its marker is out, the rest of it gets none. */
   let continuing = false;
   const marker = (kind: string): string => (kind === CONTINUED ? '' : dependencies.marker(kind));
+  /** Its readable() was aborted or cancelled: what it held is dropped, and it takes no more text. */
+  let cancelled = false;
+  const cancel = (): void => {
+    cancelled = true;
+    context = '';
+    pending = '';
+    scanned = 0;
+    carried = false;
+    continuing = false;
+  };
 
   const emit = (final: boolean): string => {
     const hold = final ? 0 : dependencies.holdBack();
@@ -136,16 +159,19 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
     continuing = split;
     // Slices of the (already flattened) buffer are views: no copies of the chunk.
     const emitted = buffer.slice(base, cut);
-    pending = buffer.slice(cut);
+    pending = detached(buffer.slice(cut), buffer.length);
     scanned = pending.length;
     if (!final && carry === undefined && manifestOpen)
       carry = dependencies.carry?.(buffer, cut, MAX_CARRY_BACK);
     carried = carry !== undefined;
     // Inside a structure a rule reads whole, the context is that structure's shape (a few
     // synthetic lines) and the text since a place it can resume from, not the structure's text.
-    context = carry
-      ? `${carry.prefix}${buffer.slice(carry.from, cut)}`
-      : buffer.slice(Math.max(0, cut - CONTEXT), cut);
+    context = detached(
+      carry
+        ? `${carry.prefix}${buffer.slice(carry.from, cut)}`
+        : buffer.slice(Math.max(0, cut - CONTEXT), cut),
+      buffer.length,
+    );
     emittedBefore += emitted.length;
     return applyFindings(emitted, local, marker);
   };
@@ -157,17 +183,27 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
           'INVALID_ARGUMENTS',
           `stream write expects a string chunk, got ${chunk === null ? 'null' : typeof chunk}; decode bytes first (TextDecoder with { stream: true })`,
         );
+      if (cancelled)
+        throw new ToolError(
+          'CANCELLED',
+          'this stream scrubber was cancelled (its readable() was aborted or cancelled) and dropped what it held; create a new one with createStreamScrubber()',
+        );
       pending += chunk;
       return emit(false);
     },
     flush() {
+      if (cancelled) return '';
       const out = emit(true);
       context = '';
       return out;
     },
     findings,
     readable() {
-      return new TransformStream<string, string>({
+      // `cancel` (the writable side aborted or the readable side cancelled; Node >= 20.19 calls it)
+      // is missing from TypeScript's Transformer type, hence the typed variable.
+      const transformer: ConstructorParameters<typeof TransformStream<string, string>>[0] & {
+        cancel(reason: unknown): void;
+      } = {
         transform(chunk, controller) {
           const out = stream.write(chunk);
           if (out) controller.enqueue(out);
@@ -176,7 +212,9 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
           const out = stream.flush();
           if (out) controller.enqueue(out);
         },
-      });
+        cancel,
+      };
+      return new TransformStream<string, string>(transformer);
     },
   };
   return stream;
