@@ -1,13 +1,9 @@
 // @toolplane/mcp-provider: everything exported here is public API.
 export { type McpConfigFormat, normalizeDocument } from './config/formats.js';
 export { type InterpolationContext, type InterpolationOutcome, interpolate } from './config/interpolate.js';
-export {
-  type LoadMcpConfigOptions,
-  type LoadedMcpConfig,
-  SERVER_NAME_PATTERN,
-  loadMcpConfig,
-} from './config/load.js';
+export { type LoadMcpConfigOptions, type LoadedMcpConfig, loadMcpConfig } from './config/load.js';
 export { type McpConfigProblem, problemToError } from './config/problems.js';
+export { SERVER_NAME_PATTERN } from './config/server-name.js';
 export {
   MCP_DEFAULTS,
   type McpHealthProbe,

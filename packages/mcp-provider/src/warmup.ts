@@ -1,5 +1,6 @@
 import { ToolError, type ToolProvider, errorMessage } from '@toolplane/core';
-import { type LoadedMcpConfig, serverNameProblem } from './config/load.js';
+import type { LoadedMcpConfig } from './config/load.js';
+import { serverNameProblem } from './config/server-name.js';
 import { problemToError } from './config/problems.js';
 import { createMcpProvider } from './provider.js';
 import type { McpProvider, McpProviderOptions } from './provider-types.js';

@@ -5,12 +5,14 @@ import type { z } from 'zod';
 import { type McpConfigFormat, type RawServerEntry, normalizeDocument } from './formats.js';
 import { mergeEnvFile } from './env-file.js';
 import { repeatedHeaderProblems, transportHeaderProblems } from './header-names.js';
-import { type InterpolationContext, interpolate } from './interpolate.js';
+import type { InterpolationContext } from './interpolate.js';
+import { interpolateEntry } from './interpolate-entry.js';
 import { otherKindProblems } from './kinds.js';
 import { FORMAT_PROBLEMS, type FormatProblem } from './normalize-entry.js';
 import { type McpConfigProblem, createProblem } from './problems.js';
 import { remoteServerSchema, stdioServerSchema, websocketServerSchema } from './schema.js';
 import { stripJsonComments } from './jsonc.js';
+import { serverNameProblem } from './server-name.js';
 import type { McpServerConfig } from './types.js';
 import { nestsDeeperThan } from '../session/nesting.js';
 import { MAX_DEFINITION_DEPTH } from '../tools/definition-check.js';
@@ -35,110 +37,6 @@ export interface LoadedMcpConfig {
   readonly problems: readonly McpConfigProblem[];
   /** Names of servers switched off with `enabled: false` or `disabled: true`. */
   readonly disabled: readonly string[];
-}
-
-/** The longest server name: it prefixes every tool name, and LLM APIs take 64 characters. */
-export const SERVER_NAME_MAX_LENGTH = 32;
-
-/**
- * Server names the provider accepts (they become tool-name prefixes, `server__tool`): letters,
- * digits, `_` and `-`, at most 32 of them, with no `__` (the separator) and no `_` at the end.
- */
-export const SERVER_NAME_PATTERN: RegExp = /^(?!.*__)(?!.*_$)[A-Za-z0-9_-]{1,32}$/;
-
-const NAME_CHARACTERS = /^[A-Za-z0-9_-]+$/;
-
-/**
- * Why a server name cannot be used, or undefined for a good one. Every rule keeps tool names
- * whole and unambiguous: the orchestrator names a tool `server__tool` and splits a name at its
- * first `__`. `__proto__` would fit the characters, but as a key of a plain object it sets the
- * prototype instead of adding a server.
- */
-export function serverNameProblem(name: unknown): string | undefined {
-  if (typeof name !== 'string') {
-    const kind =
-      name === null || name === undefined
-        ? String(name)
-        : typeof name === 'object'
-          ? 'an object'
-          : `a ${typeof name}`;
-    return `name must be a string, not ${kind}: name the server with letters, digits, "_" and "-"`;
-  }
-  if (name === '') return 'has an empty name: name the server (the name prefixes its tool names)';
-  if (name === '__proto__') return 'is a reserved name: choose another name for this server';
-  if (!NAME_CHARACTERS.test(name)) {
-    return 'has an invalid name: use only letters, digits, "_" and "-" (it prefixes tool names)';
-  }
-  if (name.length > SERVER_NAME_MAX_LENGTH) {
-    return `has a name of ${name.length} characters: use at most ${SERVER_NAME_MAX_LENGTH} characters (it prefixes every tool name, and LLM APIs cut a tool name at 64)`;
-  }
-  if (name.includes('__')) {
-    return 'has "__" in its name, which separates server and tool in tool names (server "a__b" with tool "c" and server "a" with tool "b__c" would both be "a__b__c"): use a single "_" or "-"';
-  }
-  if (name.endsWith('_')) {
-    return 'has a name that ends with "_", which runs into the "__" of its tool names ("gh_" with tool "x" is "gh___x", read as server "gh" and tool "_x"): remove the last "_"';
-  }
-  return undefined;
-}
-
-const INTERPOLATED_LISTS = ['args'] as const;
-const INTERPOLATED_STRINGS = ['command', 'url', 'cwd', 'bearerToken', 'envFile'] as const;
-const INTERPOLATED_MAPS = ['env', 'headers'] as const;
-
-function interpolateEntry(
-  server: string,
-  entry: RawServerEntry,
-  context: InterpolationContext,
-  problems: McpConfigProblem[],
-): RawServerEntry {
-  const out: RawServerEntry = { ...entry };
-  const report = (field: string, missing: readonly string[]): void => {
-    const nested = missing.find((placeholder) => placeholder.includes('${', 2));
-    problems.push(
-      createProblem(
-        server,
-        field,
-        nested === undefined
-          ? `uses ${missing.join(', ')}, which has no value: set the variable or give a default with \${VAR:-default}`
-          : `nests a placeholder in another (${nested}...), which is not supported: give a default as plain text (\${VAR:-default})`,
-      ),
-    );
-  };
-  for (const key of INTERPOLATED_STRINGS) {
-    const value = entry[key];
-    if (typeof value !== 'string') continue;
-    const outcome = interpolate(value, context);
-    if (outcome.ok) out[key] = outcome.value;
-    else report(key, outcome.missing);
-  }
-  for (const key of INTERPOLATED_LISTS) {
-    const list = entry[key];
-    if (!Array.isArray(list)) continue;
-    out[key] = list.map((item, index) => {
-      if (typeof item !== 'string') return item;
-      const outcome = interpolate(item, context);
-      if (outcome.ok) return outcome.value;
-      report(`${key}[${index}]`, outcome.missing);
-      return item;
-    });
-  }
-  for (const key of INTERPOLATED_MAPS) {
-    const map = entry[key];
-    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
-    // null prototype: a "__proto__" key stays a key here (validateEntry refuses it by name)
-    const resolved: Record<string, unknown> = Object.create(null);
-    for (const [name, value] of Object.entries(map)) {
-      if (typeof value !== 'string') {
-        resolved[name] = value;
-        continue;
-      }
-      const outcome = interpolate(value, context);
-      if (outcome.ok) resolved[name] = outcome.value;
-      else report(`${key}.${name}`, outcome.missing);
-    }
-    out[key] = resolved;
-  }
-  return out;
 }
 
 function fieldOf(path: readonly PropertyKey[]): string {
