@@ -1,47 +1,19 @@
-import {
-  type AbortSource,
-  PROVIDER_SPEC_VERSION,
-  type ToolContext,
-  ToolError,
-  type ToolResult,
-  fail,
-  onAbort,
-} from '@toolplane/core';
-import { serverConfigProblems, serverNameProblem } from './config/load.js';
-import { shownServerName } from './config/problems.js';
-import { MCP_DEFAULTS, type McpServerConfig, isStdioConfig } from './config/types.js';
+import { PROVIDER_SPEC_VERSION, type ToolContext, ToolError, type ToolResult, fail } from '@toolplane/core';
+import { MCP_DEFAULTS, type McpServerConfig } from './config/types.js';
+import { closeScope } from './lifecycle/close-scope.js';
 import type { McpProviderEvent } from './lifecycle/events.js';
 import { ServerConnection } from './lifecycle/server-connection.js';
 import type { SharedLease } from './lifecycle/shared-registry.js';
 import { sharedSettingsOf } from './lifecycle/shared-settings.js';
 import { defaultToolCacheDirectory, toolCachePath } from './lifecycle/tool-cache.js';
+import { checkProviderArguments } from './provider-arguments.js';
 import { argumentsFailure, resultOf, secretValuesOf } from './provider-helpers.js';
-import { checkProviderOptions } from './provider-options.js';
 import { ProviderTools } from './provider-tools.js';
 import type { McpProvider, McpProviderOptions } from './provider-types.js';
-import type { McpSession, McpSessionFactory } from './session/session.js';
+import { defaultSessionFactory } from './session/default-factory.js';
+import type { McpSession } from './session/session.js';
 import { callFailure, isSessionExpired } from './tools/call-errors.js';
 import { callResourceTool } from './tools/resource-tools.js';
-import { openRemoteSession } from './transport/remote.js';
-
-function defaultSessionFactory(
-  server: string,
-  config: McpServerConfig,
-  options: McpProviderOptions,
-): McpSessionFactory {
-  if (isStdioConfig(config)) {
-    return async (open) => {
-      // Loaded on demand so the root entry never pulls in child_process.
-      const { openStdioSession } = await import('./stdio/connect.js');
-      return openStdioSession(server, config, {
-        ...open,
-        ...(options.runDirectory === undefined ? {} : { runDirectory: options.runDirectory }),
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      });
-    };
-  }
-  return (open) => openRemoteSession(server, config, open);
-}
 
 /**
  * A tool provider for one MCP server (stdio, streamable HTTP, SSE or WebSocket). It starts the
@@ -63,20 +35,7 @@ export function createMcpProvider(
   config: McpServerConfig,
   options: McpProviderOptions = {},
 ): McpProvider {
-  const nameProblem = serverNameProblem(name);
-  if (nameProblem !== undefined) {
-    const shown = typeof name === 'string' ? `MCP server ${shownServerName(name)} ` : 'MCP server ';
-    throw new ToolError('CONFIG_INVALID', `${shown}${nameProblem}`, {
-      details: { ...(typeof name === 'string' ? { server: name } : {}), field: 'name' },
-    });
-  }
-  checkProviderOptions(name, options);
-  const configProblems = serverConfigProblems(name, config);
-  if (configProblems.length > 0) {
-    throw new ToolError('CONFIG_INVALID', configProblems.map((problem) => problem.message).join('; '), {
-      details: { server: name, ...(configProblems[0]?.field ? { field: configProblems[0].field } : {}) },
-    });
-  }
+  checkProviderArguments(name, config, options);
   const emit = (event: McpProviderEvent): void => {
     try {
       options.onEvent?.(event);
@@ -120,29 +79,9 @@ export function createMcpProvider(
     new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`, {
       details: { server: name },
     });
-  // A shared server goes on for its other providers when this one closes, so closing ends what
-  // this provider waits on itself: its starts (through their signal) and its calls in flight
-  // (through their cancellation, which tells the server). A server of its own is stopped instead.
-  const lifetime = new AbortController();
-  const closing = new Set<(reason: unknown) => void>();
-  const untilClosed = (signal: AbortSignal | undefined): AbortSignal | undefined =>
-    lease ? (signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal) : signal;
-  const callAbort = (ctx: ToolContext): AbortSource =>
-    lease
-      ? {
-          get signal() {
-            return ctx.signal;
-          },
-          onAbort(listener) {
-            const stopCaller = onAbort(ctx, listener);
-            closing.add(listener);
-            return () => {
-              stopCaller();
-              closing.delete(listener);
-            };
-          },
-        }
-      : ctx;
+  // a shared server goes on for its other providers when this one closes (see closeScope)
+  const scope = closeScope(lease !== undefined);
+  const { untilClosed, callAbort } = scope;
   let inFlight = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   const reportedSchemas = new Set<string>();
@@ -323,10 +262,7 @@ export function createMcpProvider(
       if (idleTimer) clearTimeout(idleTimer);
       // a shared connection outlives this provider: stop listening to it, end what waits on it
       tools.close();
-      lifetime.abort(closedError());
-      const reason = closedError();
-      for (const listener of [...closing]) listener(reason);
-      closing.clear();
+      scope.end(closedError());
       if (lease) await lease.release();
       else await connection.close();
     },
