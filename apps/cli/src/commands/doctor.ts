@@ -68,7 +68,7 @@ function warningsOf(runtime: Runtime, provider: ToolProvider): string[] {
 /** `toolplane doctor`: starts each provider and reports, in one table, what works and why not. */
 export async function doctor(context: CommandContext, options: { json?: boolean }): Promise<number> {
   const loaded = await loadConfig(context.cwd, context.configPath);
-  return withRuntime(loaded, { warmup: false }, async (runtime) => {
+  return withRuntime(loaded, { warmup: false }, async (runtime, stopped) => {
     const spinner = startSpinner(`starting ${runtime.providers.length} provider(s)…`);
     const reports = await runtime.warmup().finally(() => spinner.stop());
     // reports also cover the orchestrator's internal tools; match them to providers by namespace, in order
@@ -103,6 +103,8 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
         ...(warnings.length ? { warnings } : {}),
       });
     }
+    // stopped by a signal during the round trips: they failed because of it, not a table to print
+    if (stopped.aborted) return EXIT_CODES.toolError;
     const failures = rows.filter((row) => !row.ok).length;
     if (options.json) {
       writeJson(context.stdout, { config: loaded.file ?? null, ok: failures === 0, providers: rows });
