@@ -210,9 +210,13 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
       entry.compiled ??= compileSchema(entry.config.parametersSchema);
       const outcome = entry.compiled.validate(args);
       if (!outcome.valid) {
-        return fail('INVALID_ARGUMENTS', `invalid arguments for ${name}: ${formatIssues(outcome.issues)}`, {
-          details: { issues: outcome.issues },
-        });
+        // a validation describes its first 1,000 issues and counts the rest in issueCount
+        const issueCount = outcome.issueCount ?? outcome.issues.length;
+        return fail(
+          'INVALID_ARGUMENTS',
+          `invalid arguments for ${name}: ${formatIssues(outcome.issues, 5, issueCount)}`,
+          { details: { issues: outcome.issues, issueCount } },
+        );
       }
       return await sendToolRequest({
         tool: name,
