@@ -13,6 +13,7 @@ import { DEFAULT_ENV_ALLOW_LIST, buildCommandEnv } from './executor/environment.
 import { createHostExecutor } from './executor/host-executor.js';
 import { sharedCountThreads } from './files/count-threads.js';
 import { IndexAhead } from './files/index-ahead.js';
+import { InFlightCalls } from './in-flight-calls.js';
 import { LineIndexCache } from './files/line-index.js';
 import { PathLocks } from './files/path-locks.js';
 import { ScannerPool } from './files/newline-scanner.js';
@@ -96,6 +97,12 @@ export interface BuiltinProviderOptions {
 /** Default smallest file indexed ahead: below it a cold scan takes a few milliseconds. */
 export const INDEX_AHEAD_MIN_BYTES = 32 * 1024 * 1024;
 
+/** The reason the calls still running when the provider closes are aborted with. */
+const CLOSED = new ToolError('CANCELLED', 'the builtin provider was closed while the call ran');
+
+/** How long `close()` waits for the calls it cancelled to settle before it closes the rest. */
+const CLOSE_GRACE_MS = 10_000;
+
 /** The built-in provider, with session housekeeping on top of {@link ToolProvider}. */
 export interface BuiltinProvider extends ToolProvider {
   /** The confinement every path goes through. */
@@ -139,6 +146,10 @@ export const DEFAULT_LIMITS: ToolLimits = {
   taskMaxOutputBytes: 1024 * 1024,
   tasksMaxRunningPerSession: 16,
   tasksMaxRunning: 64,
+  tasksMaxFinishedPerSession: 50,
+  tasksMaxFinished: 128,
+  sessionsMax: 1024,
+  readRecordsPerSession: 4096,
   executorGraceMs: 5_000,
 };
 
@@ -183,8 +194,13 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     return hostExecutor;
   };
   const allowList = options.envAllowList ?? DEFAULT_ENV_ALLOW_LIST;
-  const tasks = new TaskManager(limits.taskMaxOutputBytes, limits.executorGraceMs);
-  const sessions = new SessionStore();
+  const tasks = new TaskManager(
+    limits.taskMaxOutputBytes,
+    limits.executorGraceMs,
+    limits.tasksMaxFinishedPerSession,
+    limits.tasksMaxFinished,
+  );
+  const sessions = new SessionStore(limits.sessionsMax, limits.readRecordsPerSession);
   let agent: Agent | undefined;
   const webAgent = (): Agent => {
     agent ??= createGuardedAgent({
@@ -207,6 +223,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
         : (options.indexAhead?.minBytes ?? INDEX_AHEAD_MIN_BYTES),
   });
   let closed = false;
+  const inFlight = new InFlightCalls();
   const deps: ToolDeps = {
     workspace,
     sessions,
@@ -246,12 +263,15 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
       if (closed) return Promise.resolve(fail('PROVIDER_UNAVAILABLE', 'the builtin provider is closed'));
       const unknown = unknownArguments(tool.spec, args);
       if (unknown) return Promise.resolve(unknown);
-      return tool.execute(args, ctx).then((result) =>
+      return inFlight.run(ctx, async (callCtx) => {
+        const result = await tool.execute(args, callCtx);
+        if (result.ok || !callCtx.signal.aborted) return result;
+        // A call that had started nothing yet says so (PROVIDER_UNAVAILABLE: safe to retry elsewhere).
+        if (callCtx.signal.reason === CLOSED && result.error.code !== 'PROVIDER_UNAVAILABLE')
+          return fail('CANCELLED', `${name} was cancelled: the builtin provider was closed while it ran`);
         // An abort surfaces inside tools as an AbortError; report it as the cancellation it is.
-        !result.ok && result.error.code === 'EXECUTION_FAILED' && ctx.signal.aborted
-          ? fail('CANCELLED', `${name} was cancelled`)
-          : result,
-      );
+        return result.error.code === 'EXECUTION_FAILED' ? fail('CANCELLED', `${name} was cancelled`) : result;
+      });
     },
     instructions: () =>
       `File tools work inside ${workspace.root}; paths are relative to it. Read a file before you write or edit it.`,
@@ -263,6 +283,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     async close() {
       if (closed) return;
       closed = true;
+      await inFlight.cancelAll(CLOSED, CLOSE_GRACE_MS);
       await indexAhead.close();
       await tasks.close();
       await hostExecutor?.close?.();

@@ -13,8 +13,23 @@ export interface ReadRecord {
 export class ReadRecords {
   private readonly records = new Map<string, ReadRecord>();
 
+  /**
+   * @param maxRecords Files remembered at most; past it the least recently read is forgotten
+   *   (a write to it then asks for a read first, the safe side).
+   */
+  constructor(private readonly maxRecords = 4096) {}
+
+  /** Files remembered now. */
+  get size(): number {
+    return this.records.size;
+  }
+
   /** Remembers the state of a file the session has just read or written. */
   remember(key: string, record: ReadRecord): void {
+    // Most recently read last: the Map's order is the eviction order.
+    this.records.delete(key);
+    const oldest = this.records.keys().next();
+    if (!oldest.done && this.records.size >= this.maxRecords) this.records.delete(oldest.value);
     this.records.set(key, { mtimeMs: record.mtimeMs, size: record.size });
   }
 

@@ -7,16 +7,35 @@ export interface SessionState {
   todos: readonly TodoItem[];
 }
 
-/** Per-session state keyed by `ctx.session.id`, so one provider serves many sessions. */
+/**
+ * Per-session state keyed by `ctx.session.id`, so one provider serves many sessions. At most
+ * `maxSessions` are kept: a host serving sessions for months does not keep every one it saw;
+ * the least recently used is dropped (its read records and todo list with it).
+ */
 export class SessionStore {
   private readonly sessions = new Map<string, SessionState>();
 
+  constructor(
+    private readonly maxSessions = 1024,
+    private readonly readsPerSession = 4096,
+  ) {}
+
+  /** Sessions kept now. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
   get(sessionId: string): SessionState {
     let state = this.sessions.get(sessionId);
-    if (!state) {
-      state = { reads: new ReadRecords(), todos: [] };
-      this.sessions.set(sessionId, state);
+    if (state) {
+      // Most recently used last: the Map's order is the eviction order.
+      this.sessions.delete(sessionId);
+    } else {
+      state = { reads: new ReadRecords(this.readsPerSession), todos: [] };
+      const oldest = this.sessions.keys().next();
+      if (!oldest.done && this.sessions.size >= this.maxSessions) this.sessions.delete(oldest.value);
     }
+    this.sessions.set(sessionId, state);
     return state;
   }
 

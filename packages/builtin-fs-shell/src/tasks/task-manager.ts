@@ -37,15 +37,21 @@ function statusOf(result: ExecResult, stopped: boolean): TaskStatus {
 export class TaskManager {
   private readonly sessions = new Map<string, Map<string, BackgroundTask>>();
   private readonly stopping = new Set<string>();
+  /** Ended tasks still kept, in the order they ended (oldest first), across sessions. */
+  private readonly finishedOrder = new Set<BackgroundTask>();
 
   /**
    * @param graceMs Time an executor gets past a task's timeout or a stop (and again after the
    *   kill that follows) to report its end; past it the task is given up as failed.
+   * @param maxFinishedPerSession Ended tasks kept for `task_output` per session (oldest dropped).
+   * @param maxFinished Ended tasks kept across sessions (oldest dropped), so a host that serves
+   *   many sessions does not keep every session's outputs for its whole life.
    */
   constructor(
     private readonly maxOutputBytes: number,
     private readonly graceMs: number,
     private readonly maxFinishedPerSession = 50,
+    private readonly maxFinished = 128,
   ) {}
 
   /** Tasks running now, in one session or (no id) in all. */
@@ -94,6 +100,7 @@ export class TaskManager {
           output.push(
             Buffer.from(`\n[could not start: ${error instanceof Error ? error.message : String(error)}]\n`),
           );
+          this.retire(task);
         },
       ),
     };
@@ -103,7 +110,6 @@ export class TaskManager {
       this.sessions.set(sessionId, tasks);
     }
     tasks.set(id, task);
-    this.evictFinished(tasks);
     return task;
   }
 
@@ -111,6 +117,7 @@ export class TaskManager {
     task.result = result;
     task.status = statusOf(result, this.stopping.has(task.id));
     task.endedAt = Date.now();
+    this.retire(task);
   }
 
   /**
@@ -127,18 +134,44 @@ export class TaskManager {
         `\n[the ${task.executorKind} executor did not report the end of this task within ${this.graceMs} ms of ${deadline}, nor after a kill; it may still be running there]\n`,
       ),
     );
+    this.retire(task);
     task.process.done.then(
       (result) => this.ended(task, result),
       () => undefined,
     );
   }
 
-  /** Keeps at most `maxFinishedPerSession` ended tasks per session (oldest dropped first). */
-  private evictFinished(tasks: Map<string, BackgroundTask>): void {
-    const finished = [...tasks.values()].filter((task) => task.status !== 'running');
-    for (const task of finished.slice(0, Math.max(0, finished.length - this.maxFinishedPerSession))) {
-      tasks.delete(task.id);
+  /**
+   * Files an ended task among the kept ones, then drops the oldest ended tasks past
+   * `maxFinishedPerSession` in its session and past `maxFinished` in all.
+   */
+  private retire(task: BackgroundTask): void {
+    const tasks = this.sessions.get(task.sessionId);
+    if (tasks?.get(task.id) !== task || this.finishedOrder.has(task)) return;
+    this.finishedOrder.add(task);
+    let inSession = 0;
+    for (const each of tasks.values()) if (each.status !== 'running') inSession++;
+    // Bounded: each pass drops one kept task of the session.
+    for (const oldest of this.finishedOrder) {
+      if (inSession <= this.maxFinishedPerSession) break;
+      if (oldest.sessionId !== task.sessionId) continue;
+      this.drop(oldest);
+      inSession--;
     }
+    for (const oldest of this.finishedOrder) {
+      if (this.finishedOrder.size <= this.maxFinished) break;
+      this.drop(oldest);
+    }
+  }
+
+  /** Forgets an ended task (and its session's entry once it holds no task). */
+  private drop(task: BackgroundTask): void {
+    this.finishedOrder.delete(task);
+    this.stopping.delete(task.id);
+    const tasks = this.sessions.get(task.sessionId);
+    if (tasks?.get(task.id) !== task) return;
+    tasks.delete(task.id);
+    if (tasks.size === 0) this.sessions.delete(task.sessionId);
   }
 
   get(sessionId: string, id: string): BackgroundTask | undefined {
@@ -186,6 +219,10 @@ export class TaskManager {
   async forgetSession(sessionId: string): Promise<void> {
     const tasks = this.list(sessionId);
     await Promise.all(tasks.map((task) => this.stop(task)));
+    for (const task of this.list(sessionId)) {
+      this.finishedOrder.delete(task);
+      this.stopping.delete(task.id);
+    }
     this.sessions.delete(sessionId);
   }
 

@@ -115,17 +115,18 @@ export function createBashTool(deps: ToolDeps): Tool {
         );
       }
       const cwd = await resolveCwd(deps, args.cwd);
-      // An executor may start the command before it looks at the signal: a call cancelled
-      // before it began must not run it at all.
-      if (ctx.signal.aborted) {
-        return fail('CANCELLED', 'the call was cancelled before the command started; nothing ran');
-      }
-      // close() may have run while the cwd was checked: it could no longer stop this command.
+      // close() may have run while the cwd was checked (it also aborts the call's signal): it
+      // could no longer stop this command.
       if (deps.isClosed()) {
         return fail(
           'PROVIDER_UNAVAILABLE',
           'the builtin provider closed before the command started; nothing ran',
         );
+      }
+      // An executor may start the command before it looks at the signal: a call cancelled
+      // before it began must not run it at all.
+      if (ctx.signal.aborted) {
+        return fail('CANCELLED', 'the call was cancelled before the command started; nothing ran');
       }
       const executor = deps.executorFor(ctx);
       const env = { ...deps.commandEnv(), PWD: cwd };

@@ -35,6 +35,14 @@ export interface ToolLimits {
   readonly tasksMaxRunningPerSession: number;
   /** Background tasks all sessions together may have running at once. */
   readonly tasksMaxRunning: number;
+  /** Ended background tasks kept for `task_output` per session (the oldest dropped first). */
+  readonly tasksMaxFinishedPerSession: number;
+  /** Ended background tasks kept across sessions (the oldest dropped first). */
+  readonly tasksMaxFinished: number;
+  /** Sessions whose state (read records, todo list) is kept; the least recently used dropped. */
+  readonly sessionsMax: number;
+  /** Files whose read a session remembers for read-before-write; the least recently read dropped. */
+  readonly readRecordsPerSession: number;
   /**
    * Time an executor gets past a command's timeout, an abort or a stop (and again after the kill
    * that follows) to report the end; past it the call fails `EXECUTION_FAILED`.
