@@ -2,13 +2,12 @@ import { ALPHABETS } from '../alphabets.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { isPlaceholderArgument } from './arguments.js';
 import { type KnownCommand, commandBefore } from './command-words.js';
+import { MAX_PART, MIN_PASSWORD, endsArgument, endsPassword, isUserCode } from './oracle-words.js';
+import { rmanLogons } from './oracle-rman.js';
 
 // Oracle's connect strings put the password between the user and the database:
 // `sqlplus scott/PASSWORD@orcl`, `CONNECT system/PASSWORD@//db:1521/svc`, `rman target
 // sys/PASSWORD@prod`, `expdp userid=scott/PASSWORD@db`, `jdbc:oracle:thin:scott/PASSWORD@host:1521:orcl`.
-
-const MAX_PART = 128;
-const MIN_PASSWORD = 3;
 
 /** The Oracle tools and SQL*Plus/RMAN commands a connect string follows. */
 const COMMANDS: ReadonlyMap<string, KnownCommand> = new Map(
@@ -36,43 +35,6 @@ const CONNECTION_KEYWORDS: ReadonlySet<string> = new Set(['target', 'catalog', '
 
 /** Prefixes that make what follows a connect string wherever it is. */
 const PREFIXES = ['userid=', 'jdbc:oracle:thin:', 'jdbc:oracle:oci:', 'jdbc:oracle:oci8:'];
-
-/** A character an unquoted password does not hold: blanks, quotes, `/`, `@` and shell or list syntax. */
-function endsPassword(code: number): boolean {
-  return (
-    code <= 32 ||
-    code === 34 ||
-    code === 39 ||
-    code === 96 ||
-    code === 47 ||
-    code === 64 ||
-    code === 92 ||
-    code === 40 ||
-    code === 41 ||
-    code === 44 ||
-    code === 59 ||
-    code === 60 ||
-    code === 61 ||
-    code === 62 ||
-    code === 91 ||
-    code === 93 ||
-    code === 123 ||
-    code === 124 ||
-    code === 125
-  );
-}
-
-/** A character of an unquoted Oracle user name (`scott`, `c##admin`, `app_owner$`). */
-function isUserCode(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 36 ||
-    code === 35
-  );
-}
 
 /** Where the user name that ends at `end` (just before the `/`) begins, or -1. */
 function userStart(text: string, end: number): number {
@@ -161,27 +123,18 @@ function userid(text: string, anchor: number): RuleMatch | undefined {
   return passwordMatch(text, cursor, start, end);
 }
 
-/** Commands whose first argument is a logon even without `@` (probed by their `q`: no extra pass but one). */
-const LOCAL_COMMANDS = ['sqlplus', 'sqlldr', 'sqlcl'];
+/**
+ * Commands whose first argument is a logon even without `@`: SQL*Plus, SQL*Loader and SQLcl
+ * (probed by their `q`), Data Pump (probed by `pdp`, one pass for both).
+ */
+const LOCAL_COMMANDS = ['sqlplus', 'sqlldr', 'sqlcl', 'expdp', 'impdp'];
+const DATA_PUMP = 'pdp';
 /** SQL*Plus's prompt, then its `connect` (probed by the `S` the scan already searches). */
 const PROMPT = 'SQL> ';
 const PROMPT_CONNECT = /[ \t]*(?:connect|conn)(?=[ \t])/iy;
 
 /** The regexes the matcher uses (checked for linear time by a test). */
 export const ORACLE_PATTERNS: readonly RegExp[] = [PROMPT_CONNECT];
-
-/** A character that ends an argument after a password (blank, closing quote, list punctuation, `;`). */
-function endsArgument(code: number): boolean {
-  return (
-    Number.isNaN(code) ||
-    code <= 32 ||
-    code === 34 ||
-    code === 39 ||
-    code === 44 ||
-    code === 93 ||
-    code === 59
-  );
-}
 
 /**
  * At `sqlplus`/`sqlldr`/`sqlcl` or the `SQL> ` prompt: the password of a logon `user/password`
@@ -236,18 +189,26 @@ function localLogon(text: string, anchor: number): RuleMatch | undefined {
   return passwordMatch(text, slash, start, end);
 }
 
-function matchOracle(text: string, anchor: number): RuleMatch | undefined {
+function matchOracle(text: string, anchor: number): RuleMatch | readonly RuleMatch[] | undefined {
   const code = text.charCodeAt(anchor);
   if (code === 64) return atSign(text, anchor);
-  return code === 117 || code === 85 ? userid(text, anchor) : localLogon(text, anchor);
+  if (code === 117 || code === 85) return userid(text, anchor);
+  if (code === 114) return rmanLogons(text, anchor);
+  if (text.startsWith(DATA_PUMP, anchor)) {
+    const command = anchor - 2;
+    return text.startsWith('ex', command) || text.startsWith('im', command)
+      ? localLogon(text, command)
+      : undefined;
+  }
+  return localLogon(text, anchor);
 }
 
 /** Passwords in Oracle connect strings (`user/password@db`). */
 export const oracleConnect: SecretRule = {
   id: 'oracle_connect',
   description:
-    'Passwords in Oracle connect strings: sqlplus/sqlcl/expdp/impdp/rman/sqlldr/dgmgrl user/password@db, CONNECT user/password@db, userid=user/password, jdbc:oracle:thin:user/password@host; sqlplus/sqlldr/sqlcl user/password and SQL> connect user/password without a database',
-  anchors: ['@', 'userid=', 'USERID=', ...LOCAL_COMMANDS, PROMPT],
+    'Passwords in Oracle connect strings: sqlplus/sqlcl/expdp/impdp/rman/sqlldr/dgmgrl user/password@db, CONNECT user/password@db, userid=user/password, jdbc:oracle:thin:user/password@host; sqlplus/sqlldr/sqlcl/expdp/impdp user/password, rman target/catalog/auxiliary user/password and SQL> connect user/password without a database',
+  anchors: ['@', 'userid=', 'USERID=', 'sqlplus', 'sqlldr', 'sqlcl', DATA_PUMP, 'rman', PROMPT],
   match: matchOracle,
   maxLength: 3 * MAX_PART + 16,
   positives: (fake) => {
@@ -264,6 +225,8 @@ export const oracleConnect: SecretRule = {
       sample(`["sqlplus", "-s", "scott/${password}@orcl"]`),
       sample(`$ sqlplus -s scott/${password} @deploy.sql\n`),
       sample(`SQL> connect app_owner/${password}\nConnected.`),
+      sample(`expdp scott/${password} directory=DATA_PUMP_DIR dumpfile=s.dmp`),
+      sample(`rman target sys/${password} nocatalog`),
     ];
   },
   negatives: () => [
@@ -280,5 +243,8 @@ export const oracleConnect: SecretRule = {
     'sqlplus /nolog',
     'sqlplus @scripts/deploy.sql',
     'ls sqlplus/admin/glogin.sql',
+    'rman target /',
+    'expdp parfile=exp.par',
+    'see rman/docs and expdp/samples/run.sh',
   ],
 };
