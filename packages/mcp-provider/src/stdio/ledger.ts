@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HAS_PROC, readProcessSync } from './proc.js';
@@ -35,6 +35,8 @@ function ownLedgerName(): string {
 export class ProcessLedger {
   private readonly file: string;
   private prepared = false;
+  /** The lines of the servers that run, by marker: what the file holds. */
+  private readonly live = new Map<string, string>();
 
   constructor(readonly directory: string = defaultRunDirectory()) {
     this.file = join(directory, ownLedgerName());
@@ -42,14 +44,31 @@ export class ProcessLedger {
 
   /** Records a started server. Best effort: a read-only run directory only loses the ledger. */
   record(entry: LedgerEntry): void {
+    const line = `${JSON.stringify(entry)}\n`;
+    if (entry.marker !== undefined) this.live.set(entry.marker, line);
     try {
       if (!this.prepared) {
         mkdirSync(this.directory, { recursive: true, mode: 0o700 });
         this.prepared = true;
       }
-      appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+      appendFileSync(this.file, line, { mode: 0o600 });
     } catch {
       // the ledger is a safety net, never a reason to fail a start
+    }
+  }
+
+  /**
+   * Takes a server whose whole tree is gone off the ledger: the file lists the servers that
+   * run, and goes when none does. It kept every server ever started, so a host that restarts
+   * servers (or stops lazy ones when idle) grew it for as long as it ran.
+   */
+  forget(marker: string): void {
+    if (!this.live.delete(marker)) return;
+    try {
+      if (this.live.size === 0) rmSync(this.file, { force: true });
+      else writeFileSync(this.file, [...this.live.values()].join(''), { mode: 0o600 });
+    } catch {
+      // best effort, as record
     }
   }
 

@@ -205,6 +205,7 @@ export class StdioProcessTransport implements Transport {
       );
       await this.reaping;
     }
+    if (!this.closing) this.options.ledger?.forget(this.marker);
   }
 
   private finish(): void {
@@ -269,5 +270,7 @@ export class StdioProcessTransport implements Transport {
     await this.exited;
     await this.reaping;
     this.finish();
+    // the tree is gone: off the ledger (see ProcessLedger.forget)
+    this.options.ledger?.forget(this.marker);
   }
 }
