@@ -34,23 +34,80 @@ function decodeBase64(text: string, field: string, what: string): Uint8Array {
   return Buffer.from(clean, 'base64');
 }
 
-/** `data:<type>;...;base64,<payload>`: its media type (when one a part can carry) and payload; undefined for any other text. */
-function dataUrl(text: string): { readonly contentType?: string; readonly payload: string } | undefined {
+/** A media type parameter (`charset=utf-8`, `name="a b"`). */
+const PARAMETER = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:"[^"]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/;
+
+/** A data: URL: its media type (when one a part can carry), payload, and whether that is base64. */
+interface DataUrl {
+  readonly contentType?: string;
+  readonly payload: string;
+  readonly base64: boolean;
+}
+
+/**
+ * `data:[<type>][;<parameter>...][;base64],<payload>`, or undefined for any other text. Without
+ * `;base64` the header must read as one (a media type or none, `name=value` parameters), so text
+ * that merely starts with `data:` (a CSV whose first line is `data: 1,2,3`) stays text.
+ */
+function dataUrl(text: string): DataUrl | undefined {
   if (text.slice(0, 5).toLowerCase() !== 'data:') return undefined;
   const comma = text.indexOf(',');
   if (comma < 0 || comma > MAX_DATA_URL_HEADER) return undefined;
   const [type = '', ...parameters] = text.slice(5, comma).split(';');
-  if (parameters.at(-1)?.trim().toLowerCase() !== 'base64') return undefined;
   const mediaType = type.trim();
+  const base64 = parameters.at(-1)?.trim().toLowerCase() === 'base64';
+  if (!base64) {
+    if (mediaType !== '' && !MEDIA_TYPE.test(mediaType)) return undefined;
+    if (!parameters.every((parameter) => PARAMETER.test(parameter.trim()))) return undefined;
+  }
   return {
     ...(MEDIA_TYPE.test(mediaType) ? { contentType: mediaType } : {}),
     payload: text.slice(comma + 1),
+    base64,
   };
 }
 
+/** The value of an ASCII hex digit, or -1. */
+function hexDigit(code: number | undefined): number {
+  if (code === undefined) return -1;
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
 /**
- * What one value of a file field sends: a `data:...;base64,` URL as its decoded bytes (with its
- * media type), a field declared `encoding: 'base64'` as the bytes its base64 text decodes to, and
+ * The bytes of a data: URL's payload without `;base64`, as a browser reads it: its text as UTF-8,
+ * each `%XX` the byte it names. A `%` not followed by two hex digits is `INVALID_ARGUMENTS`
+ * naming the field (a browser would keep it as it is, and send what the model did not mean).
+ */
+function percentDecode(payload: string, field: string): Uint8Array {
+  const bytes = Buffer.from(payload, 'utf8');
+  const decoded = Buffer.allocUnsafe(bytes.length);
+  let length = 0;
+  for (let index = 0; index < bytes.length; index++) {
+    const byte = bytes[index] as number;
+    if (byte !== 0x25) {
+      decoded[length++] = byte;
+      continue;
+    }
+    const high = hexDigit(bytes[index + 1]);
+    const low = hexDigit(bytes[index + 2]);
+    if (high < 0 || low < 0) {
+      const written = bytes.subarray(index, index + 3).toString('utf8');
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `the file field ${JSON.stringify(field.slice(0, 100))} holds a data: URL whose content has ${JSON.stringify(written)}, a % not followed by two hex digits: write a % itself as %25, each other byte as % and its two hex digits, or give the content base64 as data:<type>;base64,...`,
+      );
+    }
+    decoded[length++] = high * 16 + low;
+    index += 2;
+  }
+  return decoded.subarray(0, length);
+}
+
+/**
+ * What one value of a file field sends: a `data:...;base64,` URL as its decoded bytes, a `data:`
+ * URL without `;base64` as its percent-decoded bytes (either with its media type), a field declared `encoding: 'base64'` as the bytes its base64 text decodes to, and
  * any other text as its UTF-8 bytes. Base64 that does not decode is `INVALID_ARGUMENTS` naming the
  * field, never sent as text.
  */
@@ -58,7 +115,9 @@ export function fileContent(text: string, field: string, file: RestFileField): F
   const url = dataUrl(text);
   if (url)
     return {
-      content: decodeBase64(url.payload, field, 'holds a data: URL whose content'),
+      content: url.base64
+        ? decodeBase64(url.payload, field, 'holds a data: URL whose content')
+        : percentDecode(url.payload, field),
       ...(url.contentType ? { contentType: url.contentType } : {}),
     };
   if (file.encoding === 'base64') return { content: decodeBase64(text, field, 'is declared base64 and') };
