@@ -3,6 +3,7 @@ import {
   type ToolContext,
   type ToolResult,
   type ToolSpec,
+  ToolError,
   fail,
 } from '@toolplane/core';
 import { type ImportOptions, type ImportResult, importOpenApi } from './openapi/import.js';
@@ -39,10 +40,21 @@ export function createOpenApiProvider(
   let result: ImportResult | undefined;
   let starting: Promise<void> | undefined;
   let closed = false;
+  /** Aborted by close(): an import still fetching the document stops with it. */
+  const closing = new AbortController();
+  const closedMessage = `OpenAPI provider ${options.namespace} is closed`;
   const notStarted = (): ToolResult =>
-    fail(
+    closed
+      ? fail('PROVIDER_UNAVAILABLE', closedMessage, { retryable: false })
+      : fail(
+          'PROVIDER_UNAVAILABLE',
+          `OpenAPI provider ${options.namespace} has not been started (its document is imported in start())`,
+        );
+  const closedWhileStarting = (cause?: unknown): ToolError =>
+    new ToolError(
       'PROVIDER_UNAVAILABLE',
-      `OpenAPI provider ${options.namespace} has not been started (its document is imported in start())`,
+      `OpenAPI provider ${options.namespace} was closed while it started, so its document was not imported; create a new provider to use it`,
+      { retryable: false, ...(cause === undefined ? {} : { cause }) },
     );
   return {
     specificationVersion: PROVIDER_SPEC_VERSION,
@@ -53,11 +65,20 @@ export function createOpenApiProvider(
       return inner?.toolNames ?? [];
     },
     start(signal: AbortSignal): Promise<void> {
+      if (closed)
+        return Promise.reject(new ToolError('PROVIDER_UNAVAILABLE', closedMessage, { retryable: false }));
       starting ??= (async () => {
         signal.throwIfAborted();
-        result = await importOpenApi(source, { ...options, signal });
+        try {
+          result = await importOpenApi(source, {
+            ...options,
+            signal: AbortSignal.any([signal, closing.signal]),
+          });
+        } catch (error) {
+          throw closed ? closedWhileStarting(error) : error;
+        }
+        if (closed) throw closedWhileStarting();
         signal.throwIfAborted();
-        if (closed) return;
         inner = createRestProvider({ ...options, tools: result.tools });
       })().catch((error: unknown) => {
         // a failed start (the document's server was down, the start was cancelled) may be retried
@@ -75,6 +96,7 @@ export function createOpenApiProvider(
     imported: () => result,
     async close() {
       closed = true;
+      closing.abort();
       await inner?.close();
     },
   };
