@@ -4,6 +4,7 @@ import type { Policy } from '@toolplane/policy';
 import type { Scrubber } from '@toolplane/scrubber';
 import type { LoadedConfig } from '../config/load.js';
 import { type ConfiguredProvider, createProviders } from './providers.js';
+import { pipelineStartTimeout } from './start-timeouts.js';
 import { StrayOutputLog } from './stray-output.js';
 
 /** Everything a command needs: the orchestrator with policy and scrubber in place. */
@@ -54,7 +55,8 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
   const { limits, scrubber: scrubberConfig } = loaded.config;
   const orchestrator = createOrchestrator({
     timeoutMs: limits.timeoutMs,
-    startTimeoutMs: limits.startTimeoutMs,
+    // a backstop: the MCP servers stop their own start at the limit, saying why
+    startTimeoutMs: pipelineStartTimeout(limits.startTimeoutMs),
     output: { maxBytes: limits.maxOutputBytes },
     ...(limits.maxConcurrency ? { maxConcurrency: limits.maxConcurrency } : {}),
     ...(limits.rateLimit ? { rateLimit: limits.rateLimit } : {}),

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { type ToolProvider, ToolError } from '@toolplane/core';
 import type { LoadedConfig } from '../config/load.js';
 import { configError } from '../output/cli-error.js';
+import { withStartupTimeout } from './start-timeouts.js';
 import type { StrayOutputLog } from './stray-output.js';
 
 /** A provider and where it came from in the config (for doctor and error messages). */
@@ -30,7 +31,10 @@ export async function createProviders(
     const { createMcpProviders, loadMcpConfig } = await import('@toolplane/mcp-provider');
     const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: directory });
     const key = loaded.mcpKey ?? 'mcpServers';
-    const providers = createMcpProviders(mcp, strayOutput ? { onEvent: strayOutput.onEvent } : {});
+    const providers = createMcpProviders(
+      withStartupTimeout(mcp, config.limits.startTimeoutMs),
+      strayOutput ? { onEvent: strayOutput.onEvent } : {},
+    );
     for (const provider of providers) out.push({ provider, source: `${key}.${provider.namespace}` });
     // a server whose name the loader refuses (`__proto__`) gets no provider, not even a failed
     // one: it would be left out without a word while the command goes on

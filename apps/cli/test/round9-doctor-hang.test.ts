@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir, writeJsonFile } from './helpers.js';
+
+// A stdio MCP server that hangs before it answers initialize (it waits for a database, say) was
+// reported by doctor as "did not start within 60000 ms", and nothing else: the pipeline's start
+// timeout (limits.startTimeoutMs) and the MCP provider's own (60 s by default too) raced, the
+// pipeline's won, and the provider's error, which quotes the server's stderr, was never shown.
+// Now the MCP servers get limits.startTimeoutMs as their own startup timeout, so their error is
+// the one reported; the pipeline's comes later, as a backstop.
+let dir: { path: string; cleanup(): Promise<void> };
+const hanging = "console.error('waiting for the database at db.internal:5432'); setInterval(() => {}, 1000);";
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeJsonFile(dir.path, 'toolplane.config.json', {
+    mcpServers: { hangs: { command: process.execPath, args: ['-e', hanging] } },
+    builtin: false,
+    limits: { startTimeoutMs: 3000 },
+  });
+});
+afterAll(() => dir.cleanup());
+
+describe('a stdio server that hangs before initialize', () => {
+  it('is reported with its stderr by doctor and tools list', async () => {
+    const [doctor, json, list] = await Promise.all([
+      runCli(['doctor'], { cwd: dir.path }),
+      runCli(['doctor', '--json'], { cwd: dir.path }),
+      runCli(['tools', 'list'], { cwd: dir.path }),
+    ]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      /^hangs\s+mcp\s+FAILED\s.*did not initialize within 3000 ms.*stderr: waiting for the database at db\.internal:5432/m,
+    );
+    const report = JSON.parse(json.stdout) as { providers: { provider: string; detail: string }[] };
+    expect(report.providers.find((row) => row.provider === 'hangs')?.detail).toContain(
+      'stderr: waiting for the database',
+    );
+    expect(list.code).toBe(0);
+    expect(list.stderr).toMatch(/warning: provider hangs did not start: .*stderr: waiting for the database/);
+  });
+});
