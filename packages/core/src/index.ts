@@ -77,6 +77,7 @@ export {
 export {
   type CompiledSchema,
   type CompileSchemaOptions,
+  type InvalidOutcome,
   type ValidationIssue,
   type ValidationOutcome,
   compileSchema,

@@ -181,3 +181,18 @@ describe('compileSchema on schemas that overflow the stack', () => {
     expect(compiled.validate({ children: [{ children: [] }] }).valid).toBe(true);
   });
 });
+
+describe('formatIssues of a failed outcome', () => {
+  it('counts the issues a validation only counted (5,000 wrong items: 4,995 more, not 995)', () => {
+    const compiled = compileSchema({
+      type: 'object',
+      properties: { items: { type: 'array', items: { type: 'string' } } },
+    });
+    const outcome = compiled.validate({ items: Array.from({ length: 5000 }, (_, index) => index) });
+    if (outcome.valid) throw new Error('expected the items to fail');
+    expect(formatIssues(outcome)).toMatch(/^args\.items\[0\]: must be string; .*; and 4995 more$/);
+    expect(formatIssues(outcome, 1)).toBe('args.items[0]: must be string; and 4999 more');
+    // the issues alone can count only the 1,000 described: why callers pass the outcome
+    expect(formatIssues(outcome.issues, 1)).toBe('args.items[0]: must be string; and 999 more');
+  });
+});

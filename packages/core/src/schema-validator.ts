@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ToolError, errorMessage } from './errors.js';
 import { type PatternTest, patternTest } from './pattern-engine.js';
+import { checkableProto } from './proto-properties.js';
 import { type EngineOptions, engineFor } from './schema-engines.js';
 import { DEFAULT_MAX_SCHEMA_NODES, countSchemaNodes } from './schema-size.js';
 import type { JsonSchema } from './spec.js';
@@ -82,7 +83,8 @@ let anonymous = 0;
  * are not registered (they are not: two tools may share an id), so it is compiled again under
  * an id of its own; the caller's object is not changed.
  */
-function compileWithBase(schema: JsonSchema): ValidateFunction {
+function compileWithBase(given: JsonSchema): ValidateFunction {
+  const schema = checkableProto(given);
   const engine = engineFor(schema, options);
   try {
     return engine.compile(schema as Record<string, unknown>);
@@ -178,16 +180,37 @@ export function compileSchema(schema: JsonSchema, compileOptions: CompileSchemaO
   return compiled;
 }
 
+/** A validation that failed: what {@link formatIssues} reads its issues and their count from. */
+export type InvalidOutcome = Extract<ValidationOutcome, { readonly valid: false }>;
+
 /**
- * Joins issues into one line: `args.q: is required; args.limit: must be <= 100`, and `and 12
- * more` past `max`; `total` is how many there are when `issues` lists only some (a
- * validation's `issueCount`).
+ * Joins issues into one line: `args.q: is required; args.limit: must be <= 100`, naming the
+ * first `max` (5) and `and N more` for the rest. Pass the failed outcome itself: a validation
+ * describes at most 1,000 issues and counts the rest (`issueCount`), and `formatIssues(outcome)`
+ * counts them all. Given only `outcome.issues`, it can count only those 1,000 (`and 995 more`
+ * for 5,000 wrong items) unless `total` (the `issueCount`) is given as well.
+ *
+ * @example
+ * const outcome = compileSchema(schema).validate(args);
+ * if (!outcome.valid) throw new ToolError('INVALID_ARGUMENTS', formatIssues(outcome));
  */
-export function formatIssues(issues: readonly ValidationIssue[], max = 5, total = issues.length): string {
+export function formatIssues(outcome: InvalidOutcome, max?: number): string;
+export function formatIssues(issues: readonly ValidationIssue[], max?: number, total?: number): string;
+export function formatIssues(
+  given: readonly ValidationIssue[] | InvalidOutcome,
+  max = 5,
+  total?: number,
+): string {
+  const issues = isOutcome(given) ? given.issues : given;
+  const counted = isOutcome(given) ? (given.issueCount ?? issues.length) : (total ?? issues.length);
   const shown = issues.slice(0, max).map((issue) => `${issue.path}: ${issue.message}`);
-  const count = Math.max(total, issues.length);
+  const count = Math.max(counted, issues.length);
   if (count > shown.length) shown.push(`and ${count - shown.length} more`);
   return shown.join('; ');
+}
+
+function isOutcome(given: readonly ValidationIssue[] | InvalidOutcome): given is InvalidOutcome {
+  return !Array.isArray(given);
 }
 
 function toPath(instancePath: string): string {
