@@ -112,7 +112,7 @@ function changedArgs(state: CallState, call: ToolCall): ToolResult | undefined {
   if (outcome.valid) return undefined;
   return fail(
     'INTERNAL',
-    `a middleware after validation changed the arguments of ${state.route.name} so that they no longer match its input schema (${formatIssues(outcome.issues)}); the tool was not run. This is a bug in that middleware, not in the call`,
+    `a middleware after validation changed the arguments of ${state.route.name} so that they no longer match its input schema (${formatIssues(outcome)}); the tool was not run. This is a bug in that middleware, not in the call`,
   );
 }
 

@@ -45,7 +45,7 @@ export function validationMiddleware(
       return Promise.resolve(
         fail(
           'INVALID_ARGUMENTS',
-          `arguments for ${call.tool.name} do not match its input schema: ${formatIssues(outcome.issues, 5, outcome.issueCount)}. Fix them and call again.`,
+          `arguments for ${call.tool.name} do not match its input schema: ${formatIssues(outcome)}. Fix them and call again.`,
           {
             details: {
               issues: outcome.issues.slice(0, MAX_ISSUES),
