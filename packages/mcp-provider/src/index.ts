@@ -16,7 +16,7 @@ export {
 } from './config/types.js';
 export { DEFAULT_RESTART_POLICY, RESTART_BACKOFF_MS, type RestartPolicy } from './lifecycle/backoff.js';
 export type { McpEventListener, McpProviderEvent } from './lifecycle/events.js';
-export type { ConnectionState } from './lifecycle/server-connection.js';
+export type { ConnectionState } from './lifecycle/connection-types.js';
 export {
   type McpSharedRegistry,
   type SharedLease,

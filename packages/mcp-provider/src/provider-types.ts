@@ -1,7 +1,7 @@
 import type { ToolProvider, ToolSpec } from '@toolplane/core';
 import type { RestartPolicy } from './lifecycle/backoff.js';
 import type { McpEventListener } from './lifecycle/events.js';
-import type { ConnectionState } from './lifecycle/server-connection.js';
+import type { ConnectionState } from './lifecycle/connection-types.js';
 import type { McpSharedRegistry } from './lifecycle/shared-registry.js';
 import type { McpServerIdentity, McpSessionFactory } from './session/session.js';
 

@@ -103,7 +103,7 @@ export function createMcpProvider(
   ): Promise<T> {
     if (closed) throw closedError();
     try {
-      return await work(untilClosed(signal));
+      return await untilClosed(signal, work);
     } catch (error) {
       throw closed ? closedError() : error;
     }
@@ -178,7 +178,8 @@ export function createMcpProvider(
     };
     try {
       // a running server needs no signal to wait on: do not make the context create one
-      const session = connection.session ?? (await connection.start(untilClosed(ctx.signal)));
+      const session =
+        connection.session ?? (await untilClosed(ctx.signal, (until) => connection.start(until)));
       try {
         return await send(session);
       } catch (error) {
@@ -188,7 +189,9 @@ export function createMcpProvider(
         // session, never twice. Another call's 404 may have renewed the session already.
         const current = connection.session;
         return await send(
-          current && current !== session ? current : await connection.reconnect(untilClosed(ctx.signal)),
+          current && current !== session
+            ? current
+            : await untilClosed(ctx.signal, (until) => connection.reconnect(until)),
         );
       }
     } catch (error) {

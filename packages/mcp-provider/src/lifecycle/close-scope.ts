@@ -1,9 +1,10 @@
 import { type AbortSource, type ToolContext, onAbort } from '@toolplane/core';
+import { eitherSignal } from './either-signal.js';
 
 /** What closing one provider ends; see {@link closeScope}. */
 export interface CloseScope {
-  /** The caller's signal, ended by the close too (a shared server). */
-  untilClosed(signal: AbortSignal | undefined): AbortSignal | undefined;
+  /** Runs `work` with the caller's signal, ended by the close too (a shared server). */
+  untilClosed<T>(signal: AbortSignal | undefined, work: (signal?: AbortSignal) => Promise<T>): Promise<T>;
   /** A call's cancellation: the caller's, and the close (a shared server). */
   callAbort(ctx: ToolContext): AbortSource;
   /** The provider closes: what waits through this scope ends with `reason`. */
@@ -20,8 +21,16 @@ export function closeScope(shared: boolean): CloseScope {
   const lifetime = new AbortController();
   const closing = new Set<(reason: unknown) => void>();
   return {
-    untilClosed: (signal) =>
-      shared ? (signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal) : signal,
+    async untilClosed(signal, work) {
+      if (!shared) return work(signal);
+      if (!signal) return work(lifetime.signal);
+      const either = eitherSignal([signal, lifetime.signal]);
+      try {
+        return await work(either.signal);
+      } finally {
+        either.release();
+      }
+    },
     callAbort: (ctx) =>
       shared
         ? {

@@ -1,24 +1,14 @@
 import { ToolError, errorMessage } from '@toolplane/core';
-import { MCP_DEFAULTS, type McpServerConfig } from '../config/types.js';
-import type { McpSession, McpSessionFactory } from '../session/session.js';
-import { DEFAULT_RESTART_POLICY, type RestartPolicy, RestartTracker } from './backoff.js';
+import { MCP_DEFAULTS } from '../config/types.js';
+import type { McpSession } from '../session/session.js';
+import { DEFAULT_RESTART_POLICY, RestartTracker } from './backoff.js';
+import type { ConnectionState, ServerConnectionOptions } from './connection-types.js';
+import { eitherSignal } from './either-signal.js';
 import type { McpEventListener } from './events.js';
 import { startHealthProbes } from './health-probes.js';
 import { type ProtocolErrorReports, protocolErrorEvents } from './protocol-errors.js';
 import { RestartWaiters } from './restart-waiters.js';
 import { SharedStart } from './shared-start.js';
-
-/** Where a server connection is in its life. */
-export type ConnectionState = 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'closed';
-
-/** Options of {@link ServerConnection}. */
-export interface ServerConnectionOptions {
-  readonly server: string;
-  readonly config: McpServerConfig;
-  readonly openSession: McpSessionFactory;
-  readonly onEvent?: McpEventListener;
-  readonly restartPolicy?: RestartPolicy;
-}
 
 /**
  * One live connection to one server: starts it with a startup timeout, restarts it with
@@ -110,9 +100,11 @@ export class ServerConnection {
     this.state = state;
     const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
     const lifetime = this.lifetime.signal;
-    const run = (abandoned: AbortSignal): Promise<McpSession> =>
-      this.options
-        .openSession({ signal: AbortSignal.any([abandoned, lifetime]), timeoutMs })
+    const run = (abandoned: AbortSignal): Promise<McpSession> => {
+      const either = eitherSignal([abandoned, lifetime]);
+      return this.options
+        .openSession({ signal: either.signal, timeoutMs })
+        .finally(() => either.release())
         .then((session) => this.adopt(session))
         .catch((error: unknown) => {
           this.starting = undefined;
@@ -127,6 +119,7 @@ export class ServerConnection {
           if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
           throw this.unavailable(`failed to start: ${this.lastError}`);
         });
+    };
     // a restart waits for nobody's signal: it is never abandoned
     const pending = new SharedStart(run, state === 'restarting');
     this.starting = pending;

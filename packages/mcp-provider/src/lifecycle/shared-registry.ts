@@ -1,7 +1,8 @@
 import { stableStringify } from '@toolplane/core';
 import type { McpServerConfig } from '../config/types.js';
 import type { McpEventListener } from './events.js';
-import { ServerConnection, type ServerConnectionOptions } from './server-connection.js';
+import type { ServerConnectionOptions } from './connection-types.js';
+import { ServerConnection } from './server-connection.js';
 import { type SharedSettings, checkSharedSettings } from './shared-settings.js';
 
 /** A provider's hold on a shared connection. */

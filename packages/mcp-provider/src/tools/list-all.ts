@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { eitherSignal } from '../lifecycle/either-signal.js';
 import type { McpProviderEvent } from '../lifecycle/events.js';
 import { protocolErrorEvents } from '../lifecycle/protocol-errors.js';
 import type { McpSession, McpToolDefinition } from '../session/session.js';
@@ -31,7 +32,8 @@ export async function listAllTools(
     () => whole.abort(new Error('the whole listing took too long')),
     options.requestTimeoutMs,
   );
-  const signal = options.signal ? AbortSignal.any([options.signal, whole.signal]) : whole.signal;
+  const either = options.signal ? eitherSignal([options.signal, whole.signal]) : undefined;
+  const signal = either?.signal ?? whole.signal;
   try {
     return await listPages(
       session,
@@ -47,6 +49,7 @@ export async function listAllTools(
       { cause: error },
     );
   } finally {
+    either?.release();
     clearTimeout(timer);
     reports.flush();
   }
