@@ -31,25 +31,65 @@ export class CallStoppedError extends Error {
 /**
  * The response of `request`, or a rejection as soon as `stop` fires. undici settles a request
  * aborted while it waits for a pool slot or for its connection (a TLS handshake that hangs) only
- * once that connection is made or times out: the call must not wait for that. A response that
- * still arrives after the stop has its body destroyed, so its connection is not held.
+ * once that connection is made or times out: the call must not wait for that.
  */
 export function untilStopped(
   request: Promise<Dispatcher.ResponseData>,
   stop: CallStop,
+): Promise<Dispatcher.ResponseData> {
+  return firstOf(
+    request,
+    (onStop) => {
+      if (stop.aborted) {
+        onStop();
+        return undefined;
+      }
+      stop.once('abort', onStop);
+      return () => stop.off('abort', onStop);
+    },
+    () => new CallStoppedError(`the call was stopped (${stop.reason})`),
+  );
+}
+
+/** The response of `request`, or the signal's reason as soon as it aborts (see {@link untilStopped}). */
+export function untilAborted(
+  request: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  return firstOf(
+    request,
+    (onStop) => {
+      if (signal.aborted) {
+        onStop();
+        return undefined;
+      }
+      signal.addEventListener('abort', onStop, { once: true });
+      return () => signal.removeEventListener('abort', onStop);
+    },
+    () => signal.reason,
+  );
+}
+
+/**
+ * Settles with `request` or with `stopped()` once `listen` reports a stop, whichever comes first.
+ * A response that still arrives after the stop has its body destroyed, so its connection is not held.
+ */
+function firstOf(
+  request: Promise<Dispatcher.ResponseData>,
+  listen: (onStop: () => void) => (() => void) | undefined,
+  stopped: () => unknown,
 ): Promise<Dispatcher.ResponseData> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const onStop = (): void => {
       if (settled) return;
       settled = true;
-      reject(new CallStoppedError(`the call was stopped (${stop.reason})`));
+      reject(stopped());
     };
-    if (stop.aborted) onStop();
-    else stop.once('abort', onStop);
+    const unlisten = listen(onStop);
     request.then(
       (response) => {
-        stop.off('abort', onStop);
+        unlisten?.();
         if (!settled) {
           settled = true;
           resolve(response);
@@ -59,7 +99,7 @@ export function untilStopped(
         response.body.destroy();
       },
       (error: unknown) => {
-        stop.off('abort', onStop);
+        unlisten?.();
         if (settled) return;
         settled = true;
         reject(error);

@@ -2,6 +2,7 @@ import { constants, createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { type Dispatcher, request } from 'undici';
+import { untilAborted } from '../call-stop.js';
 
 /** Default of `maxDocumentBytes`: 64 MiB. */
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -46,12 +47,16 @@ export async function fetchDocumentText(target: string, limits: ReadLimits): Pro
   const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
   let response: Dispatcher.ResponseData | undefined;
   try {
-    response = await request(target, {
-      method: 'GET',
-      headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' },
+    // undici settles a fetch aborted while it connects only once connected or timed out (10 s)
+    response = await untilAborted(
+      request(target, {
+        method: 'GET',
+        headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' },
+        signal,
+        ...(limits.dispatcher ? { dispatcher: limits.dispatcher } : {}),
+      }),
       signal,
-      ...(limits.dispatcher ? { dispatcher: limits.dispatcher } : {}),
-    });
+    );
     if (response.statusCode !== 200) {
       throw new ToolError(
         'PROVIDER_UNAVAILABLE',
