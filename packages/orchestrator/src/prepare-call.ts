@@ -61,7 +61,14 @@ export function prepareCall(
   const callId = picked.callId;
   const sessionId = recordedSessionId(given.session);
   if (deps.closed) {
-    const refusal = fail('PROVIDER_UNAVAILABLE', 'the orchestrator is closed');
+    // retrying cannot help: a closed orchestrator runs nothing again
+    const refusal = fail(
+      'PROVIDER_UNAVAILABLE',
+      'the orchestrator is closed; create a new one to call tools',
+      {
+        retryable: false,
+      },
+    );
     return { tool: name, callId, sessionId, refusal };
   }
   const admitted = admitCall(
