@@ -16,9 +16,17 @@ export interface PendingRequests {
 export function trackPendingRequests(transport: Transport): PendingRequests {
   const pending = new Set<Id>();
   const waiters: (() => void)[] = [];
+  const settled = (id: unknown): void => {
+    if ((typeof id === 'string' || typeof id === 'number') && pending.delete(id) && pending.size === 0)
+      for (const waiter of waiters.splice(0)) waiter();
+  };
   const received = transport.onmessage;
   transport.onmessage = (message, extra) => {
     if ('method' in message && 'id' in message) pending.add(message.id);
+    // a request the client cancelled gets no answer (the SDK server drops it, as MCP says): it
+    // is no longer pending, or it would stay for the session's life and hold up drain()
+    else if ('method' in message && message.method === 'notifications/cancelled')
+      settled((message.params as { requestId?: unknown } | undefined)?.requestId);
     received?.(message, extra);
   };
   const send = transport.send.bind(transport);
@@ -26,9 +34,7 @@ export function trackPendingRequests(transport: Transport): PendingRequests {
     try {
       await send(message, options);
     } finally {
-      if (!('method' in message) && 'id' in message && message.id != null && pending.delete(message.id)) {
-        if (pending.size === 0) for (const waiter of waiters.splice(0)) waiter();
-      }
+      if (!('method' in message) && 'id' in message) settled(message.id);
     }
   };
   return {
