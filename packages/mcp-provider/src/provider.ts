@@ -75,6 +75,7 @@ export function createMcpProvider(
     ...(cachePath ? { cachePath } : {}),
   });
   let closed = false;
+  let closing: Promise<void> | undefined;
   const closedError = (): ToolError =>
     new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${name}": the provider was closed`, {
       details: { server: name },
@@ -259,15 +260,18 @@ export function createMcpProvider(
         return performance.now() - started;
       });
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (idleTimer) clearTimeout(idleTimer);
-      // a shared connection outlives this provider: stop listening to it, end what waits on it
-      tools.close();
-      scope.end(closedError());
-      if (lease) await lease.release();
-      else await connection.close();
+    close() {
+      // a second close waits for the first: the server is gone once any of them resolves
+      closing ??= (async () => {
+        closed = true;
+        if (idleTimer) clearTimeout(idleTimer);
+        // a shared connection outlives this provider: stop listening to it, end what waits on it
+        tools.close();
+        scope.end(closedError());
+        if (lease) await lease.release();
+        else await connection.close();
+      })();
+      return closing;
     },
   };
 }

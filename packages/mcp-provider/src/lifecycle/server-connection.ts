@@ -2,6 +2,7 @@ import { ToolError, errorMessage } from '@toolplane/core';
 import { MCP_DEFAULTS } from '../config/types.js';
 import type { McpSession } from '../session/session.js';
 import { DEFAULT_RESTART_POLICY, RestartTracker } from './backoff.js';
+import { cancelledStartError, unavailableError } from './connection-errors.js';
 import type { ConnectionState, ServerConnectionOptions } from './connection-types.js';
 import { eitherSignal } from './either-signal.js';
 import type { McpEventListener } from './events.js';
@@ -23,6 +24,7 @@ export class ServerConnection {
   private starting: SharedStart | undefined;
   /** The stop of an operator's restart in progress. */
   private stopping: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
   private readonly waiters = new RestartWaiters();
   private readonly tracker: RestartTracker;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -67,9 +69,7 @@ export class ServerConnection {
   };
 
   private unavailable(why: string): ToolError {
-    return new ToolError('PROVIDER_UNAVAILABLE', `MCP server "${this.server}" is unavailable: ${why}`, {
-      details: { server: this.server, state: this.state },
-    });
+    return unavailableError(this.server, this.state, why);
   }
 
   /** Starts the server if it is not running; resolves with the open session. */
@@ -85,15 +85,17 @@ export class ServerConnection {
       return starting.promise.then(again, again);
     }
     if (starting) return starting.join(signal, () => this.cancelled());
-    if (this.state === 'restarting') return this.waitForRestart(signal);
+    if (this.state === 'restarting') {
+      const timeoutMs = this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs;
+      const timedOut = () => this.unavailable(`it is restarting after: ${this.lastError}`);
+      return this.waiters.wait(signal, timeoutMs, timedOut, () => this.cancelled());
+    }
     if (this.state === 'failed') return Promise.reject(this.unavailable(this.lastError));
     return this.open('starting').join(signal, () => this.cancelled());
   }
 
   private cancelled(): ToolError {
-    return new ToolError('CANCELLED', `MCP server "${this.server}": the start was cancelled by the caller`, {
-      details: { server: this.server },
-    });
+    return cancelledStartError(this.server);
   }
 
   private open(state: 'starting' | 'restarting'): SharedStart {
@@ -201,15 +203,6 @@ export class ServerConnection {
     this.restartTimer.unref?.();
   }
 
-  private waitForRestart(signal?: AbortSignal): Promise<McpSession> {
-    return this.waiters.wait(
-      signal,
-      this.options.config.startupTimeoutMs ?? MCP_DEFAULTS.startupTimeoutMs,
-      () => this.unavailable(`it is restarting after: ${this.lastError}`),
-      () => this.cancelled(),
-    );
-  }
-
   /** The session ends: what its protocol errors held back is reported now. */
   private endProtocolErrors(): void {
     this.protocolErrors?.flush();
@@ -276,9 +269,13 @@ export class ServerConnection {
     }
   }
 
-  /** Stops for good: kills the server, fails waiters. Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.state === 'closed') return;
+  /** Stops for good: kills the server, fails waiters. A second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     const starting = this.starting?.promise;
     this.state = 'closed';
     this.lifetime.abort();
