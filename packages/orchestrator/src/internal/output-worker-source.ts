@@ -108,7 +108,8 @@ async function grep({ file, pattern, flags, context, maxMatches, maxLine, lines 
   const out = [];
   const before = [];
   let number = 0, matches = 0, after = 0, lastPrinted = 0;
-  const reader = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const reader = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of reader) {
       number++;
@@ -134,6 +135,9 @@ async function grep({ file, pattern, flags, context, maxMatches, maxLine, lines 
     }
   } finally {
     reader.close();
+    // closing the reader leaves its stream open: a grep that stopped at its match limit kept
+    // the file descriptor for as long as the warm worker lived
+    input.destroy();
   }
   const shown = Math.min(matches, maxMatches);
   const header = '[' + shown + ' matching line' + (shown === 1 ? '' : 's') +

@@ -205,10 +205,8 @@ async function readLines(
   let number = 0;
   let used = 0;
   let note = '';
-  const reader = createInterface({
-    input: createReadStream(stored.file, { encoding: 'utf8', signal }),
-    crlfDelay: Infinity,
-  });
+  const input = createReadStream(stored.file, { encoding: 'utf8', signal });
+  const reader = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of reader) {
       number++;
@@ -229,6 +227,9 @@ async function readLines(
     }
   } finally {
     reader.close();
+    // closing the reader leaves its stream open: a read that stopped early kept its file
+    // descriptor (and the deleted file's disk space) until the process ended
+    input.destroy();
   }
   const last = first + lines.length - 1;
   return `[lines ${first}-${last} of ${stored.lines}]\n${lines.join('\n')}${note}`;
