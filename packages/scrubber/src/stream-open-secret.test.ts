@@ -104,6 +104,12 @@ describe('a stream through a Secret longer than its window', () => {
     );
   });
 
+  it('streams a Secret whose values repeat `kind: Secret` thousands of times as one-shot does', () => {
+    const text = 'kind: Secret\ndata:\n  k: '.repeat(8_000);
+    const expected = scrubber.scrub(text).text;
+    for (const cut of [64, 65_536]) expect(streamAll(text, cut), `chunks of ${cut}`).toBe(expected);
+  });
+
   it('leaves a ConfigMap after a long Secret alone, and does not carry a closed Secret into it', () => {
     const text = `${manyKeysYaml(300)}kind: ConfigMap\ndata:\n${Array.from({ length: 300 }, (_, i) => `  SETTING_${i}: plain-value-${i}`).join('\n')}\n`;
     const expected = scrubber.scrub(text).text;

@@ -27,6 +27,8 @@ const last: { yaml?: Reach; json?: Reach } = {};
 interface Reach {
   readonly text: string;
   readonly until: number;
+  /** The anchor whose object this read (a stream's carry starts from it). */
+  readonly object: number;
   /** The last anchor met: a scan meets them in increasing order, so a smaller one is a new scan. */
   anchor: number;
   /** JSON: the last anchor read (not skipped) and the `{` of its object (-1: none), a waypoint for the next walk back. */
@@ -139,7 +141,7 @@ function yamlSecret(text: string, anchor: number): RuleMatch[] | undefined {
     until = next.end + 1;
   }
   until = Math.min(until, text.length);
-  last.yaml = { text, until, anchor };
+  last.yaml = { text, until, anchor, object: anchor };
   const out: RuleMatch[] = [];
   for (let cursor = from; cursor < until; ) {
     const line = lineAt(text, cursor);
@@ -181,7 +183,7 @@ function jsonSecret(text: string, anchor: number): RuleMatch[] | undefined {
       }
     }
   }
-  last.json = { text, until: progress.reach, anchor, at: anchor, open };
+  last.json = { text, until: progress.reach, anchor, object: anchor, at: anchor, open };
   return out;
 }
 
@@ -201,6 +203,13 @@ function matchSecret(text: string, anchor: number): RuleMatch[] | undefined {
   return spans === undefined || spans.length === 0 ? undefined : spans;
 }
 
+/** The anchor of the object last read in `text` when `at` lies in what that read covered, else -1. */
+function objectRead(reach: Reach | undefined, text: string, at: number): number {
+  return reach !== undefined && reach.text === text && reach.object < at && at < reach.until
+    ? reach.object
+    : -1;
+}
+
 /** Every `data` and `stringData` value of a Kubernetes Secret manifest (YAML or JSON). */
 export const kubernetesSecret: SecretRule = {
   id: 'kubernetes_secret',
@@ -209,7 +218,12 @@ export const kubernetesSecret: SecretRule = {
   anchors: [YAML_ANCHOR, '"kind": "Secret"', '"kind":"Secret"'],
   match: matchSecret,
   openFrom: openManifestStart,
-  carry: manifestCarry,
+  // The objects the scan just read tell the carry where the Secret a cut lies in begins.
+  carry: (text, at, maxBack) =>
+    manifestCarry(text, at, maxBack, {
+      yaml: objectRead(last.yaml, text, at),
+      json: objectRead(last.json, text, at),
+    }),
   maxLength: 2 * MAX_SCAN,
   positives: (fake) => {
     const url = Buffer.from(

@@ -61,8 +61,8 @@ function yamlAnchor(text: string, at: number): number {
   return -1;
 }
 
-function yamlCarry(text: string, at: number, maxBack: number): Carry | undefined {
-  const anchor = yamlAnchor(text, at);
+function yamlCarry(text: string, at: number, maxBack: number, known: number): Carry | undefined {
+  const anchor = known !== -1 ? known : yamlAnchor(text, at);
   if (anchor === -1) return undefined;
   const own = lineAt(text, text.lastIndexOf('\n', anchor - 1) + 1);
   if (own.end >= at) return undefined;
@@ -172,8 +172,8 @@ function inString(
   return from === -1 ? undefined : { prefix: `${prefix}"":"`, from, inValue };
 }
 
-function jsonCarry(text: string, at: number, maxBack: number): Carry | undefined {
-  const anchor = jsonAnchor(text, at);
+function jsonCarry(text: string, at: number, maxBack: number, known: number): Carry | undefined {
+  const anchor = known !== -1 ? known : jsonAnchor(text, at);
   if (anchor === -1) return undefined;
   const open = objectStart(text, anchor, MAX_SCAN);
   if (open === -1) return undefined;
@@ -251,11 +251,17 @@ function jsonCarry(text: string, at: number, maxBack: number): Carry | undefined
 /**
  * A carry for a stream cut at `at` inside a Kubernetes Secret that began before it (YAML with
  * `kind: Secret` before the cut, or JSON with `"kind":"Secret"` before it); `undefined` when `at`
- * is in no such object.
+ * is in no such object. `known` names the anchor of an object the scan read around `at`, if any
+ * (else the anchor is searched back, at most 64 of them).
  */
-export function manifestCarry(text: string, at: number, maxBack: number): Carry | undefined {
-  const yaml = yamlCarry(text, at, maxBack);
-  const json = jsonCarry(text, at, maxBack);
+export function manifestCarry(
+  text: string,
+  at: number,
+  maxBack: number,
+  known: { readonly yaml?: number; readonly json?: number } = {},
+): Carry | undefined {
+  const yaml = yamlCarry(text, at, maxBack, known.yaml ?? -1);
+  const json = jsonCarry(text, at, maxBack, known.json ?? -1);
   if (yaml === undefined) return json;
   if (json === undefined) return yaml;
   return json.from >= yaml.from ? json : yaml;
