@@ -9,6 +9,7 @@ import {
   fail,
 } from '@toolplane/core';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from './approvals/run-approval.js';
+import { createSharedQuestions, untilSettledOrAborted } from './approvals/shared-questions.js';
 import { loadShellParser } from './shell/parser.js';
 import type { PolicyDecision } from './decision.js';
 import type { Policy } from './policy.js';
@@ -89,6 +90,38 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
     }
   };
 
+  const questions = createSharedQuestions();
+
+  /**
+   * A call waiting while the same question is asked for another call: after an allow-always
+   * answer its decision is made again (now by the allow-list) and settles it; `undefined` when it
+   * must go on (the other answer was allow-once, deny, no answer or a failure).
+   */
+  const afterSameQuestion = async (
+    leader: Promise<ApprovalOutcome>,
+    call: ToolCall,
+    decision: PolicyDecision,
+    next: (call: ToolCall) => Promise<ToolResult>,
+  ): Promise<ToolResult | undefined> => {
+    const answered = await untilSettledOrAborted(leader, call.ctx.signal);
+    if (answered === 'cancelled') {
+      report(call, decision, 'denied', 'cancelled');
+      return fail('CANCELLED', `${call.tool.name} was cancelled while waiting for approval`);
+    }
+    if (answered.status !== 'answered' || answered.decision !== 'allow-always') return undefined;
+    const again = await policy.check(call);
+    if (again.decision === 'allow') {
+      if (again.pin?.status === 'unpinned') await remember(call, again, 'auto');
+      report(call, again, 'allowed');
+      return next(call);
+    }
+    if (again.decision === 'deny') {
+      report(call, again, 'denied');
+      return fail(again.code ?? 'DENIED', again.reason, { details: { source: again.source } });
+    }
+    return undefined;
+  };
+
   const ask = async (
     call: ToolCall,
     decision: PolicyDecision,
@@ -105,6 +138,19 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
         },
       );
     }
+    // Parallel calls that would ask the same question (same rules to remember) ask it once.
+    const key =
+      decision.command !== undefined && decision.suggestedRules.length === 0
+        ? undefined
+        : `${decision.source}\u0000${call.tool.name}\u0000${decision.suggestedRules.join('\u0000')}`;
+    const started = performance.now();
+    // From the last look at the questions in flight to registering this one, nothing awaits: two
+    // calls cannot both find none and both ask.
+    for (let leader = key === undefined ? undefined : questions.pending(key); leader !== undefined; ) {
+      const settled = await afterSameQuestion(leader, call, decision, next);
+      if (settled !== undefined) return settled;
+      leader = questions.pending(key as string);
+    }
     const request: ApprovalRequest = {
       id: createId('approval'),
       tool: call.tool.name,
@@ -115,11 +161,18 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
       ...(decision.suggestedRules.length > 0 ? { suggestedRule: decision.suggestedRules.join('; ') } : {}),
       principal: call.ctx.principal,
       sessionId: call.ctx.session.id,
-      timeoutMs,
+      // The time spent waiting on the same question for another call counts.
+      timeoutMs: Math.max(1, Math.round(timeoutMs - (performance.now() - started))),
     };
-    const outcome = await runApproval(channel, request, call.ctx.signal);
+    const asked = (async (): Promise<ApprovalOutcome> => {
+      const answer = await runApproval(channel, request, call.ctx.signal);
+      // Remembered before the calls waiting on this question decide again.
+      if (answer.status === 'answered' && answer.decision !== 'deny')
+        await remember(call, decision, answer.decision);
+      return answer;
+    })();
+    const outcome = await (key === undefined ? asked : questions.asking(key, asked));
     if (outcome.status === 'answered' && outcome.decision !== 'deny') {
-      await remember(call, decision, outcome.decision);
       report(call, decision, 'approved', outcome.status);
       return next(call);
     }
