@@ -2,6 +2,7 @@ import { type LookupAddress, type LookupOptions, lookup as dnsLookup } from 'nod
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import type { ConnectingSockets } from './connecting.js';
 
 /** `dns.lookup`'s shape: what `net.connect` calls to resolve a host name. */
 export type LookupFunction = (
@@ -146,15 +147,18 @@ function guardedLookup(lookup: LookupFunction): LookupFunction {
  */
 export function createPublicAgent(options: {
   readonly lookup?: LookupFunction;
+  /** Where the sockets still connecting are kept, for the provider's close(). */
+  readonly connecting?: ConnectingSockets;
   readonly connections: number;
   readonly connectTimeout: number;
   readonly headersTimeout: number;
   readonly bodyTimeout: number;
 }): Agent {
-  const base = buildConnector({
+  const built = buildConnector({
     lookup: guardedLookup(options.lookup ?? dnsLookup) as never,
     timeout: options.connectTimeout,
   });
+  const base = options.connecting ? options.connecting.track(built) : built;
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const host = bare(connectOptions.hostname);
     if (isIP(host) !== 0 && !isPublicAddress(host)) {

@@ -11,10 +11,11 @@ import {
   failFromError,
   formatIssues,
 } from '@toolplane/core';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, buildConnector } from 'undici';
 import { own } from './records.js';
 import { type LookupFunction, checkHostAddresses, createPublicAgent } from './address-guard.js';
 import { authSecrets } from './auth.js';
+import { ConnectingSockets } from './connecting.js';
 import { OAuthTokenCache } from './oauth-tokens.js';
 import type { RestAuthConfig, RestToolConfig } from './config.js';
 import { MAX_NESTING, MAX_TIMER_MS, countOption, nestsDeeperThan, timeoutMillis } from './limits.js';
@@ -146,11 +147,12 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
   }
 
   const ownsDispatcher = options.dispatcher === undefined;
+  const connecting = new ConnectingSockets();
   const dispatcher: Dispatcher =
     options.dispatcher ??
     new Agent({
+      connect: connecting.track(buildConnector({ timeout: connectTimeout })),
       connections,
-      connectTimeout,
       headersTimeout,
       bodyTimeout,
       keepAliveTimeout: 4_000,
@@ -160,6 +162,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
     ownsDispatcher && [...entries.values()].some((entry) => entry.config.publicAddressesOnly === true)
       ? createPublicAgent({
           ...(options.lookup ? { lookup: options.lookup } : {}),
+          connecting,
           connections,
           connectTimeout,
           headersTimeout,
@@ -279,6 +282,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
       // endpoint, a never-ending stream), and a closed provider must leave nothing running
       if (ownsDispatcher) await dispatcher.destroy();
       await publicDispatcher?.destroy();
+      connecting.destroyAll();
     },
   };
 }

@@ -97,6 +97,8 @@ async function silentServer(): Promise<{ port: number; open: Set<Socket> }> {
   const open = new Set<Socket>();
   const silent = createServer((socket) => {
     open.add(socket);
+    // read (and drop) the handshake, so the end of the connection is seen
+    socket.resume();
     socket.on('error', () => undefined);
     socket.on('close', () => open.delete(socket));
   });
@@ -189,6 +191,26 @@ describe('calls that undici has not sent yet', () => {
     expect(result.error.message).toContain('closed');
     expect(connectErrors()).toBe(0);
     expect(api.paths).toEqual([]);
+  }, 30_000);
+});
+
+describe('close while a connection is being made', () => {
+  it('ends the TLS handshake of a call in flight instead of leaving it to the connect timeout', async () => {
+    const silent = await silentServer();
+    const before = process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
+    const rest = provider(
+      { get: getTool(`https://127.0.0.1:${silent.port}/x`) },
+      { connectTimeoutMs: 20_000 },
+    );
+    const call = rest.execute('get', {}, createToolContext());
+    expect(await eventually(() => silent.open.size === 1)).toBe(true);
+    await rest.close();
+    expect(failure(await call).error.code).toBe('PROVIDER_UNAVAILABLE');
+    // the server sees the connection go (it stayed until the connect timeout), and this process
+    // holds no more sockets than before (earlier tests' may have ended meanwhile)
+    expect(await eventually(() => silent.open.size === 0, 300)).toBe(true);
+    const sockets = process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
+    expect(sockets).toBeLessThanOrEqual(before);
   }, 30_000);
 });
 
