@@ -84,3 +84,41 @@ it('onAbort puts one listener on a signal however many calls share it', () => {
   expect(heard).toEqual([48, 49]);
   expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
 });
+
+it('contexts made without a signal do not share one: listeners a tool leaves go with its context', async () => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => {
+    warnings.push(warning.name);
+  };
+  process.on('warning', onWarning);
+  try {
+    const signals = new Set<AbortSignal>();
+    let most = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const ctx = createToolContext();
+      // a tool that kills its child on abort, counting on the signal ending with the call
+      ctx.signal.addEventListener('abort', () => {}, { once: true });
+      signals.add(ctx.signal);
+      most = Math.max(most, getEventListeners(ctx.signal, 'abort').length);
+    }
+    // before: one signal for every such context, which collected all 10,000 listeners for good
+    expect(most).toBe(1);
+    expect(signals.size).toBe(10_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+  } finally {
+    process.off('warning', onWarning);
+  }
+});
+
+it('a context made without a signal never aborts, and copies of it share its signal', () => {
+  const ctx = createToolContext();
+  expect(ctx.signal.aborted).toBe(false);
+  expect(ctx.signal).toBe(ctx.signal);
+  expect(extendContext(ctx, { callId: 'other' }).signal).toBe(ctx.signal);
+  expect({ ...ctx }.signal).toBe(ctx.signal);
+  const heard: unknown[] = [];
+  const stop = onAbort(ctx, (reason) => heard.push(reason));
+  stop();
+  expect(heard).toEqual([]);
+});

@@ -4,7 +4,6 @@ import type { FileSystem } from './filesystem.js';
 import type { OpNode } from './op-tree.js';
 import type { Principal } from './principal.js';
 
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 const NOOP = (): void => {};
 /** The listeners `onAbort` keeps per signal (one real listener on each signal). */
 const FOLLOWERS = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
@@ -92,7 +91,6 @@ export type AbortSource = Pick<ToolContext, 'signal' | 'onAbort'>;
 export function onAbort(source: AbortSource, listener: (reason: unknown) => void): () => void {
   if (source.onAbort) return source.onAbort(listener);
   const signal = source.signal;
-  if (signal === NEVER_ABORTED) return NOOP; // createToolContext's default: nothing to listen to
   if (signal.aborted) {
     listener(signal.reason);
     return NOOP;
@@ -189,8 +187,17 @@ export function extendContext(ctx: ToolContext, overrides: Partial<ToolContext>)
 export function createToolContext(init: ToolContextInit = {}): ToolContext {
   const sessionId = init.session?.id ?? 'default';
   const callId = init.callId ?? createId('call');
+  const given = init.signal;
+  let made: AbortSignal | undefined;
   return {
-    signal: init.signal ?? NEVER_ABORTED,
+    // without a signal, each context gets its own, made when first read: one signal shared by
+    // every such context collected the listeners tools leave on it (a `once` listener that
+    // kills a child) for good, 10,000 calls made 10,000 of them and a MaxListenersExceededWarning
+    get signal(): AbortSignal {
+      if (given) return given;
+      made ??= new AbortController().signal;
+      return made;
+    },
     callId,
     principal: init.principal ?? {},
     session: { depth: 0, ...init.session, id: sessionId },
