@@ -1,9 +1,12 @@
 import { getEventListeners } from 'node:events';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { type ApprovalRequest, type ToolCall, type ToolResult, ok } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import {
   createCallbackApprovalChannel,
+  createHttpApprovalChannel,
   createPolicy,
   createTerminalApprovalChannel,
   policyMiddleware,
@@ -213,5 +216,45 @@ describe('the gate: many calls on one signal, and the same question asked by par
     answer('allow-always');
     const led = (await leader.result) as ToolResult;
     expect(led.ok).toBe(true);
+  });
+});
+
+describe('HTTP approval channel: an answer that never ends', () => {
+  it('reads at most 64 KB of an answer body, stops the endpoint sending, and denies saying why', async () => {
+    let sent = 0;
+    let stoppedSending = false;
+    const server: Server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = `{"decision":"allow-once","pad":"${'x'.repeat(16_384)}`;
+      // Writes as fast as the client reads, for as long as the connection lasts (bounded by 64 MB).
+      const pump = (): void => {
+        while (!response.destroyed && sent < 64 << 20) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+      };
+      response.on('close', () => {
+        stoppedSending = true;
+      });
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/approvals`;
+      const gate = policyMiddleware(createPolicy({}), {
+        approvals: createHttpApprovalChannel({ url }),
+        approvalTimeoutMs: 30_000,
+      });
+      const result = await gate.handle?.(call(bash, { command: 'make build' }), async () => ok('ran'));
+      expect(result?.ok).toBe(false);
+      if (result && !result.ok) expect(result.error.message).toMatch(/64 KB/);
+      for (let i = 0; i < 200 && !stoppedSending; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(stoppedSending).toBe(true);
+      expect(sent).toBeLessThan(64 << 20);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
