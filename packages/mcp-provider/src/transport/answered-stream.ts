@@ -26,6 +26,18 @@ export function requestIdsOf(body: unknown): Set<string> {
   return ids;
 }
 
+/** The ids of the requests a JSON-RPC POST body gives up on (`notifications/cancelled`), as keys. */
+export function cancelledIdsOf(body: unknown): Set<string> {
+  const ids = new Set<string>();
+  if (typeof body !== 'string' || !body.includes('notifications/cancelled')) return ids;
+  for (const message of messagesOf(body)) {
+    if (!isRecord(message) || message.method !== 'notifications/cancelled') continue;
+    const key = isRecord(message.params) ? idKey(message.params.requestId) : undefined;
+    if (key !== undefined) ids.add(key);
+  }
+  return ids;
+}
+
 /**
  * Follows the event stream that answers a POST and says when every request the POST sent has
  * its answer: the stream has nothing more to carry then (the spec has the server close it), and
@@ -39,6 +51,12 @@ export class AnsweredStream {
   private named = false;
 
   constructor(private readonly awaited: Set<string>) {}
+
+  /** The client gave up on a request (it will not be answered); true once none is left. */
+  giveUp(key: string): boolean {
+    this.awaited.delete(key);
+    return this.awaited.size === 0;
+  }
 
   /** Reads one chunk; true once every request of the POST has been answered. */
   read(chunk: Uint8Array): boolean {

@@ -1,5 +1,6 @@
-import { AnsweredStream, requestIdsOf } from './answered-stream.js';
+import { AnsweredStream, cancelledIdsOf, requestIdsOf } from './answered-stream.js';
 import { followForFetch, releasingBody } from './fetch-signal.js';
+import { OpenAnswerStreams } from './open-answer-streams.js';
 
 /** How the error of a message over the bound starts, for the transport's error handler to know it. */
 export const MESSAGE_TOO_LARGE = 'a message from the server exceeds';
@@ -12,13 +13,16 @@ export const MESSAGE_TOO_LARGE = 'a message from the server exceeds';
  *
  * An event stream that answers a POST ends once every request the POST sent has its answer
  * (the body is cancelled, so the connection goes): a server that held it open kept one
- * connection and reader per request.
+ * connection and reader per request. A request the client gave up on (see
+ * {@link OpenAnswerStreams}) counts as answered: its answer never comes.
  *
  * Each request follows the caller's signal through a signal of its own while it and its body
  * last (see {@link followForFetch}): the transports give every request one session-long signal.
  */
 export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): typeof fetch {
+  const open = new OpenAnswerStreams();
   return async (input, init) => {
+    if (init?.method === 'POST') open.givenUp(cancelledIdsOf(init.body));
     const follow = followForFetch(init?.signal);
     let response: Response;
     try {
@@ -35,7 +39,11 @@ export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): type
     const eventStream = response.headers.get('content-type')?.includes('text/event-stream') === true;
     const awaited = eventStream && init?.method === 'POST' ? requestIdsOf(init.body) : undefined;
     const answers = awaited && awaited.size > 0 ? new AnsweredStream(awaited) : undefined;
+    let forget = (): void => {};
     const limit = new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        if (answers && awaited) forget = open.add(new Set(awaited), answers, () => controller.terminate());
+      },
       transform(chunk, controller) {
         let start = 0;
         for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, start)) {
@@ -53,7 +61,11 @@ export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): type
         if (answers?.read(chunk)) controller.terminate();
       },
     });
-    return new Response(releasingBody(response.body.pipeThrough(limit), follow.release), {
+    const done = (): void => {
+      forget();
+      follow.release();
+    };
+    return new Response(releasingBody(response.body.pipeThrough(limit), done), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
