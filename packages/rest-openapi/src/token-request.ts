@@ -1,6 +1,7 @@
 import { PUBLIC_ONLY_HINT, addressDenied, pinnedDispatch } from './address-guard.js';
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
+import { untilAborted } from './call-stop.js';
 import { bodyText, decodeContent } from './decode.js';
 import { encodeStrict } from './encoding.js';
 import { readCapped, retryAfterOf } from './response.js';
@@ -49,13 +50,17 @@ export async function requestToken(
     const target = checkHost
       ? pinnedDispatch(url.origin, await checkHost(url.hostname, signal), headers)
       : { origin: url.origin, headers };
-    response = await dispatcher.request({
-      ...target,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      body: form.join('&'),
+    // ends at its timeout or the provider's close even while undici is still connecting
+    response = await untilAborted(
+      dispatcher.request({
+        ...target,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        body: form.join('&'),
+        signal,
+      }),
       signal,
-    });
+    );
   } catch (error) {
     throw transportError(error, url, 'is unreachable');
   }
