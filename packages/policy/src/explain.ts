@@ -1,5 +1,5 @@
 import type { ToolView } from '@toolplane/core';
-import type { StepRecord } from './pipeline.js';
+import type { StepRecord } from './pipeline-steps.js';
 
 /** Why a principal does or does not see a tool. */
 export interface Explanation {

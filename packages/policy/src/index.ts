@@ -32,8 +32,9 @@ export {
   createPinStore,
   definitionHash,
 } from './pin-store.js';
-export { PIPELINE_STEPS, type PipelineStep, type StepRecord } from './pipeline.js';
-export { type Policy, type PolicyOptions, type ShadowEvent, createPolicy } from './policy.js';
+export { PIPELINE_STEPS, type PipelineStep, type StepRecord } from './pipeline-steps.js';
+export { createPolicy } from './policy.js';
+export type { Policy, PolicyOptions, ShadowEvent } from './policy-types.js';
 export { BUILTIN_PROFILES, SUBAGENT_DENY, SUBAGENT_LEAF_DENY } from './profiles.js';
 export {
   type RateLimitMiddlewareOptions,

@@ -12,7 +12,7 @@ import { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from '
 import { createSharedQuestions, untilSettledOrAborted } from './approvals/shared-questions.js';
 import { loadShellParser } from './shell/parser.js';
 import type { PolicyDecision } from './decision.js';
-import type { Policy } from './policy.js';
+import type { Policy } from './policy-types.js';
 
 /** One decision of the gate, for logs and audits. */
 export interface GateEvent {

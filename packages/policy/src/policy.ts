@@ -1,163 +1,26 @@
 import {
   type PermissionMode,
   type RegisteredTool,
-  type RiskLevel,
   type ToolCall,
-  ToolError,
   type ToolView,
   isReadOnly,
   riskOf,
 } from '@toolplane/core';
-import { type AllowList, createAllowList } from './allow-list.js';
-import { type CompiledCommandRules, checkCommandLine } from './command-check.js';
-import { compileCommandPattern } from './command-pattern.js';
+import { createAllowList } from './allow-list.js';
+import { decideCommand } from './command-decision.js';
+import { compileCommandRules } from './command-rules-config.js';
 import type { PolicyConfig } from './config.js';
+import { type DecisionContext, makeDecision } from './decision-context.js';
 import type { PolicyDecision } from './decision.js';
 import { type Explanation, decidingStep, formatExplanation } from './explain.js';
 import { toolGroups } from './groups.js';
-import { PERMISSION_MODES, createModeTracker } from './modes.js';
-import { type PinState, type PinStore, createPinStore } from './pin-store.js';
-import {
-  type CompiledLists,
-  type ViewRules,
-  compileLists,
-  isVisible,
-  traceVisibility,
-  viewRules,
-} from './pipeline.js';
+import { createModeTracker } from './modes.js';
+import { type PinState, createPinStore } from './pin-store.js';
+import { isVisible, traceVisibility } from './pipeline.js';
+import type { Policy, PolicyOptions } from './policy-types.js';
 import { type RefSet, compileRefs } from './refs.js';
-import type { FindingCategory } from './shell/analysis.js';
-import { analyzeCommandLine } from './shell/extract.js';
-import { loadShellParser, loadedShellParser } from './shell/parser.js';
+import { type CompiledLists, type ViewRules, compileLists, viewRules } from './view-rules.js';
 
-/** What `filter` hid in shadow mode, or what `check` would have refused. */
-export interface ShadowEvent {
-  readonly kind: 'hide' | 'deny' | 'ask';
-  readonly tools: readonly string[];
-  readonly reason: string;
-  readonly view: ToolView;
-}
-
-/** Options of {@link createPolicy}: where approvals and pins are kept. */
-export interface PolicyOptions {
-  /** Grows with `allow-always` answers; in memory when absent. */
-  readonly allowList?: AllowList;
-  /** Definition pins of MCP/REST tools; in memory when absent. */
-  readonly pins?: PinStore;
-  /** Called in shadow mode with what would have been hidden. */
-  readonly onShadow?: (event: ShadowEvent) => void;
-}
-
-/** A compiled policy: what a principal sees, why, and whether a call may run. */
-export interface Policy {
-  readonly config: PolicyConfig;
-  readonly allowList: AllowList;
-  readonly pins: PinStore;
-  /** The tools this view may see, in their order (all of them in shadow mode). */
-  filter(tools: readonly RegisteredTool[], view: ToolView): readonly RegisteredTool[];
-  /** Why a tool is or is not visible to a view; uses the tools last given to `filter` or `setTools`. */
-  explain(tool: string | RegisteredTool, view: ToolView): Explanation;
-  /** Decides one call: allow, ask or deny, with the reason. Never throws; a failure to decide denies. */
-  check(call: ToolCall): Promise<PolicyDecision>;
-  /**
-   * The same decision without a promise when no I/O is needed (the per-call fast path of the
-   * gate); a promise when it must load stores or the shell grammar. May throw.
-   */
-  decide(call: ToolCall): PolicyDecision | Promise<PolicyDecision>;
-  /**
-   * Records an approval: pins the tool's definition, and for `allow-always` adds the suggested
-   * rules to the allow-list.
-   */
-  remember(
-    call: ToolCall,
-    decision: PolicyDecision,
-    answer: 'allow-once' | 'allow-always' | 'auto',
-  ): Promise<void>;
-  /** Tells the policy the full registry (for `explain` by name). */
-  setTools(tools: readonly RegisteredTool[]): void;
-  /** The effective permission mode of a session (children never exceed their parent). */
-  modeOf(view: ToolView): PermissionMode;
-}
-
-const CATEGORIES: ReadonlySet<string> = new Set([
-  'destructive-file-operation',
-  'disk-destruction',
-  'system-control',
-  'fork-bomb',
-  'remote-code-execution',
-  'reverse-shell',
-  'eval-injection',
-]);
-const MODES: ReadonlySet<string> = new Set(PERMISSION_MODES);
-
-/** A config list that must be an array of strings (a JSON file may hold anything). */
-function stringList(list: unknown, where: string): readonly string[] {
-  if (list === undefined) return [];
-  if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string'))
-    throw new ToolError('CONFIG_INVALID', `${where} must be an array of strings, such as ["git status"]`);
-  return list;
-}
-
-function compileCommandRules(config: PolicyConfig): CompiledCommandRules {
-  const compile = (key: 'allow' | 'ask' | 'deny') =>
-    stringList(config.commands?.[key], `commands.${key}`).map(compileCommandPattern);
-  const disabled = stringList(config.commands?.disableDefaultRules, 'commands.disableDefaultRules');
-  const unknown = disabled.find((category) => !CATEGORIES.has(category));
-  if (unknown !== undefined)
-    throw new ToolError(
-      'CONFIG_INVALID',
-      `commands.disableDefaultRules: "${unknown}" is not a category; use one of ${[...CATEGORIES].join(', ')}`,
-    );
-  if (config.mode !== undefined && !MODES.has(config.mode))
-    throw new ToolError(
-      'CONFIG_INVALID',
-      `mode "${String(config.mode)}" is unknown; use one of ${[...MODES].join(', ')}`,
-    );
-  return {
-    allow: compile('allow'),
-    ask: compile('ask'),
-    deny: compile('deny'),
-    disabledDefaults: new Set(disabled as readonly FindingCategory[]),
-  };
-}
-
-/** A relative path that stays in the working directory (accept-edits lets these be written). */
-function isWorkspacePath(path: string): boolean {
-  return !/^[/~\\]|^[A-Za-z]:|^<computed>$/.test(path) && !path.split(/[/\\]/).includes('..');
-}
-
-const NO_RULES: readonly string[] = [];
-/** Longer command lines are asked without parsing (a bound on the work one call can cause). */
-const MAX_COMMAND_LENGTH = 65_536;
-
-/** What every decision of one call shares. */
-interface DecisionContext {
-  readonly mode: PermissionMode;
-  readonly risk: RiskLevel;
-  readonly shadow: boolean;
-  pin: PinState | undefined;
-}
-
-function makeDecision(
-  context: DecisionContext,
-  decision: PolicyDecision['decision'],
-  source: PolicyDecision['source'],
-  reason: string,
-  suggestedRules: readonly string[] = NO_RULES,
-): PolicyDecision {
-  const made: { -readonly [K in keyof PolicyDecision]: PolicyDecision[K] } = {
-    decision,
-    source,
-    reason,
-    mode: context.mode,
-    risk: context.risk,
-    suggestedRules,
-    shadow: context.shadow,
-  };
-  if (decision === 'deny') made.code = 'DENIED';
-  if (context.pin && context.pin.status !== 'not-pinnable') made.pin = context.pin;
-  return made;
-}
 const NO_GROUPS: readonly string[] = [];
 
 function viewKey(view: ToolView, lists: CompiledLists): string {
@@ -183,6 +46,7 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
   const autoAllow = compileRefs(config.autoAllow, 'autoAllow');
   const alwaysAsk = compileRefs(config.alwaysAsk, 'alwaysAsk');
   const allowList = options.allowList ?? createAllowList();
+  const commandContext = { rules: commandRules, allowList };
   const pins = options.pins ?? createPinStore();
   const resolveMode = createModeTracker(config.mode ?? 'default');
   const shadow = config.shadow === true;
@@ -305,8 +169,8 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
     context.pin = pin;
     const currentPin = pin;
     if (tool.spec.commandArgument !== undefined) {
-      return checkCommand(call, makeDecision(context, 'allow', 'command', '')).then((decision) =>
-        withPin(decision, tool, currentPin),
+      return decideCommand(call, makeDecision(context, 'allow', 'command', ''), commandContext).then(
+        (decision) => withPin(decision, tool, currentPin),
       );
     }
     let decision: PolicyDecision;
@@ -338,68 +202,6 @@ export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}):
         [`tool:${tool.name}`],
       );
     return withPin(decision, tool, pin);
-  };
-
-  const checkCommand = async (call: ToolCall, base: PolicyDecision): Promise<PolicyDecision> => {
-    const argument = call.tool.spec.commandArgument as string;
-    const command = call.args[argument];
-    if (typeof command !== 'string') {
-      return {
-        ...base,
-        decision: 'deny',
-        code: 'INVALID_ARGUMENTS',
-        source: 'arguments',
-        reason: `argument "${argument}" of ${call.tool.name} must be a command line string`,
-      };
-    }
-    if (command.length > MAX_COMMAND_LENGTH) {
-      return {
-        ...base,
-        command,
-        decision: base.mode === 'plan' ? 'deny' : 'ask',
-        ...(base.mode === 'plan' ? { code: 'DENIED' as const } : {}),
-        source: 'command',
-        reason: `the command line is ${command.length} characters long; over ${MAX_COMMAND_LENGTH} it is not analyzed`,
-      };
-    }
-    const parser = loadedShellParser() ?? (await loadShellParser());
-    const analysis = analyzeCommandLine(parser, command);
-    const result = checkCommandLine(analysis, commandRules, allowList.commandPatterns());
-    const common = { ...base, command, commandCheck: result, suggestedRules: result.suggestedRules };
-    switch (result.verdict) {
-      case 'deny':
-        return { ...common, decision: 'deny', code: 'DENIED', source: 'command', reason: result.reason };
-      case 'ask':
-        if (base.mode === 'plan') break;
-        return { ...common, decision: 'ask', source: 'command', reason: result.reason };
-      case 'allow':
-        if (base.mode === 'plan') break;
-        return { ...common, decision: 'allow', source: 'command', reason: result.reason };
-      default:
-        if (base.mode === 'bypass')
-          return { ...common, decision: 'allow', source: 'mode', reason: `bypass mode: ${result.reason}` };
-        if (
-          base.mode === 'accept-edits' &&
-          result.unmatched.length === 0 &&
-          result.writes.every(isWorkspacePath)
-        )
-          return {
-            ...common,
-            decision: 'allow',
-            source: 'mode',
-            reason: `accept-edits mode allows file writes: ${result.reason}`,
-          };
-        if (base.mode !== 'plan')
-          return { ...common, decision: 'ask', source: 'command', reason: result.reason };
-    }
-    return {
-      ...common,
-      decision: 'deny',
-      code: 'DENIED',
-      source: 'mode',
-      reason:
-        'the session is in plan mode (read-only): shell commands do not run; leave plan mode to run them',
-    };
   };
 
   return {
