@@ -49,7 +49,7 @@ function callerSignal(options: unknown): AbortSignal | undefined {
 function startTimeout(limits: StartWaitLimits): ToolError {
   return new ToolError(
     'TIMEOUT',
-    `${limits.tool} did not start within its ${limits.timeoutMs} ms timeout: its provider was still starting, so it was not run. Call again once the provider is up (warmup()), or give the call a longer timeout`,
+    `${limits.tool} was not run: the providers were still starting when its ${limits.timeoutMs} ms timeout passed (a call waits for the providers registered before it to start). Call warmup() first, or give the call a longer timeout`,
     { details: { timeoutMs: limits.timeoutMs } },
   );
 }
