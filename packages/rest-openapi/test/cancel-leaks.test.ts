@@ -1,6 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
 import { getEventListeners } from 'node:events';
-import { type Socket, createServer } from 'node:net';
 import { createToolContext } from '@toolplane/core';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { failure, getTool } from './helpers/bad-input.js';
 import { countedServer, eventually } from './helpers/counted-server.js';
 import { fakeSecret, oauth, useCleanups } from './helpers/fixtures.js';
 import { sendJson } from './helpers/loopback.js';
+import { countConnectErrors, silentServer } from './helpers/silent-server.js';
 
 const { provider, defer } = useCleanups();
 
@@ -92,54 +92,15 @@ describe('connections after aborted calls', () => {
   });
 });
 
-/** A TCP server that accepts and never speaks: a TLS handshake with it hangs. Counts its sockets. */
-async function silentServer(): Promise<{ port: number; open: Set<Socket> }> {
-  const open = new Set<Socket>();
-  const silent = createServer((socket) => {
-    open.add(socket);
-    // read (and drop) the handshake, so the end of the connection is seen
-    socket.resume();
-    socket.on('error', () => undefined);
-    socket.on('close', () => open.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  defer(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
-        silent.close(() => resolve());
-      }),
-  );
-  return { port: (silent.address() as { port: number }).port, open };
-}
-
-/**
- * How many connections to `port` undici failed to make (a connect timeout among them) since this
- * was called; other tests in this process may be connecting elsewhere.
- */
-function countConnectErrors(port: number): () => number {
-  const channel = diagnostics.channel('undici:client:connectError');
-  let count = 0;
-  const listener = (message: unknown): void => {
-    const params = (message as { connectParams?: { port?: unknown } }).connectParams;
-    if (String(params?.port) === String(port)) count++;
-  };
-  channel.subscribe(listener);
-  defer(() => {
-    channel.unsubscribe(listener);
-  });
-  return () => count;
-}
-
 describe('calls that undici has not sent yet', () => {
   it('settles a call cancelled in its TLS handshake without waiting for the connect timeout', async () => {
-    const silent = await silentServer();
+    const silent = await silentServer(defer);
     const rest = provider(
       { get: getTool(`https://127.0.0.1:${silent.port}/x`) },
       { connectTimeoutMs: 20_000 },
     );
     const controller = new AbortController();
-    const connectErrors = countConnectErrors(silent.port);
+    const connectErrors = countConnectErrors(defer, silent.port);
     const call = rest.execute('get', {}, createToolContext({ signal: controller.signal }));
     expect(await eventually(() => silent.open.size === 1)).toBe(true);
     controller.abort();
@@ -176,13 +137,13 @@ describe('calls that undici has not sent yet', () => {
   it('ends a call waiting for an OAuth2 token in its TLS handshake when the provider closes, through an application dispatcher', async () => {
     const dispatcher = new Agent({ connectTimeout: 20_000 });
     defer(() => dispatcher.destroy());
-    const silent = await silentServer();
+    const silent = await silentServer(defer);
     const api = await countedServer(defer, (_request, response) => sendJson(response, 200, {}));
     const rest = provider(
       { me: getTool(`${api.origin}/me`, { auth: oauth(`https://127.0.0.1:${silent.port}/token`) }) },
       { dispatcher },
     );
-    const connectErrors = countConnectErrors(silent.port);
+    const connectErrors = countConnectErrors(defer, silent.port);
     const call = rest.execute('me', {}, createToolContext());
     expect(await eventually(() => silent.open.size === 1)).toBe(true);
     await rest.close();
@@ -196,7 +157,7 @@ describe('calls that undici has not sent yet', () => {
 
 describe('close while a connection is being made', () => {
   it('ends the TLS handshake of a call in flight instead of leaving it to the connect timeout', async () => {
-    const silent = await silentServer();
+    const silent = await silentServer(defer);
     const before = process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
     const rest = provider(
       { get: getTool(`https://127.0.0.1:${silent.port}/x`) },
