@@ -63,6 +63,7 @@ export function checkOrchestratorOptions(options: OrchestratorOptions): void {
   if (options.contextBudget) {
     number('contextBudget.maxTokensPerSession', options.contextBudget.maxTokensPerSession, 'nonNegative');
     number('contextBudget.bytesPerToken', options.contextBudget.bytesPerToken, 'positive');
+    number('contextBudget.maxSessions', options.contextBudget.maxSessions, 'atLeastOne');
   }
 }
 

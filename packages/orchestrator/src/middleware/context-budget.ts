@@ -6,7 +6,15 @@ export interface ContextBudgetOptions {
   readonly maxTokensPerSession: number;
   /** Bytes per token for the estimate (default 4). */
   readonly bytesPerToken?: number;
+  /**
+   * Sessions remembered at most (default 10,000): past it, the one that used the budget least
+   * recently is forgotten (its count starts again from 0), as `endSession()` does. Without a
+   * bound a host that never ends its sessions kept one entry per session for good.
+   */
+  readonly maxSessions?: number;
 }
+
+const DEFAULT_MAX_SESSIONS = 10_000;
 
 /**
  * Tracks what each session has received and refuses an output that would not fit. Output of a
@@ -22,10 +30,19 @@ export function contextBudgetMiddleware(
 } {
   const used = new Map<string, number>();
   const bytesPerToken = options.bytesPerToken ?? 4;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  // a Map keeps insertion order: set after delete puts the session last (most recent)
+  const count = (sessionId: string, tokens: number): void => {
+    used.delete(sessionId);
+    if (tokens <= 0) return;
+    used.set(sessionId, tokens);
+    if (used.size > maxSessions) {
+      const oldest = used.keys().next().value;
+      if (oldest !== undefined) used.delete(oldest);
+    }
+  };
   const giveBack = (sessionId: string, tokens: number): void => {
-    const left = (used.get(sessionId) ?? 0) - tokens;
-    if (left > 0) used.set(sessionId, left);
-    else used.delete(sessionId);
+    count(sessionId, (used.get(sessionId) ?? 0) - tokens);
   };
   return {
     name: 'context-budget',
@@ -46,7 +63,7 @@ export function contextBudgetMiddleware(
           { details: { tokens, remaining: Math.max(0, remaining) } },
         );
       }
-      used.set(sessionId, spent + tokens);
+      count(sessionId, spent + tokens);
       if (tokens > 0) stateOf(call.ctx)?.onCutShort(() => giveBack(sessionId, tokens));
       return result;
     },
