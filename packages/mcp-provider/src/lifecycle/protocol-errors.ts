@@ -1,3 +1,4 @@
+import { replayStartErrors } from '../session/start-errors.js';
 import type { McpEventListener } from './events.js';
 
 /** Protocol errors of a burst reported one by one, with their message. */
@@ -76,4 +77,16 @@ export function protocolErrorEvents(server: string, emit: McpEventListener): Pro
   return new ProtocolErrorReports((message, count) =>
     emit({ type: 'protocol-error', server, message, ...(count === undefined ? {} : { count }) }),
   );
+}
+
+/**
+ * Reports, as `protocol-error` events of `server`, the protocol errors a session saw while its
+ * start failed with `error` (a stdio server's stdout that is not JSON-RPC, see
+ * `keepStartErrors`), coalesced as a session's are. No one else hears them: the session was
+ * never adopted.
+ */
+export function reportStartErrors(server: string, emit: McpEventListener, error: unknown): void {
+  const reports = protocolErrorEvents(server, emit);
+  replayStartErrors(error, (message) => reports.add(message));
+  reports.flush();
 }

@@ -7,7 +7,7 @@ import type { ConnectionState, ServerConnectionOptions } from './connection-type
 import { eitherSignal } from './either-signal.js';
 import type { McpEventListener } from './events.js';
 import { startHealthProbes } from './health-probes.js';
-import { type ProtocolErrorReports, protocolErrorEvents } from './protocol-errors.js';
+import { type ProtocolErrorReports, protocolErrorEvents, reportStartErrors } from './protocol-errors.js';
 import { RestartWaiters } from './restart-waiters.js';
 import { SharedStart } from './shared-start.js';
 
@@ -112,6 +112,7 @@ export class ServerConnection {
           this.starting = undefined;
           this.lastError = ToolError.isInstance(error) ? error.message : errorMessage(error);
           if ((this.state as ConnectionState) === 'closed') throw this.unavailable('the provider was closed');
+          reportStartErrors(this.server, this.emit, error);
           if (state === 'restarting') {
             this.scheduleRestart(`restart failed: ${this.lastError}`);
           } else {

@@ -39,6 +39,18 @@ export class ErrorRelay {
   /** Adds a listener; the first one hears what came before it. */
   listen(listener: (message: string) => void): void {
     this.listeners.push(listener);
+    this.replayEarly(listener);
+  }
+
+  /**
+   * Hands what came before any listener to `listener`, once, without listening on: the start
+   * failed, and no one will listen to this session.
+   */
+  drainEarly(listener: (message: string) => void): void {
+    if (this.listeners.length === 0) this.replayEarly(listener);
+  }
+
+  private replayEarly(listener: (message: string) => void): void {
     const early = this.early;
     const more = this.earlyMore;
     this.early = [];

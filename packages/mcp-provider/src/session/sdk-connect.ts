@@ -1,7 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { onAbort } from '@toolplane/core';
 import { hasBothOutcomes } from './both-outcomes.js';
+import type { ErrorRelay } from './error-relay.js';
 import type { TransportHandle } from './sdk-session.js';
+import { keepStartErrors } from './start-errors.js';
 
 /** How one SDK client connects and closes, for {@link connectWithin}. */
 export interface Connecting {
@@ -16,6 +18,12 @@ export interface Connecting {
    * whose string ids some gateways lose. Off for v1, whose numeric ids they keep.
    */
   readonly watchNullIds?: boolean;
+  /**
+   * The session's protocol errors: on a stdio server's failed start, those seen while it
+   * started go with the error (see `keepStartErrors`), to be reported as events. A remote
+   * transport's are its connect errors, which the start error already says.
+   */
+  readonly errors: ErrorRelay;
 }
 
 /**
@@ -23,7 +31,8 @@ export interface Connecting {
  * `connect()` does not bound the transport's start (an SSE endpoint that never answers), and
  * gives up when `signal` aborts, or (when asked) when an answer comes back with `"id": null`
  * (see {@link watchAnswers}). On failure it closes the client and the transport and adds the
- * transport's diagnostics (recent stderr, last error) to the error's message.
+ * transport's diagnostics (stdout that is not JSON-RPC, recent stderr, last error) to the
+ * error's message.
  */
 export async function connectWithin(
   handle: TransportHandle,
@@ -51,6 +60,7 @@ export async function connectWithin(
     const detail = handle.diagnostics();
     if (detail && normalized instanceof Error && !normalized.message.includes(detail))
       normalized.message = `${normalized.message}; ${detail}`;
+    if (handle.kind === 'stdio') keepStartErrors(normalized, connecting.errors);
     throw normalized;
   } finally {
     watch.stop();

@@ -158,6 +158,7 @@ export async function openSdkSession(
       events.closedByUs = true;
       return client.close();
     },
+    errors,
   });
   connected = true;
   following.afterConnect();

@@ -125,9 +125,23 @@ export async function openV2Session(
   });
   let lastError = '';
   const diagnostics = (): string => handle.diagnostics() || lastError;
-  client.onerror = (error: Error) => {
+  const report = (error: Error): void => {
     lastError = clipErrorMessage(errorMessage(error));
     errors.emit(lastError);
+  };
+  // The client's server/discover probe runs before the client takes the transport's errors, and
+  // passes them only to a handler set before it: a stdio server's stdout that is not JSON-RPC,
+  // printed while it starts, was lost. Reported here from the start; the client's own handler
+  // then hears the same error again (it calls this one first) and skips it.
+  let fromTransport: Error | undefined;
+  if (handle.kind === 'stdio') {
+    handle.transport.onerror = (error: Error) => {
+      fromTransport = error;
+      report(error);
+    };
+  }
+  client.onerror = (error: Error) => {
+    if (error !== fromTransport) report(error);
   };
   client.onclose = () => {
     const detail = diagnostics();
@@ -144,6 +158,7 @@ export async function openV2Session(
       events.closedByUs = true;
       return client.close();
     },
+    errors,
     normalize,
     watchNullIds: true,
   });

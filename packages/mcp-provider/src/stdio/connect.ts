@@ -30,7 +30,7 @@ export async function openStdioSession(
     ledger: ledgerFor(options.runDirectory),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
   });
-  return openSession(
+  const session = await openSession(
     {
       transport,
       kind: 'stdio',
@@ -43,4 +43,6 @@ export async function openStdioSession(
     config.client,
     options,
   );
+  transport.started();
+  return session;
 }

@@ -10,7 +10,9 @@ import type { ProcessLedger } from './ledger.js';
 import { parseEnvelope } from '../transport/envelope.js';
 import { LineReader, TailBuffer } from './line-reader.js';
 import { MARKER_VARIABLE, killProcessTree } from './process-tree.js';
+import { outputEnded } from './output-end.js';
 import { spawnFailure } from './spawn-failure.js';
+import { StartOutput } from './start-output.js';
 
 /** How long a server that closed its stdout may take to exit before it is stopped. */
 const STDOUT_CLOSED_GRACE_MS = 1_000;
@@ -50,6 +52,8 @@ export class StdioProcessTransport implements Transport {
   private interceptor: ((message: unknown) => boolean) | undefined;
   /** Writes waiting for the server's stdin to drain (see afterDrain). */
   private drainWaiters: Array<() => void> = [];
+  /** Stdout that is not JSON-RPC until the session is open (see {@link started}). */
+  private startOutput: StartOutput | undefined = new StartOutput();
 
   constructor(private readonly options: StdioTransportOptions) {
     this.marker = `${process.pid}-${createId(options.server)}`;
@@ -62,10 +66,25 @@ export class StdioProcessTransport implements Transport {
     return this.child?.pid;
   }
 
-  /** The stderr tail and how the process ended, for error messages. */
+  /**
+   * How the process ended, what it wrote to stdout that is not JSON-RPC while starting, and the
+   * stderr tail, for error messages.
+   */
   diagnostics(): string {
     const tail = this.stderr.toString();
-    return [this.fault, this.exitDescription, tail ? `stderr: ${tail}` : ''].filter(Boolean).join('; ');
+    const stdout = this.startOutput?.toString() ?? '';
+    return [this.fault, this.exitDescription, stdout, tail ? `stderr: ${tail}` : '']
+      .filter(Boolean)
+      .join('; ');
+  }
+
+  /**
+   * The session is open: stdout that is not JSON-RPC is from now on only reported as protocol
+   * errors, and no longer quoted in {@link diagnostics} (a banner printed at start would be
+   * quoted in the reason of every later crash).
+   */
+  started(): void {
+    this.startOutput = undefined;
   }
 
   start(): Promise<void> {
@@ -150,6 +169,7 @@ export class StdioProcessTransport implements Transport {
       try {
         for (const message of parseEnvelope(line)) this.inbox.push(message);
       } catch {
+        this.startOutput?.push(line);
         this.onerror?.(new Error(`malformed JSON-RPC message from the server: ${line.slice(0, 200)}`));
       }
     }
@@ -181,20 +201,11 @@ export class StdioProcessTransport implements Transport {
   }
 
   /**
-   * The child is gone: report the close at once (calls in flight fail now, with the stderr that
+   * The child is gone: report the close at once (calls in flight fail now, with the output that
    * had arrived), then reap whatever it left in its group or with its marker.
    */
   private async afterExit(): Promise<void> {
-    const stderr = this.child?.stderr;
-    if (stderr && !stderr.readableEnded) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 50);
-        stderr.once('end', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    await outputEnded([this.child?.stdout, this.child?.stderr], 50);
     this.finish();
     const pid = this.child?.pid;
     // close() already killed the whole tree; an exit on its own leaves the rest to reap.
