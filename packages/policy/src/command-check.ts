@@ -1,4 +1,5 @@
 import type { CommandPattern } from './command-pattern.js';
+import { patternsFor } from './pattern-index.js';
 import type { CommandLineAnalysis, FindingCategory, SimpleCommand } from './shell/analysis.js';
 
 /**
@@ -69,7 +70,7 @@ export function checkCommandLine(
   }
   let askReason: string | undefined;
   for (const command of analysis.commands) {
-    for (const pattern of rules.deny) {
+    for (const pattern of patternsFor(rules.deny, command)) {
       const match = pattern.matchDeny(command);
       if (match === 'yes')
         return {
@@ -85,13 +86,16 @@ export function checkCommandLine(
   if (unknown)
     askReason ??= `not fully understood: ${unknown.reason} (${unknown.text.trim() || analysis.source})`;
   for (const command of analysis.commands) {
-    const pattern = rules.ask.find((candidate) => candidate.matchDeny(command) !== 'no');
+    const pattern = patternsFor(rules.ask, command).find(
+      (candidate) => candidate.matchDeny(command) !== 'no',
+    );
     if (pattern) askReason ??= `ask rule "${pattern.source}" matches ${describe(command)}`;
   }
   const unmatched: SimpleCommand[] = [];
-  const allAllow = [...rules.allow, ...extraAllow];
+  const allowedBy = (patterns: readonly CommandPattern[], command: SimpleCommand): boolean =>
+    patternsFor(patterns, command).some((pattern) => pattern.matchAllow(command));
   for (const command of analysis.commands) {
-    if (!allAllow.some((pattern) => pattern.matchAllow(command))) unmatched.push(command);
+    if (!allowedBy(rules.allow, command) && !allowedBy(extraAllow, command)) unmatched.push(command);
   }
   const suggestedRules = [...new Set(unmatched.filter((command) => command.name !== '').map(suggestRule))];
   const writes = [...analysis.writes];

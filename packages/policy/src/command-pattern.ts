@@ -15,6 +15,8 @@ export type PatternMatch = 'yes' | 'maybe' | 'no';
  */
 export interface CommandPattern {
   readonly source: string;
+  /** The first token, normalized: the command name the pattern is for (may hold `*` or `?`). */
+  readonly head: string;
   /** Matches for allow rules: positional and strict, dynamic words never match a literal. */
   matchAllow(command: SimpleCommand): boolean;
   /** Matches for deny and ask rules: flags in any order and clustering, dynamic words may match. */
@@ -82,6 +84,7 @@ export function compileCommandPattern(source: string): CommandPattern {
 
   return {
     source,
+    head: tokens[0] as string,
     matchAllow(command) {
       // A privileged command is allowed only by a rule written with its privilege wrapper
       // (`sudo apt-get install *`), never through a nested script (`sudo bash -c '...'`).
