@@ -29,3 +29,32 @@ describe('isPlaceholder and runs of x', () => {
     }
   });
 });
+
+describe('isPlaceholder and placeholder words inside long values', () => {
+  const scrubber = createScrubber();
+  const letters = (length: number) => fake.chars(ALPHABETS.alnum, length);
+
+  it('does not take a long random value with a placeholder word run into it for a placeholder', () => {
+    // 1 MB of base64 holds "dummy" in some case about once in 30 values: such a Secret value was
+    // left in the clear whole.
+    for (const word of ['dUMMY', 'Example', 'SAMPLE', 'insert', 'Replace', 'redacted', 'changeme']) {
+      const value = `${letters(512 * 1024)}${word}${letters(512 * 1024)}`;
+      expect(isPlaceholder(value), word).toBe(false);
+      const out = scrubber.scrub(`kind: Secret\ndata:\n  big: ${value}\n`).text;
+      expect(out, word).toBe('kind: Secret\ndata:\n  big: [REDACTED:secret]\n');
+    }
+  });
+
+  it('still takes long placeholders and short values holding a word for placeholders', () => {
+    for (const value of [
+      `please-replace-me-with-the-real-token-${'0123456789'.repeat(8)}`,
+      `${'a1'.repeat(40)}_EXAMPLE`,
+      `your-token-${letters(80)}`,
+      `${letters(70)}...${letters(10)}`,
+      'exampletoken123',
+      'AKIAIOSFODNN7EXAMPLE',
+      `${letters(20)}dummy${letters(20)}`,
+    ])
+      expect(isPlaceholder(value), value).toBe(true);
+  });
+});

@@ -68,11 +68,42 @@ const ANGLE_NAME = /(?:^|[^A-Za-z0-9])<[A-Za-z][\w .-]{0,40}>/;
 /** The regexes the heuristics run, for the regex safety test. */
 export const PLACEHOLDER_PATTERNS: readonly RegExp[] = [ANGLE_NAME];
 
+/**
+ * Values longer than this hold a placeholder word only as a word of their own: random text
+ * holds a five-letter word now and then (a 1 MB base64 value "dummy" in any case about once in
+ * 30, so a 1 MB Secret value was left in the clear), a value of up to 64 characters about once in
+ * a million for all the words together.
+ */
+const WORDS_ANYWHERE_MAX_LENGTH = 64;
+
+const isAlphanumeric = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/**
+ * Whether `word` stands in `lower` as a word of its own: no letter or digit runs into it from
+ * either side where it begins or ends with one (`my-dummy-key`, `EXAMPLE` at the end), as a
+ * random run of letters around it would.
+ */
+function holdsWord(lower: string, word: string): boolean {
+  const joinsBefore = isAlphanumeric(word.charCodeAt(0));
+  const joinsAfter = isAlphanumeric(word.charCodeAt(word.length - 1));
+  // Bounded: each pass moves past one occurrence.
+  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+    const before = at > 0 && joinsBefore && isAlphanumeric(lower.charCodeAt(at - 1));
+    const end = at + word.length;
+    const after = end < lower.length && joinsAfter && isAlphanumeric(lower.charCodeAt(end));
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
 /** True when `value` reads like a placeholder, template or well-known example, not a credential. */
 export function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower)) return true;
-  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  const anywhere = value.length <= WORDS_ANYWHERE_MAX_LENGTH;
+  for (const word of PLACEHOLDER_WORDS)
+    if (anywhere ? lower.includes(word) : holdsWord(lower, word)) return true;
   if (value.includes('<') && ANGLE_NAME.test(value)) return true;
   if (hasXRun(value)) return true;
   if (lower.startsWith('$') || lower.startsWith('[redacted')) return true;
