@@ -1,8 +1,16 @@
 // A stdio server that writes text that is not JSON-RPC to its stdout before it has started
 // (fixtures/stdout-first-server.mjs): the start error quotes those lines as it quotes the
 // stderr tail, and each is reported as the protocol-error event stray stdout gets after start.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type McpProviderEvent, type McpStdioServerConfig, createMcpProvider } from '../src/index.js';
+import {
+  DEFAULT_RESTART_POLICY,
+  type McpProviderEvent,
+  type McpStdioServerConfig,
+  createMcpProvider,
+} from '../src/index.js';
 import { PROTOCOL_ERRORS_ONE_BY_ONE } from '../src/lifecycle/protocol-errors.js';
 import { eventLog, fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
 
@@ -113,5 +121,34 @@ describe('a stdio server that prints to stdout before it starts', () => {
     expect(reports.filter((report) => report.count === undefined)).toHaveLength(PROTOCOL_ERRORS_ONE_BY_ONE);
     const counted = reports.reduce((sum, report) => sum + (report.count ?? 1), 0);
     expect(counted).toBe(30);
+  });
+
+  it('fails to restart after a crash: the give-up reason quotes the line, which is an event too', async () => {
+    const marker = join(run.path, 'config-gone');
+    const tag = uniqueTag();
+    const log = eventLog();
+    const provider = createMcpProvider('careless', careless([`--fail-while=${marker}`, `--tag=${tag}`]), {
+      runDirectory: run.path,
+      onEvent: log.onEvent,
+      restartPolicy: { ...DEFAULT_RESTART_POLICY, backoffMs: [0, 10], maxRestarts: 1 },
+    });
+    try {
+      await provider.start?.(AbortSignal.timeout(60_000));
+      expect(strayEvents(log.events)).toEqual([]);
+      // its config goes away, then it crashes: the restart prints why it cannot start, and exits
+      writeFileSync(marker, 'gone');
+      await provider.execute('crash', {}, createToolContext());
+      expect(await waitFor(() => provider.status().state === 'failed', 60_000)).toBe(true);
+      const failed = log.events.find((event) => event.type === 'server-failed');
+      expect(failed?.type === 'server-failed' && failed.reason).toMatch(
+        /exited with code 1; stdout \(not JSON-RPC\): Error: config file not found/,
+      );
+      expect(strayEvents(log.events)).toEqual([
+        { type: 'protocol-error', server: 'careless', message: `${STRAY}Error: config file not found` },
+      ]);
+    } finally {
+      await provider.close?.();
+    }
+    expect(await waitFor(() => pidsWithTag(tag).length === 0, 10_000)).toBe(true);
   });
 });
