@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ToolError } from '@toolplane/core';
 
@@ -20,13 +20,21 @@ export async function readJsonFile<T>(path: string, fallback: T): Promise<T> {
 
 let sequence = 0;
 
-/** Writes JSON atomically (temporary file, then rename), creating the directory. */
+/**
+ * Writes JSON atomically (temporary file, then rename), creating the directory. A write that
+ * fails removes its temporary file (a full disk must not leave one per failed write).
+ */
 export async function writeJsonFile(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   sequence++;
   const temporary = `${path}.${process.pid}.${sequence}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Runs async updates one after another (a write never overtakes an earlier one). */
