@@ -4,7 +4,7 @@ import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
 import { testProvider } from './helpers.js';
 
-// The eighth round: core refuses a schema of more than maxSchemaNodes objects and arrays
+// Core refuses a schema of more than maxSchemaNodes objects and arrays
 // (compiling one holds the thread about 0.1-0.3 ms per subschema); the orchestrator reports it
 // once, naming the tool, and lets the bound be raised.
 

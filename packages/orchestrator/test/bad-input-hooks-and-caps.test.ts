@@ -4,7 +4,7 @@ import { type ToolHooks, type ToolsOrchestrator, createOrchestrator } from '../s
 import { codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
 import { testProvider } from './helpers.js';
 
-// The fifth sweep: what a hostile caller, hook or provider found that the earlier ones had left.
+// What a hostile caller, hook or provider found that the earlier ones had left.
 
 let orchestrator: ToolsOrchestrator | undefined;
 afterEach(async () => {

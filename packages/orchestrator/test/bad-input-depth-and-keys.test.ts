@@ -4,7 +4,7 @@ import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf, messageOf } from './bad-input-helpers.js';
 import { testProvider } from './helpers.js';
 
-// The eighth sweep: nesting depth, hostile keys, huge counts.
+// Nesting depth, hostile keys, huge counts.
 
 let orchestrator: ToolsOrchestrator | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { createOrchestrator } from '../src/index.js';
 import { codeOf, messageOf, thrownBy } from './bad-input-helpers.js';
 import { endedAfterEach, testProvider } from './helpers.js';
 
-// The sixth round: structured output JSON would change, content blocks that read differently
+// Structured output JSON would change, content blocks that read differently
 // twice, and a caller's principal that cannot be read.
 
 const { track } = endedAfterEach();

@@ -4,7 +4,7 @@ import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
 import { codeOf } from './bad-input-helpers.js';
 import { testProvider, waitFor } from './helpers.js';
 
-// The fifth sweep, continued: what the cache keeps, the names tools keep and the media a result
+// What the cache keeps, the names tools keep and the media a result
 // carries, across list changes and callers that change what they got.
 
 let orchestrator: ToolsOrchestrator | undefined;
