@@ -7,6 +7,7 @@ import { DEFAULT_RULES } from './rules/index.js';
 import { type StreamScrubber, createStream } from './stream.js';
 import type { Finding, ScrubOutcome, SecretRule } from './types.js';
 import { scrubJsonValue } from './value.js';
+import { forgetMemos } from './rules/memos.js';
 
 /** Options of {@link createScrubber}. */
 export interface ScrubberOptions {
@@ -146,12 +147,14 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         `scrub expects a string, got ${text === null ? 'null' : typeof text}`,
       );
     const findings = find(text);
+    forgetMemos();
     return { text: applyFindings(text, findings, marker), findings };
   };
   const scrubPieces = (pieces: readonly string[]) => {
     if (!Array.isArray(pieces) || pieces.some((piece) => typeof piece !== 'string'))
       throw new ToolError('INVALID_ARGUMENTS', 'scrubPieces expects an array of strings');
     const findings = find(pieces.join(''));
+    forgetMemos();
     return { pieces: applyFindingsToPieces(pieces, findings, marker), findings };
   };
   const scrubExactOnly = (text: string, exactOptions?: { readonly base64?: boolean }): string => {
@@ -180,6 +183,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         holdBack: () => Math.max(compiled.maxShortLength, exact.maxLength) + 16,
         openFrom: (text) => compiled.openFrom(text),
         carry: (text, at, maxBack) => compiled.carry(text, at, maxBack),
+        forget: forgetMemos,
         carriers: compiled.carriers,
       }),
   };

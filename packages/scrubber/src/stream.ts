@@ -30,6 +30,8 @@ export interface StreamDependencies {
   openFrom(text: string): number;
   /** Text that reopens a structure the cut at `at` lies in (a long Secret), if a rule reads one. */
   carry?(text: string, at: number, maxBack: number): Carry | undefined;
+  /** Drops what rules remembered of the scanned text, once a write is done with it. */
+  forget?(): void;
   /** Ids of the rules that carry: a finding of one means a structure may still be open. */
   readonly carriers?: ReadonlySet<string>;
 }
@@ -139,7 +141,10 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
       if (carriers && found.some((finding) => finding.end > base && carriers.has(finding.ruleId)))
         manifestOpen = true;
     }
-    if (cut <= base) return '';
+    if (cut <= base) {
+      dependencies.forget?.();
+      return '';
+    }
     const local: Finding[] = [];
     for (const finding of found) {
       if (finding.end <= base || finding.start >= cut) continue;
@@ -173,6 +178,7 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
       buffer.length,
     );
     emittedBefore += emitted.length;
+    dependencies.forget?.();
     return applyFindings(emitted, local, marker);
   };
 

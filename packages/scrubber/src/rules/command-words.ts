@@ -1,6 +1,8 @@
 // Which command an option belongs to: the nearest known command name before it in the same
 // command (`docker exec db mysql -uroot -pX` is mysql's `-p`, `docker run -p 80:80` is not).
 
+import { registerMemo } from './memos.js';
+
 /** How far back from an option the command name may be (a stream keeps 256 characters of context). */
 export const COMMAND_LOOKBACK = 240;
 
@@ -137,6 +139,9 @@ let last:
       readonly reach: number;
     }
   | undefined;
+registerMemo(() => {
+  last = undefined;
+});
 
 function remember<Command extends KnownCommand>(
   text: string,

@@ -1,5 +1,6 @@
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
+import { registerMemo } from './memos.js';
 
 // Cookies in header dumps (`curl -v`, HTTP logs, HAR-like JSON): a `Cookie:` header is the
 // session, so its whole value goes; a `Set-Cookie:` header keeps its name and attributes.
@@ -29,6 +30,9 @@ function valueStart(text: string, from: number): { start: number; quoted: boolea
  * (`Cookie: Cookie: ...`) resume it instead of scanning the line again, so the rule stays linear.
  */
 let memo: { text: string; mode: number; from: number; scannedTo: number; end: number } | undefined;
+registerMemo(() => {
+  memo = undefined;
+});
 
 /** Position of the character that ends a header value starting at `start`, the text end, or -1 past the bound. */
 function terminator(text: string, start: number, quoted: boolean, stopAtSemicolon: boolean): number {

@@ -1,6 +1,7 @@
 import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { manifestCarry } from './manifest-carry.js';
+import { registerMemo } from './memos.js';
 import { openManifestStart } from './manifest-open.js';
 import { MAX_COLUMN, inMapping, lineAt, members, objectStart, stringEnd } from './manifest-syntax.js';
 
@@ -24,6 +25,10 @@ const MEMBERS: ReadonlySet<string> = new Set(['data', 'stringData']);
  * `last-applied-configuration` annotation holds it, is read on its own.)
  */
 const last: { yaml?: Reach; json?: Reach } = {};
+registerMemo(() => {
+  last.yaml = undefined;
+  last.json = undefined;
+});
 interface Reach {
   readonly text: string;
   readonly until: number;

@@ -1,5 +1,6 @@
 import type { RuleMatch } from '../types.js';
 import { isPlaceholderArgument } from './arguments.js';
+import { registerMemo } from './memos.js';
 import { MAX_PART, MIN_PASSWORD, endsArgument, endsPassword, isUserCode } from './oracle-words.js';
 
 // RMAN takes its logons after connection keywords, several on one line:
@@ -54,6 +55,9 @@ function logonAt(text: string, at: number, limit: number): RuleMatch | undefined
  * 50,000 times on one line made each read 1 KB of the line again: 0.9 s for 256 KB).
  */
 let last: { text: string; anchor: number; until: number } | undefined;
+registerMemo(() => {
+  last = undefined;
+});
 
 /** At `rman`: the password of every logon after `target`, `catalog` or `auxiliary` on its line. */
 export function rmanLogons(text: string, anchor: number): RuleMatch[] | undefined {
