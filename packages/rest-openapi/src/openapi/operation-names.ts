@@ -82,7 +82,7 @@ export function operationToolNames(
     names[index] = id;
     used.add(id);
   }
-  const rest = wanted.flatMap((name, index) => (names[index] === undefined ? [index] : []));
+  const rest = wanted.flatMap((_name, index) => (names[index] === undefined ? [index] : []));
   const allocated = allocateToolNames(
     rest.map((index) => wanted[index] as string),
     used,
