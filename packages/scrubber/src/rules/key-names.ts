@@ -54,6 +54,34 @@ const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
 
 const CONCATENATED_SUFFIXES = ['password', 'passwd', 'secret', 'token', 'apikey', 'passphrase'];
 
+/**
+ * Words before `token` that make it a position in a listing or a stream, not a credential: what
+ * an API hands back to be sent again for the next page (`nextPageToken`, AWS's `NextToken`,
+ * `ContinuationToken`, `PaginationToken`, Calendar's `nextSyncToken`), MCP's `progressToken`, a
+ * change stream's `resumeToken`, an `IdempotencyToken`. Redacted, they cost an agent the rest
+ * of a listing and give nothing away.
+ */
+const POSITION_TOKEN_QUALIFIERS: readonly string[] = [
+  'page',
+  'next',
+  'prev',
+  'previous',
+  'continuation',
+  'pagination',
+  'progress',
+  'sync',
+  'resume',
+  'idempotency',
+];
+
+/** Whether `words` (of a key ending in `token`) name a position token (see above). */
+function isPositionToken(words: readonly string[]): boolean {
+  const last = words[words.length - 1] as string;
+  // `nexttoken`, `nextpagetoken`: the qualifier is glued to the word.
+  const glued = last === 'token' ? (words[words.length - 2] ?? '') : last.slice(0, -'token'.length);
+  return POSITION_TOKEN_QUALIFIERS.some((qualifier) => glued.endsWith(qualifier));
+}
+
 const SUFFIXES: readonly string[] = [
   ...LAST_WORD_KIND.keys(),
   'secret_key_base', // Rails
@@ -154,5 +182,6 @@ function computeCredentialKind(key: string): string | undefined {
     kind = LAST_WORD_KIND.get(suffix);
   }
   if (kind === 'secret' && words.includes('aws')) return 'aws_secret_key';
+  if (kind === 'token' && last.endsWith('token') && isPositionToken(words)) return undefined;
   return kind;
 }
