@@ -10,6 +10,7 @@ import { median, result, timeEach } from '@toolplane/bench';
 import type { ToolContext } from '@toolplane/core';
 import { createBuiltinProvider } from '../src/index.js';
 import { LINE_BYTES, generateLargeFile, lineText } from './large-file.js';
+import { startRawReaders } from './raw-read-threads.js';
 
 const PACKAGE = 'builtin-fs-shell';
 
@@ -127,15 +128,21 @@ export async function benchLargeRead(
   // Cold deep reads (a fresh provider each, so no index; the process's counting threads are
   // up after the first), the same on the calling thread only, and the raw-read floor, rotated.
   const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
+  const readers = await startRawReaders();
   const colds: number[] = [];
   const serialColds: number[] = [];
   const floors: number[] = [];
-  const steps = ['cold', 'serial', 'floor'] as const;
+  const threadFloors: number[] = [];
+  const steps = ['cold', 'serial', 'floor', 'thread-floor'] as const;
   for (let i = 0; i < runs; i++) {
     for (let k = 0; k < steps.length; k++) {
       const step = steps[(i + k) % steps.length];
       if (step === 'floor') {
         floors.push(await timed(() => rawRead(path, deepOffset, buffer)));
+        continue;
+      }
+      if (step === 'thread-floor') {
+        threadFloors.push(await timed(() => readers.read(path, deepOffset)));
         continue;
       }
       const fresh = createBuiltinProvider({
@@ -163,18 +170,24 @@ export async function benchLargeRead(
   const headBaseline = await timeEach(() => readlineTo(path, 1, 2000), runs, 2);
   const readlineDeep = await timed(() => readlineTo(path, deep, 2000));
 
+  await readers.close();
   const coldMs = median(colds);
   const serialColdMs = median(serialColds);
   const floorMs = median(floors);
+  const threadFloorMs = median(threadFloors);
   const list = (values: number[]) => values.map((ms) => ms.toFixed(0)).join(' ');
   console.log(
-    `deep line ${deep} starts at byte ${deepOffset} (${(deepOffset / 1024 ** 2).toFixed(0)} MiB); node:readline reaches it in ${readlineDeep.toFixed(0)} ms; first cold read (threads starting) ${firstCold.toFixed(0)} ms; cold runs ${list(colds)}; on the calling thread ${list(serialColds)}; floor runs ${list(floors)}`,
+    `deep line ${deep} starts at byte ${deepOffset} (${(deepOffset / 1024 ** 2).toFixed(0)} MiB); node:readline reaches it in ${readlineDeep.toFixed(0)} ms; first cold read (threads starting) ${firstCold.toFixed(0)} ms; cold runs ${list(colds)}; on the calling thread ${list(serialColds)}; floor runs ${list(floors)}; on the threads ${list(threadFloors)}`,
   );
   result(`${PACKAGE}/read-1gb-head-slice`, head.medianUs / 1000, 'ms', {
     baseline: 'node-readline',
     ratio: head.medianUs / headBaseline.medianUs,
   });
   result(`${PACKAGE}/read-1gb-raw-read-floor`, floorMs, 'ms');
+  result(`${PACKAGE}/read-1gb-raw-read-floor-threads`, threadFloorMs, 'ms', {
+    baseline: 'raw-read-floor',
+    ratio: threadFloorMs / floorMs,
+  });
   result(`${PACKAGE}/read-1gb-deep-slice-cold`, coldMs, 'ms', {
     baseline: 'raw-read-floor',
     ratio: coldMs / floorMs,

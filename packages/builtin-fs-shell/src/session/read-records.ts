@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { setMostRecent } from './most-recent.js';
 
 /** What a session saw of a file when it last read (or wrote) it. */
 export interface ReadRecord {
@@ -26,11 +27,7 @@ export class ReadRecords {
 
   /** Remembers the state of a file the session has just read or written. */
   remember(key: string, record: ReadRecord): void {
-    // Most recently read last: the Map's order is the eviction order.
-    this.records.delete(key);
-    const oldest = this.records.keys().next();
-    if (!oldest.done && this.records.size >= this.maxRecords) this.records.delete(oldest.value);
-    this.records.set(key, { mtimeMs: record.mtimeMs, size: record.size });
+    setMostRecent(this.records, key, { mtimeMs: record.mtimeMs, size: record.size }, this.maxRecords);
   }
 
   forget(key: string): void {

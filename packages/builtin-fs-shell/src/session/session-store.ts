@@ -1,3 +1,4 @@
+import { setMostRecent } from './most-recent.js';
 import { ReadRecords } from './read-records.js';
 import type { TodoItem } from './todos.js';
 
@@ -26,16 +27,8 @@ export class SessionStore {
   }
 
   get(sessionId: string): SessionState {
-    let state = this.sessions.get(sessionId);
-    if (state) {
-      // Most recently used last: the Map's order is the eviction order.
-      this.sessions.delete(sessionId);
-    } else {
-      state = { reads: new ReadRecords(this.readsPerSession), todos: [] };
-      const oldest = this.sessions.keys().next();
-      if (!oldest.done && this.sessions.size >= this.maxSessions) this.sessions.delete(oldest.value);
-    }
-    this.sessions.set(sessionId, state);
+    const state = this.sessions.get(sessionId) ?? { reads: new ReadRecords(this.readsPerSession), todos: [] };
+    setMostRecent(this.sessions, sessionId, state, this.maxSessions);
     return state;
   }
 
