@@ -3,6 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** The built binary under test. */
 export const BIN: string = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -123,17 +125,41 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls `predicate` every 100 ms until it holds or `timeoutMs` passes; returns its last value. */
+/** Polls `predicate` every `intervalMs` until it holds or `timeoutMs` passes; returns its last value. */
 export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs = 20_000,
+  intervalMs = 100,
 ): Promise<boolean> {
-  const attempts = Math.ceil(timeoutMs / 100);
+  const attempts = Math.ceil(timeoutMs / intervalMs);
   for (let attempt = 0; attempt < attempts; attempt++) {
     if (await predicate()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   return predicate();
+}
+
+/** How many calls a {@link holdCallsUntilCancelled} server started and saw cancelled. */
+export interface HeldCalls {
+  started: number;
+  cancelled: number;
+}
+
+/**
+ * Makes `server` (an MCP SDK server) answer every tools/call only once the call is cancelled,
+ * counting both in `counts`: a tool that runs until its caller gives up.
+ */
+export function holdCallsUntilCancelled(server: Server, counts: HeldCalls): void {
+  server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
+    counts.started++;
+    await new Promise<void>((resolve) =>
+      extra.signal.addEventListener('abort', () => {
+        counts.cancelled++;
+        resolve();
+      }),
+    );
+    return { content: [] };
+  });
 }
 
 /** An `mcpServers` entry that starts the fixture server. */

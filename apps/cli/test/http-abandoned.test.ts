@@ -1,15 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpGateway, startHttpGateway } from '../src/gateway/http.js';
-import { initializeBody, waitFor } from './helpers.js';
+import { type HeldCalls, holdCallsUntilCancelled, initializeBody, waitFor } from './helpers.js';
 
-/** Polls `predicate` every 5 ms, at most 2000 times. */
-async function until(predicate: () => boolean): Promise<boolean> {
-  for (let attempt = 0; attempt < 2000 && !predicate(); attempt++)
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  return predicate();
-}
+/** Polls `predicate` every 5 ms for up to 10 s. */
+const until = (predicate: () => boolean): Promise<boolean> => waitFor(predicate, 10_000, 5);
 
 // A client that hangs up while its call runs: the gateway cancels the call (it tells the MCP
 // server as if the client had sent notifications/cancelled). The SDK then sends no answer for
@@ -38,24 +33,14 @@ function requestEntries(server: Server): number {
 
 describe('serve mcp --http: clients that hang up while their call runs', () => {
   it('cancel each call and leave no entry or timer behind', async () => {
-    let started = 0;
-    let cancelled = 0;
+    const held: HeldCalls = { started: 0, cancelled: 0 };
     const servers: Server[] = [];
     gateway = await startHttpGateway({
       host: '127.0.0.1',
       port: 0,
       createServer: () => {
         const server = new Server({ name: 'waits', version: '1' }, { capabilities: { tools: {} } });
-        server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
-          started++;
-          await new Promise<void>((resolve) =>
-            extra.signal.addEventListener('abort', () => {
-              cancelled++;
-              resolve();
-            }),
-          );
-          return { content: [] };
-        });
+        holdCallsUntilCancelled(server, held);
         servers.push(server);
         return server;
       },
@@ -84,11 +69,11 @@ describe('serve mcp --http: clients that hang up while their call runs', () => {
       })
         .then((response) => response.body?.getReader().read())
         .catch(() => undefined);
-      expect(await until(() => started === id)).toBe(true);
+      expect(await until(() => held.started === id)).toBe(true);
       client.abort();
       await answer;
     }
-    expect(await waitFor(() => cancelled === calls, 10_000)).toBe(true);
+    expect(await waitFor(() => held.cancelled === calls, 10_000)).toBe(true);
     expect(await waitFor(() => requestEntries(server) === 0, 5_000)).toBe(true);
     expect(process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length).toBeLessThanOrEqual(
       resourcesBefore,

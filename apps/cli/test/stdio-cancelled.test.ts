@@ -1,9 +1,8 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { trackPendingRequests } from '../src/gateway/inflight.js';
-import { initializeBody } from './helpers.js';
+import { type HeldCalls, holdCallsUntilCancelled, initializeBody, waitFor } from './helpers.js';
 
 // `serve mcp --stdio` tracks the requests it has not answered, so a client that closes stdin
 // gets the answers to what it already sent (up to 10 s). A request the client cancelled
@@ -12,29 +11,15 @@ import { initializeBody } from './helpers.js';
 // client that closed stdin after cancelling waited the whole 10 s grace for answers that could
 // not come. The gateway's server runs here over the SDK's linked in-memory transports.
 
-/** Polls `predicate` every 5 ms, at most 2000 times. */
-async function until(predicate: () => boolean): Promise<boolean> {
-  for (let attempt = 0; attempt < 2000 && !predicate(); attempt++)
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  return predicate();
-}
+/** Polls `predicate` every 5 ms for up to 10 s. */
+const until = (predicate: () => boolean): Promise<boolean> => waitFor(predicate, 10_000, 5);
 
 describe('serve mcp --stdio: calls the client cancels', () => {
   it('are no longer pending, so nothing waits for their answers', async () => {
     const [client, gateway] = InMemoryTransport.createLinkedPair();
-    let started = 0;
-    let cancelled = 0;
+    const held: HeldCalls = { started: 0, cancelled: 0 };
     const server = new Server({ name: 'waits', version: '1' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
-      started++;
-      await new Promise<void>((resolve) =>
-        extra.signal.addEventListener('abort', () => {
-          cancelled++;
-          resolve();
-        }),
-      );
-      return { content: [] };
-    });
+    holdCallsUntilCancelled(server, held);
     await server.connect(gateway);
     const pending = trackPendingRequests(gateway);
     const answered: unknown[] = [];
@@ -48,14 +33,14 @@ describe('serve mcp --stdio: calls the client cancels', () => {
     const calls = 100;
     for (let id = 1; id <= calls; id++) {
       await client.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'w', arguments: {} } });
-      expect(await until(() => started === id)).toBe(true);
+      expect(await until(() => held.started === id)).toBe(true);
       await client.send({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: id, reason: 'the user pressed stop' },
       });
     }
-    expect(await until(() => cancelled === calls)).toBe(true);
+    expect(await until(() => held.cancelled === calls)).toBe(true);
     expect(pending.size).toBe(0);
     // a request that is answered still counts until its answer goes out
     await client.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });

@@ -19,14 +19,20 @@ function openDescriptors(): number {
   return readdirSync('/proc/self/fd').length;
 }
 
+/** An orchestrator (closed after the test) holding one stored output of 50,000 lines, and its handle. */
+async function storedOutput(): Promise<{ local: ToolsOrchestrator; handle: string }> {
+  const local = createOrchestrator({ output: { maxBytes: 4096 } });
+  orchestrator = local;
+  const text = Array.from({ length: 50_000 }, (_, i) => `line ${i} ${'a'.repeat(40)}`).join('\n');
+  local.register(testProvider('p', { t: { spec: { sideEffect: 'none' }, run: () => ok(text) } }));
+  const handle = (await local.call('p__t', {})).meta?.truncated?.handle as string;
+  return { local, handle };
+}
+
 it.runIf(process.platform === 'linux')(
   'reads of a few lines of a stored output leave no file open',
   async () => {
-    const local = createOrchestrator({ output: { maxBytes: 4096 } });
-    orchestrator = local;
-    const text = Array.from({ length: 50_000 }, (_, i) => `line ${i} ${'a'.repeat(40)}`).join('\n');
-    local.register(testProvider('p', { t: { spec: { sideEffect: 'none' }, run: () => ok(text) } }));
-    const handle = (await local.call('p__t', {})).meta?.truncated?.handle as string;
+    const { local, handle } = await storedOutput();
     expect(handle).toMatch(/^out_/);
     const before = openDescriptors();
     for (let i = 0; i < 30; i++) {
@@ -53,11 +59,7 @@ it.runIf(process.platform === 'linux')(
 it.runIf(process.platform === 'linux')(
   'greps that stop at their match limit leave no file open in the warm workers',
   async () => {
-    const local = createOrchestrator({ output: { maxBytes: 4096 } });
-    orchestrator = local;
-    const text = Array.from({ length: 50_000 }, (_, i) => `line ${i} ${'a'.repeat(40)}`).join('\n');
-    local.register(testProvider('p', { t: { spec: { sideEffect: 'none' }, run: () => ok(text) } }));
-    const handle = (await local.call('p__t', {})).meta?.truncated?.handle as string;
+    const { local, handle } = await storedOutput();
     // the workers start and are kept warm: count from there
     expect(codeOf(await local.call('tool_output', { handle, mode: 'grep', pattern: 'line 7$' }))).toBe('OK');
     await delay(300);
