@@ -15,6 +15,13 @@ export interface ExecRequest {
   readonly maxOutputBytes?: number;
   /** Called with every chunk as it arrives (for streaming, progress and background tasks). */
   readonly onOutput?: (chunk: { readonly stream: 'stdout' | 'stderr'; readonly data: string }) => void;
+  /**
+   * Which sandbox the command runs in, usually the session id: commands with the same key share
+   * one sandbox (a container and what it keeps in `/tmp`), commands with different keys never
+   * see each other. Executors without sandboxes ignore it; a sandboxing executor uses one
+   * default sandbox for requests without a key.
+   */
+  readonly sandboxKey?: string;
 }
 
 /** How a command ended. */
@@ -29,6 +36,12 @@ export interface ExecResult {
   /** True when output beyond `maxOutputBytes` was dropped from the middle. */
   readonly truncated: boolean;
   readonly durationMs: number;
+  /**
+   * One-line notes from the executor about how the command ran: what its sandbox stopped (a
+   * read-only path, a process limit, a refused host) or that it ran without one. An executor
+   * that sets them also ends `stderr` with them, so tools that show only the output show them.
+   */
+  readonly notes?: readonly string[];
 }
 
 /** A started command. */
@@ -48,5 +61,10 @@ export interface Executor {
   /** `host`, `docker`, `bwrap`... */
   readonly kind: string;
   start(request: ExecRequest): ExecProcess;
+  /**
+   * Frees what the executor keeps for one sandbox key (its container): call it when that
+   * session ends. Its running commands are killed. A later request with the key starts afresh.
+   */
+  release?(sandboxKey: string): Promise<void>;
   close?(): Promise<void>;
 }

@@ -66,9 +66,9 @@ function isRecordLike(value: unknown): value is Record<string, unknown> {
 /**
  * `value` with every plain object that a `z.object` (or `z.record`) of `schema` will read
  * replaced by a copy of its own fields without a prototype, at any depth. zod's `z.object` reads
- * `input[key]`, so on a plain object it found `constructor`, `toString` or `valueOf` on the
- * prototype: `{}` failed an optional string field of such a name ("received function"), and a
- * required `z.unknown()` field named `constructor` was satisfied by `Object`. zod builds new
+ * `input[key]`, so on a plain object it would find `constructor`, `toString` or `valueOf` on the
+ * prototype: `{}` would fail an optional string field of such a name ("received function"), and
+ * a required `z.unknown()` field named `constructor` would be satisfied by `Object`. zod builds new
  * plain objects and arrays for its output, so the tool still gets plain ones. Values that a
  * `z.any()`, `z.unknown()` or a passthrough key receive are not copied: they reach the tool as
  * given.

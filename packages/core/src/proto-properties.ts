@@ -87,8 +87,8 @@ function rewriteNode(node: unknown): unknown {
 
 /**
  * The schema to compile: ajv leaves out a property named `__proto__` from `properties` (it
- * filters that name), so its subschema was never checked (`{"__proto__": 5}` passed
- * `type: "string"`) and `additionalProperties: false` refused it as unknown. Such a property is
+ * filters that name), so on its own ajv never checks its subschema (`{"__proto__": 5}` passes
+ * `type: "string"`) and `additionalProperties: false` refuses it as unknown. Such a property is
  * also given as `patternProperties` `^__proto__$`, which ajv checks on the value's own key. The
  * caller's schema is not changed; a schema without one is returned as it is.
  */

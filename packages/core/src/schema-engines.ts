@@ -46,10 +46,10 @@ type Dialect = 'draft07' | 'draft2019' | 'draft2020';
 /**
  * Compilations an engine serves before a fresh one takes over. ajv keeps every schema it compiled
  * (and the functions of its references) in the engine's scope for as long as the engine lives:
- * with one engine for the whole process, every schema a server ever listed stayed in memory
+ * with one engine for the whole process, every schema a server ever listed would stay in memory
  * (5,000 schemas of 2 KB: 27 MiB, never freed). A replaced engine is freed once no function it
  * compiled is in use. Starting one (formats, meta-schema) costs tens of milliseconds, 40-430 ms
- * on the loaded machine: about 0.1-0.9 ms per compilation spread over 500.
+ * on a busy machine: about 0.1-0.9 ms per compilation spread over 500.
  */
 const COMPILES_PER_ENGINE = 500;
 

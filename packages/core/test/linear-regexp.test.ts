@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linearRegExp, toRe2Syntax } from './linear-regexp.js';
+import { linearRegExp, toRe2Syntax } from '../src/linear-regexp.js';
 
 /** Strings that tell the pattern kinds below apart. */
 const INPUTS = [

@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolContext } from './context.js';
-import type { ToolResult } from './result.js';
-import { defineTool } from './tool.js';
+import { createToolContext } from '../src/context.js';
+import type { ToolResult } from '../src/result.js';
+import { defineTool } from '../src/tool.js';
 
 // A model's arguments come from JSON.parse: plain objects whose prototype has `constructor`,
 // `toString`, `valueOf`... zod's z.object reads `input[key]`, so every object it reads must be
-// given by its own fields only, at any depth (the top level was fixed in the round before).
+// given by its own fields only, at any depth.
 
 /** A tool that answers with what it received: the arguments as JSON and the prototypes it saw. */
 function echoing(input: z.ZodType) {
@@ -43,7 +43,7 @@ const named = z.object({
 });
 
 it('a nested object without fields named like Object.prototype members is accepted', async () => {
-  // before: args.opts.constructor: expected string, received function (and toString, valueOf)
+  // read from the prototype, {} would fail with "args.opts.constructor: expected string, received function"
   const result = await run(z.object({ opts: named }), '{"opts":{}}');
   expect(textOf(result)).toBe('{"opts":{}}');
   // the tool still gets plain objects
@@ -84,7 +84,7 @@ it('such fields are read from the object itself in arrays, records, tuples, unio
 });
 
 it('a required nested field named constructor is not satisfied by the prototype', async () => {
-  // before: accepted, and the tool got `constructor: Object` (a function) as a field
+  // read from the prototype, the field would be `constructor: Object` (a function)
   const result = await run(z.object({ opts: z.object({ constructor: z.unknown() }) }), '{"opts":{}}');
   expect(result.ok).toBe(false);
   expect(textOf(result)).toContain('args.opts.constructor');

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { expect, it } from 'vitest';
-import { createId, createToolContext, extendContext, onAbort } from './context.js';
+import { createId, createToolContext, extendContext, onAbort } from '../src/context.js';
 
 it('creates unique ids with a prefix', () => {
   const ids = new Set(Array.from({ length: 1000 }, () => createId('call')));
@@ -101,7 +101,7 @@ it('contexts made without a signal do not share one: listeners a tool leaves go 
       signals.add(ctx.signal);
       most = Math.max(most, getEventListeners(ctx.signal, 'abort').length);
     }
-    // before: one signal for every such context, which collected all 10,000 listeners for good
+    // one shared signal for every such context would collect all 10,000 listeners for good
     expect(most).toBe(1);
     expect(signals.size).toBe(10_000);
     await new Promise((resolve) => setImmediate(resolve));

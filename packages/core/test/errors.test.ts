@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError, errorMessage } from './errors.js';
-import { failFromError } from './result.js';
+import { ToolError, errorMessage } from '../src/errors.js';
+import { failFromError } from '../src/result.js';
 
 /** Values whose reading throws: a message getter, toJSON and toString, and a Proxy's traps. */
 function unreadable(): Array<[string, unknown]> {
@@ -65,7 +65,7 @@ describe('errorMessage and failFromError on values that cannot be read', () => {
     expect(failFromError(lookAlike, 'INTERNAL').error.code).toBe('INTERNAL');
   });
 
-  it('still reads ordinary values as before', () => {
+  it('reads ordinary errors, strings and values', () => {
     expect(errorMessage(new Error('boom'))).toBe('boom');
     expect(errorMessage('text')).toBe('text');
     expect(errorMessage({ a: 1 })).toBe('{"a":1}');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { linearRegExp } from './linear-regexp.js';
-import { patternTest } from './pattern-engine.js';
+import { linearRegExp } from '../src/linear-regexp.js';
+import { patternTest } from '../src/pattern-engine.js';
 
 describe('patternTest', () => {
   it.each([

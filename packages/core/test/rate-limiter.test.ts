@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter } from '../src/rate-limiter.js';
 
 it('allows a burst, refills at the rate, and forgets the least recently seen keys past its bound', () => {
   let now = 0;

@@ -5,7 +5,7 @@ import {
   qualifyToolName,
   sanitizeToolName,
   splitToolName,
-} from './names.js';
+} from '../src/names.js';
 
 describe('sanitizeToolName', () => {
   it.each([
