@@ -8,7 +8,8 @@ import { result } from '@toolplane/bench';
 import { DEFAULT_RULES, createScrubber, secretVariants } from '../src/index.js';
 import { adversarialInputs, createFakeSource } from '../src/testing/index.js';
 import { createLiteralSearcher } from '../src/wu-manber.js';
-import { readTextCorpus } from '../test/corpus.js';
+import { readTextCorpus } from '../test/helpers/corpus.js';
+import { ruleCosts, wholeTextReports, withoutCandidates } from './rule-costs.js';
 
 const TOTAL_MB = Number(process.env.BENCH_MB ?? 100);
 const SEGMENT = 1_000_000; // a large tool output
@@ -206,6 +207,46 @@ for (const input of inputs) {
 console.log(
   `adversarial: ${inputs.length} inputs of ${adversarialLength / 1000} KB in ${adversarialTotal.toFixed(0)} ms; worst ${worst.ms.toFixed(1)} ms (${worst.label})`,
 );
+
+// --- per-rule cost --------------------------------------------------------------------------
+const costSegments = segments.slice(0, Math.min(segments.length, 20));
+const costMb = costSegments.reduce((sum, s) => sum + s.length, 0) / 1e6;
+const { costs, passMs, totalMs } = ruleCosts(DEFAULT_RULES, costSegments);
+console.log(
+  `rule cost on ${costMb.toFixed(0)} MB (wall ms; the shared pass ${passMs.toFixed(0)} ms, scan in all ${totalMs.toFixed(0)} ms):`,
+);
+for (const cost of costs.filter((one) => one.milliseconds >= 0.05))
+  console.log(
+    `  ${cost.id.padEnd(24)} ${cost.milliseconds.toFixed(1).padStart(7)} ms  ${String(cost.candidates).padStart(8)} candidates`,
+  );
+
+// --- no rule reads the whole text on its own ------------------------------------------------
+const large = withoutCandidates(DEFAULT_RULES, base.text.slice(0, 4_000_000));
+const small = large.slice(0, 1_000_000);
+const reports = wholeTextReports(
+  DEFAULT_RULES,
+  (rules, text) => {
+    const watchedScrubber = createScrubber({ rules, secrets: heldSecrets });
+    watchedScrubber.scrub(text);
+    const watchedStream = watchedScrubber.createStreamScrubber();
+    for (let i = 0; i < text.length; i += 65_536) watchedStream.write(text.slice(i, i + 65_536));
+    watchedStream.flush();
+  },
+  small,
+  large,
+);
+const offenders = reports.filter(
+  (report) =>
+    report.calls > 0 || (report.hooksMsLarge > 2 && report.hooksMsLarge > 2.5 * report.hooksMsSmall),
+);
+console.log(
+  `whole-text check: ${DEFAULT_RULES.length} rules on ${(large.length / 1e6).toFixed(1)} MB without candidates (one-shot and streamed): ${offenders.length === 0 ? 'no rule called, stream hooks bounded' : `${offenders.length} rules read the text on their own`}`,
+);
+for (const report of offenders)
+  console.error(
+    `FAIL ${report.id}: called ${report.calls} times on a text with none of its anchors; its openFrom/carry took ${report.hooksMsSmall.toFixed(1)} ms on ${(small.length / 1e6).toFixed(1)} MB and ${report.hooksMsLarge.toFixed(1)} ms on ${(large.length / 1e6).toFixed(1)} MB. A rule must do its work only at the candidates of its anchors (see src/scan/), and a stream hook only near the text's end.`,
+  );
+if (offenders.length > 0) process.exitCode = 1;
 
 result('scrubber/throughput', mine.mbps, 'MB/s', {
   baseline: 'naive-replace',

@@ -1,5 +1,12 @@
 import { ToolError } from '@toolplane/core';
-import { type AnchorEntry, type ProbeGroup, anchorAt, buildProbeGroups } from './anchor-index.js';
+import { buildAnchorAutomaton } from './scan/anchor-automaton.js';
+import {
+  createCandidateLists,
+  findCandidates,
+  lineBreaks,
+  orderedStarts,
+  wideTriggers,
+} from './scan/candidate-pass.js';
 import { withoutTrailingDecoration } from './trailing-decoration.js';
 import type { Carry, Finding, RuleMatch, SecretRule } from './types.js';
 
@@ -21,9 +28,25 @@ export interface CompiledRules {
   readonly carriers: ReadonlySet<string>;
   /** The carry of the first rule that has one for a cut at `at`, else `undefined`. */
   carry(text: string, at: number, maxBack: number): Carry | undefined;
-  /** Scans `text` and appends a finding (with the rule's priority) for every match. */
-  scan(text: string, out: Finding[]): void;
+  /**
+   * Scans `text` and appends a finding (with the rule's priority) for every match. With `remember`,
+   * the anchors the carrying rules have in `text` are kept for {@link carry} on the same text,
+   * until {@link forget}.
+   */
+  scan(text: string, out: Finding[], remember?: boolean): void;
+  /**
+   * Where the characters that call for a decoded reading are in `text` (see `scan/wide-triggers.ts`),
+   * ascending, when the last scan with `remember` read that text; else `undefined`.
+   */
+  wideTriggers(text: string): Int32Array | undefined;
+  /** Where the line breaks are in `text`, ascending, when the last scan with `remember` read that text; else `undefined`. */
+  lineBreaks(text: string): Int32Array | undefined;
+  /** Drops what {@link scan} kept. */
+  forget(): void;
 }
+
+/** Told, per scan and rule with candidates, how many it had and the milliseconds its work there took. */
+export type RuleObserver = (ruleId: string, candidates: number, milliseconds: number) => void;
 
 function prepare(rule: SecretRule): RunnableRule {
   if (typeof rule !== 'object' || rule === null)
@@ -75,12 +98,14 @@ function keep(runnable: RunnableRule, text: string, match: RuleMatch, out: Findi
 }
 
 /**
- * Compiles rules into one scanner: a native `indexOf` pass per probe character, and at each
- * probe hit only the rules whose anchor is there.
+ * Compiles rules into one scanner: one pass over the text finds the anchors of every rule (see
+ * {@link findCandidates}), then each rule runs at its own candidates only, in increasing order.
+ * With `observe`, each rule's work is timed (for the benchmark's cost table).
  */
-export function compileRules(rules: readonly SecretRule[]): CompiledRules {
+export function compileRules(rules: readonly SecretRule[], observe?: RuleObserver): CompiledRules {
   const runnables = rules.map(prepare);
-  const groups: readonly ProbeGroup[] = buildProbeGroups(rules);
+  const automaton = buildAnchorAutomaton(rules);
+  const lists = createCandidateLists(rules.length);
   const maxShortLength = Math.max(0, ...rules.map((rule) => (rule.maxLength <= 4096 ? rule.maxLength : 0)));
   const tryRule = (ruleIndex: number, text: string, start: number, out: Finding[]): void => {
     const runnable = runnables[ruleIndex] as RunnableRule;
@@ -89,50 +114,62 @@ export function compileRules(rules: readonly SecretRule[]): CompiledRules {
     if (Array.isArray(match)) for (const one of match as readonly RuleMatch[]) keep(runnable, text, one, out);
     else keep(runnable, text, match as RuleMatch, out);
   };
-  const tryEntries = (
-    entries: readonly AnchorEntry[] | undefined,
-    text: string,
-    hit: number,
-    out: Finding[],
-  ): void => {
-    if (entries === undefined) return;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i] as AnchorEntry;
-      const start = hit - entry.offset;
-      if (anchorAt(text, start, entry)) tryRule(entry.ruleIndex, text, start, out);
-    }
-  };
   const holders = rules.filter((rule) => typeof rule.openFrom === 'function');
-  const carriers = rules.filter((rule) => typeof rule.carry === 'function');
+  const carrierIndices = rules.flatMap((rule, index) => (typeof rule.carry === 'function' ? [index] : []));
+  /** The text the last scan with `remember` read, and the anchors each carrier (by position in `carrierIndices`) had in it. */
+  let keptText: string | undefined;
+  const keptAnchors: (Int32Array | undefined)[] = carrierIndices.map(() => undefined);
+  let keptWide: Int32Array | undefined;
+  let keptLines: Int32Array | undefined;
+  const isKept = (text: string): boolean =>
+    keptText !== undefined && keptText.length === text.length && keptText === text;
   return {
     rules,
     maxShortLength,
-    carriers: new Set(carriers.map((rule) => rule.id)),
+    carriers: new Set(carrierIndices.map((index) => (rules[index] as SecretRule).id)),
     carry(text, at, maxBack) {
-      for (const rule of carriers) {
-        const carry = (rule.carry as NonNullable<SecretRule['carry']>)(text, at, maxBack);
+      const known = isKept(text);
+      for (let c = 0; c < carrierIndices.length; c++) {
+        const rule = rules[carrierIndices[c] as number] as SecretRule;
+        const carry = (rule.carry as NonNullable<SecretRule['carry']>)(
+          text,
+          at,
+          maxBack,
+          known ? keptAnchors[c] : undefined,
+        );
         if (carry !== undefined) return carry;
       }
       return undefined;
+    },
+    wideTriggers: (text) => (isKept(text) ? keptWide : undefined),
+    lineBreaks: (text) => (isKept(text) ? keptLines : undefined),
+    forget() {
+      keptText = undefined;
+      keptWide = undefined;
+      keptLines = undefined;
+      keptAnchors.fill(undefined);
     },
     openFrom(text) {
       let from = text.length;
       for (const rule of holders) from = Math.min(from, (rule.openFrom as (text: string) => number)(text));
       return from;
     },
-    scan(text, out) {
-      for (const group of groups) {
-        const { probe, byCodeBefore, byCodeAfter } = group;
-        const always = (byCodeBefore[0] ?? []).concat(byCodeAfter[0] ?? []);
-        let hit = text.indexOf(probe);
-        while (hit !== -1) {
-          const before = hit > 0 ? text.charCodeAt(hit - 1) : 0;
-          const after = hit + 1 < text.length ? text.charCodeAt(hit + 1) : 0;
-          if (before > 0 && before < 128) tryEntries(byCodeBefore[before], text, hit, out);
-          if (after > 0 && after < 128) tryEntries(byCodeAfter[after], text, hit, out);
-          if (always.length > 0) tryEntries(always, text, hit, out);
-          hit = text.indexOf(probe, hit + 1);
-        }
+    scan(text, out, remember = false) {
+      findCandidates(text, automaton, lists);
+      if (remember) {
+        keptText = text;
+        keptWide = wideTriggers(lists).slice();
+        keptLines = lineBreaks(lists).slice();
+        for (let c = 0; c < carrierIndices.length; c++)
+          keptAnchors[c] = orderedStarts(lists, carrierIndices[c] as number).slice();
+      }
+      for (let ruleIndex = 0; ruleIndex < runnables.length; ruleIndex++) {
+        if (lists.counts[ruleIndex] === 0) continue;
+        const starts = orderedStarts(lists, ruleIndex);
+        const began = observe === undefined ? 0 : performance.now();
+        for (let i = 0; i < starts.length; i++) tryRule(ruleIndex, text, starts[i] as number, out);
+        if (observe !== undefined)
+          observe(rules[ruleIndex]?.id as string, starts.length, performance.now() - began);
       }
     },
   };

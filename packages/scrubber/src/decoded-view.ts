@@ -1,4 +1,5 @@
 import { hexDigit } from './hex-digit.js';
+import { WIDE_TRIGGERS } from './scan/wide-triggers.js';
 
 // A second reading of text as a terminal or a JSON/URL decoder would show it: terminal colour
 // codes and invisible characters removed, escapes decoded, look-alike letters folded to ASCII.
@@ -16,13 +17,9 @@ export interface DecodedView {
   readonly openEnd: boolean;
 }
 
-/**
- * What makes text worth a second reading: invisible and bidi-control characters, fullwidth,
- * Cyrillic and Greek letters (found by this class: a fast native scan), and the literals of
- * {@link LITERAL_TRIGGERS}.
- */
-const WIDE_TRIGGER =
-  /[\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\uff01-\uff5e\u0391-\u03c9\u0405-\u0458\u0501\u04bb\u04cf\u051b\u051d]/g;
+// What makes text worth a second reading: invisible and bidi-control characters, fullwidth,
+// Cyrillic and Greek letters (`scan/wide-triggers.ts`; the one pass over the text notes where
+// they are), and the literals of {@link LITERAL_TRIGGERS}.
 
 /**
  * Characters found with `indexOf`, each confirmed where it is: an escape character (ANSI
@@ -54,12 +51,17 @@ function confirms(text: string, index: number, literal: string): boolean {
   return true;
 }
 
-/** Sorted positions of everything that reads differently once decoded. */
-function triggerPositions(text: string): number[] {
+/** Where the characters of {@link WIDE_TRIGGERS} are in `text`: for a text the pass did not read. */
+function wideTriggersOf(text: string): number[] {
   const positions: number[] = [];
-  WIDE_TRIGGER.lastIndex = 0;
-  for (let match = WIDE_TRIGGER.exec(text); match !== null; match = WIDE_TRIGGER.exec(text))
-    positions.push(match.index);
+  for (let index = 0; index < text.length; index++)
+    if (WIDE_TRIGGERS[text.charCodeAt(index)] === 1) positions.push(index);
+  return positions;
+}
+
+/** Sorted positions of everything that reads differently once decoded (`wide`: those of {@link WIDE_TRIGGERS}). */
+function triggerPositions(text: string, wide: ArrayLike<number>): number[] {
+  const positions: number[] = Array.from(wide);
   for (const literal of LITERAL_TRIGGERS) {
     for (let hit = text.indexOf(literal); hit !== -1; hit = text.indexOf(literal, hit + 1))
       if (confirms(text, hit, literal)) positions.push(hit);
@@ -208,10 +210,11 @@ function toBreak(text: string, index: number, step: 1 | -1): number {
  * Decoded views of the parts of `text` around what would read differently once decoded
  * (`reach` characters each side, widened to word breaks): the rest of the text is not copied
  * or scanned again. Linear: each step consumes at least one character and looks at most 64 ahead.
+ * `wide` are the positions of the characters of {@link WIDE_TRIGGERS} when the pass noted them.
  */
-export function decodedViews(text: string, reach: number): DecodedView[] {
+export function decodedViews(text: string, reach: number, wide?: ArrayLike<number>): DecodedView[] {
   const views: DecodedView[] = [];
-  const positions = triggerPositions(text);
+  const positions = triggerPositions(text, wide ?? wideTriggersOf(text));
   let index = 0;
   while (index < positions.length) {
     const first = positions[index] as number;

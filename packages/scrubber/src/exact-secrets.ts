@@ -16,7 +16,8 @@ export interface AddSecretOptions {
 export interface ExactSecrets {
   /** Registers a value; false when it is too short to redact safely (it is then ignored). */
   add(value: string, options?: AddSecretOptions): boolean;
-  scan(text: string, out: Finding[]): void;
+  /** Appends a finding for every held value in `text`; `breaks`: its line breaks, when known. */
+  scan(text: string, out: Finding[], breaks?: Int32Array): void;
   /** Longest literal searched for (for the stream hold-back). */
   readonly maxLength: number;
   readonly count: number;
@@ -63,7 +64,7 @@ export function createExactSecrets(minLength: number): ExactSecrets {
       searcher = undefined;
       return true;
     },
-    scan(text, out) {
+    scan(text, out, breaks) {
       if (literals.length === 0) return;
       searcher ??= createLiteralSearcher(literals);
       const active = searcher;
@@ -95,7 +96,7 @@ export function createExactSecrets(minLength: number): ExactSecrets {
           (last) => run.ends[last] as number,
         );
       // Base64 or hex wrapped into lines: search the runs joined, map hits back across the line breaks.
-      for (const run of wrappedBase64Runs(text))
+      for (const run of wrappedBase64Runs(text, breaks))
         searchMapped(
           run.text,
           (first) => run.positions[first] as number,

@@ -118,13 +118,19 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   const priority = (ruleId: string): number =>
     ruleId === 'exact' ? -1 : (priorities.get(ruleId) ?? rules.length);
 
+  /** Drops what rules and the compiled scanner kept of the last text. */
+  const forget = (): void => {
+    forgetMemos();
+    compiled.forget();
+  };
   const find = (text: string): Finding[] => {
     const findings: Finding[] = [];
-    compiled.scan(text, findings);
-    exact.scan(text, findings);
+    compiled.scan(text, findings, true);
+    exact.scan(text, findings, compiled.lineBreaks(text));
     // Colour codes, invisible characters, escapes and look-alike letters can split or disguise a
     // secret or its key name: scan the decoded reading too, and map its findings back.
-    for (const view of decodedViews(text, Math.max(compiled.maxShortLength, exact.maxLength) + 64)) {
+    const reach = Math.max(compiled.maxShortLength, exact.maxLength) + 64;
+    for (const view of decodedViews(text, reach, compiled.wideTriggers(text))) {
       const decoded: Finding[] = [];
       compiled.scan(view.text, decoded);
       exact.scan(view.text, decoded);
@@ -147,14 +153,14 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         `scrub expects a string, got ${text === null ? 'null' : typeof text}`,
       );
     const findings = find(text);
-    forgetMemos();
+    forget();
     return { text: applyFindings(text, findings, marker), findings };
   };
   const scrubPieces = (pieces: readonly string[]) => {
     if (!Array.isArray(pieces) || pieces.some((piece) => typeof piece !== 'string'))
       throw new ToolError('INVALID_ARGUMENTS', 'scrubPieces expects an array of strings');
     const findings = find(pieces.join(''));
-    forgetMemos();
+    forget();
     return { pieces: applyFindingsToPieces(pieces, findings, marker), findings };
   };
   const scrubExactOnly = (text: string, exactOptions?: { readonly base64?: boolean }): string => {
@@ -183,7 +189,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         holdBack: () => Math.max(compiled.maxShortLength, exact.maxLength) + 16,
         openFrom: (text) => compiled.openFrom(text),
         carry: (text, at, maxBack) => compiled.carry(text, at, maxBack),
-        forget: forgetMemos,
+        forget,
         carriers: compiled.carriers,
       }),
   };

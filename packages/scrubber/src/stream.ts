@@ -54,6 +54,13 @@ function openTokenStart(buffer: string): number {
   return index === 0 ? 0 : buffer.length;
 }
 const MAX_FINDINGS = 10_000;
+/**
+ * A chunk longer than this is read in pieces of this size: the buffer a piece makes (with the
+ * held tail and the context) stays under 32,768 characters, 64 KB of two-byte text, V8's limit
+ * for an ordinary heap object. A larger string is a "large object" of its own pages, and its
+ * allocation cost about as much as the scan of it.
+ */
+const PIECE = 30_000;
 /** A carried structure resumes at most this far before the cut (the rest of the context is dropped). */
 const MAX_CARRY_BACK = 1024;
 /** Kind given to the rest of a value whose marker an earlier write emitted: it gets no second one. */
@@ -194,8 +201,17 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
           'CANCELLED',
           'this stream scrubber was cancelled (its readable() was aborted or cancelled) and dropped what it held; create a new one with createStreamScrubber()',
         );
-      pending += chunk;
-      return emit(false);
+      if (chunk.length <= PIECE) {
+        pending += chunk;
+        return emit(false);
+      }
+      // A long chunk is read in pieces: the output is the same as for any other cut of the text.
+      let out = '';
+      for (let at = 0; at < chunk.length; at += PIECE) {
+        pending += chunk.slice(at, at + PIECE);
+        out += emit(false);
+      }
+      return out;
     },
     flush() {
       if (cancelled) return '';

@@ -50,8 +50,10 @@ export interface SecretRule {
    * For rules that read a structure longer than a stream keeps (a Secret of many keys, a value
    * of megabytes): when a stream cuts at `at` inside such a structure, a short synthetic text
    * that reopens it, so the text after the cut is read as part of it (see {@link Carry}).
+   * `anchors`, when given, holds where the rule's anchors start in `text`, ascending (the scan
+   * of that text just found them), so the rule need not search the text for them again.
    */
-  readonly carry?: (text: string, at: number, maxBack: number) => Carry | undefined;
+  readonly carry?: (text: string, at: number, maxBack: number, anchors?: Int32Array) => Carry | undefined;
   /** Extra check on the secret text (placeholders, randomness); false drops the match. */
   readonly validate?: (secret: string) => boolean;
   /** Longest span, in characters, between the anchor and the end of a match. */

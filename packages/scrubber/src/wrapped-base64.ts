@@ -49,10 +49,11 @@ const RUN_START = /\n[A-Za-z0-9+/_-]{60}/g;
 /**
  * Runs of at least two consecutive lines of base64 (or hex) 60, 64 or 76 characters wide (the last line may
  * be shorter or padded), joined without their line breaks. Linear: lines are visited from a line
- * that can begin a run (found by {@link RUN_START}) until the run ends, each line once, and only
- * lines of a run's width are checked character by character.
+ * that can begin a run (one of a wrap width after a line break of `breaks`, the positions of the
+ * line breaks when the pass over the text noted them, else found by {@link RUN_START}) until the
+ * run ends, each line once, and only lines of a run's width are checked character by character.
  */
-export function wrappedBase64Runs(text: string): WrappedRun[] {
+export function wrappedBase64Runs(text: string, breaks?: Int32Array): WrappedRun[] {
   const runs: WrappedRun[] = [];
   let lines: [number, number][] = [];
   let width = 0;
@@ -84,8 +85,24 @@ export function wrappedBase64Runs(text: string): WrappedRun[] {
     return newline + 1;
   };
   let next = visit(0);
+  let breakIndex = 0;
   while (next < text.length) {
-    if (width === 0) {
+    if (width === 0 && breaks !== undefined) {
+      // Between runs: skip to the next line of a wrap width (only such a line can begin a run).
+      while (breakIndex < breaks.length && (breaks[breakIndex] as number) < next - 1) breakIndex++;
+      let found = -1;
+      for (; breakIndex < breaks.length; breakIndex++) {
+        const start = (breaks[breakIndex] as number) + 1;
+        const newline = breakIndex + 1 < breaks.length ? (breaks[breakIndex + 1] as number) : text.length;
+        const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+        if (isWrapWidth(end - start)) {
+          found = start;
+          break;
+        }
+      }
+      if (found === -1) break;
+      next = found;
+    } else if (width === 0) {
       // Between runs: skip to the next line that can begin one.
       RUN_START.lastIndex = next - 1;
       if (RUN_START.exec(text) === null) break;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createScrubber } from '../src/index.js';
-import { readTextCorpus } from './corpus.js';
+import { readTextCorpus } from './helpers/corpus.js';
 
 const root = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
 const BYTES = 24_000_000;

@@ -5,7 +5,7 @@ import type { RuleMatch, SecretRule } from '../types.js';
 // Secret's `tls.key`, Helm values. The encoding of `-----BEGIN ` starts every such value (it is
 // the first thing encoded), so the rule is anchored on it, decodes the header to tell a private
 // key from a certificate or public key, and redacts the base64 run. The anchor leaves out the
-// leading `L`: its `S` is a probe character other rules already use, so the rule adds no scan.
+// leading `L` (whose encoding depends on what precedes it).
 
 /** `-----BEGIN ` in base64. */
 const ENCODED_BEGIN = 'LS0tLS1CRUdJTi';

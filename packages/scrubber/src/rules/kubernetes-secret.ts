@@ -126,6 +126,7 @@ function yamlSecret(text: string, anchor: number): RuleMatch[] | undefined {
   const own = lineAt(text, text.lastIndexOf('\n', anchor - 1) + 1);
   if (own.start + own.key !== anchor || own.key > MAX_COLUMN) return undefined;
   const column = own.key;
+  if (column === 0 && !own.item) return topLevelSecret(text, anchor, own.start, own.end);
   // Back to where the object begins: its first key, or the `- ` that opens it as a list item.
   let from = own.start;
   if (!own.item) {
@@ -157,6 +158,56 @@ function yamlSecret(text: string, anchor: number): RuleMatch[] | undefined {
     if (colon === -1 || colon >= line.end || !MEMBERS.has(text.slice(keyStart, colon))) continue;
     if (text.slice(colon + 1, line.end).trim() !== '') continue; // `data: {}`
     blockValues(text, cursor, column, until, out);
+  }
+  return out;
+}
+
+/** Where the line holding `at` starts. */
+function lineStartOf(text: string, at: number): number {
+  return text.lastIndexOf('\n', at - 1) + 1;
+}
+
+/**
+ * {@link yamlSecret} for a Secret at column 0, the usual `kubectl get -o yaml` output: there every
+ * line belongs to the mapping but a `---` document separator, so the object runs from the line
+ * after the previous separator (at most {@link MAX_SCAN} back) to the next one, and only its
+ * `data:`/`stringData:` lines are looked at. Native searches find those lines; a walk line by line
+ * read the whole output from every such Secret.
+ */
+function topLevelSecret(text: string, anchor: number, ownStart: number, ownEnd: number): RuleMatch[] {
+  const bound = anchor - MAX_SCAN;
+  // The line the walk back stops at: the one holding `bound`, or after the last separator.
+  let from = bound >= 0 ? Math.min(ownStart, lineStartOf(text, bound)) : 0;
+  const windowStart = Math.max(0, from - 1);
+  if (ownStart >= 2) {
+    const window = text.slice(windowStart, ownStart - 1 + 4);
+    const separator = window.lastIndexOf('\n---');
+    if (separator !== -1) {
+      const dashLine = windowStart + separator + 1;
+      if (dashLine < ownStart) from = Math.max(from, text.indexOf('\n', dashLine) + 1);
+    }
+  }
+  if (from === 0 && ownStart > 0 && text.startsWith('---')) from = text.indexOf('\n') + 1;
+  const next = text.indexOf('\n---', ownEnd);
+  const until = next === -1 ? text.length : Math.min(text.length, next + 1);
+  last.yaml = { text, until, anchor, object: anchor };
+  const lines: number[] = [];
+  for (const key of ['data:', 'stringData:']) {
+    if (text.startsWith(key, from)) lines.push(from);
+    for (
+      let at = text.indexOf(`\n${key}`, from);
+      at !== -1 && at + 1 < until;
+      at = text.indexOf(`\n${key}`, at + 1)
+    )
+      if (at + 1 > from) lines.push(at + 1);
+  }
+  lines.sort((a, b) => a - b);
+  const out: RuleMatch[] = [];
+  for (const start of lines) {
+    const line = lineAt(text, start);
+    const colon = inLine(text, ':', start, line.end);
+    if (text.slice(colon + 1, line.end).trim() !== '') continue; // `data: {}`
+    blockValues(text, line.end + 1, 0, until, out);
   }
   return out;
 }
@@ -224,11 +275,14 @@ export const kubernetesSecret: SecretRule = {
   match: matchSecret,
   openFrom: openManifestStart,
   // The objects the scan just read tell the carry where the Secret a cut lies in begins.
-  carry: (text, at, maxBack) =>
-    manifestCarry(text, at, maxBack, {
-      yaml: objectRead(last.yaml, text, at),
-      json: objectRead(last.json, text, at),
-    }),
+  carry: (text, at, maxBack, anchors) =>
+    manifestCarry(
+      text,
+      at,
+      maxBack,
+      { yaml: objectRead(last.yaml, text, at), json: objectRead(last.json, text, at) },
+      anchors,
+    ),
   maxLength: 2 * MAX_SCAN,
   positives: (fake) => {
     const url = Buffer.from(

@@ -46,23 +46,92 @@ function valueCut(text: string, at: number, floor: number): number {
 
 // ---- YAML -------------------------------------------------------------------------------------
 
+/**
+ * The last start at or before `from` (and at or after `low`) of one of `literals` in `text`: taken
+ * from `anchors` (the starts of the rule's anchors, ascending) when the scan gave them, else
+ * searched back in `window` (`text` from `low`).
+ */
+function lastBefore(
+  text: string,
+  window: string,
+  low: number,
+  from: number,
+  literals: readonly string[],
+  anchors: Int32Array | undefined,
+): number {
+  if (from < low) return -1;
+  if (anchors === undefined) {
+    let best = -1;
+    for (const literal of literals) {
+      const found = window.lastIndexOf(literal, from - low);
+      if (found !== -1) best = Math.max(best, found + low);
+    }
+    return best;
+  }
+  // The last anchor start at or before `from` (binary search), then back to one of `literals`.
+  let lo = 0;
+  let hi = anchors.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((anchors[mid] as number) <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0; i--) {
+    const start = anchors[i] as number;
+    if (start < low) return -1;
+    for (const literal of literals) if (text.startsWith(literal, start)) return start;
+  }
+  return -1;
+}
+
 /** The `kind: Secret` line of the object `at` may be in: an anchor that begins its line's key. */
-function yamlAnchor(text: string, at: number): number {
+function yamlAnchor(text: string, at: number, anchors: Int32Array | undefined): number {
   const floor = at - MAX_SCAN;
-  let anchor = text.lastIndexOf(YAML_ANCHOR, at - 1);
+  // Searched in the last MAX_SCAN characters only (an anchor further back is refused anyway), not
+  // back to the start of a large text.
+  const low = Math.max(0, floor + 1);
+  const window =
+    anchors === undefined ? text.slice(low, Math.min(text.length, at - 1 + YAML_ANCHOR.length)) : '';
+  const before = (from: number): number => lastBefore(text, window, low, from, [YAML_ANCHOR], anchors);
+  let anchor = before(at - 1);
   for (let tries = 0; anchor !== -1 && anchor > floor && tries < MAX_TRIES; tries++) {
     const lineStart = text.lastIndexOf('\n', anchor - 1) + 1;
     const line = lineAt(text, lineStart);
     const rest = text.slice(anchor + YAML_ANCHOR.length, line.end).trim();
     if (line.start + line.key === anchor && line.key <= MAX_COLUMN && (rest === '' || rest.startsWith('#')))
       return anchor;
-    anchor = text.lastIndexOf(YAML_ANCHOR, anchor - 1);
+    anchor = before(anchor - 1);
   }
   return -1;
 }
 
-function yamlCarry(text: string, at: number, maxBack: number, known: number): Carry | undefined {
-  const anchor = known !== -1 ? known : yamlAnchor(text, at);
+/**
+ * For an object at column 0 (every line belongs to it but a `---` separator): -1 when a separator
+ * ends it before the line `at` is in, else where the walk to `at` can begin, the last key line at
+ * column 0 before that line (what member is open depends on it and the lines after it only), or
+ * the line `at` is in when there is none. So a stream that carries a Secret at column 0 across
+ * many writes does not walk its whole buffer at each cut.
+ */
+function topLevelResume(text: string, ownEnd: number, at: number): number {
+  const cutLine = text.lastIndexOf('\n', at - 1) + 1;
+  // Searched up to the cut line only (a view of the text, not a copy).
+  if (text.slice(ownEnd, cutLine).includes('\n---')) return -1;
+  for (let start = cutLine; start > ownEnd + 1; ) {
+    start = text.lastIndexOf('\n', start - 2) + 1;
+    const line = lineAt(text, start);
+    if (line.key === 0 && !line.empty) return start;
+  }
+  return cutLine;
+}
+
+function yamlCarry(
+  text: string,
+  at: number,
+  maxBack: number,
+  known: number,
+  anchors: Int32Array | undefined,
+): Carry | undefined {
+  const anchor = known !== -1 ? known : yamlAnchor(text, at, anchors);
   if (anchor === -1) return undefined;
   const own = lineAt(text, text.lastIndexOf('\n', anchor - 1) + 1);
   if (own.end >= at) return undefined;
@@ -71,7 +140,8 @@ function yamlCarry(text: string, at: number, maxBack: number, known: number): Ca
   let member: string | undefined;
   let entryColumn = -1;
   let block: string | undefined; // the key line of an entry whose block scalar is open
-  let cursor = own.end + 1;
+  let cursor = column === 0 ? topLevelResume(text, own.end, at) : own.end + 1;
+  if (cursor === -1) return undefined;
   let line = lineAt(text, cursor);
   // Over the whole lines before the one `at` is in: what member and entry they leave open.
   while (line.end < at) {
@@ -154,9 +224,11 @@ function entryKey(text: string, keyStart: number, colon: number): string {
 
 // ---- JSON -------------------------------------------------------------------------------------
 
-function jsonAnchor(text: string, at: number): number {
-  let best = -1;
-  for (const anchor of JSON_ANCHORS) best = Math.max(best, text.lastIndexOf(anchor, at - 1));
+function jsonAnchor(text: string, at: number, anchors: Int32Array | undefined): number {
+  // Only the last MAX_SCAN characters can hold an anchor that counts: the search stays in them.
+  const low = Math.max(0, at - MAX_SCAN + 1);
+  const window = anchors === undefined ? text.slice(low) : '';
+  const best = lastBefore(text, window, low, at - 1, JSON_ANCHORS, anchors);
   return best !== -1 && at - best < MAX_SCAN ? best : -1;
 }
 
@@ -172,8 +244,14 @@ function inString(
   return from === -1 ? undefined : { prefix: `${prefix}"":"`, from, inValue };
 }
 
-function jsonCarry(text: string, at: number, maxBack: number, known: number): Carry | undefined {
-  const anchor = known !== -1 ? known : jsonAnchor(text, at);
+function jsonCarry(
+  text: string,
+  at: number,
+  maxBack: number,
+  known: number,
+  anchors: Int32Array | undefined,
+): Carry | undefined {
+  const anchor = known !== -1 ? known : jsonAnchor(text, at, anchors);
   if (anchor === -1) return undefined;
   const open = objectStart(text, anchor, MAX_SCAN);
   if (open === -1) return undefined;
@@ -252,16 +330,18 @@ function jsonCarry(text: string, at: number, maxBack: number, known: number): Ca
  * A carry for a stream cut at `at` inside a Kubernetes Secret that began before it (YAML with
  * `kind: Secret` before the cut, or JSON with `"kind":"Secret"` before it); `undefined` when `at`
  * is in no such object. `known` names the anchor of an object the scan read around `at`, if any
- * (else the anchor is searched back, at most 64 of them).
+ * (else the anchor is searched back, at most 64 of them: among `anchors`, the starts of the
+ * rule's anchors in `text`, when the scan gave them, else in the text).
  */
 export function manifestCarry(
   text: string,
   at: number,
   maxBack: number,
   known: { readonly yaml?: number; readonly json?: number } = {},
+  anchors?: Int32Array,
 ): Carry | undefined {
-  const yaml = yamlCarry(text, at, maxBack, known.yaml ?? -1);
-  const json = jsonCarry(text, at, maxBack, known.json ?? -1);
+  const yaml = yamlCarry(text, at, maxBack, known.yaml ?? -1, anchors);
+  const json = jsonCarry(text, at, maxBack, known.json ?? -1, anchors);
   if (yaml === undefined) return json;
   if (json === undefined) return yaml;
   return json.from >= yaml.from ? json : yaml;

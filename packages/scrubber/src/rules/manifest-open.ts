@@ -9,6 +9,28 @@ export const MAX_MANIFEST_HOLD = 16_384;
 
 const YAML_KEYS = ['kind: Secret', 'data:', 'stringData:'];
 const JSON_KEYS = ['"kind": "Secret"', '"kind":"Secret"', '"data"', '"stringData"'];
+const KEYS = [...YAML_KEYS, ...JSON_KEYS];
+
+/** Each key holds one of these: the window is searched for two of them, not for seven keys. */
+const MARKERS = ['Secret', 'ata'];
+const MARKED = MARKERS.map((marker) =>
+  KEYS.map((key, index) => ({ index, key, offset: key.indexOf(marker) })).filter((one) => one.offset !== -1),
+);
+
+/**
+ * The last start of each of {@link KEYS} in `window` (by index; -1 when it is not there). Searched
+ * forward: a native forward search skips ahead, a search backward reads every character.
+ */
+function lastKeys(window: string): number[] {
+  const last = KEYS.map(() => -1);
+  MARKERS.forEach((marker, group) => {
+    const keys = MARKED[group] as { index: number; key: string; offset: number }[];
+    for (let at = window.indexOf(marker); at !== -1; at = window.indexOf(marker, at + 1))
+      for (const { index, key, offset } of keys)
+        if (at >= offset && window.startsWith(key, at - offset)) last[index] = at - offset;
+  });
+  return last;
+}
 
 /** Whether the YAML key at `at` begins its line's mapping entry, and the mapping runs to the end. */
 function yamlOpen(text: string, at: number, key: string): number {
@@ -35,20 +57,17 @@ export function openManifestStart(text: string): number {
   let from = text.length;
   // Searched in the window only: a search back through a 1 MB chunk per write cost a pass each.
   const window = floor > 0 ? text.slice(floor) : text;
-  const lastAt = (key: string): number => {
-    const at = window.lastIndexOf(key);
-    return at === -1 ? -1 : at + floor;
-  };
-  for (const key of YAML_KEYS) {
-    const at = lastAt(key);
-    if (at >= floor) {
-      const start = yamlOpen(text, at, key);
-      if (start !== -1) from = Math.min(from, start);
-    }
-  }
-  for (const key of JSON_KEYS) {
-    const at = lastAt(key);
-    if (at < floor || !objectOpenAtEnd(text, at)) continue;
+  const last = lastKeys(window);
+  YAML_KEYS.forEach((key, index) => {
+    const at = last[index] as number;
+    if (at === -1) return;
+    const start = yamlOpen(text, at + floor, key);
+    if (start !== -1) from = Math.min(from, start);
+  });
+  for (let index = YAML_KEYS.length; index < KEYS.length; index++) {
+    if ((last[index] as number) === -1) continue;
+    const at = (last[index] as number) + floor;
+    if (!objectOpenAtEnd(text, at)) continue;
     const open = objectStart(text, at, at - floor + 1);
     from = Math.min(from, open === -1 ? at : open);
   }

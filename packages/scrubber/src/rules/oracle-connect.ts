@@ -125,11 +125,11 @@ function userid(text: string, anchor: number): RuleMatch | undefined {
 
 /**
  * Commands whose first argument is a logon even without `@`: SQL*Plus, SQL*Loader and SQLcl
- * (probed by their `q`), Data Pump (probed by `pdp`, one pass for both).
+ * (anchored on their names), Data Pump (`expdp` and `impdp` both anchored on `pdp`).
  */
 const LOCAL_COMMANDS = ['sqlplus', 'sqlldr', 'sqlcl', 'expdp', 'impdp'];
 const DATA_PUMP = 'pdp';
-/** SQL*Plus's prompt, then its `connect` (probed by the `S` the scan already searches). */
+/** SQL*Plus's prompt, then its `connect`. */
 const PROMPT = 'SQL> ';
 const PROMPT_CONNECT = /[ \t]*(?:connect|conn)(?=[ \t])/iy;
 

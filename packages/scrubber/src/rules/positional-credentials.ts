@@ -242,10 +242,8 @@ export const positionalCredentials: SecretRule = {
   id: 'positional_credentials',
   description:
     'Passwords given after a keyword: nmcli device wifi connect SSID password WORD, nmcli wifi-sec.psk / 802-1x.password WORD, rabbitmqctl add_user / change_password NAME PASSWORD, aws configure set aws_secret_access_key / aws_session_token VALUE',
-  // Anchors the scan already probes for other rules where it can: `password` shares the `word`
-  // pass of netrc and sql_password, and the properties with a dash share the `-` pass; only
-  // `gsm.` has a pass of its own (`gsm.pin`); aws settings share the `_` pass. The matcher takes
-  // the whole word around the anchor.
+  // The properties are anchored on a part the one pass finds (`password`, `-sec.psk`, `gsm.`,
+  // the aws setting names); the matcher takes the whole word around the anchor.
   anchors: [
     'password',
     '-sec.psk',

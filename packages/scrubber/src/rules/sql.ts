@@ -67,9 +67,9 @@ function current(text: string, anchor: number): string {
 }
 
 /**
- * Where the keyword of the anchor at `at` begins: the anchors are picked so that the scan probes
- * characters it already looks for or rare ones (`SSWORD` by `S`, `assword` and `fied` by their
- * last four characters, `FIED` by `F`), not every `P` and `I`. -1 when no keyword is there.
+ * Where the keyword of the anchor at `at` begins: the anchors are the keywords' tails (`SSWORD`,
+ * `assword`, `FIED`, `fied`), so a keyword is found whatever its first letter's case. -1 when no
+ * keyword is there.
  */
 function keywordStart(text: string, at: number): number {
   const code = text.charCodeAt(at);
