@@ -1,6 +1,6 @@
 import type { CommandPattern } from './command-pattern.js';
 import { patternsFor } from './pattern-index.js';
-import type { CommandLineAnalysis, FindingCategory, SimpleCommand } from './shell/analysis.js';
+import type { CommandLineAnalysis, FindingCategory, ProtectedPaths, SimpleCommand } from './shell/index.js';
 
 /**
  * What the command rules say about a command line: `allow` (every command matched an allow
@@ -9,10 +9,28 @@ import type { CommandLineAnalysis, FindingCategory, SimpleCommand } from './shel
  */
 export type CommandVerdict = 'allow' | 'ask' | 'deny' | 'unmatched';
 
+/**
+ * Why a command line got its verdict, as a stable code: a default rule's category
+ * (`destructive-file-operation`...), `protected-path-write` (a shell write to a protected
+ * path), `script-written-by-line` (a script the line wrote and runs, with text not known),
+ * `not-understood`, `deny-rule` / `deny-rule-may-match` / `ask-rule` (the config's patterns),
+ * `no-allow-rule`, `redirection-writes`, `allow-rule`.
+ */
+export type CommandReasonCode =
+  | FindingCategory
+  | 'deny-rule'
+  | 'deny-rule-may-match'
+  | 'ask-rule'
+  | 'no-allow-rule'
+  | 'redirection-writes'
+  | 'allow-rule';
+
 /** The verdict on one command line, with the reasons and what `allow-always` would add. */
 export interface CommandCheck {
   readonly verdict: CommandVerdict;
   readonly reason: string;
+  /** The reason as a stable code. */
+  readonly reasonCode: CommandReasonCode;
   readonly analysis: CommandLineAnalysis;
   /** Commands no allow rule covered. */
   readonly unmatched: readonly SimpleCommand[];
@@ -29,6 +47,8 @@ export interface CompiledCommandRules {
   readonly deny: readonly CommandPattern[];
   /** Default deny categories that are switched off. */
   readonly disabledDefaults: ReadonlySet<FindingCategory>;
+  /** The paths no shell command writes without asking (default: `DEFAULT_PROTECTED_PATHS`). */
+  readonly protectedPaths?: ProtectedPaths;
 }
 
 /** An allow rule that would cover this command next time: `git push *`, `ls *`. */
@@ -65,10 +85,22 @@ export function checkCommandLine(
         ...base,
         verdict: 'deny',
         reason: `${finding.category}: ${finding.reason} (${finding.text.trim() || analysis.source})`,
+        reasonCode: finding.category,
       };
     }
   }
   let askReason: string | undefined;
+  let askCode = 'not-understood' as CommandReasonCode;
+  const ask = (reason: string, code: CommandReasonCode): void => {
+    if (askReason !== undefined) return;
+    askReason = reason;
+    askCode = code;
+  };
+  // Asked whatever rule allows it and in every mode: a protected path written, a script the
+  // line wrote and runs with text it does not show.
+  const asked = analysis.findings.find((finding) => finding.kind === 'ask');
+  if (asked)
+    ask(`${asked.category}: ${asked.reason} (${asked.text.trim() || analysis.source})`, asked.category);
   for (const command of analysis.commands) {
     for (const pattern of patternsFor(rules.deny, command)) {
       const match = pattern.matchDeny(command);
@@ -77,19 +109,26 @@ export function checkCommandLine(
           ...base,
           verdict: 'deny',
           reason: `deny rule "${pattern.source}" matches ${describe(command)}`,
+          reasonCode: 'deny-rule',
         };
       if (match === 'maybe')
-        askReason ??= `deny rule "${pattern.source}" may match ${describe(command)} (arguments decided at run time)`;
+        ask(
+          `deny rule "${pattern.source}" may match ${describe(command)} (arguments decided at run time)`,
+          'deny-rule-may-match',
+        );
     }
   }
   const unknown = analysis.findings.find((finding) => finding.kind === 'unknown');
   if (unknown)
-    askReason ??= `not fully understood: ${unknown.reason} (${unknown.text.trim() || analysis.source})`;
+    ask(
+      `not fully understood: ${unknown.reason} (${unknown.text.trim() || analysis.source})`,
+      'not-understood',
+    );
   for (const command of analysis.commands) {
     const pattern = patternsFor(rules.ask, command).find(
       (candidate) => candidate.matchDeny(command) !== 'no',
     );
-    if (pattern) askReason ??= `ask rule "${pattern.source}" matches ${describe(command)}`;
+    if (pattern) ask(`ask rule "${pattern.source}" matches ${describe(command)}`, 'ask-rule');
   }
   const unmatched: SimpleCommand[] = [];
   const allowedBy = (patterns: readonly CommandPattern[], command: SimpleCommand): boolean =>
@@ -100,12 +139,30 @@ export function checkCommandLine(
   const suggestedRules = [...new Set(unmatched.filter((command) => command.name !== '').map(suggestRule))];
   const writes = [...analysis.writes];
   const rest = { analysis, unmatched, writes, suggestedRules };
-  if (askReason) return { ...rest, verdict: 'ask', reason: askReason };
+  // No rule lifts these questions, so `allow-always` adds none.
+  if (askCode === 'protected-path-write' || askCode === 'script-written-by-line')
+    return { ...rest, suggestedRules: [], verdict: 'ask', reason: askReason ?? '', reasonCode: askCode };
+  if (askReason !== undefined) return { ...rest, verdict: 'ask', reason: askReason, reasonCode: askCode };
   if (unmatched.length > 0) {
     const names = unmatched.map(describe).join('; ');
-    return { ...rest, verdict: 'unmatched', reason: `no allow rule covers: ${names}` };
+    return {
+      ...rest,
+      verdict: 'unmatched',
+      reason: `no allow rule covers: ${names}`,
+      reasonCode: 'no-allow-rule',
+    };
   }
   if (writes.length > 0)
-    return { ...rest, verdict: 'unmatched', reason: `writes files by redirection: ${writes.join(', ')}` };
-  return { ...rest, verdict: 'allow', reason: 'every command matches an allow rule' };
+    return {
+      ...rest,
+      verdict: 'unmatched',
+      reason: `writes files by redirection: ${writes.join(', ')}`,
+      reasonCode: 'redirection-writes',
+    };
+  return {
+    ...rest,
+    verdict: 'allow',
+    reason: 'every command matches an allow rule',
+    reasonCode: 'allow-rule',
+  };
 }

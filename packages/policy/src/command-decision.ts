@@ -3,8 +3,7 @@ import type { AllowList } from './allow-list.js';
 import { type CompiledCommandRules, checkCommandLine } from './command-check.js';
 import { MAX_COMMAND_LENGTH } from './decision-context.js';
 import type { PolicyDecision } from './decision.js';
-import { analyzeCommandLine } from './shell/extract.js';
-import { loadShellParser, loadedShellParser } from './shell/parser.js';
+import { analyzeCommandLine, loadShellParser, loadedShellParser } from './shell/index.js';
 
 /** A relative path that stays in the working directory (accept-edits lets these be written). */
 function isWorkspacePath(path: string): boolean {
@@ -33,6 +32,7 @@ export async function decideCommand(
       ...base,
       decision: 'deny',
       code: 'INVALID_ARGUMENTS',
+      reasonCode: 'invalid-command',
       source: 'arguments',
       reason: `argument "${argument}" of ${call.tool.name} must be a command line string`,
     };
@@ -43,14 +43,22 @@ export async function decideCommand(
       command,
       decision: base.mode === 'plan' ? 'deny' : 'ask',
       ...(base.mode === 'plan' ? { code: 'DENIED' as const } : {}),
+      reasonCode: 'command-too-long',
       source: 'command',
       reason: `the command line is ${command.length} characters long; over ${MAX_COMMAND_LENGTH} it is not analyzed`,
     };
   }
   const parser = loadedShellParser() ?? (await loadShellParser());
-  const analysis = analyzeCommandLine(parser, command);
+  const protectedPaths = context.rules.protectedPaths;
+  const analysis = analyzeCommandLine(parser, command, protectedPaths ? { protectedPaths } : {});
   const result = checkCommandLine(analysis, context.rules, context.allowList.commandPatterns());
-  const common = { ...base, command, commandCheck: result, suggestedRules: result.suggestedRules };
+  const common = {
+    ...base,
+    command,
+    commandCheck: result,
+    suggestedRules: result.suggestedRules,
+    reasonCode: result.reasonCode,
+  };
   switch (result.verdict) {
     case 'deny':
       return { ...common, decision: 'deny', code: 'DENIED', source: 'command', reason: result.reason };
@@ -62,7 +70,13 @@ export async function decideCommand(
       return { ...common, decision: 'allow', source: 'command', reason: result.reason };
     default:
       if (base.mode === 'bypass')
-        return { ...common, decision: 'allow', source: 'mode', reason: `bypass mode: ${result.reason}` };
+        return {
+          ...common,
+          decision: 'allow',
+          source: 'mode',
+          reasonCode: 'bypass-mode',
+          reason: `bypass mode: ${result.reason}`,
+        };
       if (
         base.mode === 'accept-edits' &&
         result.unmatched.length === 0 &&
@@ -72,6 +86,7 @@ export async function decideCommand(
           ...common,
           decision: 'allow',
           source: 'mode',
+          reasonCode: 'accept-edits-mode',
           reason: `accept-edits mode allows file writes: ${result.reason}`,
         };
       if (base.mode !== 'plan')
@@ -82,6 +97,7 @@ export async function decideCommand(
     decision: 'deny',
     code: 'DENIED',
     source: 'mode',
+    reasonCode: 'plan-mode',
     reason: 'the session is in plan mode (read-only): shell commands do not run; leave plan mode to run them',
   };
 }

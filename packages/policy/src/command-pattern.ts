@@ -1,8 +1,6 @@
 import { ToolError } from '@toolplane/core';
 import { globMatcher } from './glob-match.js';
-import type { SimpleCommand } from './shell/analysis.js';
-import { normalizeCommandName, parseOptions } from './shell/normalize.js';
-import type { ShellWord } from './shell/shell-word.js';
+import { type ShellWord, type SimpleCommand, normalizeCommandName, parseOptions } from './shell/index.js';
 
 /** How a command pattern matched a command: surely, possibly (dynamic words), or not. */
 export type PatternMatch = 'yes' | 'maybe' | 'no';

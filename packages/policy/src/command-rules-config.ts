@@ -3,7 +3,7 @@ import type { CompiledCommandRules } from './command-check.js';
 import { compileCommandPattern } from './command-pattern.js';
 import type { PolicyConfig } from './config.js';
 import { PERMISSION_MODES } from './modes.js';
-import type { FindingCategory } from './shell/analysis.js';
+import { DEFAULT_PROTECTED_PATHS, type FindingCategory, compileProtectedPaths } from './shell/index.js';
 
 const CATEGORIES: ReadonlySet<string> = new Set([
   'destructive-file-operation',
@@ -40,10 +40,21 @@ export function compileCommandRules(config: PolicyConfig): CompiledCommandRules 
       'CONFIG_INVALID',
       `mode "${String(config.mode)}" is unknown; use one of ${[...MODES].join(', ')}`,
     );
+  const protectedList = config.commands?.protectedPaths;
+  const protectedPaths = stringList(protectedList ?? DEFAULT_PROTECTED_PATHS, 'commands.protectedPaths');
+  const empty = protectedPaths.findIndex(
+    (pattern) => pattern.trim() === '' || /^[./]*$/.test(pattern.trim()),
+  );
+  if (empty >= 0)
+    throw new ToolError(
+      'CONFIG_INVALID',
+      `commands.protectedPaths[${empty}]: "${protectedPaths[empty]}" names no path; use a pattern such as ".git/hooks/**" or ".envrc"`,
+    );
   return {
     allow: compile('allow'),
     ask: compile('ask'),
     deny: compile('deny'),
     disabledDefaults: new Set(disabled as readonly FindingCategory[]),
+    protectedPaths: compileProtectedPaths(protectedPaths),
   };
 }

@@ -1,6 +1,6 @@
 import type { PermissionMode } from '@toolplane/core';
 import type { ToolPermission } from './permissions.js';
-import type { FindingCategory } from './shell/analysis.js';
+import type { FindingCategory } from './shell/index.js';
 
 /**
  * A reference to tools in allow, deny and profile lists: an exact public name (`read`), a
@@ -52,6 +52,12 @@ export interface CommandRulesConfig {
   readonly deny?: readonly string[];
   /** Default deny categories to switch off (not recommended). */
   readonly disableDefaultRules?: readonly FindingCategory[];
+  /**
+   * Paths a shell command never writes without asking, in every mode (bypass included):
+   * replaces `DEFAULT_PROTECTED_PATHS` (spread it to add to it; `[]` turns the check off). A
+   * pattern without a leading `/` matches at any depth; `*` within a segment, `**` across.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 /**

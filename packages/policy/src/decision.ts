@@ -1,5 +1,5 @@
 import type { PermissionMode, RiskLevel } from '@toolplane/core';
-import type { CommandCheck } from './command-check.js';
+import type { CommandCheck, CommandReasonCode } from './command-check.js';
 import type { PinState } from './pin-store.js';
 
 /** Which part of the policy decided. */
@@ -23,6 +23,19 @@ export interface PolicyDecision {
   readonly code?: 'DENIED' | 'INVALID_ARGUMENTS';
   /** One sentence: why. */
   readonly reason: string;
+  /**
+   * For a shell-like tool, why as a stable code: the command check's code
+   * (`protected-path-write`, `script-written-by-line`, `destructive-file-operation`,
+   * `no-allow-rule`...), or `plan-mode`, `bypass-mode`, `accept-edits-mode` when the mode
+   * decided, `command-too-long`, `invalid-command`.
+   */
+  readonly reasonCode?:
+    | CommandReasonCode
+    | 'plan-mode'
+    | 'bypass-mode'
+    | 'accept-edits-mode'
+    | 'command-too-long'
+    | 'invalid-command';
   readonly source: DecisionSource;
   readonly mode: PermissionMode;
   readonly risk: RiskLevel;

@@ -6,6 +6,7 @@ export { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from '
 export { type TerminalApprovalOptions, createTerminalApprovalChannel } from './approvals/terminal-channel.js';
 export {
   type CommandCheck,
+  type CommandReasonCode,
   type CommandVerdict,
   type CompiledCommandRules,
   checkCommandLine,
@@ -44,12 +45,19 @@ export {
   rateLimitMiddleware,
 } from './rate-limit.js';
 export type {
+  AnalyzeOptions,
   CommandLineAnalysis,
   Finding,
   FindingCategory,
+  ProtectedMatch,
+  ProtectedPaths,
+  ShellWord,
   SimpleCommand,
-} from './shell/analysis.js';
-export { analyzeCommandLine } from './shell/extract.js';
-export { normalizeCommandName } from './shell/normalize.js';
-export { loadShellParser } from './shell/parser.js';
-export type { ShellWord } from './shell/shell-word.js';
+} from './shell/index.js';
+export {
+  DEFAULT_PROTECTED_PATHS,
+  analyzeCommandLine,
+  compileProtectedPaths,
+  loadShellParser,
+  normalizeCommandName,
+} from './shell/index.js';

@@ -10,7 +10,7 @@ import {
 } from '@toolplane/core';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from './approvals/run-approval.js';
 import { createSharedQuestions, untilSettledOrAborted } from './approvals/shared-questions.js';
-import { loadShellParser } from './shell/parser.js';
+import { loadShellParser } from './shell/index.js';
 import type { PolicyDecision } from './decision.js';
 import type { Policy } from './policy-types.js';
 
@@ -41,10 +41,20 @@ function howToApprove(decision: PolicyDecision): string {
   const rules = decision.suggestedRules;
   if (decision.command !== undefined && rules.length > 0)
     return `connect an approval channel, or add ${rules.map((rule) => `"${rule}"`).join(', ')} to commands.allow in the policy config`;
+  if (decision.reasonCode === 'protected-path-write')
+    return 'connect an approval channel (a shell write to a protected path is asked in every mode), or make the change with a file tool';
+  if (decision.reasonCode === 'script-written-by-line')
+    return 'connect an approval channel (a script the line writes and runs with text the policy cannot read is asked in every mode), or run its commands directly';
   if (decision.command !== undefined)
     return 'connect an approval channel (constructs that are not fully understood are always asked)';
   return 'connect an approval channel, or add the tool to autoAllow in the policy config';
 }
+
+/** What a refusal's details say of the decision: which part decided, and the reason's code. */
+const detailsOf = (decision: PolicyDecision): Record<string, unknown> =>
+  decision.reasonCode === undefined
+    ? { source: decision.source }
+    : { source: decision.source, reasonCode: decision.reasonCode };
 
 /**
  * The policy gate as orchestrator middleware (`phase: 'gate'`): hides what a principal may not
@@ -117,7 +127,7 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
     }
     if (again.decision === 'deny') {
       report(call, again, 'denied');
-      return fail(again.code ?? 'DENIED', again.reason, { details: { source: again.source } });
+      return fail(again.code ?? 'DENIED', again.reason, { details: detailsOf(again) });
     }
     return undefined;
   };
@@ -134,7 +144,7 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
         'APPROVAL_REQUIRED',
         `${decision.reason}. Nobody is connected to approve it, so it was refused: ${howToApprove(decision)}.`,
         {
-          details: { suggestedRules: decision.suggestedRules, source: decision.source },
+          details: { suggestedRules: decision.suggestedRules, ...detailsOf(decision) },
         },
       );
     }
@@ -220,7 +230,7 @@ export function policyMiddleware(policy: Policy, options: PolicyMiddlewareOption
       }
       if (decision.decision === 'deny') {
         report(call, decision, 'denied');
-        return fail(decision.code ?? 'DENIED', decision.reason, { details: { source: decision.source } });
+        return fail(decision.code ?? 'DENIED', decision.reason, { details: detailsOf(decision) });
       }
       if (decision.decision === 'ask') return ask(call, decision, next);
       if (decision.pin?.status === 'unpinned') await remember(call, decision, 'auto');

@@ -1,5 +1,5 @@
 import type { CommandPattern } from './command-pattern.js';
-import type { SimpleCommand } from './shell/analysis.js';
+import type { SimpleCommand } from './shell/index.js';
 
 // A command pattern can only match a command with its name: the command's own (`rm` of
 // `/bin/rm`), or the first word as written (`sudo` of `sudo rm`). Long rule lists are indexed by

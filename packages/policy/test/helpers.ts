@@ -102,6 +102,77 @@ export function shellPolicy(allow: string[], id: string) {
   };
 }
 
+/** Generous allow rules: in bypass mode under them, anything that is neither denied nor asked runs. */
+export const DEVICE_WRITE_ALLOW = [
+  'echo *',
+  'cat *',
+  'tee *',
+  'cp *',
+  'dd *',
+  'sponge *',
+  'rsync *',
+  'sudo tee *',
+  'sudo rsync *',
+  'true',
+  'cd *',
+  'pushd *',
+  'popd',
+  'export *',
+  'declare *',
+  'ls *',
+  'env *',
+  'sudo *',
+  'sh *',
+  'bash *',
+  'ln *',
+  'mknod *',
+  'mkdir *',
+  'find *',
+  'xargs *',
+  'curl *',
+  'wget *',
+  'tar *',
+  'ssh *',
+  'printf *',
+  'read *',
+  'mapfile *',
+  'readarray *',
+  'f',
+  'g',
+  'go',
+  'setup',
+];
+
+/** The policy of the device-write tests: {@link shellPolicy} under {@link DEVICE_WRITE_ALLOW} and `more`. */
+export function deviceWritePolicy(id: string, more: readonly string[] = []) {
+  return shellPolicy([...DEVICE_WRITE_ALLOW, ...more], id);
+}
+
+/** Generous allow rules for the tests of programs that write files, `sysctl` and debuggers. */
+export const WRITER_ALLOW = [
+  'echo *',
+  'cat *',
+  'tee *',
+  'cp *',
+  'dd *',
+  'sponge *',
+  'curl *',
+  'wget *',
+  'sort *',
+  'sudo tee *',
+  'sudo cp *',
+  'sysctl *',
+  'gdb *',
+  'lldb *',
+  'ls *',
+  'true',
+];
+
+/** {@link shellPolicy} under {@link WRITER_ALLOW} and `more`. */
+export function writerPolicy(id: string, more: readonly string[] = []) {
+  return shellPolicy([...WRITER_ALLOW, ...more], id);
+}
+
 /**
  * Sends one shell line through the policy gate with no approval channel and expects it to fail
  * APPROVAL_REQUIRED with a message matching `message`, the tool never running.

@@ -21,8 +21,8 @@ const REQUEST: ApprovalRequest = {
 };
 
 describe('terminal answers named like object members', () => {
-  // `constructor` was looked up in a plain object of answers and found Object itself: the prompt
-  // ended with an invalid answer (a deny) instead of asking again.
+  // Looked up in a plain object of answers, `constructor` would find Object itself and end the
+  // prompt with an invalid answer (a deny) instead of asking again.
   it.each(['constructor', '__proto__', 'Constructor', '__PROTO__'])(
     '%j is asked again, then the next answer counts',
     async (word) => {

@@ -79,8 +79,14 @@ describe('permission modes', () => {
     [
       'shell write outside the workspace',
       bash,
-      { command: 'npm test > ~/.bashrc' },
+      { command: 'npm test > ~/test.log' },
       { default: 'ask', 'accept-edits': 'ask', plan: 'deny', bypass: 'allow' },
+    ],
+    [
+      'shell write to a protected path',
+      bash,
+      { command: 'npm test > ~/.bashrc' },
+      { default: 'ask', 'accept-edits': 'ask', plan: 'deny', bypass: 'ask' },
     ],
     [
       'shell construct not understood',

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAllowList, createPinStore } from '../src/index.js';
 
-// The stores write a temporary file, then rename it over the JSON file. A write that failed (a
-// full disk, a directory where the file should be) left its temporary file behind, one more for
-// every failed allow-always answer or pin, for good.
+// The stores write a temporary file, then rename it over the JSON file. A write that fails (a
+// full disk, a directory where the file should be) must not leave its temporary file behind:
+// there would be one more for every failed allow-always answer or pin.
 
 let directory: string;
 beforeEach(async () => {
