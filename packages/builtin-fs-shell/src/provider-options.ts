@@ -1,7 +1,7 @@
 import { ToolError } from '@toolplane/core';
 import type { GrepEngineOptions } from './grep/options.js';
 import type { ToolLimits } from './tools/deps.js';
-import { createAddressPolicy } from './web/address-guard.js';
+import { createAddressPolicy } from '@toolplane/address-guard';
 import type { WebFetchOptions } from './web/options.js';
 import type { Mount } from './workspace/mounts.js';
 
@@ -70,7 +70,7 @@ export function checkProviderOptions(options: CheckedOptions, toolNames: readonl
   checkCount(web.timeoutMs, 'webFetch.timeoutMs', 1);
   checkCount(web.maxRedirects, 'webFetch.maxRedirects', 0);
   try {
-    createAddressPolicy(web.allowedRanges);
+    createAddressPolicy({ allowedRanges: web.allowedRanges ?? [], label: 'webFetch.allowedRanges' });
   } catch (error) {
     throw invalid((error as Error).message);
   }

@@ -19,6 +19,7 @@ import { PathLocks } from './files/path-locks.js';
 import { ScannerPool } from './files/newline-scanner.js';
 import type { GrepEngineOptions } from './grep/options.js';
 import { checkProviderOptions } from './provider-options.js';
+import { SessionSandboxes } from './session/session-sandboxes.js';
 import { SessionStore } from './session/session-store.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { createBashTool } from './tools/bash.js';
@@ -107,7 +108,11 @@ const CLOSE_GRACE_MS = 10_000;
 export interface BuiltinProvider extends ToolProvider {
   /** The confinement every path goes through. */
   readonly workspace: Workspace;
-  /** Stops the session's background tasks and drops its state (reads, todos). */
+  /**
+   * Ends a session: stops its background tasks, drops its state (reads, todos) and releases its
+   * sandbox (`executor.release(sessionId)`) in every executor that ran its commands. Rejects
+   * when a release failed, after everything else was done.
+   */
   forgetSession(sessionId: string): Promise<void>;
   /** Resolves when no background line-index build is running (see the `indexAhead` option). */
   indexingIdle(): Promise<void>;
@@ -201,6 +206,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     limits.tasksMaxFinished,
   );
   const sessions = new SessionStore(limits.sessionsMax, limits.readRecordsPerSession);
+  const sandboxes = new SessionSandboxes(limits.sessionsMax);
   let agent: Agent | undefined;
   const webAgent = (): Agent => {
     agent ??= createGuardedAgent({
@@ -234,6 +240,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     indexAhead,
     limits,
     tasks,
+    sandboxes,
     grep: options.grep ?? {},
     webFetch: options.webFetch ?? {},
     webAgent,
@@ -278,6 +285,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
     async forgetSession(sessionId: string) {
       await tasks.forgetSession(sessionId);
       sessions.forget(sessionId);
+      await sandboxes.release(sessionId);
     },
     indexingIdle: () => indexAhead.idle(),
     async close() {
@@ -286,6 +294,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
       await inFlight.cancelAll(CLOSED, CLOSE_GRACE_MS);
       await indexAhead.close();
       await tasks.close();
+      await sandboxes.releaseAll();
       await hostExecutor?.close?.();
       await agent?.close();
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
-import { useWorkspace, context, failure, okText } from './helpers.js';
+import { useWorkspace, context, failure, okText } from './helpers/index.js';
 
 // Arguments a tool does not have or that contradict each other, and bad provider options.
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ToolResult } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinProvider } from '../src/index.js';
-import { useWorkspace, context, eventually, failure, okText } from './helpers.js';
+import { useWorkspace, context, eventually, failure, okText } from './helpers/index.js';
 
 // Bad input to the file tools: races on one file, names at the edges, odd encodings, mounts.
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useWorkspace, context, failure, okText } from './helpers.js';
+import { useWorkspace, context, failure, okText } from './helpers/index.js';
 
 // Bad input to bash and background tasks: early aborts, races with close.
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRipgrep } from '../src/grep/find-ripgrep.js';
 import { type BuiltinProviderOptions, createBuiltinProvider } from '../src/index.js';
-import { useWorkspace, context, failure, inCI, makeTempDir, okText } from './helpers.js';
+import { useWorkspace, context, failure, inCI, makeTempDir, okText } from './helpers/index.js';
 
 // Bad input to grep, glob and web_fetch: patterns, huge files, links outside, hostile pages.
 

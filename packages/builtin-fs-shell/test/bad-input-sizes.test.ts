@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltinProvider } from '../src/index.js';
 import { MAX_COMMAND_BYTES } from '../src/tools/bash.js';
 import { MAX_EDITS } from '../src/tools/edit.js';
-import { ripgrep } from './grep-engines.js';
-import { context, failure, okText, useWorkspace } from './helpers.js';
+import { ripgrep } from './helpers/grep-engines.js';
+import { context, failure, okText, useWorkspace } from './helpers/index.js';
 
 // Bad input by size and by name: counts that made work quadratic or held the event loop, inputs
 // the kernel refuses, and names of Object.prototype's members taken for table entries.
@@ -14,7 +14,7 @@ const ws = useWorkspace();
 
 describe('edit of a large file', () => {
   it('names the same text with other whitespace for a long old_string without comparing every window', async () => {
-    // Each window of 5,000 lines used to be joined and compared: 100,000 x 5,000 lines (minutes).
+    // Joining and comparing each window of 5,000 lines would be 100,000 x 5,000 lines (minutes).
     const lines = Array.from({ length: 100_000 }, (_, i) => `  const value${i} = compute(${i});`);
     await writeFile(join(ws.dir, 'big.ts'), `${lines.join('\n')}\n`);
     okText(await ws.provider.execute('read', { path: 'big.ts', limit: 1 }, context()));
@@ -51,8 +51,8 @@ describe('edit of a large file', () => {
   });
 
   it('applies the most edits a call takes to a 10 MB file while another call is answered', async () => {
-    // They took seconds in one synchronous stretch; they now yield between edits. How long the
-    // event loop is held is a timing, measured by hand (README), not asserted here.
+    // In one synchronous stretch they take seconds, so they yield between edits. How long the
+    // event loop is held is a timing, measured by hand (docs/tools.md), not asserted here.
     const row = 'the quick brown fox jumps over the lazy dog 0123456789\n';
     await writeFile(join(ws.dir, 'large.txt'), `${row.repeat(180_000)}S0X\n`);
     await writeFile(join(ws.dir, 'small.txt'), 'small\n');

@@ -5,7 +5,7 @@ import { createOrchestrator } from '@toolplane/orchestrator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBuiltinProvider } from '../src/index.js';
 import { isAlive } from '../src/executor/process-tree.js';
-import { eventually, makeTempDir } from './helpers.js';
+import { eventually, makeTempDir } from './helpers/index.js';
 
 describe('through the orchestrator', () => {
   let dir: string;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { expect, it } from 'vitest';
 import { createBuiltinProvider } from '../src/index.js';
-import { makeTempDir } from './helpers.js';
+import { makeTempDir } from './helpers/index.js';
 
 // The example of the README, run in a temp workspace instead of process.cwd().
 it('runs the README example', async () => {

@@ -114,6 +114,10 @@ export class TaskManager {
   }
 
   private ended(task: BackgroundTask, result: ExecResult): void {
+    // The executor's notes end its result's stderr, not the streamed chunks: add them once.
+    if (task.result === undefined && result.notes !== undefined && result.notes.length > 0) {
+      task.output.push(Buffer.from(`\n${result.notes.join('\n')}\n`, 'utf8'));
+    }
     task.result = result;
     task.status = statusOf(result, this.stopping.has(task.id));
     task.endedAt = Date.now();

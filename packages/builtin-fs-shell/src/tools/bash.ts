@@ -35,11 +35,33 @@ const input = z.object({
  */
 export const MAX_COMMAND_BYTES = 128 * 1024 - 1;
 
-/** Formats a finished command for the model: output, then a footer with how it ended. */
+/**
+ * `stderr` without the executor's notes, and the notes: an executor that follows the contract
+ * ends `stderr` with them, so they are cut off there and shown once, after the (possibly
+ * summarised) output, even when the output itself is binary.
+ */
+export function splitNotes(result: ExecResult): {
+  readonly stderr: string;
+  readonly notes: readonly string[];
+} {
+  const notes = result.notes ?? [];
+  if (notes.length === 0) return { stderr: result.stderr, notes };
+  const block = `${notes.join('\n')}\n`;
+  if (result.stderr.endsWith(block)) return { stderr: result.stderr.slice(0, -block.length), notes };
+  // An executor that put its notes elsewhere in stderr, or not at all: add only the missing ones.
+  return { stderr: result.stderr, notes: notes.filter((note) => !result.stderr.includes(note)) };
+}
+
+/** Formats a finished command for the model: output, the executor's notes, then how it ended. */
 export function formatExecResult(result: ExecResult): string {
   const parts: string[] = [];
   if (result.stdout.length > 0) parts.push(shownOutput(result.stdout).replace(/\n$/, ''));
-  if (result.stderr.length > 0) parts.push(`[stderr]\n${shownOutput(result.stderr).replace(/\n$/, '')}`);
+  const split = splitNotes(result);
+  const stderr = [
+    ...(split.stderr.length > 0 ? [shownOutput(split.stderr).replace(/\n$/, '')] : []),
+    ...split.notes,
+  ];
+  if (stderr.length > 0) parts.push(`[stderr]\n${stderr.join('\n')}`);
   const notes: string[] = [];
   if (result.timedOut) notes.push('timed out; process tree killed');
   else if (result.cancelled) notes.push('cancelled; process tree killed');
@@ -130,6 +152,9 @@ export function createBashTool(deps: ToolDeps): Tool {
       }
       const executor = deps.executorFor(ctx);
       const env = { ...deps.commandEnv(), PWD: cwd };
+      // The session's commands share one sandbox, released when the session is forgotten.
+      const sandboxKey = ctx.session.id;
+      deps.sandboxes.use(sandboxKey, executor);
       if (args.run_in_background === true) {
         const busy = tooManyTasks(deps, ctx.session.id);
         if (busy) return busy;
@@ -137,6 +162,7 @@ export function createBashTool(deps: ToolDeps): Tool {
           command: args.command,
           cwd,
           env,
+          sandboxKey,
           maxOutputBytes: deps.limits.taskMaxOutputBytes,
           ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout }),
         });
@@ -153,6 +179,7 @@ export function createBashTool(deps: ToolDeps): Tool {
         command: args.command,
         cwd,
         env,
+        sandboxKey,
         timeoutMs,
         signal: ctx.signal,
         maxOutputBytes: deps.limits.bashMaxOutputBytes,
@@ -176,6 +203,7 @@ export function createBashTool(deps: ToolDeps): Tool {
         timedOut: result.timedOut,
         truncated: result.truncated,
         durationMs: Math.round(result.durationMs),
+        ...(result.notes && result.notes.length > 0 ? { notes: result.notes } : {}),
       };
       if (result.timedOut) {
         return fail(

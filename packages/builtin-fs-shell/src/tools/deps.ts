@@ -5,6 +5,7 @@ import type { IndexAhead } from '../files/index-ahead.js';
 import type { LineIndexCache } from '../files/line-index.js';
 import type { PathLocks } from '../files/path-locks.js';
 import type { ScannerPool } from '../files/newline-scanner.js';
+import type { SessionSandboxes } from '../session/session-sandboxes.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { TaskManager } from '../tasks/task-manager.js';
@@ -65,6 +66,8 @@ export interface ToolDeps {
   readonly indexAhead: IndexAhead;
   readonly limits: ToolLimits;
   readonly tasks: TaskManager;
+  /** The executors each session's commands ran on, released when the session is forgotten. */
+  readonly sandboxes: SessionSandboxes;
   readonly grep: GrepEngineOptions;
   readonly webFetch: WebFetchOptions;
   /** True once the provider's `close()` has begun: nothing may be started after it. */

@@ -19,7 +19,7 @@ import {
   pickEncoding,
 } from '../web/convert.js';
 import { fetchPage, shownUrl } from '../web/fetch-page.js';
-import { findAddressDenied } from '../web/guarded-agent.js';
+import { findAddressDenied } from '@toolplane/address-guard';
 import type { ToolDeps } from './deps.js';
 
 const input = z.object({
@@ -74,7 +74,7 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
         } catch (error) {
           if (ToolError.isInstance(error)) throw error;
           const denied = findAddressDenied(error);
-          if (denied) return fail('DENIED', denied.message);
+          if (denied) return fail('DENIED', `${denied.message}; web_fetch only reaches public hosts`);
           if (ctx.signal.aborted) return fail('CANCELLED', 'the fetch was cancelled');
           if (signal.aborted) return fail('TIMEOUT', `no complete response within ${options.timeoutMs} ms`);
           const message =
