@@ -4,6 +4,7 @@ import type { RestAuthConfig } from './config.js';
 import { encodeStrict } from './encoding.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
 import { expandEnv } from './template.js';
+import { normalizeOrigins, refuseForeignTokenUrl } from './token-origins.js';
 
 /** What credentials add to a request. */
 export interface AppliedAuth {
@@ -26,7 +27,7 @@ export async function applyAuth(
   env: Readonly<Record<string, string | undefined>>,
   tokens: OAuthTokenCache,
   signal: AbortSignal,
-  waiting: { tokenEndpoint?: string } = {},
+  waiting: { tokenEndpoint?: string; readonly apiOrigin?: string } = {},
 ): Promise<AppliedAuth> {
   const applied: AppliedAuth = { headers: {}, query: [], cookies: [], secrets: [], obtainedTokens: [] };
   const headerSetBy = new Map<string, number>();
@@ -87,6 +88,11 @@ export async function applyAuth(
       }
       case 'oauth2-client-credentials': {
         const [tokenUrl, clientId, clientSecret] = values as [string, string, string];
+        if (entry.allowedTokenOrigins !== undefined && waiting.apiOrigin !== undefined) {
+          // a tokenUrl the API's document chose: the secret goes to the API's own site only
+          const allowed = normalizeOrigins(entry.allowedTokenOrigins, 'allowedTokenOrigins');
+          refuseForeignTokenUrl(tokenUrl, waiting.apiOrigin, 'origins' in allowed ? allowed.origins : []);
+        }
         // named if the call's time runs out while the token endpoint keeps it waiting
         waiting.tokenEndpoint = endpointName(tokenUrl);
         const token = await tokens.token(

@@ -1,3 +1,4 @@
+import { normalizeOrigins } from './token-origins.js';
 import { tokenUrlProblem } from './token-request.js';
 
 /** An HTTP header name (RFC 9110 token). */
@@ -69,6 +70,10 @@ export function authProblem(auth: unknown): string | undefined {
     if (record.type === 'oauth2-client-credentials' && !(record.tokenUrl as string).includes('${')) {
       const problem = tokenUrlProblem(record.tokenUrl as string);
       if (problem) return `${where}.${problem}`;
+    }
+    if (record.type === 'oauth2-client-credentials' && record.allowedTokenOrigins !== undefined) {
+      const origins = normalizeOrigins(record.allowedTokenOrigins, `${where}.allowedTokenOrigins`);
+      if ('problem' in origins) return origins.problem;
     }
     const scopes = record.scopes;
     if (

@@ -87,6 +87,13 @@ export type RestAuthConfig =
       readonly scopes?: readonly string[];
       readonly audience?: string;
       readonly optional?: boolean;
+      /**
+       * Set (the importer sets it for a tokenUrl an OpenAPI document chose on an origin it could
+       * not confirm as the API's): the client id and secret go only to a tokenUrl on the origin the
+       * call goes to, on its registrable domain (by the Public Suffix List, https not downgraded)
+       * or on one of these origins; any other call is `DENIED` before the secret is sent.
+       */
+      readonly allowedTokenOrigins?: readonly string[];
     };
 
 /** JSON streaming (newline-delimited JSON or server-sent-event style lines). */

@@ -10,9 +10,10 @@ export type {
   RestStreamingConfig,
   RestToolConfig,
 } from './config.js';
-export type { LookupFunction } from './address-guard.js';
+export type { LookupFunction } from '@toolplane/address-guard';
 export { parseDuration } from './duration.js';
 export { encodeStrict } from './encoding.js';
+export type { ImportDiagnostic, ImportDiagnosticCode } from './openapi/diagnostics.js';
 export type { OperationFilter } from './openapi/filter.js';
 export { type ImportOptions, type ImportResult, importOpenApi } from './openapi/import.js';
 export type { LoadOptions, OpenApiSource } from './openapi/load.js';

@@ -7,15 +7,30 @@ import {
   fail,
 } from '@toolplane/core';
 import { type ImportOptions, type ImportResult, importOpenApi } from './openapi/import.js';
+import { diagnosticWarning } from './openapi/diagnostics.js';
 import type { OpenApiSource } from './openapi/load.js';
 import { type RestProvider, type RestProviderOptions, createRestProvider } from './rest-provider.js';
+
+/** The import's warnings without those the REST provider reports from the environment as it is. */
+function importWarnings(result: ImportResult | undefined): string[] {
+  if (!result) return [];
+  const live = new Set(
+    result.diagnostics
+      .filter((item) => item.code === 'BASE_URL_REQUIRED' || item.code === 'TOKEN_ORIGIN_NOT_ALLOWED')
+      .map(diagnosticWarning),
+  );
+  return result.warnings.filter((warning) => !live.has(warning));
+}
 
 /** Options of {@link createOpenApiProvider}: the importer's and the provider's. */
 export type OpenApiProviderOptions = Omit<ImportOptions, 'namespace'> & Omit<RestProviderOptions, 'tools'>;
 
 /** A provider over an OpenAPI document, imported when it starts. */
 export interface OpenApiProvider extends RestProvider {
-  /** What the import reported (empty before `start()`). */
+  /**
+   * What the import reported (empty before `start()`), and what keeps calls from working with
+   * the environment as it is now (an unset base URL variable, a refused token origin).
+   */
   warnings(): readonly string[];
   /** The import result, once started. */
   imported(): ImportResult | undefined;
@@ -92,7 +107,8 @@ export function createOpenApiProvider(
       inner ? inner.execute(name, args, ctx) : Promise.resolve(notStarted()),
     instructions: () => options.instructions,
     secretValues: () => inner?.secretValues() ?? [],
-    warnings: () => result?.warnings ?? [],
+    // base URL and token origin lines are the live ones of the REST provider, read from its env
+    warnings: () => [...importWarnings(result), ...(inner?.warnings() ?? [])],
     imported: () => result,
     async close() {
       closed = true;

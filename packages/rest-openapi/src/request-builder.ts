@@ -7,13 +7,13 @@ import { defaultQueryBinding, serializeQueryValue } from './query.js';
 import {
   type TemplatePart,
   compileTemplate,
-  expandEnv,
   fillBodyTemplate,
   renderTemplate,
   templateArgNames,
   templateUsesEnv,
 } from './template.js';
 import { own, setOwn } from './records.js';
+import { expandToolUrl } from './tool-url.js';
 import { type SplitUrl, splitToolUrl } from './url-template.js';
 
 /** A request ready for undici: origin fixed by configuration, path and query already encoded. */
@@ -125,10 +125,7 @@ export function buildRequest(options: {
   readonly userAgent: string;
 }): PreparedRequest {
   const { tool, config, plan, args, env } = options;
-  const { split, pathParts, placed } = plan.compiledUrl(
-    expandEnv(config.url, env, `tool "${tool}" url`),
-    tool,
-  );
+  const { split, pathParts, placed } = plan.compiledUrl(expandToolUrl(config.url, env, tool), tool);
   const path = renderPath(pathParts, args, plan.explicit);
 
   const query: string[] = split.staticQuery ? [split.staticQuery] : [];

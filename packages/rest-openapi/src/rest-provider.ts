@@ -13,7 +13,8 @@ import {
 } from '@toolplane/core';
 import { Agent, type Dispatcher, buildConnector } from 'undici';
 import { own } from './records.js';
-import { type LookupFunction, checkHostAddresses, createPublicAgent } from './address-guard.js';
+import { type LookupFunction, checkHostAddresses } from '@toolplane/address-guard';
+import { createPublicAgent } from './public-agent.js';
 import { authSecrets } from './auth.js';
 import { ConnectingSockets } from './connecting.js';
 import { OAuthTokenCache } from './oauth-tokens.js';
@@ -23,6 +24,7 @@ import { type ArgumentPlan, planArguments } from './request-builder.js';
 import { sendToolRequest } from './send.js';
 import { envNamesIn, templateEnvNames, urlPathEnvNames } from './template.js';
 import { checkToolConfig, toolSpecFor } from './tool-spec.js';
+import { configurationWarnings } from './provider-warnings.js';
 
 /** Options of {@link createRestProvider}. */
 export interface RestProviderOptions {
@@ -65,6 +67,12 @@ export interface RestProvider extends ToolProvider {
   readonly toolNames: readonly string[];
   listTools(): readonly ToolSpec[];
   secretValues(): readonly string[];
+  /**
+   * What keeps calls from working with the environment as it is now: a url's `${VAR}` that is
+   * not set (a base URL, saying how to set it), a document's OAuth2 tokenUrl calls refuse to send
+   * the client secret to. Read at each call; empty when every tool can be called.
+   */
+  warnings(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -178,7 +186,8 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
         undefined,
         publicDispatcher
           ? undefined
-          : (hostname, signal) => checkHostAddresses(hostname, options.lookup, signal),
+          : (hostname, signal) =>
+              checkHostAddresses(hostname, { ...(options.lookup ? { lookup: options.lookup } : {}), signal }),
       )
     : undefined;
   const userAgent = options.userAgent ?? 'toolplane-rest-openapi/0.1.0';
@@ -254,6 +263,7 @@ export function createRestProvider(options: RestProviderOptions): RestProvider {
     listTools: () => specs,
     execute,
     instructions: () => options.instructions,
+    warnings: () => configurationWarnings(entries.values(), env),
     secretValues() {
       const values = new Set<string>();
       for (const entry of entries.values()) {

@@ -1,6 +1,6 @@
 import { type ToolContext, ToolError, type ToolResult, errorMessage, fail, onAbort } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
-import { type LookupFunction, checkHostAddresses, pinnedDispatch } from './address-guard.js';
+import { type LookupFunction, checkHostAddresses, pinnedDispatch } from '@toolplane/address-guard';
 import { type AppliedAuth, applyAuth } from './auth.js';
 import { CallStop, untilStopped } from './call-stop.js';
 import type { OAuthTokenCache } from './oauth-tokens.js';
@@ -84,7 +84,7 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
   let target = targetOf(request);
   // the current hop's headers arrived: a connection lost after that was lost mid-body
   let answered = false;
-  const waiting: { tokenEndpoint?: string } = {};
+  const waiting: { tokenEndpoint?: string; readonly apiOrigin: string } = { apiOrigin: request.origin };
   try {
     const applied =
       options.auth.length === 0
@@ -134,11 +134,10 @@ export async function sendToolRequest(options: SendOptions): Promise<ToolResult>
       // a resolver that never answers ends with the call's timeout or the caller's cancellation
       // and the request is pinned to the address checked, so the dispatcher does not resolve it again
       if (lookupStop) {
-        const address = await checkHostAddresses(
-          new URL(request.origin).hostname,
-          options.lookup,
-          lookupStop.signal,
-        );
+        const address = await checkHostAddresses(new URL(request.origin).hostname, {
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+          signal: lookupStop.signal,
+        });
         Object.assign(dispatch, pinnedDispatch(request.origin, address, request.headers));
       }
       answered = false;

@@ -1,4 +1,5 @@
-import { PUBLIC_ONLY_HINT, addressDenied, pinnedDispatch } from './address-guard.js';
+import { findAddressDenied as addressDenied, pinnedDispatch } from '@toolplane/address-guard';
+import { PUBLIC_ONLY_HINT } from './public-agent.js';
 import { ToolError } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
 import { untilAborted } from './call-stop.js';

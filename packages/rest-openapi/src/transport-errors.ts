@@ -1,5 +1,6 @@
 import { type ToolResult, errorMessage, fail } from '@toolplane/core';
-import { ADDRESS_DENIED, PUBLIC_ONLY_HINT } from './address-guard.js';
+import { ADDRESS_DENIED } from '@toolplane/address-guard';
+import { PUBLIC_ONLY_HINT } from './public-agent.js';
 
 function codeOf(error: unknown): string | undefined {
   let current: unknown = error;

@@ -16,7 +16,7 @@ describe('arguments with more wrong items than a validation describes', () => {
     const tags = Array.from({ length: 1500 }, (_, index) => index);
     const result = failure(await rest.execute('tag', { tags }, createToolContext()));
     expect(result.error.code).toBe('INVALID_ARGUMENTS');
-    // five shown, and the other 1,495 counted (it used to say 995: the described ones only)
+    // five shown, and the other 1,495 counted (not only the 995 the validator described)
     expect(result.error.message).toMatch(/; and 1495 more$/);
     expect(result.error.details?.issueCount).toBe(1500);
     expect(api.requests).toHaveLength(0);

@@ -35,7 +35,7 @@ const UNCOMPILABLE: Record<string, [Record<string, unknown>, string]> = {
 describe('argument schemas that pass the meta-schema but do not compile', () => {
   it('refuse the tool when the provider is created, naming it and the reference', () => {
     for (const [label, [parametersSchema, problem]] of Object.entries(UNCOMPILABLE)) {
-      // they used to be accepted, listed, and fail every call with "schema does not compile"
+      // accepted, they would be listed and fail every call with "schema does not compile"
       const error = thrown(() =>
         provider({ broken: getTool('https://api.example.test/a', { parametersSchema }) }),
       );

@@ -1,4 +1,5 @@
 import type { RestToolConfig } from '../config.js';
+import type { ImportDiagnostic } from './diagnostics.js';
 import type { OperationFilter } from './filter.js';
 import type { LoadOptions } from './load.js';
 import type { SchemeCredentials } from './security.js';
@@ -15,8 +16,9 @@ export interface ImportOptions extends ServerChoice, LoadOptions {
   /** Credentials per security scheme name; values may be `${ENV}` templates. */
   readonly credentials?: Readonly<Record<string, SchemeCredentials>>;
   /**
-   * Origins (`https://auth.example.com`) besides the API's own where a document's OAuth2
-   * `tokenUrl` may send your client id and secret; any other is `CONFIG_INVALID`.
+   * Origins (`https://auth.example.com`) besides the API's own (and its registrable domain)
+   * where a document's OAuth2 `tokenUrl` may send your client id and secret; calls whose
+   * tokenUrl is on any other are refused with `DENIED` before the secret is sent.
    */
   readonly allowedTokenOrigins?: readonly string[];
   /** Prefix of default credential variables (default: namespace upper-cased, or `API`). */
@@ -38,8 +40,10 @@ export interface ImportOptions extends ServerChoice, LoadOptions {
 /** What an import produced. */
 export interface ImportResult {
   readonly tools: Record<string, RestToolConfig>;
-  /** Operations skipped or renamed, and why. */
+  /** Operations skipped or renamed, and why; the diagnostics' lines first. */
   readonly warnings: string[];
+  /** What the operator must act on, with stable codes (also lines of `warnings`). */
+  readonly diagnostics: readonly ImportDiagnostic[];
   readonly info: {
     readonly title?: string;
     readonly version?: string;

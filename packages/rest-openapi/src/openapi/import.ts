@@ -14,7 +14,9 @@ import { reconcilePathParameters } from './path-parameters.js';
 import { publicDocumentOrigin } from './public-document.js';
 import { createRefResolver } from './resolver.js';
 import { MAX_ANNOTATION_NESTING, MAX_ENUM_VALUES, SchemaConverter } from './schema.js';
-import { authForRequirements, defaultVariableOwners, securityShapeWarning } from './security.js';
+import { authForRequirements, defaultName, defaultVariableOwners, securityShapeWarning } from './security.js';
+import { type ImportDiagnostic, diagnosticWarning } from './diagnostics.js';
+import { baseUrlDiagnostic, emptyImportDiagnostic } from './import-diagnostics.js';
 import { checkServerVariables } from './server-variables.js';
 import {
   baseUrl2,
@@ -23,6 +25,7 @@ import {
   checkServersList,
   checkServerAddress,
   checkSwaggerBase,
+  type ResolvedChoice,
 } from './servers.js';
 import { operationArguments } from './operation-arguments.js';
 import { describeOperation, operationToolNames } from './operation-names.js';
@@ -39,7 +42,7 @@ function documentBaseUrl(
   document: Record<string, unknown>,
   version: '2.0' | '3.0' | '3.1',
   documentServers: readonly Mutable[],
-  options: ImportOptions,
+  options: ResolvedChoice,
   location: string | undefined,
 ): string | undefined {
   try {
@@ -97,15 +100,24 @@ export async function importOpenApi(
     else checkSwaggerBase(document);
   }
   checkCredentials(options.credentials, schemes as Record<string, unknown>);
+  const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
+  // relative servers of a document from no URL: the tools read the API's origin from here
+  const relativeBase =
+    options.baseUrl || (location !== undefined && /^https?:\/\//i.test(location))
+      ? undefined
+      : defaultName(envPrefix, 'base_url');
+  const choice: ResolvedChoice = relativeBase === undefined ? options : { ...options, relativeBase };
   const documentBase = options.baseUrl
     ? undefined
-    : documentBaseUrl(document, version, documentServers, options, location);
-  const envPrefix = options.envPrefix ?? (options.namespace ?? 'api').toUpperCase();
+    : documentBaseUrl(document, version, documentServers, choice, location);
   const variableOwners = defaultVariableOwners(
     schemes as Record<string, Mutable>,
     envPrefix,
     options.credentials,
   );
+  const diagnostics: ImportDiagnostic[] = [];
+  let relativeServer: string | undefined;
+  const schemeNotices = new Map<string, { diagnostic: ImportDiagnostic; tools: string[] }>();
 
   const selected = operations.filter(
     (operation) =>
@@ -152,8 +164,14 @@ export async function importOpenApi(
       }
       const base =
         version === '2.0'
-          ? baseUrl2(document, options, location)
-          : baseUrl3(documentServers, operation.servers, options, location);
+          ? baseUrl2(document, choice, location)
+          : baseUrl3(documentServers, operation.servers, choice, location);
+      if (relativeBase !== undefined && base.startsWith(relativeBase))
+        relativeServer ??= base.slice(relativeBase.length) || '/';
+      if (relativeBase !== undefined && base.startsWith(relativeBase) && variableOwners.has(relativeBase))
+        throw new SchemeRefused(
+          `the document's servers are relative, so its tools would read the API's origin from ${relativeBase}, which security scheme "${variableOwners.get(relativeBase)?.[0]}" reads as its credential; pass baseUrl, or name that scheme's variables in credentials`,
+        );
       checkServerAddress(base, publicOrigin, operation.label);
       const { parametersSchema, bindings, bodyName } = operationArguments(
         operation,
@@ -167,6 +185,7 @@ export async function importOpenApi(
         defaultSecurity.length > 0,
       );
       if (shapeWarning) warnings.push(`${operation.label}: ${shapeWarning}`);
+      const noticed: ImportDiagnostic[] = [];
       const { auth, problems } = authForRequirements(
         requirements,
         schemes as Record<string, Mutable>,
@@ -177,6 +196,8 @@ export async function importOpenApi(
           ...(documentBase === undefined ? {} : { documentBase }),
           allowedTokenOrigins,
           variableOwners,
+          ...(relativeBase === undefined ? {} : { relativeBase }),
+          notice: (diagnostic) => noticed.push(diagnostic),
           ...(options.credentials ? { credentials: options.credentials } : {}),
         },
       );
@@ -205,6 +226,12 @@ export async function importOpenApi(
       // the url is final unless it waits for ${VAR} (baseUrl): check it as a call would
       if (!tool.url.includes('${')) splitToolUrl(tool.url, name);
       setOwn(tools, name, tool);
+      for (const diagnostic of noticed) {
+        const key = `${diagnostic.code} ${diagnostic.scheme}`;
+        const seen = schemeNotices.get(key);
+        if (seen) seen.tools.push(name);
+        else schemeNotices.set(key, { diagnostic, tools: [name] });
+      }
     } catch (error) {
       if (error instanceof SchemeRefused) throw error;
       problem(operation.label, errorMessage(error));
@@ -222,10 +249,25 @@ export async function importOpenApi(
       `${count} example${count === 1 ? '' : 's'} or default${count === 1 ? '' : 's'} nesting deeper than ${MAX_ANNOTATION_NESTING} levels ${count === 1 ? 'was' : 'were'} left out of the input schemas`,
     );
   }
+  for (const { diagnostic, tools: concerned } of schemeNotices.values())
+    diagnostics.push({ ...diagnostic, tools: concerned });
+  const based =
+    relativeBase === undefined
+      ? []
+      : Object.keys(tools).filter((name) => tools[name]?.url.startsWith(relativeBase));
+  if (relativeBase !== undefined && based.length > 0)
+    diagnostics.push(baseUrlDiagnostic(relativeBase, relativeServer ?? '/', based));
+  const empty =
+    Object.keys(tools).length === 0
+      ? emptyImportDiagnostic(document, operations.length, selected.length)
+      : undefined;
+  if (empty) diagnostics.push(empty);
   const info = (document.info ?? {}) as Mutable;
   return {
     tools,
-    warnings: collapseWarnings(warnings),
+    // what needs the operator first: it is what a program that prints one warning shows
+    warnings: [...diagnostics.map(diagnosticWarning), ...collapseWarnings(warnings)],
+    diagnostics,
     info: {
       ...(typeof info.title === 'string' ? { title: info.title } : {}),
       ...(typeof info.version === 'string' ? { version: info.version } : {}),

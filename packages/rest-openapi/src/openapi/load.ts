@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import type { Dispatcher } from 'undici';
-import type { LookupFunction } from '../address-guard.js';
+import type { LookupFunction } from '@toolplane/address-guard';
 import { parse as parseYaml } from 'yaml';
 import { countOption, timeoutMillis } from '../limits.js';
 import {

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
-import { type LookupFunction, isPublicAddress } from '../address-guard.js';
+import { type LookupFunction, isPublicAddress } from '@toolplane/address-guard';
 import type { LoadedDocument } from './load.js';
 import { privateHost } from './servers.js';
 

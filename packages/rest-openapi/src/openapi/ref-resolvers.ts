@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { Agent } from 'undici';
-import { type LookupFunction, isPublicAddress } from '../address-guard.js';
+import { type LookupFunction, isPublicAddress } from '@toolplane/address-guard';
 import { type ReadLimits, fetchDocumentText, readDocumentFile, shownUrl } from './fetch-document.js';
 
 /** A resolver plugin of json-schema-ref-parser (`resolve.http`, `resolve.file`). */

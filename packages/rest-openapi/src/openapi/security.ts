@@ -1,7 +1,8 @@
 import type { RestAuthConfig } from '../config.js';
 import { own } from '../records.js';
 import { kindOf } from './operation-model.js';
-import { authHeaderName } from '../check-auth.js';
+import { CLIENT_HEADERS, HEADER_TOKEN, authHeaderName } from '../check-auth.js';
+import type { ImportDiagnostic } from './diagnostics.js';
 import { SchemeRefused } from './scheme-refused.js';
 import { documentTokenUrl } from './token-url.js';
 
@@ -32,9 +33,14 @@ export interface SecurityOptions {
   readonly allowedTokenOrigins?: readonly string[];
   /** Which schemes read each default variable ({@link defaultVariableOwners}). */
   readonly variableOwners?: ReadonlyMap<string, readonly string[]>;
+  /** `${<PREFIX>_BASE_URL}` when relative servers go after it: a relative tokenUrl does too. */
+  readonly relativeBase?: string;
+  /** Told of a scheme that is skipped or whose tokenUrl is checked at each call. */
+  readonly notice?: (diagnostic: ImportDiagnostic) => void;
 }
 
-function defaultName(...parts: string[]): string {
+/** `${PREFIX_NAME_PART}`: a default variable, upper-cased, runs of other characters as `_`. */
+export function defaultName(...parts: string[]): string {
   return `\${${parts
     .join('_')
     .toUpperCase()
@@ -81,6 +87,7 @@ export function defaultVariableOwners(
   credentials: SecurityOptions['credentials'],
 ): Map<string, string[]> {
   const owners = new Map<string, string[]>();
+  const shapes = new Map<string, string>();
   for (const [name, scheme] of Object.entries(schemes)) {
     if (typeof scheme !== 'object' || scheme === null) continue;
     if (scheme.type === 'oauth2' && tokenOnly(own(credentials, name) ?? {})) continue;
@@ -88,12 +95,27 @@ export function defaultVariableOwners(
       const given = own(credentials, name);
       if (given !== undefined && Object.hasOwn(given, field) && given[field] !== undefined) continue;
       const variable = defaultName(prefix, name, ...suffix);
+      // two schemes that send the value the same way (`BearerAuth` and `bearerAuth`, both HTTP
+      // bearer) are one credential spelled twice: neither can send the other's secret elsewhere
+      const shape = `${field} ${sendShape(scheme)}`;
+      if (shapes.get(variable) === shape) continue;
+      shapes.set(variable, shape);
       const list = owners.get(variable);
       if (list) list.push(name);
       else owners.set(variable, [name]);
     }
   }
   return owners;
+}
+
+/** How a scheme sends its value, for telling one credential spelled twice from two. */
+function sendShape(scheme: Mutable): string {
+  if (scheme.type === 'apiKey')
+    return `apiKey ${String(scheme.in)} ${scheme.in === 'header' ? String(scheme.name).toLowerCase() : String(scheme.name)}`;
+  if (scheme.type === 'http' || scheme.type === 'basic')
+    return `http ${String(scheme.type === 'basic' ? 'basic' : scheme.scheme).toLowerCase()}`;
+  // OAuth2 client credentials: the token endpoint receives them, so it must be the same too
+  return JSON.stringify(scheme);
 }
 
 /** Turns one security scheme into an auth entry, or says why it cannot. */
@@ -108,7 +130,9 @@ export function authForScheme(
   const prefix = options.envPrefix;
   const envName = (...parts: string[]): string => {
     const variable = defaultName(...parts);
-    const other = options.variableOwners?.get(variable)?.find((owner) => owner !== name);
+    // owners lists schemes of distinct shapes only: one shape spelled twice is one credential
+    const owners = options.variableOwners?.get(variable) ?? [];
+    const other = owners.length > 1 ? owners.find((owner) => owner !== name) : undefined;
     if (other !== undefined) {
       throw new SchemeRefused(
         `security schemes "${name}" and "${other}" would both read ${variable}, so one could send the other's secret; name the variables of one of them in credentials.${name} or credentials.${other}`,
@@ -121,6 +145,26 @@ export function authForScheme(
     const where = String(scheme.in);
     if (where !== 'header' && where !== 'query' && where !== 'cookie')
       return { unsupported: `apiKey in ${where}` };
+    const headerName = String(scheme.name);
+    const unsendable =
+      where !== 'header'
+        ? undefined
+        : !HEADER_TOKEN.test(headerName)
+          ? 'is not a valid HTTP header name'
+          : CLIENT_HEADERS.has(headerName.toLowerCase())
+            ? 'is a header the HTTP client sets itself'
+            : undefined;
+    if (unsendable !== undefined) {
+      // no request can carry it: the scheme is skipped, its operations kept
+      const reason = `apiKey in header ${JSON.stringify(headerName.slice(0, 100))}, which ${unsendable}`;
+      options.notice?.({
+        code: 'SECURITY_SCHEME_SKIPPED',
+        scheme: name,
+        message: `security scheme "${name}" is skipped: its ${reason}`,
+        hint: `its operations are imported and go without it (or with another scheme they allow); fix the header name in the document, or send the key with toolDefaults.headers under the name the API really reads`,
+      });
+      return { unsupported: reason };
+    }
     return {
       type: 'apiKey',
       in: where,
@@ -148,6 +192,7 @@ export function authForScheme(
       const flow = (scheme.flows as Mutable | undefined)?.clientCredentials as Mutable | undefined;
       if (flow && typeof flow.tokenUrl === 'string') tokenUrl = flow.tokenUrl;
     }
+    let checkedAtCall = false;
     if (given.tokenUrl) tokenUrl = given.tokenUrl;
     else if (tokenUrl?.includes('${')) {
       // a tool reads ${NAME} in tokenUrl from the environment: the document's host would get it
@@ -155,15 +200,26 @@ export function authForScheme(
         unsupported: `oauth2 whose tokenUrl holds \${...} (pass credentials.${name}.tokenUrl)`,
       };
     } else if (tokenUrl !== undefined) {
-      // the document chose where the operator's client secret goes: only the API's own origin,
-      // or one the operator allowed (SchemeRefused stops the import otherwise)
-      tokenUrl = documentTokenUrl(
-        name,
-        tokenUrl,
-        options.apiBase,
-        options.allowedTokenOrigins ?? [],
-        options.documentBase,
-      );
+      // the document chose where the operator's client secret goes: the API's own site, or an
+      // origin the operator allowed; any other is refused by the provider before it is sent
+      const judged = documentTokenUrl(name, tokenUrl, {
+        apiBase: options.apiBase,
+        allowed: options.allowedTokenOrigins ?? [],
+        documentBase: options.documentBase,
+        relativeBase: options.relativeBase,
+      });
+      if ('unsupported' in judged) return { unsupported: judged.unsupported };
+      tokenUrl = judged.tokenUrl;
+      if (!judged.confirmed) {
+        checkedAtCall = true;
+        options.notice?.({
+          code: 'TOKEN_ORIGIN_NOT_ALLOWED',
+          scheme: name,
+          origin: judged.origin,
+          message: `security scheme "${name}" would send your client id and secret to ${judged.origin} (the document's tokenUrl), ${judged.why}; its operations are imported, and each call checks the tokenUrl against the API's origin and is refused (DENIED) before the secret is sent if it is not the API's`,
+          hint: `if you trust that token endpoint, pass allowedTokenOrigins: ['${judged.origin}'] (toolplane openapi import --allow-token-origin ${judged.origin}) or add it to allowedTokenOrigins of the tools' auth entry; or pass credentials.${name}.tokenUrl (the token endpoint you mean)`,
+        });
+      }
     }
     if (tokenUrl) {
       return {
@@ -172,6 +228,7 @@ export function authForScheme(
         clientId: given.clientId ?? envName(prefix, name, 'client_id'),
         clientSecret: given.clientSecret ?? envName(prefix, name, 'client_secret'),
         ...(scopes.length > 0 ? { scopes } : {}),
+        ...(checkedAtCall ? { allowedTokenOrigins: [...(options.allowedTokenOrigins ?? [])] } : {}),
       };
     }
   }

@@ -51,7 +51,8 @@ function refuse(name: string, value: string, url: string, why: string): ToolErro
  * path prefix is meant as written. So it is refused when it could change the URL's structure:
  * anything but letters, digits and `-._~:` in the scheme or host; in the path `/` too, but no
  * empty, `.` or `..` segment. A variable that ends the host part (`https://api.example.com{base}`)
- * may hold a path that starts with `/`.
+ * may hold a path that starts with `/`, and so may one after a `/` (`https://host/{basePath}`
+ * with `/api/v1` is `https://host/api/v1`, not an empty segment).
  */
 function checkValue(name: string, value: string, url: string, start: number, end: number): void {
   const hostEnd = authorityEnd(url);
@@ -68,8 +69,8 @@ function checkValue(name: string, value: string, url: string, start: number, end
   }
   if (inPath && value !== '') {
     const segments = value.split('/');
-    // a leading "/" is fine where the template has none before the variable
-    const inner = value.startsWith('/') && url[start - 1] !== '/' ? segments.slice(1) : segments;
+    // a leading "/" is fine: where the template has one before the variable, the two are one
+    const inner = value.startsWith('/') ? segments.slice(1) : segments;
     if (
       inner.some(
         (segment, index) =>
@@ -139,7 +140,10 @@ export function fillVariables(server: Server, values: Readonly<Record<string, st
       );
     }
     checkValue(name, value, url, offset, offset + whole.length);
-    return value;
+    // `https://host/{basePath}` with `/api`: one slash, as the document means
+    return value.startsWith('/') && url[offset - 1] === '/' && offset > authorityEnd(url)
+      ? value.slice(1)
+      : value;
   });
 }
 

@@ -2,7 +2,7 @@ import { kindOf } from './operation-model.js';
 import { isUnsafeUrl } from '@apidevtools/json-schema-ref-parser';
 import { isIP } from 'node:net';
 import { ToolError } from '@toolplane/core';
-import { isPublicAddress } from '../address-guard.js';
+import { isPublicAddress } from '@toolplane/address-guard';
 import type { OpenAPIV2 } from 'openapi-types';
 import { ServerRefused } from './scheme-refused.js';
 import { type Server, fillVariables } from './server-variables.js';
@@ -27,7 +27,32 @@ function withoutTrailingSlashes(text: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-function absolute(url: string, location: string | undefined, fallback?: string): string {
+/** The server choice with what the importer works out: the `${VAR}` relative servers go after. */
+export interface ResolvedChoice extends ServerChoice {
+  /**
+   * `${<PREFIX>_BASE_URL}`: the origin a relative server of a document that came from no URL
+   * is taken against, read from the environment when the tool is called.
+   */
+  readonly relativeBase?: string;
+}
+
+/** The path a relative reference names under `basePath` (`/api`, `v1` -> `/v1`), without trailing slashes. */
+function relativePath(url: string, basePath = ''): string {
+  const resolved = new URL(url || '/', `http://relative.invalid${basePath}/`);
+  return withoutTrailingSlashes(`${resolved.pathname}${resolved.search}`);
+}
+
+/**
+ * An absolute base URL for a server. `//host/path` (scheme-relative, as documents converted from
+ * Swagger 2.0 write a `host` without `schemes`) takes the document's scheme, or https. A relative
+ * server of a document from no URL goes after `relativeBase` (`${API_BASE_URL}/api`).
+ */
+function absolute(
+  url: string,
+  location: string | undefined,
+  fallback?: string,
+  relativeBase?: string,
+): string {
   if (/^https?:\/\//i.test(url) || url.startsWith('${')) return withoutTrailingSlashes(url);
   if (location && /^https?:\/\//i.test(location))
     return withoutTrailingSlashes(new URL(url || '/', location).href);
@@ -37,10 +62,20 @@ function absolute(url: string, location: string | undefined, fallback?: string):
   // a relative path- or operation-level server is taken relative to the document's own server
   if (fallback && /^https?:\/\//i.test(fallback))
     return withoutTrailingSlashes(new URL(url || '/', `${fallback}/`).href);
+  if (url.startsWith('//')) return withoutTrailingSlashes(new URL(`https:${url}`).href);
+  if (relativeBase !== undefined) {
+    const under = fallback?.startsWith(relativeBase) ? fallback.slice(relativeBase.length) : '';
+    return `${relativeBase}${relativePath(url, under)}`;
+  }
   throw new ToolError(
     'CONFIG_INVALID',
     `the server URL ${JSON.stringify(url)} is relative and the document was not loaded from a URL; pass baseUrl (for example https://api.example.com${url.startsWith('/') ? url : ''})`,
   );
+}
+
+/** Whether a server URL (variables filled) is relative to the document: no scheme and no `//host`. */
+export function isRelativeServer(url: string): boolean {
+  return !/^([a-z][a-z0-9+.-]*:|\/\/|\$\{)/i.test(url);
 }
 
 /**
@@ -63,12 +98,12 @@ export function checkDocumentServer(documentServers: readonly Server[], choice: 
 export function baseUrl3(
   documentServers: readonly Server[],
   operationServers: readonly Server[] | undefined,
-  choice: ServerChoice,
+  choice: ResolvedChoice,
   location: string | undefined,
 ): string {
   if (choice.baseUrl) return absolute(choice.baseUrl, location);
   const servers = operationServers && operationServers.length > 0 ? operationServers : documentServers;
-  if (servers.length === 0) return absolute('/', location);
+  if (servers.length === 0) return absolute('/', location, undefined, choice.relativeBase);
   const pick = (list: readonly Server[]): Server | undefined => {
     if (typeof choice.server === 'number') return list[choice.server] ?? list[0];
     if (typeof choice.server === 'string') return list.find((item) => item.url === choice.server) ?? list[0];
@@ -76,8 +111,14 @@ export function baseUrl3(
   };
   const server = servers === documentServers ? pick(servers) : ownServer(servers, choice);
   const documentServer = servers === documentServers ? undefined : pick(documentServers);
-  const fallback = documentServer ? filledServer(documentServer, choice) : undefined;
-  return absolute(filledServer(server ?? {}, choice), location, fallback);
+  const filledDocument = documentServer ? filledServer(documentServer, choice) : undefined;
+  // an operation's relative server goes under the document's, made absolute the same way
+  // (`//host` as https, a relative one after relativeBase)
+  const fallback =
+    filledDocument !== undefined && (isRelativeServer(filledDocument) || filledDocument.startsWith('//'))
+      ? absolute(filledDocument, location, undefined, choice.relativeBase)
+      : filledDocument;
+  return absolute(filledServer(server ?? {}, choice), location, fallback, choice.relativeBase);
 }
 
 /**
@@ -153,12 +194,13 @@ export function checkSwaggerBase(document: Partial<OpenAPIV2.Document>): string 
 /** Base URL of a Swagger 2.0 document (`schemes`, `host`, `basePath`). */
 export function baseUrl2(
   document: Partial<OpenAPIV2.Document>,
-  choice: ServerChoice,
+  choice: ResolvedChoice,
   location: string | undefined,
 ): string {
   if (choice.baseUrl) return absolute(choice.baseUrl, location);
   const basePath = checkSwaggerBase(document);
-  if (typeof document.host !== 'string') return absolute(basePath || '/', location);
+  if (typeof document.host !== 'string')
+    return absolute(basePath || '/', location, undefined, choice.relativeBase);
   const schemes = Array.isArray(document.schemes) ? document.schemes.map(String) : [];
   const scheme = schemes.includes('https')
     ? 'https'

@@ -1,7 +1,6 @@
 import { ToolError } from '@toolplane/core';
+import { sameSite, normalizeOrigins } from '../token-origins.js';
 import { SchemeRefused } from './scheme-refused.js';
-
-const ORIGIN_EXAMPLE = "such as ['https://auth.example.com']";
 
 /**
  * Checks `allowedTokenOrigins` (http(s) origins, nothing after the host and port) and returns
@@ -9,55 +8,59 @@ const ORIGIN_EXAMPLE = "such as ['https://auth.example.com']";
  */
 export function checkAllowedTokenOrigins(value: unknown): readonly string[] {
   if (value === undefined) return [];
-  const wrong = (got: unknown): ToolError =>
-    new ToolError(
-      'CONFIG_INVALID',
-      `allowedTokenOrigins must be a list of origins (scheme, host and port only) ${ORIGIN_EXAMPLE}; got ${JSON.stringify(got)}`,
-    );
-  if (!Array.isArray(value)) throw wrong(value);
-  return value.map((entry: unknown) => {
-    if (typeof entry !== 'string') throw wrong(entry);
-    let url: URL;
-    try {
-      url = new URL(entry);
-    } catch {
-      throw wrong(entry);
-    }
-    const originOnly =
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      url.username === '' &&
-      url.password === '' &&
-      url.pathname === '/' &&
-      url.search === '' &&
-      url.hash === '' &&
-      !/[?#]/.test(entry);
-    if (!originOnly) throw wrong(entry.replace(/\/\/[^/@]*@/, '//…@'));
-    return url.origin;
-  });
+  const checked = normalizeOrigins(value, 'allowedTokenOrigins');
+  if ('problem' in checked) throw new ToolError('CONFIG_INVALID', checked.problem);
+  return checked.origins;
+}
+
+/** Where a document's tokenUrl may send the client secret, as far as the import can tell. */
+export type DocumentTokenUrl =
+  /** On the API's own origin or registrable domain, or an allowed origin. */
+  | { readonly tokenUrl: string; readonly confirmed: true }
+  /** Elsewhere, or the API's origin is not known before `${VAR}` is read: checked at each call. */
+  | { readonly tokenUrl: string; readonly confirmed: false; readonly origin: string; readonly why: string }
+  /** No http(s) URL: the scheme cannot be used. */
+  | { readonly unsupported: string };
+
+/** Where a document's tokenUrl is judged: the operation's base URL and the document's server. */
+export interface TokenUrlContext {
+  /** The operation's base URL; a relative tokenUrl is resolved against it. */
+  readonly apiBase: string | undefined;
+  /** Origins the operator allowed (normalized). */
+  readonly allowed: readonly string[];
+  /** The base URL of the document's (chosen) server, for an operation with a server of its own. */
+  readonly documentBase?: string | undefined;
+  /** `${<PREFIX>_BASE_URL}`, the origin of relative servers: a relative tokenUrl goes after it too. */
+  readonly relativeBase?: string | undefined;
 }
 
 /**
  * The token URL a document's OAuth2 scheme may use: resolved against the operation's base URL
- * when relative (as the OpenAPI specification says), and only on the API's own origin or on an
- * origin in `allowedTokenOrigins`. Anything else is {@link SchemeRefused}: the client secret
- * would go where the document, not the operator, chose. User info is dropped (undici would not
- * send it) and never repeated in a message.
+ * when relative (as the OpenAPI specification says). On the API's own origin, its registrable
+ * domain (by the Public Suffix List) or an origin in `allowedTokenOrigins` it is confirmed; any
+ * other is kept unconfirmed, and the REST provider refuses to send the client secret there
+ * (`DENIED`) until the operator allows it. User info is dropped (undici would not send it) and
+ * never repeated in a message. A relative tokenUrl while the base URL waits for the operator's
+ * `${VAR}` is {@link SchemeRefused}: what it means is not known.
  */
 export function documentTokenUrl(
   scheme: string,
   tokenUrl: string,
-  apiBase: string | undefined,
-  allowed: readonly string[],
-  documentBase?: string,
-): string {
-  const ways = (origin: string): string =>
-    `pass credentials.${scheme}.tokenUrl (the token endpoint you mean)${
-      /^https?:\/\//.test(origin) ? `, or allowedTokenOrigins: ['${origin}'] if you trust it` : ''
-    }, or exclude the operations that use it`;
+  context: TokenUrlContext,
+): DocumentTokenUrl {
+  const { apiBase, allowed, documentBase, relativeBase } = context;
+  const pass = `pass credentials.${scheme}.tokenUrl (the token endpoint you mean)`;
+  const scoped = relativeBase !== undefined && apiBase?.startsWith(relativeBase) === true;
+  if (scoped && !/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(tokenUrl)) {
+    // a relative tokenUrl under a relative server: on the same origin, whatever it is set to
+    const under = (apiBase as string).slice((relativeBase as string).length);
+    const resolved = new URL(tokenUrl, `http://relative.invalid${under}`);
+    return { tokenUrl: `${relativeBase}${resolved.pathname}${resolved.search}`, confirmed: true };
+  }
   const known = apiBase !== undefined && !apiBase.includes('${') ? apiBase : undefined;
-  let apiOrigin: string | undefined;
+  let apiUrl: URL | undefined;
   try {
-    apiOrigin = known ? new URL(known).origin : undefined;
+    apiUrl = known ? new URL(known) : undefined;
   } catch {
     // the operation's own problem (skipped with the reason), not the scheme's
     throw new ToolError('CONFIG_INVALID', `its base URL ${JSON.stringify(known)} is not a valid URL`);
@@ -66,33 +69,35 @@ export function documentTokenUrl(
   try {
     url = known ? new URL(tokenUrl, known) : new URL(tokenUrl);
   } catch {
+    if (known || /^[a-z][a-z0-9+.-]*:/i.test(tokenUrl))
+      return { unsupported: `oauth2 whose tokenUrl is not a valid URL (${pass})` };
     throw new SchemeRefused(
-      known || /^[a-z][a-z0-9+.-]*:/i.test(tokenUrl)
-        ? `security scheme "${scheme}" has a tokenUrl that is not a valid URL; ${ways('')}`
-        : `security scheme "${scheme}" has a relative tokenUrl ${JSON.stringify(tokenUrl)} and the API's base URL is not known before \${...} is read; ${ways('')}`,
+      `security scheme "${scheme}" has a relative tokenUrl ${JSON.stringify(tokenUrl)} and the API's base URL is not known before \${...} is read; ${pass}, or exclude the operations that use it`,
     );
   }
   url.username = '';
   url.password = '';
-  const web = url.protocol === 'http:' || url.protocol === 'https:';
-  const origin = web ? url.origin : `${url.protocol}//${url.host}`;
-  if (web && allowed.includes(url.origin)) return url.href;
-  if (web && apiOrigin === url.origin) return url.href;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { unsupported: `oauth2 whose tokenUrl is ${url.protocol} not http(s) (${pass})` };
+  if (allowed.includes(url.origin)) return { tokenUrl: url.href, confirmed: true };
+  if (apiUrl && sameSite(url, apiUrl)) return { tokenUrl: url.href, confirmed: true };
   // an operation with a server of its own may still get its token from the document's server
-  if (web && documentBase !== undefined && originOf(documentBase) === url.origin) return url.href;
-  const why = !web
-    ? 'which is not http(s)'
-    : apiOrigin
-      ? `not the API's origin ${apiOrigin}`
-      : "and the API's origin is not known before ${...} is read";
-  throw new SchemeRefused(
-    `security scheme "${scheme}" would send your client id and secret to ${origin} (the document's tokenUrl), ${why}; ${ways(origin)}`,
-  );
+  const documentUrl = urlOf(documentBase);
+  if (documentUrl && sameSite(url, documentUrl)) return { tokenUrl: url.href, confirmed: true };
+  return {
+    tokenUrl: url.href,
+    confirmed: false,
+    origin: url.origin,
+    why: apiUrl
+      ? `neither the API's origin ${apiUrl.origin} nor on its registrable domain`
+      : "and the API's origin is not known before ${...} is read",
+  };
 }
 
-function originOf(base: string): string | undefined {
+function urlOf(base: string | undefined): URL | undefined {
+  if (base === undefined || base.includes('${')) return undefined;
   try {
-    return new URL(base).origin;
+    return new URL(base);
   } catch {
     return undefined;
   }
