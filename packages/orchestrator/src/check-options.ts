@@ -1,10 +1,7 @@
 import { MIDDLEWARE_PHASES, type Middleware, ToolError, type ToolResult, fail } from '@toolplane/core';
 import type { OrchestratorOptions } from './options.js';
 import type { CallOptions } from './options.js';
-import type { ProviderOptions, ToolRoute } from './registry.js';
-import { shortened } from './text-bytes.js';
-
-const MAX_SHOWN_NAME = 200;
+import type { ProviderOptions, ToolRoute } from './registry/registry.js';
 
 type Rule = 'positive' | 'atLeastOne' | 'nonNegative';
 
@@ -138,11 +135,6 @@ export function checkWarmupOptions(options: { concurrency?: unknown; signal?: un
       `the warmup signal must be an AbortSignal; got ${signal === null ? 'null' : typeof signal}`,
     );
   }
-}
-
-/** A name as long as a model may send cut for messages and accounting. */
-export function shortName(name: string): string {
-  return shortened(name, MAX_SHOWN_NAME);
 }
 
 /**

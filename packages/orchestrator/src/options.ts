@@ -1,12 +1,12 @@
 import type { ToolContextInit, ToolServices } from '@toolplane/core';
-import type { TimerHost } from './deadline-timer.js';
-import type { RetryOptions } from './execute-provider.js';
+import type { TimerHost } from './call/deadline-timer.js';
+import type { RetryOptions } from './call/execute-provider.js';
 import type { CacheOptions } from './middleware/cache.js';
 import type { ContextBudgetOptions } from './middleware/context-budget.js';
 import type { ToolHooks } from './middleware/hooks.js';
 import type { RateLimitOptions } from './middleware/rate-limit.js';
 import type { OutputLimits } from './middleware/size-cap.js';
-import type { QueueOptions } from './queue.js';
+import type { QueueOptions } from './queue/queue.js';
 
 /** Options of {@link createOrchestrator}. Everything has a default. */
 export interface OrchestratorOptions {

@@ -10,22 +10,22 @@ import {
   ToolError,
   isReadOnly,
 } from '@toolplane/core';
-import type { AccountingRecord, ToolTotals } from './accounting.js';
-import { CallRunner } from './call-runner.js';
-import { cancelAllError, cancelCallError, checkCancelId } from './cancel-call.js';
-import { NOOP } from './call-values.js';
+import type { AccountingRecord, ToolTotals } from './observe/accounting.js';
+import { CallRunner } from './call/call-runner.js';
+import { cancelAllError, cancelCallError, checkCancelId } from './call/cancel-call.js';
+import { NOOP } from './call/noop.js';
 import { checkMiddleware, checkOrchestratorOptions } from './check-options.js';
-import { closeAll } from './close-within.js';
-import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './events.js';
+import { closeAll } from './registry/close-within.js';
+import { type OrchestratorEventName, type OrchestratorEvents, EventHub } from './observe/events.js';
 import { createInternalProvider } from './internal/internal-provider.js';
 import type { CallOptions, OrchestratorOptions } from './options.js';
-import type { OrchestratorStats } from './queue.js';
-import { QueueSet } from './queue-set.js';
-import type { ProviderOptions } from './registry.js';
-import { type ProviderState, combinedInstructions, providerStates } from './registry-views.js';
-import { ToolCatalog } from './tool-catalog.js';
-import { tellToolsChanged } from './tools-changed.js';
-import type { WarmupReport } from './warmup.js';
+import type { OrchestratorStats } from './queue/queue.js';
+import { QueueSet } from './queue/queue-set.js';
+import type { ProviderOptions } from './registry/registry.js';
+import { type ProviderState, combinedInstructions, providerStates } from './registry/registry-views.js';
+import { ToolCatalog } from './registry/tool-catalog.js';
+import { tellToolsChanged } from './registry/tools-changed.js';
+import type { WarmupReport } from './registry/warmup.js';
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
 const INTERNAL_NAMESPACE = 'toolplane';

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@toolplane/core';
 import { type ToolsOrchestrator, createOrchestrator } from '../src/index.js';
-import { codeOf, thrownBy } from './bad-input-helpers.js';
-import { testProvider, waitFor } from './helpers.js';
+import { codeOf, delay, echo, testProvider, thrownBy, waitFor } from './helpers.js';
 
 // close() called twice and at once, and what is still handed to an orchestrator after it.
 
@@ -42,7 +45,7 @@ function slowClosing(): {
 }
 
 describe('close() called twice', () => {
-  it('a second close() while the first runs resolves once the providers are closed (before: at once)', async () => {
+  it('a second close() while the first runs resolves only once the providers are closed', async () => {
     const local = createOrchestrator();
     orchestrator = local;
     const { provider, child, closed } = slowClosing();
@@ -65,7 +68,7 @@ describe('close() called twice', () => {
 });
 
 describe('what is handed to a closed orchestrator', () => {
-  it('use() after close() is PROVIDER_UNAVAILABLE, as register() is (before: accepted, and that middleware was never closed)', async () => {
+  it('use() after close() is PROVIDER_UNAVAILABLE, as register() is', async () => {
     const local = createOrchestrator();
     orchestrator = local;
     await local.close();
@@ -137,5 +140,75 @@ describe('thousands of calls against a concurrency limit', () => {
     expect(local.stats()).toMatchObject({ inflight: 0, queues: { db: { running: 0, waiting: 0 } } });
     // the queue still serves
     expect(codeOf(await local.call('p__q', { i: 'after' }, { callId: 'c5' }))).toBe('OK');
+  });
+});
+
+describe('close() with providers and middleware that misbehave', () => {
+  it('a close() that throws at once or hangs does not keep the others open nor the stored outputs on disk', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'orchestrator-close-'));
+    const outputs = join(dir, 'outputs');
+    try {
+      const local = createOrchestrator({ closeTimeoutMs: 200, output: { maxBytes: 1024, dir: outputs } });
+      const warnings: string[] = [];
+      local.on('warning', (warning) => warnings.push(warning.message));
+      const good = testProvider('good', { big: { run: () => ok('x'.repeat(10_000)) } });
+      local.register(
+        testProvider(
+          'throws',
+          { echo },
+          {
+            close: () => {
+              throw new Error('close exploded');
+            },
+          },
+        ),
+      );
+      local.register(testProvider('hangs', { echo }, { close: () => new Promise<void>(() => {}) }));
+      local.register(good);
+      local.use({
+        name: 'sticky',
+        phase: 'transform',
+        close: () => {
+          throw new Error('middleware close exploded');
+        },
+      });
+      expect((await local.call('good__big', {})).meta?.truncated).toBeDefined();
+      expect((await readdir(outputs)).length).toBe(1);
+      await local.close();
+      expect(good.closed).toBe(1);
+      expect(existsSync(outputs)).toBe(false);
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          'provider "throws" failed to close: close exploded',
+          'provider "hangs" did not close within 200 ms; it was left behind',
+          'middleware "sticky" failed to close: middleware close exploded',
+        ]),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('close() during a start that hangs ends the waiting call at once, without waiting out startTimeoutMs', async () => {
+    orchestrator = createOrchestrator({ startTimeoutMs: 600_000 });
+    let startSignal: AbortSignal | undefined;
+    orchestrator.register(
+      testProvider(
+        't',
+        { echo },
+        {
+          start: (signal) => {
+            startSignal = signal;
+            return new Promise<void>(() => {});
+          },
+        },
+      ),
+    );
+    const pending = orchestrator.call('t__echo', {});
+    for (let i = 0; i < 200 && !startSignal; i++) await delay(5);
+    await orchestrator.close();
+    const result = await pending;
+    expect(codeOf(result)).toBe('PROVIDER_UNAVAILABLE');
+    expect(startSignal?.aborted).toBe(true);
   });
 });

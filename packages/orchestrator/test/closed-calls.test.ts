@@ -12,7 +12,7 @@ it('a call after close() is refused as not worth retrying, saying to create a ne
   expect(result.ok).toBe(false);
   if (result.ok) return;
   expect(result.error.code).toBe('PROVIDER_UNAVAILABLE');
-  // before: retryable (PROVIDER_UNAVAILABLE's default), so an agent loop would retry it forever
+  // not retryable (unlike PROVIDER_UNAVAILABLE's default): an agent loop would retry it forever
   expect(result.error.retryable).toBe(false);
   expect(result.error.message).toMatch(/create a new one/);
   // a second close() is harmless and the answer stays the same

@@ -3,8 +3,11 @@ import { once } from 'node:events';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
 import {
+  type Middleware,
   PROVIDER_SPEC_VERSION,
+  type RegisteredTool,
   type ToolContext,
+  ToolError,
   type ToolProvider,
   type ToolResult,
   type ToolSpec,
@@ -124,6 +127,46 @@ export function relay(children: Children, queue?: string) {
   });
 }
 
+/** A child process that echoes every line it reads, until its stdin closes or it is killed. */
+export function echoChild(): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['-e', "process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => process.stdout.write(d));"],
+    { stdio: ['pipe', 'pipe', 'ignore'] },
+  );
+}
+
+/**
+ * A tool whose child process reports progress, one line at a time: the first line ends the call,
+ * and every line, that one and later ones, is passed on to `ctx.progress` (a tool that does not
+ * stop its reporter when it returns, as a streaming provider may not).
+ */
+export function reporter(children: Children, forwarded: string[]) {
+  return defineTool({
+    name: 'report',
+    description: 'Reports the lines its child process prints; answers with the first.',
+    input: z.object({ key: z.string() }),
+    sideEffect: 'none',
+    execute: ({ key }, ctx: ToolContext): Promise<ToolResult> =>
+      new Promise((resolve) => {
+        const child = echoChild();
+        children.set(key, child);
+        onAbort(ctx, () => {
+          child.kill('SIGKILL');
+          resolve(fail('CANCELLED', 'stopped'));
+        });
+        child.stdout?.setEncoding('utf8');
+        child.stdout?.on('data', (text: string) => {
+          for (const line of text.split('\n').filter(Boolean)) {
+            forwarded.push(`${key}:${line}`);
+            ctx.progress?.({ message: `${key}:${line}` });
+            resolve(ok(`${key}:${line}`));
+          }
+        });
+      }),
+  });
+}
+
 /**
  * `inner` behind a start that waits on a real child process (a slow MCP server, say), and the
  * function that lets that start finish.
@@ -169,4 +212,74 @@ export function endedAfterEach(): {
     },
     children,
   };
+}
+
+/** The error code of a result, or OK. */
+export function codeOf(result: ToolResult): string {
+  return result.ok ? 'OK' : result.error.code;
+}
+
+/** The error message of a result, or '' when it succeeded. */
+export function messageOf(result: ToolResult): string {
+  return result.ok ? '' : result.error.message;
+}
+
+/** The ToolError a function throws (fails the test when it throws nothing or something else). */
+export function thrownBy(run: () => unknown): ToolError {
+  try {
+    run();
+  } catch (error) {
+    if (ToolError.isInstance(error)) return error;
+    throw new Error(`expected a ToolError, got ${String(error)}`);
+  }
+  throw new Error('expected a ToolError, nothing was thrown');
+}
+
+/** A middleware whose only part is its `filterTools`. */
+export function filtering(
+  name: string,
+  filterTools: (tools: readonly RegisteredTool[]) => readonly RegisteredTool[],
+): Middleware {
+  return { name, phase: 'gate', filterTools };
+}
+
+export const VIEW = { principal: { agentId: 'coder' }, session: { id: 's1', depth: 0 } };
+
+export interface BatchEntry {
+  readonly tool: string;
+  readonly ok: boolean;
+  readonly text?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export function batchEntries(result: ToolResult): BatchEntry[] {
+  if (!result.ok) throw new Error(`the batch failed: ${result.error.code} ${result.error.message}`);
+  return (result.structured as { results: BatchEntry[] }).results;
+}
+
+/** A tool that never answers until its call is stopped (then it reports how it was stopped). */
+export function hung(sideEffect: 'none' | 'mutating', stops: string[]) {
+  return {
+    spec: { sideEffect },
+    run: (_args: Record<string, unknown>, ctx: ToolContext) =>
+      new Promise<ToolResult>((resolve) => {
+        ctx.onAbort?.((reason) => {
+          stops.push((reason as { code?: string }).code ?? String(reason));
+          resolve(fail('CANCELLED', 'stopped'));
+        });
+      }),
+  };
+}
+
+/** A tool that counts its runs. */
+export function counted(sideEffect: 'none' | 'mutating' = 'none') {
+  const tool = {
+    runs: 0,
+    spec: { sideEffect },
+    run: () => {
+      tool.runs++;
+      return ok(`run ${tool.runs}`);
+    },
+  };
+  return tool;
 }

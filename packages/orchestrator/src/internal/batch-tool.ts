@@ -7,7 +7,7 @@ import {
   fail,
   ok,
 } from '@toolplane/core';
-import { shortName } from '../check-options.js';
+import { shortName } from '../call/short-name.js';
 
 /** What the batch tool needs from the orchestrator. */
 export interface BatchHost {

@@ -1,7 +1,7 @@
 import { type ToolProvider, createLocalProvider } from '@toolplane/core';
-import type { OutputStore } from '../output-store.js';
+import type { OutputStore } from '../output/output-store.js';
 import { type BatchHost, createBatchTool } from './batch-tool.js';
-import { createToolOutputTool } from './tool-output-tool.js';
+import { createToolOutputTool } from '../output/tool-output-tool.js';
 
 /** The orchestrator's own tools: `batch`, and `tool_output` when outputs are stored. */
 export function createInternalProvider(options: {

@@ -1,5 +1,5 @@
 import type { ToolResult } from '@toolplane/core';
-import type { CallState } from '../call-state.js';
+import type { CallState } from '../call/call-state.js';
 
 /** One call running a cached tool for a key, which calls with the same key wait for. */
 export interface Flight {

@@ -6,8 +6,8 @@ import {
   stableStringify,
   type ToolContext,
 } from '@toolplane/core';
-import type { CallState } from '../call-state.js';
-import type { ToolRoute } from '../registry.js';
+import type { CallState } from '../call/call-state.js';
+import type { ToolRoute } from '../registry/registry.js';
 import { Flights, MAX_WAITS, waitFor } from './cache-flights.js';
 
 /** Options of the response cache. */

@@ -1,5 +1,5 @@
 import { type Middleware, type ToolContext, contentBytes, fail } from '@toolplane/core';
-import type { CallState } from '../call-state.js';
+import type { CallState } from '../call/call-state.js';
 
 /** A per-session budget of output tokens the model can still take. */
 export interface ContextBudgetOptions {

@@ -7,10 +7,10 @@ import {
   type ToolResult,
   fail,
 } from '@toolplane/core';
-import type { CallState } from '../call-state.js';
-import { jsonBytes } from '../call-values.js';
-import { invalidResultProblem } from '../check-result.js';
-import { thrownMessage } from '../thrown.js';
+import type { CallState } from '../call/call-state.js';
+import { jsonBytes } from '../call/call-values.js';
+import { invalidResultProblem } from '../call/check-result.js';
+import { thrownMessage } from '../call/thrown.js';
 
 /** What a PreToolUse hook sees. */
 export interface PreToolUseEvent {

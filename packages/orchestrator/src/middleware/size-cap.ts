@@ -8,10 +8,10 @@ import {
   stableStringify,
   type ToolContext,
 } from '@toolplane/core';
-import type { CallState } from '../call-state.js';
-import type { OutputStore, StoredOutput } from '../output-store.js';
-import { headOf, textBytes } from '../text-bytes.js';
-import { failureFrom, isToolError, thrownMessage } from '../thrown.js';
+import type { CallState } from '../call/call-state.js';
+import type { OutputStore, StoredOutput } from '../output/output-store.js';
+import { headOf, textBytes } from '../output/text-bytes.js';
+import { failureFrom, isToolError, thrownMessage } from '../call/thrown.js';
 
 /** Limits on what a single call may hand to the model. */
 export interface OutputLimits {

@@ -1,5 +1,5 @@
 import { type CompiledSchema, type Middleware, compileSchema, fail, formatIssues } from '@toolplane/core';
-import { thrownMessage } from '../thrown.js';
+import { thrownMessage } from '../call/thrown.js';
 
 /** Issues listed in an `INVALID_ARGUMENTS` failure's details (the message names five). */
 const MAX_ISSUES = 100;

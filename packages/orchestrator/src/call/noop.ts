@@ -1,0 +1,2 @@
+/** Does nothing (one shared function instead of a closure per call). */
+export const NOOP = (): void => {};
