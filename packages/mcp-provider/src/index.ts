@@ -1,4 +1,26 @@
 // @toolplane/mcp-provider: everything exported here is public API.
+export { checkElicitationAnswer } from './client-features/elicitation-answer.js';
+export { ELICITATION_LIMITS, elicitationFields } from './client-features/elicitation-fields.js';
+export { type OpenAiSamplerOptions, createOpenAiSampler } from './client-features/openai-sampler.js';
+export { type McpRootFolder, type McpRoots, createMcpRoots } from './client-features/roots.js';
+export { SAMPLING_DEFAULTS } from './client-features/sampling-policy.js';
+export type {
+  ElicitationAnswer,
+  ElicitationChannel,
+  ElicitationField,
+  ElicitationFormRequest,
+  ElicitationOption,
+  ElicitationRequest,
+  ElicitationUrlRequest,
+  ElicitationValue,
+  McpRoot,
+  McpRootsSource,
+  SamplingHandler,
+  SamplingMessage,
+  SamplingOptions,
+  SamplingRequest,
+  SamplingResult,
+} from './client-features/types.js';
 export { type McpConfigFormat, normalizeDocument } from './config/formats.js';
 export { type InterpolationContext, type InterpolationOutcome, interpolate } from './config/interpolate.js';
 export { type LoadMcpConfigOptions, type LoadedMcpConfig, loadMcpConfig } from './config/load.js';
@@ -11,6 +33,8 @@ export {
   type McpServerCommonConfig,
   type McpServerConfig,
   type McpStdioServerConfig,
+  type McpStdioServerInput,
+  type McpServerInput,
   type McpTransportType,
   isStdioConfig,
 } from './config/types.js';
@@ -23,6 +47,35 @@ export {
   createSharedRegistry,
 } from './lifecycle/shared-registry.js';
 export { createMcpProvider } from './provider.js';
+export {
+  AUTH_REQUIRED,
+  type McpAuth,
+  type McpAuthOptions,
+  type McpAuthRecord,
+  type AuthRequiredFailure,
+  type McpAuthRedirect,
+  type McpAuthState,
+  type McpLoginOptions,
+  type McpLoginResult,
+  type McpStoredTokens,
+  type McpTokenStore,
+  authRequiredError,
+  createFileTokenStore,
+  createMcpAuth,
+  createMemoryTokenStore,
+  defaultTokenFilePath,
+  isAuthRequired,
+  loginMcpServer,
+  logoutMcpServer,
+  mcpAuthStatus,
+} from './auth/index.js';
+export {
+  PASSTHROUGH_METHODS,
+  type McpPassthrough,
+  type McpUpstream,
+  type PassthroughNotification,
+  type PassthroughRequestOptions,
+} from './passthrough/types.js';
 export type { McpProvider, McpProviderOptions, McpProviderStatus } from './provider-types.js';
 export type {
   McpCallOutcome,

@@ -1,4 +1,5 @@
 import { ToolError } from '@toolplane/core';
+import { isMcpAuth } from './auth/mcp-auth.js';
 import { LONGEST_TIMER_MS } from './config/schema.js';
 import { unknownKeyMessage, unknownKeys } from './config/unknown-keys.js';
 
@@ -11,6 +12,10 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'restartPolicy',
   'killGraceMs',
   'sessionFactory',
+  'elicitation',
+  'sampling',
+  'roots',
+  'auth',
 ]);
 const REQUIRED_RESTART_POLICY_KEYS: readonly string[] = [
   'backoffMs',
@@ -62,6 +67,55 @@ function restartPolicyProblem(policy: unknown): readonly [string, string] | unde
   return undefined;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The first problem of the elicitation, sampling and roots options, or undefined. */
+function clientFeatureProblem(record: Record<string, unknown>): readonly [string, string] | undefined {
+  const { elicitation, sampling, roots } = record;
+  if (elicitation !== undefined) {
+    if (!isRecord(elicitation) || typeof elicitation.elicit !== 'function')
+      return ['elicitation', 'must be a channel: { elicit(request, signal) }'];
+    const modes = elicitation.modes;
+    if (
+      modes !== undefined &&
+      !(Array.isArray(modes) && modes.length > 0 && modes.every((mode) => mode === 'form' || mode === 'url'))
+    )
+      return ['elicitation.modes', "must list 'form', 'url' or both"];
+  }
+  if (sampling !== undefined) {
+    if (
+      !isRecord(sampling) ||
+      !isRecord(sampling.handler) ||
+      typeof sampling.handler.createMessage !== 'function'
+    )
+      return [
+        'sampling',
+        'must be { handler: { createMessage(request, signal) } } (createOpenAiSampler() makes one)',
+      ];
+    if (
+      sampling.approvals !== undefined &&
+      typeof (sampling.approvals as { request?: unknown })?.request !== 'function'
+    )
+      return ['sampling.approvals', 'must be an approval channel: { request(request, signal) }'];
+    if (sampling.requireApproval !== undefined && typeof sampling.requireApproval !== 'boolean')
+      return ['sampling.requireApproval', 'must be true or false'];
+    for (const key of ['maxTokensPerSession', 'maxRequestBytes'] as const) {
+      if (sampling[key] !== undefined && !isWholeNumber(sampling[key]))
+        return [`sampling.${key}`, 'must be a whole number of 0 or more'];
+    }
+    if (sampling.approvalTimeoutMs !== undefined && !isTimerDelay(sampling.approvalTimeoutMs))
+      return ['sampling.approvalTimeoutMs', TIMER_DELAY];
+  }
+  if (roots !== undefined) {
+    const listed = Array.isArray(roots) && roots.every((root) => typeof root === 'string' && root !== '');
+    const source =
+      isRecord(roots) && typeof roots.list === 'function' && typeof roots.subscribe === 'function';
+    if (!listed && !source) return ['roots', 'must be a list of folder paths or createMcpRoots([...])'];
+  }
+  return undefined;
+}
+
 /** The first problem of the options as [field, what], or undefined. */
 function optionProblem(options: object): readonly [string, string] | undefined {
   const unknown = unknownKeys(options, OPTION_KEYS)[0];
@@ -84,6 +138,10 @@ function optionProblem(options: object): readonly [string, string] | undefined {
   }
   if (record.killGraceMs !== undefined && !isTimerDelay(record.killGraceMs))
     return ['killGraceMs', TIMER_DELAY];
+  if (record.auth !== undefined && !isMcpAuth(record.auth))
+    return ['auth', 'must be made by createMcpAuth({ store })'];
+  const features = clientFeatureProblem(record);
+  if (features) return features;
   return record.restartPolicy === undefined ? undefined : restartPolicyProblem(record.restartPolicy);
 }
 

@@ -1,9 +1,12 @@
 import type { ToolProvider, ToolSpec } from '@toolplane/core';
+import type { ElicitationChannel, McpRootsSource, SamplingOptions } from './client-features/types.js';
 import type { RestartPolicy } from './lifecycle/backoff.js';
 import type { McpEventListener } from './lifecycle/events.js';
 import type { ConnectionState } from './lifecycle/connection-types.js';
 import type { McpSharedRegistry } from './lifecycle/shared-registry.js';
 import type { McpServerIdentity, McpSessionFactory } from './session/session.js';
+import type { McpUpstream } from './passthrough/types.js';
+import type { McpAuth } from './auth/mcp-auth.js';
 
 /** Options of {@link createMcpProvider}. */
 export interface McpProviderOptions {
@@ -20,6 +23,20 @@ export interface McpProviderOptions {
   readonly killGraceMs?: number;
   /** Replaces how sessions are opened (another MCP client, tests of the lifecycle). */
   readonly sessionFactory?: McpSessionFactory;
+  /**
+   * Answers the server's `elicitation/create` (form mode; URL mode when the channel lists it).
+   * Without it the client declares no elicitation and declines such requests at once.
+   */
+  readonly elicitation?: ElicitationChannel;
+  /** Answers `sampling/createMessage` under approval and a token budget. */
+  readonly sampling?: SamplingOptions;
+  /** The workspace folders offered as roots: paths, or `createMcpRoots()` to change them later. */
+  readonly roots?: McpRootsSource | readonly string[];
+  /**
+   * OAuth for remote HTTP and SSE servers (`createMcpAuth({ store })`): stored tokens are sent,
+   * refreshed before expiry and on 401; a server that needs a login fails with `AUTH_REQUIRED`.
+   */
+  readonly auth?: McpAuth;
 }
 
 /** A snapshot of a provider's server. */
@@ -36,6 +53,8 @@ export interface McpProviderStatus {
 /** A {@link ToolProvider} over one MCP server. */
 export interface McpProvider extends ToolProvider {
   readonly server: string;
+  /** The server's resources, prompts, completion and logging, for a gateway (see docs/passthrough.md). */
+  readonly upstream?: McpUpstream;
   status(): McpProviderStatus;
   /** Lists the server's tools again (all pages) and returns the new local specs. */
   refreshTools(signal?: AbortSignal): Promise<readonly ToolSpec[]>;

@@ -1,5 +1,6 @@
 import { PROVIDER_SPEC_VERSION, type ToolContext, ToolError, type ToolResult, fail } from '@toolplane/core';
-import { MCP_DEFAULTS, type McpServerConfig } from './config/types.js';
+import { createClientFeatures } from './client-features/client-features.js';
+import { MCP_DEFAULTS, type McpServerInput, withTransportType } from './config/types.js';
 import { closeScope } from './lifecycle/close-scope.js';
 import type { McpProviderEvent } from './lifecycle/events.js';
 import { ServerConnection } from './lifecycle/server-connection.js';
@@ -14,6 +15,7 @@ import { defaultSessionFactory } from './session/default-factory.js';
 import type { McpSession } from './session/session.js';
 import { callFailure, isSessionExpired } from './tools/call-errors.js';
 import { callResourceTool } from './tools/resource-tools.js';
+import { providerUpstream } from './passthrough/provider-upstream.js';
 
 /**
  * A tool provider for one MCP server (stdio, streamable HTTP, SSE or WebSocket). It starts the
@@ -24,7 +26,7 @@ import { callResourceTool } from './tools/resource-tools.js';
  *
  * @example
  * const provider = createMcpProvider('everything', {
- *   type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'],
+ *   command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], // type: 'stdio' implied
  * });
  * await provider.start?.(AbortSignal.timeout(60_000));
  * const result = await provider.execute('echo', { message: 'hi' }, createToolContext());
@@ -32,9 +34,10 @@ import { callResourceTool } from './tools/resource-tools.js';
  */
 export function createMcpProvider(
   name: string,
-  config: McpServerConfig,
+  input: McpServerInput,
   options: McpProviderOptions = {},
 ): McpProvider {
+  const config = withTransportType(input);
   checkProviderArguments(name, config, options);
   const emit = (event: McpProviderEvent): void => {
     try {
@@ -46,7 +49,9 @@ export function createMcpProvider(
   const connectionOptions = {
     server: name,
     config,
-    openSession: options.sessionFactory ?? defaultSessionFactory(name, config, options),
+    openSession:
+      options.sessionFactory ??
+      defaultSessionFactory(name, config, options, createClientFeatures(name, options, emit)),
     // the caller's own listener (the connection catches its failures): a shared server's
     // providers given one listener make it hear each event once
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
@@ -220,7 +225,8 @@ export function createMcpProvider(
     listTools: () => tools.specs,
     execute,
     instructions: () => tools.identity?.instructions,
-    secretValues: () => secretValuesOf(config),
+    upstream: providerUpstream(name, connection, requestTimeoutMs),
+    secretValues: () => [...secretValuesOf(config), ...(options.auth?.secretValues(name) ?? [])],
     onToolsChanged: (listener) => tools.onChanged(listener),
     status() {
       const session = connection.session;

@@ -6,8 +6,8 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, type McpServerConfig, createMcpProvider } from '../src/index.js';
-import { fixture, tempDirectory } from './helpers.js';
-import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
+import { fixture, tempDirectory } from './helpers/index.js';
+import { type RunningHttpFixture, startHttpFixture } from './helpers/http-fixture.js';
 
 const run = tempDirectory();
 let bridge: RunningHttpFixture;
@@ -121,3 +121,60 @@ for (const path of paths) {
     });
   });
 }
+
+describe('output schemas of a paged tools/list on every path', () => {
+  let pagedBridge: RunningHttpFixture;
+  beforeAll(async () => {
+    pagedBridge = await startHttpFixture([fixture('raw-server.mjs'), '--pages=6'], 'ws-bridge.mjs');
+  });
+  afterAll(() => pagedBridge.close());
+
+  const paths: ReadonlyArray<{ name: string; config: () => McpServerConfig }> = [
+    {
+      name: 'stdio, direct path',
+      config: () => ({
+        type: 'stdio',
+        command: process.execPath,
+        args: [fixture('raw-server.mjs'), '--pages=6'],
+        healthIntervalMs: 0,
+      }),
+    },
+    {
+      name: 'WebSocket, SDK 1.x client',
+      config: () => ({
+        type: 'websocket',
+        url: `ws://127.0.0.1:${pagedBridge.port}/`,
+        client: 'v1',
+        healthIntervalMs: 0,
+      }),
+    },
+    {
+      name: 'WebSocket, v2 client',
+      config: () => ({
+        type: 'websocket',
+        url: `ws://127.0.0.1:${pagedBridge.port}/`,
+        client: 'v2',
+        healthIntervalMs: 0,
+      }),
+    },
+  ];
+  for (const path of paths) {
+    it(`checks tools of the first page over ${path.name}`, async () => {
+      const provider: McpProvider = createMcpProvider('paged', path.config(), { runDirectory: run.path });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        expect(await provider.listTools()).toHaveLength(38);
+        // lying_output and missing_output are on the first of six pages
+        const lying = await provider.execute('lying_output', {}, createToolContext());
+        expect(!lying.ok && lying.error.code).toBe('INVALID_RESULT');
+        expect(!lying.ok && lying.error.message).toMatch(/output schema/);
+        const missing = await provider.execute('missing_output', {}, createToolContext());
+        expect(!missing.ok && missing.error.code).toBe('INVALID_RESULT');
+        const honest = await provider.execute('honest_output', {}, createToolContext());
+        expect(honest.ok && honest.structured).toEqual({ sum: 5 });
+      } finally {
+        await provider.close?.();
+      }
+    });
+  }
+});

@@ -1,14 +1,14 @@
 // A call given up on (cancelled, or past its timeout) over streamable HTTP: the client sends
 // notifications/cancelled, and a server that follows the spec never answers that request, so
 // the event stream that was to carry the answer is not ended by the server (the SDK's own server
-// holds it until the session ends). The client hangs it up: before, each call given up on kept a
-// connection open for as long as the session lasted.
+// holds it until the session ends). The client hangs it up; otherwise each call given up on would
+// keep a connection open for as long as the session lasts.
 import { type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { waitFor } from './helpers.js';
+import { waitFor } from './helpers/index.js';
 
 /** Answer streams of `tools/call` the server holds open (it never answers a call). */
 const held = new Set<ServerResponse>();

@@ -3,7 +3,7 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpProvider, type McpProviderEvent, createMcpProvider } from '../src/index.js';
-import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

@@ -14,7 +14,7 @@ import {
   tempDirectory,
   uniqueTag,
   waitFor,
-} from './helpers.js';
+} from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

@@ -5,7 +5,7 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider, createSharedRegistry } from '../src/index.js';
-import { pidsWithTag, tempDirectory, uniqueTag, wrappedServer } from './helpers.js';
+import { pidsWithTag, tempDirectory, uniqueTag, wrappedServer } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

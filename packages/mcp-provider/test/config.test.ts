@@ -9,7 +9,7 @@ import {
   loadMcpConfig,
   startMcpProviders,
 } from '../src/index.js';
-import { fixtureServer, tempDirectory } from './helpers.js';
+import { fixtureServer, tempDirectory } from './helpers/index.js';
 
 const dir = tempDirectory();
 afterAll(() => dir.remove());
@@ -221,5 +221,35 @@ describe('providers from a config', () => {
     expect(provider.secretValues?.()).toEqual(
       expect.arrayContaining(['Bearer abcdef123456', 'abcdef123456', 'p4ssw0rd-long']),
     );
+  });
+});
+
+describe('a placeholder nested in a default', () => {
+  const env = { SET: 'value', SECRET: 'hidden-value' };
+
+  it('is reported as missing, never read as a literal "${B}" or a value and a stray "}"', () => {
+    expect(interpolate('${UNSET:-${SECRET}}', { env })).toEqual({
+      ok: false,
+      missing: ['${UNSET:-${SECRET}'],
+    });
+    expect(interpolate('${SET:-${SECRET}}', { env })).toEqual({ ok: false, missing: ['${SET:-${SECRET}'] });
+    // a plain default still works
+    expect(interpolate('${UNSET:-plain}/${SET}', { env })).toEqual({ ok: true, value: 'plain/value' });
+  });
+
+  it('is a problem of that server saying nesting is not supported, and the server is not loaded', async () => {
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          nested: { command: 'node', env: { TOKEN: '${UNSET:-${SECRET}}' } },
+          plain: { command: 'node' },
+        },
+      },
+      { env },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['plain']);
+    expect(loaded.problems).toHaveLength(1);
+    expect(loaded.problems[0]).toMatchObject({ server: 'nested', field: 'env.TOKEN' });
+    expect(loaded.problems[0]?.message).toMatch(/nests a placeholder.*not supported.*plain text/);
   });
 });

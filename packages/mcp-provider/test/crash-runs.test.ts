@@ -3,7 +3,7 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RESTART_POLICY, createMcpProvider } from '../src/index.js';
-import { eventLog, fixtureServer, tempDirectory, waitFor } from './helpers.js';
+import { eventLog, fixtureServer, tempDirectory, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

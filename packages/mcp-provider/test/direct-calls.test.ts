@@ -4,7 +4,7 @@ import { createToolContext } from '@toolplane/core';
 import { createOrchestrator } from '@toolplane/orchestrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
-import { eventLog, fixture, tempDirectory } from './helpers.js';
+import { eventLog, fixture, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

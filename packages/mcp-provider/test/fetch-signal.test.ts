@@ -1,6 +1,6 @@
 // The remote transports give every fetch of a session one long-lived signal (the transport's
 // own): fetch adds an abort listener to the signal it gets and keeps it until the request is
-// garbage collected, so a session collected one per request (Node warned past 1500).
+// garbage collected, so a session would collect one per request (Node warns past 1500).
 import { getEventListeners } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

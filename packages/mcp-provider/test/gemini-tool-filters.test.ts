@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProviders, loadMcpConfig } from '../src/index.js';
-import { hostileServer, tempDirectory } from './helpers.js';
+import { hostileServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -70,7 +70,7 @@ describe("Gemini CLI's includeTools and excludeTools", () => {
     expect(result.emptyDeny).toContain('echo');
   });
 
-  it('an includeTools entry with more than 16 "(" is a problem of that server (each made a kept name: quadratic text)', async () => {
+  it('an includeTools entry with more than 16 "(" is a problem of that server (each "(" may end a kept name)', async () => {
     const loaded = await loadMcpConfig(
       {
         mcpServers: {
@@ -83,5 +83,31 @@ describe("Gemini CLI's includeTools and excludeTools", () => {
     expect(Object.keys(loaded.servers)).toEqual(['fine']);
     expect(loaded.problems).toMatchObject([{ server: 'parens', field: 'includeTools' }]);
     expect(loaded.problems[0]?.message).toMatch(/more than 16 "\(".*write the tool name/);
+  });
+
+  it("Gemini CLI's empty includeTools keeps its meaning there: no tool of that server is exposed", async () => {
+    const config = hostileServer();
+    const loaded = await loadMcpConfig(
+      {
+        mcpServers: {
+          none: { command: config.command, args: config.args, includeTools: [] },
+          noneBut: { command: config.command, args: config.args, includeTools: [], excludeTools: ['echo'] },
+          some: { command: config.command, args: config.args, includeTools: ['echo'] },
+        },
+      },
+      { env: {} },
+    );
+    expect(loaded.problems).toEqual([]);
+    const providers = createMcpProviders(loaded, { runDirectory: run.path });
+    try {
+      const listed: Record<string, string[]> = {};
+      for (const provider of providers) {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        listed[provider.namespace] = (await provider.listTools()).map((spec) => spec.name);
+      }
+      expect(listed).toEqual({ none: [], noneBut: [], some: ['echo'] });
+    } finally {
+      for (const provider of providers) await provider.close?.();
+    }
   });
 });

@@ -1,9 +1,9 @@
 // Tool name patterns against hostile names and hostile patterns: matching costs at most the
-// name's length times the pattern's (it was a backtracking regular expression: a pattern with a
-// few "*" against a long name from the server did not end), and a pattern of any shape compiles.
+// name's length times the pattern's (as a backtracking regular expression, a pattern with a few
+// "*" against a long name from the server would never end), and a pattern of any shape compiles.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider, createToolFilter } from '../src/index.js';
-import { hostileServer, tempDirectory } from './helpers.js';
+import { hostileServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -33,7 +33,7 @@ describe('patterns of hostile shapes', () => {
     const nested = (depth: number): string => `${'{a,'.repeat(depth)}b${'}'.repeat(depth)}`;
     const filter = createToolFilter([nested(32)]);
     expect([filter('a'), filter('b'), filter('c')]).toEqual([true, true, false]);
-    // deeper than 32, the inner braces are text (it did not compile at all)
+    // deeper than 32, the inner braces are text
     const deep = createToolFilter([nested(2000)]);
     expect([deep('a'), deep('b'), deep(`${'{a,'.repeat(2000 - 32)}b${'}'.repeat(2000 - 32)}`)]).toEqual([
       true,

@@ -3,7 +3,7 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { eventLog, hostileServer, tempDirectory } from './helpers.js';
+import { eventLog, hostileServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

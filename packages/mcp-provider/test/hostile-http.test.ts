@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { eventLog, tempDirectory, waitFor } from './helpers.js';
-import { startHttpFixture } from './remote-helpers.js';
+import { eventLog, tempDirectory, waitFor } from './helpers/index.js';
+import { startHttpFixture } from './helpers/http-fixture.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

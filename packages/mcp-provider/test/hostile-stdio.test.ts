@@ -1,6 +1,7 @@
-// stdio servers that misbehave on purpose (fixtures/hostile-server.mjs), past what the earlier
-// sweeps tried.
-import { createToolContext } from '@toolplane/core';
+// stdio servers that misbehave on purpose (fixtures/hostile-server.mjs): definitions and results
+// nested deeper than a stack, stray answers, an exit during initialize, answers with both
+// "result" and "error", a stdout closed early, messages too large or never ended.
+import { ToolError, createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type McpProvider,
@@ -8,7 +9,7 @@ import {
   type McpStdioServerConfig,
   createMcpProvider,
 } from '../src/index.js';
-import { eventLog, hostileServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { eventLog, hostileServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -192,4 +193,70 @@ describe('a server that closes its stdout and stays alive', () => {
       );
     });
   }
+});
+
+/** The error the start of `provider` rejects with (or undefined); the provider is closed after. */
+async function startError(provider: McpProvider): Promise<unknown> {
+  try {
+    await provider.start?.(AbortSignal.timeout(60_000));
+  } catch (error) {
+    return error;
+  } finally {
+    await provider.close?.();
+  }
+  return undefined;
+}
+
+describe('an initialize answered with both "result" and "error"', () => {
+  for (const client of ['v1', 'v2'] as const) {
+    it(`fails the start at once with the server's error (client ${client}), not at the startup timeout`, async () => {
+      // the startup timeout is far longer than the test's own: only an early failure passes
+      const provider = createMcpProvider(
+        'both',
+        hostileServer(['--both-initialize'], { client, startupTimeoutMs: 600_000 }),
+        { runDirectory: run.path },
+      );
+      const error = await startError(provider);
+      expect(ToolError.isInstance(error) && error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect((error as Error).message).toMatch(/both "result" and "error".*initialize half-failed/);
+    }, 30_000);
+  }
+});
+
+describe('messages a stdio server cannot frame', () => {
+  it('a tools/list over maxMessageBytes fails the start naming the limit to raise', async () => {
+    const provider = createMcpProvider(
+      'oversize',
+      hostileServer(['--tools=2000'], { maxMessageBytes: 10_000 }),
+      {
+        runDirectory: run.path,
+      },
+    );
+    try {
+      await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: expect.stringMatching(/exceeds 10000 bytes.*raise maxMessageBytes/),
+      });
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('a server whose messages never end with a newline fails its start within startupTimeoutMs', async () => {
+    const provider = createMcpProvider(
+      'unterminated',
+      hostileServer(['--no-newline'], { startupTimeoutMs: 2_000 }),
+      {
+        runDirectory: run.path,
+      },
+    );
+    try {
+      await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: expect.stringContaining('did not initialize within 2000 ms'),
+      });
+    } finally {
+      await provider.close?.();
+    }
+  });
 });

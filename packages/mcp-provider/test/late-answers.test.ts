@@ -7,9 +7,9 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, type McpServerConfig, createMcpProvider } from '../src/index.js';
-import { eventLog, fixture, hostileServer, tempDirectory } from './helpers.js';
-import { type JsonHttpServer, jsonHttpServer } from './json-http-server.js';
-import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
+import { eventLog, fixture, hostileServer, tempDirectory } from './helpers/index.js';
+import { type JsonHttpServer, jsonHttpServer } from './helpers/json-http-server.js';
+import { type RunningHttpFixture, startHttpFixture } from './helpers/http-fixture.js';
 
 const run = tempDirectory();
 let bridge: RunningHttpFixture;
@@ -100,3 +100,60 @@ for (const path of paths) {
     });
   });
 }
+
+describe('a late answer whose id is the request number written as a string', () => {
+  let stringIdBridge: RunningHttpFixture;
+  beforeAll(async () => {
+    stringIdBridge = await startHttpFixture(
+      [fixture('hostile-server.mjs'), '--late', '--late-string-ids'],
+      'ws-bridge.mjs',
+    );
+  });
+  afterAll(() => stringIdBridge.close());
+
+  const paths: ReadonlyArray<{ name: string; config: () => McpServerConfig }> = [
+    {
+      name: 'stdio, client v2',
+      config: () => hostileServer(['--late', '--late-string-ids'], { client: 'v2', requestTimeoutMs: 3_000 }),
+    },
+    {
+      name: 'WebSocket, client v1',
+      config: () => ({
+        type: 'websocket',
+        url: `ws://127.0.0.1:${stringIdBridge.port}/`,
+        requestTimeoutMs: 3_000,
+      }),
+    },
+  ];
+  for (const path of paths) {
+    it(`is dropped quietly as the SDKs match a live answer "3" to request 3 (${path.name})`, async () => {
+      const log = eventLog();
+      const provider = createMcpProvider('late', path.config(), {
+        runDirectory: run.path,
+        onEvent: log.onEvent,
+      });
+      try {
+        await provider.start?.(AbortSignal.timeout(30_000));
+        const count = async (): Promise<number> => {
+          const result = await provider.execute('late_answers', {}, createToolContext());
+          return Number(
+            result.ok && result.content[0]?.type === 'text' ? result.content[0].text : Number.NaN,
+          );
+        };
+        const controller = new AbortController();
+        const pending = provider.execute('late', {}, createToolContext({ signal: controller.signal }));
+        setTimeout(() => controller.abort(new Error('stop')), 300);
+        expect(await pending).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+        for (let i = 0; i < 200 && (await count()) < 1; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(await count()).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const reports = log.events.filter(
+          (event) => event.type === 'protocol-error' && /unknown (message ID|token)/.test(event.message),
+        );
+        expect(reports).toEqual([]);
+      } finally {
+        await provider.close?.();
+      }
+    }, 60_000);
+  }
+});

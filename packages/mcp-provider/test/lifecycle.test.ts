@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider, createSharedRegistry } from '../src/index.js';
-import { eventLog, fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { eventLog, fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -161,5 +163,28 @@ describe('shared registry', () => {
     await second.close?.();
     expect(registry.size).toBe(0);
     expect(await waitFor(() => pidsWithTag(tag).length === 0)).toBe(true);
+  });
+});
+
+describe('a cwd that cannot be used', () => {
+  it('fails the start naming cwd, not as if the command were missing', async () => {
+    const notThere = join(run.path, 'no-such-dir');
+    const aFile = join(run.path, 'a-file');
+    writeFileSync(aFile, 'x');
+    const cases: ReadonlyArray<readonly [string, RegExp]> = [
+      [notThere, /its working directory .*no-such-dir.* does not exist \(cwd\): create it or fix cwd/],
+      [aFile, /its working directory .*a-file.* is not a directory \(cwd\)/],
+    ];
+    for (const [cwd, message] of cases) {
+      const provider = createMcpProvider('cwd', fixtureServer([], { cwd }), { runDirectory: run.path });
+      try {
+        await expect(provider.start?.(AbortSignal.timeout(30_000))).rejects.toMatchObject({
+          code: 'PROVIDER_UNAVAILABLE',
+          message: expect.stringMatching(message),
+        });
+      } finally {
+        await provider.close?.();
+      }
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { createOrchestrator } from '@toolplane/orchestrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

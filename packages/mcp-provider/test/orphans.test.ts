@@ -3,7 +3,7 @@ import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
 import { ProcessLedger } from '../src/stdio/index.js';
-import { fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor, wrappedServer } from './helpers.js';
+import { fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor, wrappedServer } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

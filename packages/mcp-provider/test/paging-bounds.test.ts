@@ -1,9 +1,9 @@
-// Paging a hostile server: a nextCursor of a megabyte (held, and sent back, whole), and a
-// listing that never ends.
+// Paging a hostile server: a nextCursor of a megabyte (refused where it arrives, never held or
+// sent back), and listings that never end, at once or slowly.
 import { ToolError, createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
-import { hostileServer, tempDirectory } from './helpers.js';
+import { hostileServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -116,4 +116,49 @@ describe('a tools/list that pages without end, at once', () => {
       }
     }, 90_000);
   }
+});
+
+/** The error the start of `provider` rejects with (or undefined); the provider is closed after. */
+async function startError(provider: McpProvider): Promise<unknown> {
+  try {
+    await provider.start?.(AbortSignal.timeout(60_000));
+  } catch (error) {
+    return error;
+  } finally {
+    await provider.close?.();
+  }
+  return undefined;
+}
+
+describe('a server that pages tools/list slowly and without end', () => {
+  it('fails start() with TIMEOUT once the whole listing took requestTimeoutMs, naming the pages', async () => {
+    // every page comes well within requestTimeoutMs, but 1000 of them would take 300 s
+    const provider = createMcpProvider(
+      'pager',
+      hostileServer(['--slow-pages=300'], { requestTimeoutMs: 2_000 }),
+      { runDirectory: run.path },
+    );
+    const error = await startError(provider);
+    expect(ToolError.isInstance(error) && error.code).toBe('TIMEOUT');
+    expect((error as Error).message).toMatch(
+      /tools\/list did not finish within 2000 ms \(requestTimeoutMs bounds the whole listing\) after \d+ pages/,
+    );
+  }, 60_000);
+
+  it('bounds a refreshTools() listing the same way', async () => {
+    const provider = createMcpProvider(
+      'pager',
+      hostileServer(['--slow-pages=300'], { requestTimeoutMs: 1_500, lazy: true }),
+      { runDirectory: run.path },
+    );
+    try {
+      const error = await provider.refreshTools().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(ToolError.isInstance(error) && error.code).toBe('TIMEOUT');
+    } finally {
+      await provider.close?.();
+    }
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
 import { createToolContext } from '@toolplane/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
-import { eventLog } from './helpers.js';
-import { type RunningHttpFixture, startHttpFixture } from './remote-helpers.js';
+import { eventLog } from './helpers/index.js';
+import { type RunningHttpFixture, startHttpFixture } from './helpers/http-fixture.js';
 
 const token = `tok_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 let server: RunningHttpFixture;

@@ -12,8 +12,8 @@ import {
   type McpRemoteServerConfig,
   createMcpProvider,
 } from '../src/index.js';
-import { eventLog, waitFor } from './helpers.js';
-import { type JsonHttpServer, type SessionMode, jsonHttpServer } from './json-http-server.js';
+import { eventLog, waitFor } from './helpers/index.js';
+import { type JsonHttpServer, type SessionMode, jsonHttpServer } from './helpers/json-http-server.js';
 
 /** One case: a server in `mode`, a provider over streamable HTTP to it (closed after `body`). */
 async function withSessionServer(

@@ -1,9 +1,9 @@
-// Events of a shared server reach every provider holding it, for as long as it holds it: they
-// went to the listener of the provider that created the connection only, even after it closed.
+// Events of a shared server reach every provider holding it, for as long as it holds it, not
+// only the provider that created the connection.
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RESTART_POLICY, createMcpProvider, createSharedRegistry } from '../src/index.js';
-import { eventLog, fixtureServer, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { eventLog, fixtureServer, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

@@ -1,6 +1,6 @@
 // A shared server runs one process under one restart policy, kill grace and run directory: a
-// second provider that asks for others is refused while the first holds the server (it took the
-// first provider's settings silently).
+// second provider that asks for others is refused while the first holds the server, rather than
+// run under the first provider's settings unseen.
 import { join } from 'node:path';
 import { ToolError, createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   createMcpProvider,
   createSharedRegistry,
 } from '../src/index.js';
-import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

@@ -1,12 +1,12 @@
-// One long-lived caller signal given to many starts, listings and pings. Each was followed
-// through AbortSignal.any, and Node 20 keeps an entry for every signal made that way on each of
-// its sources for as long as the source lives (a set of weak references that never shrinks), so
-// a host's signal gained one per refreshTools() or ping(). They are followed through core's
-// onAbort now (one listener per signal), and let go when the request ends.
+// One long-lived caller signal given to many starts, listings and pings. Node 20 keeps an entry
+// for every signal made with AbortSignal.any on each of its sources for as long as the source
+// lives (a set of weak references that never shrinks), so following the caller's signal that way
+// would grow a host's signal by one per refreshTools() or ping(). The provider follows it through
+// core's onAbort (one listener per signal) and lets go when the request ends.
 import { getEventListeners } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider, createSharedRegistry } from '../src/index.js';
-import { fixtureServer, tempDirectory } from './helpers.js';
+import { fixtureServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

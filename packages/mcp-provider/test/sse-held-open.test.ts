@@ -1,12 +1,12 @@
 // A streamable HTTP server that answers every request on an event stream and then holds the
 // stream open (never ends it): the answer is in, so the client must hang up. Left open, every
-// request kept a connection and a reader for as long as the server liked.
+// request would keep a connection and a reader for as long as the server liked.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolContext } from '@toolplane/core';
 import { describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { eventLog, waitFor } from './helpers.js';
+import { eventLog, waitFor } from './helpers/index.js';
 
 interface HeldOpenServer {
   readonly url: string;

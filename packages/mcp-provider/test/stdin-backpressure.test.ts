@@ -5,7 +5,7 @@ import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
 import { StdioProcessTransport } from '../src/stdio/index.js';
-import { fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

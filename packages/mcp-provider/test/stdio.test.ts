@@ -1,7 +1,7 @@
 import { createToolContext, riskOf } from '@toolplane/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
-import { eventLog, fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { eventLog, fixtureServer, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
@@ -143,8 +143,8 @@ describe('stdio server: timeouts', () => {
   let provider: McpProvider | undefined;
   afterEach(() => provider?.close?.());
 
-  // requestTimeoutMs also bounds the whole tools/list of the start: under a loaded CI host
-  // 300 ms did not cover a fresh server's first listing, so these timers are seconds long.
+  // requestTimeoutMs also bounds the whole tools/list of the start, and on a loaded host a fresh
+  // server's first listing can take longer than 300 ms, so these timers are seconds long.
   it('times out a hanging call with TIMEOUT and keeps serving', async () => {
     provider = createMcpProvider('hangs', fixtureServer([], { requestTimeoutMs: 2_000 }), {
       runDirectory: run.path,
@@ -191,4 +191,23 @@ describe('stdio server: timeouts', () => {
     await provider.start?.(AbortSignal.timeout(30_000));
     expect(provider.status().state).toBe('ready');
   });
+});
+
+describe('a resource read that never ends', () => {
+  it('is capped by maxTotalTimeoutMs like a tool call', async () => {
+    // requestTimeoutMs is far longer than the test's own timeout: only the cap can end the read
+    const provider = createMcpProvider(
+      'docs',
+      fixtureServer([], { requestTimeoutMs: 600_000, maxTotalTimeoutMs: 1_500 }),
+      { runDirectory: run.path },
+    );
+    try {
+      await provider.start?.(AbortSignal.timeout(30_000));
+      const result = await provider.execute('read_resource', { uri: 'fixture://never' }, createToolContext());
+      expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+      expect(!result.ok && result.error.message).toMatch(/maxTotalTimeoutMs/);
+    } finally {
+      await provider.close?.();
+    }
+  }, 30_000);
 });

@@ -12,7 +12,7 @@ import {
   createMcpProvider,
 } from '../src/index.js';
 import { PROTOCOL_ERRORS_ONE_BY_ONE } from '../src/lifecycle/protocol-errors.js';
-import { eventLog, fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers.js';
+import { eventLog, fixture, pidsWithTag, tempDirectory, uniqueTag, waitFor } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

@@ -1,10 +1,10 @@
 // A stdio server whose output starts with a UTF-8 byte order mark (a .NET console set to UTF-8
-// with a BOM writes one before its first line): the mark is not JSON, and the first message,
-// the answer to initialize, was lost with it, so the start waited for startupTimeoutMs.
+// with a BOM writes one before its first line): the mark is not JSON, so read with it the first
+// message, the answer to initialize, would be lost and the start would wait for startupTimeoutMs.
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { eventLog, fixture, tempDirectory } from './helpers.js';
+import { eventLog, fixture, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { fixture, waitFor } from './helpers.js';
+import { fixture, waitFor } from './helpers/index.js';
 
 const require = createRequire(import.meta.url);
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpProvider, createMcpProvider } from '../src/index.js';
-import { tempDirectory } from './helpers.js';
+import { tempDirectory } from './helpers/index.js';
 
 const require = createRequire(import.meta.url);
 const run = tempDirectory();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createToolContext } from '@toolplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../src/index.js';
-import { fixtureServer, tempDirectory } from './helpers.js';
+import { fixtureServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 const cache = tempDirectory();

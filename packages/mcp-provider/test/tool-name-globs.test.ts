@@ -1,11 +1,21 @@
 // Tool names are not paths: allow and deny patterns must match a remote tool's whole name, whatever
 // characters a hostile server puts in it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMcpProvider, createToolFilter } from '../src/index.js';
-import { hostileServer, tempDirectory } from './helpers.js';
+import { type McpServerConfig, createMcpProvider, createToolFilter, loadMcpConfig } from '../src/index.js';
+import { hostileServer, tempDirectory } from './helpers/index.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
+
+/** What `createMcpProvider` throws for a name and config, or undefined. */
+function thrownBy(name: string, config: unknown): unknown {
+  try {
+    createMcpProvider(name, config as McpServerConfig, { runDirectory: run.path });
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 
 describe('toolsDenied and toolsAllowed against tool names with odd characters', () => {
   it('match a name whole: "/", a line break or dots do not slip past a deny pattern', async () => {
@@ -77,12 +87,12 @@ describe('toolsDenied and toolsAllowed against tool names with odd characters', 
 });
 
 describe('a pattern with a "-" (common in tool names)', () => {
-  it('matches it literally outside a class and as a range inside one (it threw "Invalid escape")', async () => {
+  it('matches it literally outside a class and as a range inside one', async () => {
     const filter = createToolFilter(['get-weather', 'list-*', '[a-c]x', '[-_]y', 'lit\\-z']);
     expect(
       ['get-weather', 'list-a', 'bx', '-y', '_y', 'lit-z', 'getxweather', 'dx', 'list_a'].filter(filter),
     ).toEqual(['get-weather', 'list-a', 'bx', '-y', '_y', 'lit-z']);
-    // a class no regular expression can hold is taken literally (its fallback threw the same way)
+    // a class no regular expression can hold is taken literally
     expect(createToolFilter(['[z-a]'])('[z-a]')).toBe(true);
     const provider = createMcpProvider(
       'hyphen',
@@ -99,7 +109,7 @@ describe('a pattern with a "-" (common in tool names)', () => {
 });
 
 describe('a pattern that starts with "!"', () => {
-  it('is CONFIG_INVALID naming the field (picomatch read it as a negation; a literal "!" would match nothing)', () => {
+  it('is CONFIG_INVALID naming the field: "!" is not a negation here', () => {
     for (const field of ['toolsAllowed', 'toolsDenied'] as const) {
       let thrown: unknown;
       try {
@@ -112,5 +122,28 @@ describe('a pattern that starts with "!"', () => {
       expect(thrown).toMatchObject({ code: 'CONFIG_INVALID', details: { field: `${field}[1]` } });
       expect((thrown as Error).message).toMatch(/is not a negation here/);
     }
+  });
+});
+
+describe('an empty toolsAllowed', () => {
+  it('is CONFIG_INVALID in createMcpProvider and a problem in our format', async () => {
+    const error = thrownBy('empty', { command: 'node', toolsAllowed: [] });
+    expect(error).toMatchObject({
+      code: 'CONFIG_INVALID',
+      details: { server: 'empty', field: 'toolsAllowed' },
+    });
+    expect((error as Error).message).toMatch(
+      /toolsAllowed is empty.*remove toolsAllowed to allow all tools, or disable the server/,
+    );
+    const loaded = await loadMcpConfig(
+      {
+        servers: { empty: { command: 'node', toolsAllowed: [] }, fine: { command: 'node', toolsDenied: [] } },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(loaded.servers)).toEqual(['fine']);
+    expect(loaded.problems.map((problem) => [problem.server, problem.field])).toEqual([
+      ['empty', 'toolsAllowed'],
+    ]);
   });
 });

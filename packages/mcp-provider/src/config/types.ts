@@ -76,6 +76,25 @@ export interface McpRemoteServerConfig extends McpServerCommonConfig {
 /** One MCP server, as the provider takes it (already interpolated and validated). */
 export type McpServerConfig = McpStdioServerConfig | McpRemoteServerConfig;
 
+/** A stdio server given without `type`: a `command` and no `url` is enough. */
+export type McpStdioServerInput = Omit<McpStdioServerConfig, 'type'> & { readonly type?: 'stdio' };
+
+/** What `createMcpProvider` accepts: a server config, or a stdio one without its `type`. */
+export type McpServerInput = McpServerConfig | McpStdioServerInput;
+
+/**
+ * The config with its transport type made explicit: `stdio` for an entry that has a `command`
+ * and no `url` (as the MCP client config files write it). Anything else is returned unchanged.
+ */
+export function withTransportType(config: McpServerInput): McpServerConfig {
+  if (typeof config !== 'object' || config === null || config.type !== undefined)
+    return config as McpServerConfig;
+  const record = config as { readonly command?: unknown; readonly url?: unknown };
+  if (typeof record.command === 'string' && record.url === undefined)
+    return { ...config, type: 'stdio' } as McpStdioServerConfig;
+  return config as McpServerConfig;
+}
+
 /** Defaults applied to every server. */
 export const MCP_DEFAULTS = {
   requestTimeoutMs: 300_000,

@@ -39,7 +39,24 @@ export type McpProviderEvent =
       readonly count?: number;
     }
   | { readonly type: 'tools-changed'; readonly server: string; readonly count: number }
-  | { readonly type: 'definition-changed'; readonly server: string; readonly tool: string };
+  | { readonly type: 'definition-changed'; readonly server: string; readonly tool: string }
+  | {
+      /** An elicitation was answered; `fields` names what was sent, never its values. */
+      readonly type: 'elicitation-answered';
+      readonly server: string;
+      readonly mode: 'form' | 'url';
+      readonly action: 'accept' | 'decline' | 'cancel' | 'invalid';
+      readonly fields: readonly string[];
+      /** For `invalid`: what broke the requested schema (`field: what`, no values). */
+      readonly problems?: readonly string[];
+    }
+  | {
+      readonly type: 'sampling-answered';
+      readonly server: string;
+      readonly model: string;
+      /** Tokens counted against the budget. */
+      readonly tokens: number;
+    };
 
 /** Receives provider events. */
 export type McpEventListener = (event: McpProviderEvent) => void;

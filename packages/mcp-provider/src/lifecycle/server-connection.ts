@@ -1,3 +1,4 @@
+import { isAuthRequired } from '../auth/auth-required.js';
 import { ToolError, errorMessage } from '@toolplane/core';
 import { MCP_DEFAULTS } from '../config/types.js';
 import type { McpSession } from '../session/session.js';
@@ -119,7 +120,9 @@ export class ServerConnection {
             this.state = 'idle';
             this.waiters.rejectAll(this.unavailable(`failed to start: ${this.lastError}`));
           }
-          if (ToolError.isInstance(error) && error.code === 'CONFIG_INVALID') throw error;
+          // a login or a config fix cures these; retrying would fail the same way
+          if (ToolError.isInstance(error) && (error.code === 'CONFIG_INVALID' || isAuthRequired(error)))
+            throw error;
           throw this.unavailable(`failed to start: ${this.lastError}`);
         });
     };

@@ -14,7 +14,13 @@ export interface SharedSettingsInput {
   readonly killGraceMs?: number;
   readonly runDirectory?: string;
   readonly sessionFactory?: McpSessionFactory;
+  readonly elicitation?: object;
+  readonly sampling?: object;
+  readonly roots?: object;
 }
+
+/** Settings held by the very object given (a channel, a handler), compared by identity. */
+const BY_IDENTITY: ReadonlySet<string> = new Set(['sessionFactory', 'elicitation', 'sampling', 'roots']);
 
 const DEFAULT_KILL_GRACE_MS = 1000;
 const DEFAULT_RUN_DIRECTORY = '(the default)';
@@ -35,6 +41,10 @@ export function sharedSettingsOf(config: McpServerConfig, options: SharedSetting
     restartPolicy: { ...DEFAULT_RESTART_POLICY, ...options.restartPolicy },
   };
   if (options.sessionFactory) settings.sessionFactory = options.sessionFactory;
+  // one process answers its server's requests one way: the first provider's channel and budget
+  for (const key of ['elicitation', 'sampling', 'roots'] as const) {
+    if (options[key] !== undefined) settings[key] = options[key];
+  }
   if (isStdioConfig(config)) {
     settings.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const directory = options.runDirectory === undefined ? undefined : resolve(options.runDirectory);
@@ -44,16 +54,17 @@ export function sharedSettingsOf(config: McpServerConfig, options: SharedSetting
   return settings;
 }
 
-const shown = (value: unknown): string => {
+const shown = (field: string, value: unknown): string => {
   if (value === undefined) return '(none: the default)';
   if (typeof value === 'function') return 'a function';
+  if (BY_IDENTITY.has(field) && typeof value === 'object' && value !== null) return 'an object';
   if (value === DEFAULT_RUN_DIRECTORY) return value;
   return stableStringify(value);
 };
 
 /** Two settings are the same when equal as JSON (a function: the very same one). */
-const same = (held: unknown, asked: unknown): boolean =>
-  typeof held === 'function' || typeof asked === 'function'
+const same = (field: string, held: unknown, asked: unknown): boolean =>
+  BY_IDENTITY.has(field) || typeof held === 'function' || typeof asked === 'function'
     ? held === asked
     : stableStringify(held) === stableStringify(asked);
 
@@ -64,11 +75,16 @@ const same = (held: unknown, asked: unknown): boolean =>
  */
 export function checkSharedSettings(server: string, held: SharedSettings, asked: SharedSettings): void {
   for (const field of new Set([...Object.keys(held), ...Object.keys(asked)])) {
-    if (same(held[field], asked[field])) continue;
-    const sameFunction = field === 'sessionFactory' ? ' (the same function)' : '';
+    if (same(field, held[field], asked[field])) continue;
+    const sameFunction =
+      field === 'sessionFactory'
+        ? ' (the same function)'
+        : BY_IDENTITY.has(field)
+          ? ' (the same object)'
+          : '';
     throw new ToolError(
       'CONFIG_INVALID',
-      `MCP server "${server}" is shared (shared: true) in this registry with a provider whose ${field} is ${shown(held[field])}, but this one's is ${shown(asked[field])}: one process runs under one setting; give every provider of the server the same ${field}${sameFunction}, or create this one with another registry or shared: false`,
+      `MCP server "${server}" is shared (shared: true) in this registry with a provider whose ${field} is ${shown(field, held[field])}, but this one's is ${shown(field, asked[field])}: one process runs under one setting; give every provider of the server the same ${field}${sameFunction}, or create this one with another registry or shared: false`,
       { details: { server, field } },
     );
   }

@@ -1,6 +1,7 @@
 import { errorMessage } from '@toolplane/core';
-import { type TransportHandle, openSdkSession } from './sdk-session.js';
-import type { McpSession } from './session.js';
+import { openSdkSession } from './sdk-session.js';
+import type { TransportHandle } from './transport-handle.js';
+import type { McpSession, SessionOpenOptions } from './session.js';
 
 type V2Module = typeof import('./sdk-v2-session.js');
 
@@ -19,7 +20,7 @@ export async function loadV2(): Promise<V2Module> {
 export async function openSession(
   handle: TransportHandle,
   client: 'v1' | 'v2' | undefined,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
 ): Promise<McpSession> {
   if (client !== 'v2') return openSdkSession(handle, options);
   const { openV2Session } = await loadV2();

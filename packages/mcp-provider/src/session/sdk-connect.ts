@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { onAbort } from '@toolplane/core';
 import { hasBothOutcomes } from './both-outcomes.js';
 import type { ErrorRelay } from './error-relay.js';
-import type { TransportHandle } from './sdk-session.js';
+import type { TransportHandle } from './transport-handle.js';
 import { keepStartErrors } from './start-errors.js';
 
 /** How one SDK client connects and closes, for {@link connectWithin}. */

@@ -4,8 +4,8 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { errorMessage } from '@toolplane/core';
 import { isSessionExpired } from '../tools/call-errors.js';
 import { MESSAGE_TOO_LARGE } from '../transport/bounded-fetch.js';
-import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
-import { type DirectChannel, DirectCalls } from './direct-calls.js';
+import type { McpCallOutcome, McpRequestOptions, McpSession, SessionOpenOptions } from './session.js';
+import { DirectCalls } from './direct-calls.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
 import { guardCursors } from './cursor-guard.js';
 import { guardDelivery } from './delivery-guard.js';
@@ -17,20 +17,9 @@ import { connectWithin } from './sdk-connect.js';
 import { LOOSE_TOOLS_PAGE, UNPARSED, sdkRequests } from './sdk-requests.js';
 import { callOutcomeOf, identityOf, learnTaskTools, malformedResult, taskRequired } from './sdk-results.js';
 import { SessionEvents } from './session-events.js';
-
-/** A transport plus what the provider wants to know about it. */
-export interface TransportHandle {
-  readonly transport: Transport;
-  /** `stdio`, `http`, `sse` or `websocket`. */
-  readonly kind: string;
-  /** Recent stderr (stdio) or last transport error, for error messages. */
-  diagnostics(): string;
-  readonly pid?: number;
-  /** Present when the transport lets the provider send `tools/call` itself (see DirectCalls). */
-  readonly direct?: DirectChannel;
-  /** Rejects when the transport gave up on the server for good (a message over the size bound). */
-  readonly fatal?: Promise<never>;
-}
+import { v1FeatureClient } from './feature-clients.js';
+import type { TransportHandle } from './transport-handle.js';
+import { sdkPassthrough } from '../passthrough/sdk-passthrough.js';
 
 /**
  * A handle for a remote transport: its last error is what the provider reports when the
@@ -93,9 +82,11 @@ async function request<T>(
  */
 export async function openSdkSession(
   handle: TransportHandle,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
 ): Promise<McpSession> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const features = options.features;
+  const client = new Client(CLIENT_INFO, { capabilities: features?.capabilities ?? {} });
+  const featureClient = v1FeatureClient(client);
   const events = new SessionEvents();
   const { errors } = events;
   let lastError = '';
@@ -140,18 +131,22 @@ export async function openSdkSession(
   const direct = handle.direct
     ? new DirectCalls(handle.direct, outputs, late, (message) => errors.emit(message))
     : undefined;
+  let detach: (() => void) | undefined;
   client.onclose = () => {
+    detach?.();
     direct?.close();
     const detail = handle.diagnostics() || lastError;
     events.reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
+  const passthrough = sdkPassthrough(client);
   let protocolVersion: string | undefined;
   const setProtocolVersion = handle.transport.setProtocolVersion?.bind(handle.transport);
   handle.transport.setProtocolVersion = (version: string) => {
     protocolVersion = version;
     setProtocolVersion?.(version);
   };
+  features?.install(featureClient, { protocolVersion: () => protocolVersion });
   await connectWithin(handle, options, {
     connect: () => client.connect(handle.transport, { timeout: options.timeoutMs, signal: options.signal }),
     closeClient: () => {
@@ -165,10 +160,12 @@ export async function openSdkSession(
   takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
   guardCursors(handle.transport);
   guardDelivery(handle.transport, (message) => errors.emit(message));
+  detach = features?.attach(featureClient, handle.transport as never);
   const identity = identityOf(client, protocolVersion);
   return {
     identity,
     transport: handle.kind,
+    passthrough,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
     ...sdkRequests(
       client,
@@ -192,7 +189,7 @@ export async function openSdkSession(
       if (typeof outcome === 'string') throw malformedResult(outcome);
       return outputs.checked(name, outcome);
     },
-    ...events.members(client, handle.transport),
+    ...events.members(client, handle.transport, () => detach?.()),
     diagnostics() {
       return handle.diagnostics() || lastError;
     },

@@ -10,9 +10,10 @@ import { errorMessage } from '@toolplane/core';
 import { MCP_DEFAULTS } from '../config/types.js';
 import { MAX_PAGES, tooManyPages } from '../tools/cursor.js';
 import { boundedFetch } from '../transport/bounded-fetch.js';
-import type { McpCallOutcome, McpRequestOptions, McpSession } from './session.js';
+import type { McpCallOutcome, McpRequestOptions, McpSession, SessionOpenOptions } from './session.js';
 import { maxTotalTimeoutError, requestSignal } from './request-signal.js';
-import { type TransportHandle, remoteHandle } from './sdk-session.js';
+import { remoteHandle } from './sdk-session.js';
+import type { TransportHandle } from './transport-handle.js';
 import { connectWithin } from './sdk-connect.js';
 import { takeErrorOfBoth } from './both-outcomes.js';
 import { guardCursors } from './cursor-guard.js';
@@ -23,6 +24,7 @@ import { OutputChecks } from './output-checks.js';
 import { LOOSE_TOOLS_PAGE, UNPARSED, sdkRequests } from './sdk-requests.js';
 import { callOutcomeOf, identityOf, malformedResult, toCallOutcome } from './sdk-results.js';
 import { SessionEvents } from './session-events.js';
+import { v2FeatureClient } from './feature-clients.js';
 
 const CLIENT_INFO = { name: 'toolplane', version: '0.1.0' } as const;
 
@@ -105,14 +107,16 @@ function askingServer(client: Client) {
  */
 export async function openV2Session(
   handle: TransportHandle,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
 ): Promise<McpSession> {
+  const features = options.features;
   const events = new SessionEvents();
   const { errors } = events;
   // On a 2026-07-28 connection the client opens a subscriptions/listen stream for this; on an
   // older one it follows notifications/tools/list_changed. The provider re-lists itself.
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: 'auto' },
+    capabilities: (features?.capabilities ?? {}) as never,
     // it walks every page of a listing asked for without a cursor: the provider's bound, not 64
     listMaxPages: MAX_PAGES,
     listChanged: {
@@ -123,6 +127,9 @@ export async function openV2Session(
       },
     },
   });
+  const featureClient = v2FeatureClient(client as never);
+  features?.install(featureClient, { protocolVersion: () => client.getNegotiatedProtocolVersion() });
+  let detach: (() => void) | undefined;
   let lastError = '';
   const diagnostics = (): string => handle.diagnostics() || lastError;
   const report = (error: Error): void => {
@@ -144,6 +151,7 @@ export async function openV2Session(
     if (error !== fromTransport) report(error);
   };
   client.onclose = () => {
+    detach?.();
     const detail = diagnostics();
     events.reportClose(detail ? `connection closed: ${detail}` : 'connection closed');
   };
@@ -166,6 +174,7 @@ export async function openV2Session(
   takeErrorOfBoth(handle.transport, (message) => errors.emit(message));
   guardCursors(handle.transport);
   guardDelivery(handle.transport, (message) => errors.emit(message));
+  detach = features?.attach(featureClient, handle.transport as never);
   const outputs = new OutputChecks();
   const identity = identityOf(client, client.getNegotiatedProtocolVersion());
   // On a 2026-07-28 session the client's own listing and calls are kept: it mirrors arguments
@@ -196,7 +205,7 @@ export async function openV2Session(
       if (typeof outcome === 'string') throw malformedResult(outcome);
       return outputs.checked(name, outcome);
     },
-    ...events.members(client, handle.transport),
+    ...events.members(client, handle.transport, () => detach?.()),
     diagnostics,
   };
 }
@@ -205,7 +214,7 @@ export async function openV2Session(
 export function openV2HttpSession(
   url: URL,
   headers: Record<string, string>,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
 ): Promise<McpSession> {
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },

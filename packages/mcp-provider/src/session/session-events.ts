@@ -39,10 +39,12 @@ export class SessionEvents {
   members(
     client: { close(): Promise<void> },
     transport: { close(): Promise<void> },
+    beforeClose?: () => void,
   ): Pick<McpSession, 'close' | 'onClose' | 'onToolsChanged' | 'onProtocolError'> {
     return {
       close: async () => {
         this.closedByUs = true;
+        beforeClose?.();
         await client.close().catch(() => {});
         await transport.close().catch(() => {});
       },

@@ -1,4 +1,6 @@
 import type { AbortSource } from '@toolplane/core';
+import type { ClientFeatures } from '../client-features/client-features.js';
+import type { McpPassthrough } from '../passthrough/types.js';
 
 /**
  * The provider's own view of one MCP connection. The SDK stays behind it, so which client
@@ -90,7 +92,17 @@ export interface McpSession {
   diagnostics(): string;
   /** Process ids of a stdio server (the direct child), for ledgers and tests. */
   readonly pid?: number;
+  /** Requests and notifications beyond tools, for a gateway (SDK 1.x client sessions). */
+  readonly passthrough?: McpPassthrough;
 }
 
 /** Opens a session; rejects with a clear message when the server cannot be reached. */
 export type McpSessionFactory = (options: { signal: AbortSignal; timeoutMs: number }) => Promise<McpSession>;
+
+/** How the provider opens a session: its bounds, and what the client offers the server. */
+export interface SessionOpenOptions {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  /** The provider's answers to the server's requests (elicitation, sampling, roots). */
+  readonly features?: ClientFeatures;
+}

@@ -1,6 +1,6 @@
 import type { McpStdioServerConfig } from '../config/types.js';
 import { openSession } from '../session/open-session.js';
-import type { McpSession } from '../session/session.js';
+import type { McpSession, SessionOpenOptions } from '../session/session.js';
 import { ProcessLedger } from './ledger.js';
 import { StdioProcessTransport } from './transport.js';
 
@@ -22,7 +22,7 @@ export function ledgerFor(runDirectory?: string): ProcessLedger {
 export async function openStdioSession(
   server: string,
   config: McpStdioServerConfig,
-  options: { signal: AbortSignal; timeoutMs: number; runDirectory?: string; killGraceMs?: number },
+  options: SessionOpenOptions & { runDirectory?: string; killGraceMs?: number },
 ): Promise<McpSession> {
   const transport = new StdioProcessTransport({
     server,

@@ -4,11 +4,13 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolError } from '@toolplane/core';
+import type { McpAuth } from '../auth/mcp-auth.js';
+import { type RemoteAuth, prepareRemoteAuth } from '../auth/remote-auth.js';
 import { MCP_DEFAULTS, type McpRemoteServerConfig } from '../config/types.js';
 import { loadV2, openSession } from '../session/open-session.js';
 import { contentTypeHint } from '../tools/call-errors.js';
 import { remoteHandle } from '../session/sdk-session.js';
-import type { McpSession } from '../session/session.js';
+import type { McpSession, SessionOpenOptions } from '../session/session.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { WebSocketClientTransport } from './websocket.js';
 
@@ -30,6 +32,9 @@ export function remoteHeaders(server: string, config: McpRemoteServerConfig): Re
   }
   return headers;
 }
+
+const hasAuthorization = (headers: Record<string, string>): boolean =>
+  Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 
 /** Whether a failed streamable-HTTP initialize means "try the legacy SSE transport" (4xx but auth). */
 function shouldFallBackToSse(error: unknown): boolean {
@@ -55,11 +60,13 @@ function explain(error: unknown): unknown {
 async function openHttp(
   url: URL,
   headers: Record<string, string>,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
+  oauth?: RemoteAuth,
 ): Promise<McpSession> {
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
-    fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes),
+    fetch: oauth?.fetch ?? boundedFetch(MCP_DEFAULTS.maxMessageBytes),
+    ...(oauth ? { authProvider: oauth.authProvider } : {}),
   });
   return openSession(remoteHandle(transport, 'http'), 'v1', options);
 }
@@ -68,12 +75,14 @@ async function openSse(
   url: URL,
   headers: Record<string, string>,
   client: 'v1' | 'v2' | undefined,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
+  oauth?: RemoteAuth,
 ): Promise<McpSession> {
   const transport = new SSEClientTransport(url, {
     requestInit: { headers },
     // its POSTs too: each gets a signal of its own (see boundedFetch)
-    fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes),
+    fetch: oauth?.fetch ?? boundedFetch(MCP_DEFAULTS.maxMessageBytes),
+    ...(oauth ? { authProvider: oauth.authProvider } : {}),
     eventSourceInit: {
       fetch: boundedFetch(MCP_DEFAULTS.maxMessageBytes, (input, init) =>
         fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
@@ -90,7 +99,8 @@ async function openSse(
 export async function openRemoteSession(
   server: string,
   config: McpRemoteServerConfig,
-  options: { signal: AbortSignal; timeoutMs: number },
+  options: SessionOpenOptions,
+  auth?: McpAuth,
 ): Promise<McpSession> {
   const headers = remoteHeaders(server, config);
   const url = new URL(config.url);
@@ -98,7 +108,19 @@ export async function openRemoteSession(
     const transport = new WebSocketClientTransport(url, headers);
     return openSession(remoteHandle(transport, 'websocket'), config.client, options);
   }
-  if (config.type === 'sse') return openSse(url, headers, config.client, options);
+  // OAuth for HTTP and SSE v1 sessions, unless the config sends its own Authorization header
+  const oauth =
+    auth && config.client !== 'v2' && !hasAuthorization(headers)
+      ? await prepareRemoteAuth(auth, server, config.url, boundedFetch(MCP_DEFAULTS.maxMessageBytes))
+      : undefined;
+  const fail = (error: unknown): unknown => explain(oauth ? oauth.explain(error) : error);
+  if (config.type === 'sse') {
+    try {
+      return await openSse(url, headers, config.client, options, oauth);
+    } catch (error) {
+      throw fail(error);
+    }
+  }
   if (config.client === 'v2') {
     const { openV2HttpSession } = await loadV2();
     try {
@@ -109,9 +131,13 @@ export async function openRemoteSession(
     }
   }
   try {
-    return await openHttp(url, headers, options);
+    return await openHttp(url, headers, options, oauth);
   } catch (error) {
-    if (config.type === 'http' || !shouldFallBackToSse(error)) throw explain(error);
-    return openSse(url, headers, config.client, options);
+    if (config.type === 'http' || !shouldFallBackToSse(error)) throw fail(error);
+    try {
+      return await openSse(url, headers, config.client, options, oauth);
+    } catch (sseError) {
+      throw fail(sseError);
+    }
   }
 }
