@@ -1,0 +1,3 @@
+import { toolplaneVitestConfig } from '@toolplane/vitest-config';
+
+export default toolplaneVitestConfig();
