@@ -8,13 +8,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const names = Object.keys(manifest.dependencies).filter((name) => name.startsWith('@toolplane/'));
-// core first: the others' declarations import it
-names.sort((a, b) => (a === '@toolplane/core' ? -1 : b === '@toolplane/core' ? 1 : a.localeCompare(b)));
+
+/** The workspace packages a package depends on, directly or through another, dependencies first. */
+function workspaceDependencies(directory, seen = new Map()) {
+  const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+  for (const name of Object.keys(manifest.dependencies ?? {}).sort()) {
+    if (!name.startsWith('@toolplane/') || seen.has(name)) continue;
+    const dependency = realpathSync(join(directory, 'node_modules', name));
+    seen.set(name, undefined);
+    workspaceDependencies(dependency, seen);
+    seen.delete(name);
+    seen.set(name, dependency); // after its own dependencies: their declarations come first
+  }
+  return seen;
+}
+
+const packages = workspaceDependencies(root);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-for (const name of names) {
-  const directory = realpathSync(join(root, 'node_modules', name));
+for (const [name, directory] of packages) {
   if (existsSync(join(directory, 'dist', 'index.js'))) continue;
   process.stderr.write(`building ${name} (its dist/ is missing)\n`);
   try {

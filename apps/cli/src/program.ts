@@ -72,6 +72,7 @@ export function createProgram(
         'toolplane tools call read --args \'{"path":"README.md"}\'',
         'toolplane --config ~/.cursor/mcp.json serve mcp --stdio',
         'toolplane doctor',
+        'toolplane agent run --yes "Summarise README.md"',
       ])}
 Exit codes: 0 ok, 1 tool error, 2 usage or config error.
 Config: ./toolplane.config.json (or .yaml) unless --config names one; with none, the read-only
@@ -92,7 +93,24 @@ built-in tools (read, list, glob, grep) on the current directory.`,
     .option('--json', 'print JSON for scripts')
     .option('--agent <id>', 'list what this agent may see', once('--agent'))
     .option('--user <id>', 'list what this user may see', once('--user'))
-    .addHelpText('after', examples(['toolplane tools list', 'toolplane tools list --json | jq ".[].name"']))
+    .option(
+      '--format <dialect>',
+      'print the definitions a model API takes: openai, openai-strict, anthropic, gemini or mcp (JSON)',
+      once('--format'),
+    )
+    .option(
+      '--compat',
+      'with --format: what the dialect changed or lost, per tool (stderr; in the JSON with --json)',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'toolplane tools list',
+        'toolplane tools list --json | jq ".[].name"',
+        'toolplane tools list --format openai-strict > tools.json',
+        'toolplane tools list --format gemini --compat --json | jq .report.counts',
+      ]),
+    )
     .action(run(async () => (await import('./commands/tools-list.js')).toolsList));
   tools
     .command('call')
@@ -115,6 +133,21 @@ built-in tools (read, list, glob, grep) on the current directory.`,
       ]),
     )
     .action(run(async () => (await import('./commands/tools-call.js')).toolsCall));
+  tools
+    .command('describe')
+    .description('one tool: description, risk, input and output schema, annotations, provider, policy')
+    .argument('<name>', 'public tool name, as `tools list` shows it')
+    .option('--json', 'print JSON')
+    .option('--agent <id>', 'say what the policy lets this agent do with it', once('--agent'))
+    .option('--user <id>', 'say what the policy lets this user do with it', once('--user'))
+    .addHelpText(
+      'after',
+      examples([
+        'toolplane tools describe read',
+        'toolplane tools describe everything__echo --json | jq .inputSchema',
+      ]),
+    )
+    .action(run(async () => (await import('./commands/tools-describe.js')).toolsDescribe));
 
   const serve = program.command('serve').description('serve the configured tools');
   serve
@@ -126,13 +159,27 @@ built-in tools (read, list, glob, grep) on the current directory.`,
       'serve streamable HTTP at http://HOST:PORT/mcp (port 0 picks one)',
       once('--http'),
     )
+    .option('--no-prefix', "with one MCP server: its own tool and prompt names, without 'server__'")
+    .option(
+      '--token-env <var>',
+      'with --http: the bearer token clients send is in this environment variable (default TOOLPLANE_GATEWAY_TOKEN; else one is made and printed)',
+      once('--token-env'),
+    )
+    .option(
+      '--allow-origin <origin>',
+      'with --http: let browser pages of this origin call (repeatable; other Origins get 403)',
+      collect,
+    )
     .addHelpText(
       'after',
       `${examples(['toolplane serve mcp --stdio', 'toolplane serve mcp --http 127.0.0.1:8808'])}
 Claude Desktop / Cursor entry:
   { "mcpServers": { "toolplane": { "command": "toolplane", "args": ["serve", "mcp", "--stdio"] } } }
-Calls that need approval are asked on the terminal when there is one (allow once / always / deny);
-otherwise they fail closed, and the error says how to allow them in the policy.`,
+Over --http every request carries "Authorization: Bearer <token>" (the token is printed at start
+unless TOOLPLANE_GATEWAY_TOKEN or --token-env gives it).
+Calls that need approval are asked of the MCP client when it declared elicitation, else on the
+terminal when there is one (allow once / always / deny); otherwise they fail closed, and the error
+names the config file and the setting that allows them.`,
     )
     .action(run(async () => (await import('./commands/serve-mcp.js')).serveMcp));
 
@@ -167,6 +214,40 @@ otherwise they fail closed, and the error says how to allow them in the policy.`
     .addHelpText('after', examples(['toolplane doctor', 'toolplane --config .mcp.json doctor --json']))
     .action(run(async () => (await import('./commands/doctor.js')).doctor));
 
+  const mcp = program.command('mcp').description('log in to remote MCP servers that use OAuth');
+  mcp
+    .command('login')
+    .description(
+      'log in to a remote MCP server (OAuth): print the URL, wait for the redirect on 127.0.0.1, store the tokens',
+    )
+    .argument('<server>', 'name of the server in the config')
+    .option(
+      '--client-id <id>',
+      'a client registered with the authorization server beforehand',
+      once('--client-id'),
+    )
+    .option(
+      '--client-secret-env <var>',
+      "environment variable holding that client's secret",
+      once('--client-secret-env'),
+    )
+    .option('--scope <scope>', 'scope to ask for (default: what the server asks for)', once('--scope'))
+    .option('--timeout <seconds>', 'how long to wait for the redirect (default 300)', once('--timeout'))
+    .option('--no-browser', 'print the URL only')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      `${examples(['toolplane mcp login linear', 'toolplane mcp login github --client-id Iv1.abc --client-secret-env GH_SECRET'])}
+Tokens go to $XDG_CONFIG_HOME/toolplane/mcp-tokens.json (~/.config/...; TOOLPLANE_TOKEN_FILE overrides), mode 0600.`,
+    )
+    .action(run(async () => (await import('./commands/mcp-login.js')).mcpLogin));
+  mcp
+    .command('logout')
+    .description('forget the tokens and registered client of a remote MCP server')
+    .argument('<server>', 'name of the server in the config')
+    .option('--json', 'print JSON')
+    .action(run(async () => (await import('./commands/mcp-login.js')).mcpLogout));
+
   const policy = program.command('policy').description('the policy in effect');
   policy
     .command('explain')
@@ -184,6 +265,32 @@ otherwise they fail closed, and the error says how to allow them in the policy.`
       ]),
     )
     .action(run(async () => (await import('./commands/policy-explain.js')).policyExplain));
+
+  const agent = program.command('agent').description('run an agent with the configured tools and subagents');
+  agent
+    .command('run')
+    .description(
+      'run the reference agent on a task against an OpenAI-compatible endpoint, printing each step and the final report',
+    )
+    .argument('<task>', 'what the agent should do (in quotes)')
+    .option('--model <id>', 'model of the root agent (default: model.name of the config)', once('--model'))
+    .option('--agent <name>', 'run this agent of the config as the root', once('--agent'))
+    .option('-y, --yes', 'answer every approval question "allow once" (deny rules still apply)')
+    .option('--trace', 'print the operation tree of the run')
+    .option('--json', 'print every step, then the outcome, as JSON lines')
+    .addHelpText(
+      'after',
+      `${examples([
+        'toolplane agent run "Summarise README.md"',
+        'OPENAI_BASE_URL=http://127.0.0.1:11434/v1 toolplane agent run --model qwen2.5 "List the TODOs"',
+        'toolplane agent run --yes --json "Ask the researcher which tests are slow" | jq -c .type',
+      ])}
+Endpoint: model.baseUrl / model.apiKey / model.name of the config, else OPENAI_BASE_URL and
+OPENAI_API_KEY. Subagents come from the agents section. Steps go to stderr, the report to stdout.
+Approvals (spawning a subagent, risky tools) are asked on the terminal; without one they fail closed
+unless --yes is given. Ctrl-C cancels the run and everything it started.`,
+    )
+    .action(run(async () => (await import('./commands/agent-run.js')).agentRun));
 
   const config = program.command('config').description('the config file');
   config

@@ -15,6 +15,7 @@ import {
   tempDir,
   waitFor,
   writeJsonFile,
+  GATEWAY_TRANSPORT_OPTIONS,
 } from './helpers.js';
 
 // `script` (util-linux) gives the gateway a real terminal, so it asks approval questions there.
@@ -67,7 +68,7 @@ describe.skipIf(!hasScript)('approvals on a terminal while serving', () => {
       expect(screen()).toContain('approvals asked on this terminal');
       const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(screen())?.[0] as string;
       const client = new Client({ name: 'approval-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), GATEWAY_TRANSPORT_OPTIONS));
 
       const approved = client.callTool({
         name: 'write',

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
 
-// Left by the sixth round: a key given twice in --args was last-wins without a word.
+// A key given twice in one object of --args is refused: JSON.parse would keep the last one
+// without a word.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
@@ -50,7 +51,7 @@ describe('a key given twice in --args', () => {
 });
 
 describe('--args @ forms people bring from other tools', () => {
-  it('@- reads stdin, as curl reads it (before: a file named "-" that does not exist)', async () => {
+  it('@- reads stdin, as curl reads it', async () => {
     await writeIn('stdin.txt', 'read from stdin\n');
     const outcome = await runCli(['tools', 'call', 'read', '--args', '@-'], {
       cwd: dir.path,
@@ -66,5 +67,11 @@ describe('--args @ forms people bring from other tools', () => {
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toContain('INVALID_ARGUMENTS: cannot read arguments file ~/args.json: ENOENT');
     expect(outcome.stderr).toMatch(/hint: .*~ is not expanded after @: write --args @"\$HOME\/args\.json"/);
+  });
+
+  it('asks for a file name after a bare --args @', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read', '--args', '@'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toContain('toolplane: error: INVALID_ARGUMENTS: --args @ needs a file name after the @');
   });
 });

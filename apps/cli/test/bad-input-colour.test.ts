@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, finished, tempDir } from './helpers.js';
 
-// A hostile user of the seventh sweep: FORCE_COLOR=false. Before, any value but "0" forced
-// colour, so `FORCE_COLOR=false toolplane tools list > file` wrote escape codes into the file.
+// FORCE_COLOR=false turns colour off as FORCE_COLOR=0 does, so
+// `FORCE_COLOR=false toolplane tools list > file` writes no escape codes into the file.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// The eighth sweep, huge counts: a server that lists 150,000 tools. The table's column widths
-// were Math.max(...rows), and spreading that many arguments overflows the stack: `tools list`
-// failed with INTERNAL: Maximum call stack size exceeded (while --json worked).
+// Huge counts: a server that lists 150,000 tools. Spreading that many rows as arguments
+// (Math.max(...rows) for a column's width) would overflow the stack, so the table must be built
+// without it, as --json is.
 const MANY_TOOLS = fileURLToPath(new URL('./fixtures/many-tools-server.mjs', import.meta.url));
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {

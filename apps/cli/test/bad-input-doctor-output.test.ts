@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeToken, fixtureServer, runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// Left by the seventh round: a stdio MCP server that writes text other than JSON-RPC to its
-// stdout (a log line, a banner) works, but each such line is a protocol error the operator never
-// saw: doctor said "ok" and nothing else. Now doctor names the first line, cut and scrubbed.
+// A stdio MCP server that writes text other than JSON-RPC to its stdout (a log line, a banner)
+// works, but each such line is a protocol error the operator should see: doctor names the first
+// line, cut and scrubbed, instead of a bare "ok".
 let dir: { path: string; cleanup(): Promise<void> };
 const token = fakeToken();
 beforeAll(async () => {
@@ -55,7 +55,7 @@ describe('doctor with a stdio server that writes stray text to stdout', () => {
 });
 
 describe('doctor with a stray stdout line that quotes a secret and the scrubber off', () => {
-  it('still redacts the line: a pattern credential and a value of the server env', async () => {
+  it('redacts the line: a pattern credential and a value of the server env', async () => {
     const other = await tempDir();
     try {
       // a value no pattern knows, redacted because it is in the server env

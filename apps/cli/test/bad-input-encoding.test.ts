@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, finished, runCli, tempDir } from './helpers.js';
 
-// A hostile user of the seventh sweep: input that is not UTF-8. Before, the bytes were decoded
-// with replacement characters and the call ran (or the config loaded) with other text than
-// the file held: `café.txt` in Latin-1 became `caf\uFFFD.txt`, and a `write` would have stored that.
+// Input that is not UTF-8 is refused, naming the byte and line. Decoding it with replacement
+// characters would run the call (or load the config) with other text than the file holds:
+// `café.txt` in Latin-1 would become `caf\uFFFD.txt`, and a `write` would store that.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
+  await writeFile(join(dir.path, 'notes.txt'), 'first line\nsecond line\n');
 });
 afterAll(() => dir.cleanup());
+
+const BOM = '\uFEFF';
 
 /** `{"path":"out.txt","content":"caf\xe9"}` with a Latin-1 é: not UTF-8 at byte 34. */
 const LATIN1 = Buffer.concat([
@@ -60,7 +63,7 @@ describe('arguments that are not UTF-8', () => {
     expect(outcome.stderr).toMatch(/hint: save it as UTF-8/);
   });
 
-  it('that are UTF-8, a replacement character and a byte order mark included, still run', async () => {
+  it('that are UTF-8, a replacement character and a byte order mark included, run', async () => {
     await writeFile(join(dir.path, 'caf\u00e9 \ufffd.txt'), 'accented\n');
     await writeFile(join(dir.path, 'good.json'), `\ufeff${JSON.stringify({ path: 'caf\u00e9 \ufffd.txt' })}`);
     const outcome = await runCli(['tools', 'call', 'read', '--args', '@good.json'], { cwd: dir.path });
@@ -68,10 +71,19 @@ describe('arguments that are not UTF-8', () => {
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain('accented');
   });
+
+  it('reads an arguments file that starts with a UTF-8 byte order mark', async () => {
+    await writeFile(join(dir.path, 'bom-args.json'), `${BOM}${JSON.stringify({ path: 'notes.txt' })}`);
+    const { code, stdout } = await runCli(['tools', 'call', 'read', '--args', '@bom-args.json'], {
+      cwd: dir.path,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('first line');
+  });
 });
 
 describe('a config that is not UTF-8', () => {
-  it('is CONFIG_INVALID naming the byte and line (before: loaded with a replacement character)', async () => {
+  it('is CONFIG_INVALID naming the byte and line', async () => {
     await writeFile(
       join(dir.path, 'latin1.yaml'),
       Buffer.concat([
@@ -94,5 +106,22 @@ describe('a config that is not UTF-8', () => {
     expect((JSON.parse(list.stdout) as { error: { code: string } }).error.code).toBe('CONFIG_INVALID');
     expect(utf16.code).toBe(2);
     expect(utf16.stderr).toMatch(/CONFIG_INVALID: config .*utf16\.json is UTF-16/);
+  });
+});
+
+describe('a config that starts with a byte order mark', () => {
+  it('reads a JSON config saved with a UTF-8 byte order mark', async () => {
+    const config = { builtin: { workspace: '.', tools: ['read', 'write'] } };
+    await writeFile(join(dir.path, 'bom.config.json'), `${BOM}${JSON.stringify(config)}`);
+    const { code, stdout, stderr } = await runCli(
+      ['--config', 'bom.config.json', 'tools', 'list', '--json'],
+      {
+        cwd: dir.path,
+      },
+    );
+    expect(stderr).not.toContain('CONFIG_INVALID');
+    expect(code).toBe(0);
+    const names = (JSON.parse(stdout) as { name: string }[]).map((tool) => tool.name);
+    expect(names).toContain('write');
   });
 });

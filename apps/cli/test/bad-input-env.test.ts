@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
 
-// A hostile user of the seventh sweep: `${VAR}` in the paths the CLI resolves itself. The MCP
-// loader expands it in server entries; before, `builtin.workspace: ${PROJECT}` was taken as a
-// folder named "${PROJECT}" ("does not exist"), and `openapi[].source: ${SPEC}` as a file of that name.
+// `${VAR}` in the paths the CLI resolves itself is expanded as the MCP loader expands it in
+// server entries: `builtin.workspace: ${PROJECT}` is the folder $PROJECT names, not a folder named
+// "${PROJECT}", and `openapi[].source: ${SPEC}` is the file $SPEC names.
 /** `${expression}`, the placeholder the config is given. */
 const placeholder = (expression: string): string => `$\{${expression}}`;
 

@@ -1,8 +1,11 @@
+import { type Server, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, initializeBody, runCli, startCli, tempDir, waitFor } from './helpers.js';
+import { exited, initializeBody, runCli, startCli, tempDir, waitFor, GATEWAY_AUTH } from './helpers.js';
 
-// Left by the sixth round: the address `serve mcp --http 0.0.0.0:0` printed, and an IPv6
-// address without brackets.
+// The address `serve mcp --http` prints when it listens on every interface, and what it says of
+// an address it cannot take: an IPv6 address without brackets, no port, a port out of range or in use.
+const STACK_LINE = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
+
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
@@ -25,7 +28,11 @@ describe('serve mcp --http on every interface', () => {
       expect(stderr).toMatch(/every interface/);
       const response = await fetch(url as string, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...GATEWAY_AUTH,
+        },
         body: initializeBody(1),
       });
       expect(response.status).toBe(200);
@@ -53,5 +60,28 @@ describe('serve mcp --http with an address it cannot take', () => {
     expect(other).toMatch(/write --http \[fe80::1\]:8808/);
     expect(noPort).toMatch(/give the port too: write --http localhost:PORT/);
     expect(bigPort).toMatch(/the port must be 0 to 65535, got 99999/);
+  });
+});
+
+describe('serve mcp --http on a port in use', () => {
+  let blocker: Server;
+  let blockedPort = 0;
+  beforeAll(async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    blockedPort = (blocker.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+
+  it('says the port is in use and what to do, with exit code 2', async () => {
+    const { code, stderr } = await runCli(['serve', 'mcp', '--http', `127.0.0.1:${blockedPort}`], {
+      cwd: dir.path,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `toolplane: error: INVALID_ARGUMENTS: cannot listen on 127.0.0.1:${blockedPort}: the port is already in use`,
+    );
+    expect(stderr).toContain('hint: choose another HOST:PORT for --http');
+    expect(stderr).not.toMatch(STACK_LINE);
   });
 });

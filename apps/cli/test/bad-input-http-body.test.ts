@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, gatewayUrl, initializeBody, startCli, tempDir, waitFor, writeJsonFile } from './helpers.js';
+import {
+  exited,
+  gatewayUrl,
+  initializeBody,
+  startCli,
+  tempDir,
+  waitFor,
+  writeJsonFile,
+  GATEWAY_AUTH,
+} from './helpers.js';
 
-// A client of `serve mcp --http` that sends more than the gateway reads.
+// A client of `serve mcp --http` that sends more than the gateway reads, or a body that is not
+// JSON, or names the machine's own address as Host.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
@@ -9,7 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  ...GATEWAY_AUTH,
+};
 const ping = (id: number, extra = ''): string =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { padding: extra } } });
 
@@ -35,7 +49,7 @@ describe('a request body over 4 MiB', () => {
       const answer = (await large.json()) as { error: { code: number; message: string } };
       expect(answer.error.code).toBe(-32600);
       expect(answer.error.message).toContain('send smaller requests');
-      // before, the connection broke under the client: its next requests failed ("fetch failed")
+      // the connection stays usable: the client's next requests are answered, not "fetch failed"
       for (const id of [4, 5, 6]) {
         const next = await fetch(url, { method: 'POST', headers: session, body: ping(id) });
         expect(await next.text()).toContain(`"id":${id}`);
@@ -55,7 +69,7 @@ describe('a request body over 4 MiB', () => {
 });
 
 describe('--http on every interface (0.0.0.0)', () => {
-  it('accepts a client that names one of the machine addresses as Host, and still refuses a name', async () => {
+  it('accepts a client that names one of the machine addresses as Host, and refuses another name', async () => {
     const { networkInterfaces } = await import('node:os');
     const external = Object.values(networkInterfaces())
       .flat()
@@ -75,7 +89,7 @@ describe('--http on every interface (0.0.0.0)', () => {
       expect(await waitFor(() => printed.test(stderr), 30_000)).toBe(true);
       const port = printed.exec(stderr)?.[1];
       const initialize = initializeBody(1);
-      // before, 403 "Invalid Host header": only 0.0.0.0 and loopback names were accepted
+      // a machine address is accepted as Host, besides 0.0.0.0 and loopback names
       const direct = await fetch(`http://${external}:${port}/mcp`, {
         method: 'POST',
         headers: HEADERS,
@@ -83,7 +97,7 @@ describe('--http on every interface (0.0.0.0)', () => {
       });
       expect(direct.status).toBe(200);
       expect(await direct.text()).toContain('"serverInfo"');
-      // a page on another name that resolves here (DNS rebinding) is still refused
+      // a page on another name that resolves here (DNS rebinding) is refused
       const { request } = await import('node:http');
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const sent = request(
@@ -101,6 +115,39 @@ describe('--http on every interface (0.0.0.0)', () => {
     } finally {
       gateway.kill('SIGTERM');
       await exited(gateway);
+    }
+  });
+});
+
+describe('a request body that is not JSON', () => {
+  it('answers a body that is not JSON with a JSON-RPC parse error, and keeps serving', async () => {
+    const child = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
+    try {
+      const url = await gatewayUrl(child, 60_000);
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...GATEWAY_AUTH,
+      };
+      for (const body of ['garbage{', '', Buffer.from([0xff, 0xfe, 0x7b])]) {
+        const response = await fetch(url, { method: 'POST', headers, body });
+        expect(response.status).toBe(400);
+        const answer = (await response.json()) as { error: { code: number; message: string } };
+        expect(answer.error.code).toBe(-32700);
+        expect(answer.error.message).toMatch(/^Parse error: /);
+      }
+      // a proper initialize still works afterwards
+      const initialize = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: initializeBody(1),
+      });
+      expect(initialize.status).toBe(200);
+      await initialize.body?.cancel();
+      child.kill('SIGTERM');
+      expect(await exited(child, 60_000)).toBe(143);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   });
 });

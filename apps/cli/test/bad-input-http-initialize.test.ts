@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, gatewayUrl, initializeBody, startCli, tempDir, writeJsonFile } from './helpers.js';
+import {
+  exited,
+  gatewayUrl,
+  initializeBody,
+  startCli,
+  tempDir,
+  writeJsonFile,
+  GATEWAY_AUTH,
+} from './helpers.js';
 
-// Left by the seventh round: the HTTP gateway answered a malformed `initialize` (the first
-// request of a session) with "no session: send initialize first", which tells a client that sent
-// initialize nothing it can act on. Now it answers JSON-RPC's -32600 (not a request) or -32602
-// (params that do not fit), naming what was wrong, with the request's id.
+// The HTTP gateway answers a malformed `initialize` (the first request of a session) with
+// JSON-RPC's -32600 (not a request) or -32602 (params that do not fit), naming what is wrong, with
+// the request's id: "no session: send initialize first" would tell a client that sent initialize
+// nothing it can act on.
 let dir: { path: string; cleanup(): Promise<void> };
 let gateway: ReturnType<typeof startCli>;
 let url: string;
@@ -20,7 +28,11 @@ afterAll(async () => {
   await dir.cleanup();
 });
 
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  ...GATEWAY_AUTH,
+};
 const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } };
 
 interface Answer {
@@ -81,7 +93,7 @@ describe('serve mcp --http given a malformed initialize before any session', () 
     }
   });
 
-  it('still answers another method without a session as before, with its id, and serves a good initialize', async () => {
+  it('answers another method without a session with "no session" and its id, and serves a good initialize', async () => {
     const other = await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
     expect(other.status).toBe(400);
     expect(other.answer.id).toBe(9);

@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// The eighth sweep, hostile keys and depth: `__proto__`, `constructor` and `toString` as names
+// Hostile keys and depth: `__proto__`, `constructor` and `toString` as names
 // and argument keys, arguments nested past what can be sent on.
 const ECHO_SERVER = fileURLToPath(new URL('./fixtures/echo-json-server.mjs', import.meta.url));
 let dir: { path: string; cleanup(): Promise<void> };
@@ -138,6 +138,19 @@ describe('"__proto__" as a name in a config', () => {
     const outcome = await runCli(['-c', 'client.json', 'tools', 'list'], { cwd: dir.path });
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(/CONFIG_INVALID: invalid config: mcpServers\.__proto__: .*reserved name/);
+  });
+
+  it('keeps a "__proto__" key of a JSON config a key (an unknown field), not the config\'s prototype', async () => {
+    const sub = join(dir.path, 'proto');
+    await mkdir(sub, { recursive: true });
+    const config = '{"__proto__":{"builtin":{"workspace":"/","tools":"all"}}}';
+    await writeFile(join(sub, 'toolplane.config.json'), config);
+    const { code, stdout, stderr } = await runCli(['tools', 'list', '--json'], { cwd: sub });
+    expect(stdout).not.toContain('bash');
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'toolplane: error: CONFIG_INVALID: invalid config: toolplane.config.json:1:2  __proto__  unknown field "__proto__"',
+    );
   });
 });
 

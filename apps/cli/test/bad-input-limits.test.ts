@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// A hostile user of the seventh sweep: a duration past what a Node timer holds. Before,
-// `limits.startTimeoutMs: 3000000000` fired after 1 ms (Node's TimeoutOverflowWarning) and every
-// server "did not start within 3000000000 ms", with exit code 0 for `tools list`.
+// A duration past what a Node timer holds is CONFIG_INVALID: Node fires such a timer after 1 ms
+// (TimeoutOverflowWarning), so `limits.startTimeoutMs: 3000000000` would fail every server at once.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();

@@ -17,8 +17,47 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
+describe('bad command lines', () => {
+  it('gives unknown commands, unknown options and missing option values a stable code', async () => {
+    const cases = [['frobnicate'], ['--bogus', 'tools', 'list'], ['tools', 'call', 'read', '--timeout']];
+    for (const args of cases) {
+      const { code, stderr } = await runCli(args, { cwd: dir.path });
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr, args.join(' ')).toMatch(/^toolplane: error: INVALID_ARGUMENTS: /);
+      expect(stderr, args.join(' ')).toContain('--help');
+      expect(stderr).not.toMatch(STACK_LINE);
+    }
+  });
+
+  it('refuses --timeout values that are not plain digits instead of reading 0x10 as 16 ms', async () => {
+    const values = ['0x10', '1e3', ' 5', '1.5', '-5', '0'];
+    const runs = await Promise.all(
+      values.map((value) =>
+        runCli(['tools', 'call', 'read', '--args', '{"path":"notes.txt"}', '--timeout', value], {
+          cwd: dir.path,
+        }),
+      ),
+    );
+    for (const [index, { code, stderr }] of runs.entries()) {
+      const value = values[index];
+      expect(code, value).toBe(2);
+      expect(stderr, value).toContain(
+        `toolplane: error: INVALID_ARGUMENTS: --timeout must be a positive whole number of milliseconds, got ${value}`,
+      );
+      expect(stderr, value).toContain('hint: for example --timeout 30000');
+    }
+  });
+
+  it('refuses arguments on stdin that end in the middle of the JSON', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read'], { cwd: dir.path, input: '{"path":' });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^toolplane: error: INVALID_ARGUMENTS: arguments from stdin are not valid JSON/);
+    expect(stderr).toContain('hint:');
+  });
+});
+
 describe('an option that takes one value, given twice', () => {
-  // Before, the last one won and the first was dropped without a word: a call ran with other
+  // Keeping the last one and dropping the first without a word would run a call with other
   // arguments, another deadline or another config than the operator also typed.
   it('is INVALID_ARGUMENTS naming the option, and nothing runs', async () => {
     const cases: { args: string[]; option: string }[] = [
@@ -83,7 +122,7 @@ describe('an option that takes one value, given twice', () => {
     expect(existsSync(join(dir.path, 'two.txt'))).toBe(false);
   });
 
-  it('still takes repeatable options and switches more than once', async () => {
+  it('takes repeatable options and switches more than once', async () => {
     const [tags, json] = await Promise.all([
       runCli(['openapi', 'import', 'nowhere.yaml', '--tag', 'a', '--tag', 'b'], { cwd: dir.path }),
       runCli(['tools', 'list', '--json', '--json'], { cwd: dir.path }),
@@ -110,11 +149,19 @@ describe('--args of the wrong JSON type', () => {
       );
     }
   });
+
+  it('says the arguments are null, not "object", for --args null', async () => {
+    const { code, stderr } = await runCli(['tools', 'call', 'read', '--args', 'null'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'toolplane: error: INVALID_ARGUMENTS: arguments from --args must be a JSON object, got null',
+    );
+  });
 });
 
 describe('stdout that cannot be written', () => {
-  // `toolplane tools list --json > tools.json` on a full disk: the output is lost. Before, the
-  // command exited 0 with nothing written and nothing said (only EPIPE is a reader that left).
+  // `toolplane tools list --json > tools.json` on a full disk: the output is lost, so the command
+  // says so and fails (only EPIPE, a reader that left, is not an error).
   it('is EXECUTION_FAILED with exit code 1 when the device is full, not a silent exit 0', async () => {
     if (!existsSync('/dev/full')) {
       if (process.env.CI === 'true') throw new Error('/dev/full is missing');
@@ -140,12 +187,30 @@ describe('stdout that cannot be written', () => {
       closeSync(full);
     }
   });
+
+  it('does not crash when the reader of stdout goes away (| head -1)', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, index) => `line ${index + 1}`);
+    await writeFile(join(dir.path, 'big.txt'), `${lines.join('\n')}\n`);
+    const args = JSON.stringify({ path: 'big.txt', limit: 100_000 });
+    // a real pipe into `head`, which exits after one line while the CLI is still writing
+    // (a child's 'pipe' stdio is a socket pair, which does not fail the same way)
+    const script = 'set -o pipefail; "$0" "$1" tools call read --args "$2" --json | head -1';
+    const child = spawn('bash', ['-c', script, process.execPath, BIN, args], {
+      cwd: dir.path,
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { code, stdout, stderr } = await finished(child);
+    expect(stdout).toBe('{\n');
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).not.toMatch(STACK_LINE);
+    expect(code).toBe(0);
+  });
 });
 
 describe('a config of the wrong shape', () => {
-  // Before, the MCP loader's error ended `config validate` at once: no file position, the
-  // other problems of the file unlisted (and, for our own file, naming "servers", a key the
-  // file does not have).
+  // The MCP loader's refusal is one problem among the others of the file, at its position, and
+  // names only keys the file has (not "servers" for our own file).
   it('config validate lists an mcpServers that is not an object with its position, beside the rest', async () => {
     const own = await tempDir();
     try {

@@ -1,5 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -18,9 +19,19 @@ import {
 
 const dirs: { path: string; cleanup(): Promise<void> }[] = [];
 const leftovers: number[] = [];
+const started: ChildProcess[] = [];
 afterEach(async () => {
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const pid of leftovers.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   for (const dir of dirs.splice(0)) await dir.cleanup();
+});
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'junk', version: '1' } },
 });
 
 async function childPids(pidDir: string): Promise<number[]> {
@@ -59,5 +70,48 @@ describe('a signal while a tool call runs', () => {
     const [term, interrupt] = await Promise.all([signalDuringCall('SIGTERM'), signalDuringCall('SIGINT')]);
     expect(term).toBe(143);
     expect(interrupt).toBe(130);
+  });
+});
+
+describe('a signal while the providers start', () => {
+  it('ends the command with 128 + the signal, without running it on a closing runtime', async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const sub = join(dir.path, 'slow-start');
+    await mkdir(sub, { recursive: true });
+    const marker = join(sub, 'started');
+    // an MCP server that starts and never answers initialize
+    const server = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); process.stdin.resume(); setInterval(() => {}, 1000);`;
+    await writeFile(
+      join(sub, 'toolplane.config.json'),
+      JSON.stringify({ mcpServers: { slow: { command: process.execPath, args: ['-e', server] } } }),
+    );
+    const cases = [
+      [['serve', 'mcp', '--stdio'], 'SIGTERM', 143],
+      [['tools', 'list'], 'SIGINT', 130],
+      [['doctor'], 'SIGINT', 130],
+    ] as const;
+    for (const [args, signal, code] of cases) {
+      await rm(marker, { force: true });
+      const child = startCli(args, { cwd: sub });
+      started.push(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      // a client that sent initialize and waits, stdin open
+      child.stdin?.write(`${INITIALIZE}\n`);
+      expect(await waitFor(() => existsSync(marker), 60_000)).toBe(true);
+      child.kill(signal);
+      expect(await exited(child, 30_000), args.join(' ')).toBe(code);
+      expect(stdout, args.join(' ')).toBe('');
+      expect(stderr, args.join(' ')).not.toContain('the orchestrator is clos');
+      expect(stderr, args.join(' ')).not.toContain('serving');
+      expect(stderr, args.join(' ')).not.toContain('FAILED');
+    }
   });
 });

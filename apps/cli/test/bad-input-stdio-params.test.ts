@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, gatewayUrl, initializeBody, runCli, startCli, tempDir, writeJsonFile } from './helpers.js';
+import {
+  exited,
+  gatewayUrl,
+  initializeBody,
+  runCli,
+  startCli,
+  tempDir,
+  writeJsonFile,
+  GATEWAY_AUTH,
+} from './helpers.js';
 
-// A hostile client of the seventh sweep: requests whose params are wrong for their method, and
-// a client that pipelines 100 calls and closes stdin at once. Before, wrong params were answered
-// -32603 (internal error) with zod's issue list as a 30-line message.
+// A client whose requests have params that are wrong for their method gets -32602 naming the
+// field in one line (not -32603 with zod's issue list as a 30-line message); a client that
+// pipelines 100 calls and closes stdin at once gets every answer.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
@@ -81,7 +90,11 @@ describe('serve mcp --http given params that are wrong for the method', () => {
     const gateway = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: dir.path });
     try {
       const url = await gatewayUrl(gateway);
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...GATEWAY_AUTH,
+      };
       const opened = await fetch(url, { method: 'POST', headers, body: initializeBody(1) });
       const session = opened.headers.get('mcp-session-id') ?? '';
       await opened.text();

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// A hostile user of the seventh sweep: toolplane.config.json and toolplane.config.yaml side by
-// side. Before, the JSON one was read and edits to the YAML one were ignored without a word.
+// toolplane.config.json and toolplane.config.yaml side by side: reading one would ignore edits to
+// the other without a word, so every command refuses both until --config names one.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();

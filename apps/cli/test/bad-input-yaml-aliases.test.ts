@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
 
-// The eighth sweep, huge counts in YAML: many entries that merge one anchor are a plain config
-// (yaml's own guard counted 101 uses of an anchor as "a resource exhaustion attack"), while
-// aliases of aliases that expand to millions of values are still refused.
+// Huge counts in YAML: many entries that merge one anchor are a plain config (yaml's own guard
+// counts 101 uses of an anchor as "a resource exhaustion attack"), while aliases of aliases that
+// expand to millions of values are refused.
+const STACK_LINE = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
+
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
@@ -43,5 +45,20 @@ describe('YAML aliases of aliases that expand past a million values', () => {
       /^bomb\.yaml:1:1 {2}\(file\) {2}YAML: its aliases expand to more than 1,000,000 values/m,
     );
     expect(outcome.stdout + outcome.stderr).not.toMatch(/\n\s+at .*:\d+:\d+/);
+  });
+
+  it('refuses YAML aliases that expand exponentially, as a config error', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 7; level++) {
+      const name = String.fromCharCode(97 + level);
+      const previous = String.fromCharCode(96 + level);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    levels.push('mcpServers: { x: { command: echo, args: *g } }');
+    await writeFile(join(dir.path, 'bomb.yaml'), `${levels.join('\n')}\n`);
+    const { code, stderr } = await runCli(['--config', 'bomb.yaml', 'tools', 'list'], { cwd: dir.path });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^toolplane: error: CONFIG_INVALID: invalid config: bomb\.yaml:1:1 .*alias/);
+    expect(stderr).not.toMatch(STACK_LINE);
   });
 });

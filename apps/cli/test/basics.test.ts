@@ -15,7 +15,7 @@ describe('toolplane basics', () => {
   it('prints help with examples, exit codes and every command', async () => {
     const { code, stdout } = await runCli(['--help'], { cwd: dir.path });
     expect(code).toBe(0);
-    for (const command of ['tools', 'serve', 'openapi', 'doctor', 'policy', 'config'])
+    for (const command of ['tools', 'serve', 'openapi', 'doctor', 'policy', 'config', 'agent'])
       expect(stdout).toContain(command);
     expect(stdout).toContain('Examples:');
     expect(stdout).toContain('Exit codes: 0 ok, 1 tool error, 2 usage or config error');
@@ -30,6 +30,7 @@ describe('toolplane basics', () => {
       ['doctor'],
       ['policy', 'explain'],
       ['config', 'validate'],
+      ['agent', 'run'],
     ];
     // independent runs, started together
     const runs = await Promise.all(

@@ -4,10 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURE_SERVER, fixturePids, fixtureServer, runCli, tempDir, writeJsonFile } from './helpers.js';
 
 // The CLI's own file (`toolplane.config.*`) is strict: a misspelled key of an MCP server entry is
-// refused with the key meant, as the MCP provider refuses it in its own format. Before, the
-// entries were read as a foreign client file, where unknown keys are let through, so `comand`,
-// `envs` or `toolAllowed` were dropped silently (the server ran without its env, or exposed
-// every tool).
+// refused with the key meant, as the MCP provider refuses it in its own format. A foreign client
+// file lets unknown keys through; read that way, `comand`, `envs` or `toolAllowed` would be
+// dropped silently (the server would run without its env, or expose every tool).
 
 let dir: { path: string; cleanup(): Promise<void> };
 beforeEach(async () => {
@@ -92,7 +91,7 @@ describe('unknown keys of mcpServers entries in the CLI config', () => {
     expect(stdout).toContain('2 problem(s)');
   });
 
-  it('still reads a client file (only mcpServers, another name) with keys of its own in an entry', async () => {
+  it('reads a client file (only mcpServers, another name) with keys of its own in an entry', async () => {
     await writeJsonFile(dir.path, 'cline_mcp_settings.json', {
       mcpServers: { fixture: { ...fixtureServer(), alwaysAllow: ['echo'], autoApprove: [] } },
     });

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// A stdio MCP server that hangs before it answers initialize (it waits for a database, say) was
-// reported by doctor as "did not start within 60000 ms", and nothing else: the pipeline's start
-// timeout (limits.startTimeoutMs) and the MCP provider's own (60 s by default too) raced, the
-// pipeline's won, and the provider's error, which quotes the server's stderr, was never shown.
-// Now the MCP servers get limits.startTimeoutMs as their own startup timeout, so their error is
-// the one reported; the pipeline's comes later, as a backstop.
+// A stdio MCP server that hangs before it answers initialize (it waits for a database, say) is
+// reported with the MCP provider's error, which quotes the server's stderr, not only "did not
+// start within 60000 ms". The MCP servers get limits.startTimeoutMs as their own startup timeout,
+// so their error comes first; the pipeline's start timeout comes later, as a backstop.
 let dir: { path: string; cleanup(): Promise<void> };
 const hanging = "console.error('waiting for the database at db.internal:5432'); setInterval(() => {}, 1000);";
 beforeAll(async () => {

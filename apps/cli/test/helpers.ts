@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +20,23 @@ export interface RunOutcome {
   readonly stderr: string;
 }
 
-/** Environment of every run: no colour, no inherited CI-specific noise. */
+/**
+ * The bearer token of every `serve mcp --http` a test starts (through {@link baseEnv}), made for
+ * this run; {@link GATEWAY_AUTH} is the header a client sends with it.
+ */
+export const GATEWAY_TOKEN: string = randomBytes(24).toString('base64url');
+/** The `Authorization` header for the gateways tests start. */
+export const GATEWAY_AUTH: { readonly authorization: string } = { authorization: `Bearer ${GATEWAY_TOKEN}` };
+
+/** Environment of every run: no colour, no inherited CI-specific noise, the gateway's token. */
 export function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...extra };
+  return { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', TOOLPLANE_GATEWAY_TOKEN: GATEWAY_TOKEN, ...extra };
 }
+
+/** Options of a `StreamableHTTPClientTransport` that sends the gateway's token. */
+export const GATEWAY_TRANSPORT_OPTIONS: { requestInit: { headers: Record<string, string> } } = {
+  requestInit: { headers: { ...GATEWAY_AUTH } },
+};
 
 /** Runs `toolplane args...` to completion (killed after `timeoutMs`). */
 export function runCli(

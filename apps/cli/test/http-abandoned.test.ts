@@ -1,7 +1,22 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpGateway, startHttpGateway } from '../src/gateway/http.js';
-import { type HeldCalls, holdCallsUntilCancelled, initializeBody, waitFor } from './helpers.js';
+import {
+  type HeldCalls,
+  exited,
+  gatewayUrl,
+  holdCallsUntilCancelled,
+  initializeBody,
+  isAlive,
+  startCli,
+  tempDir,
+  waitFor,
+  writeJsonFile,
+  GATEWAY_AUTH,
+  GATEWAY_TOKEN,
+} from './helpers.js';
 
 /** Polls `predicate` every 5 ms for up to 10 s. */
 const until = (predicate: () => boolean): Promise<boolean> => waitFor(predicate, 10_000, 5);
@@ -19,7 +34,11 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  ...GATEWAY_AUTH,
+};
 
 /** Entries the session's transport keeps per request (`_requestToStreamMapping`). */
 function requestEntries(server: Server): number {
@@ -37,6 +56,8 @@ describe('serve mcp --http: clients that hang up while their call runs', () => {
     const servers: Server[] = [];
     gateway = await startHttpGateway({
       host: '127.0.0.1',
+      access: { token: GATEWAY_TOKEN, allowedOrigins: [] },
+      tokenSource: 'TOOLPLANE_GATEWAY_TOKEN',
       port: 0,
       createServer: () => {
         const server = new Server({ name: 'waits', version: '1' }, { capabilities: { tools: {} } });
@@ -86,5 +107,71 @@ describe('serve mcp --http: clients that hang up while their call runs', () => {
     });
     expect(ping.status).toBe(200);
     expect(await ping.text()).toContain('"id":"ping"');
+  });
+});
+
+describe('an HTTP client that disconnects during a call', () => {
+  it('cancels the call: the command it started is stopped', async () => {
+    const work = await tempDir();
+    await writeJsonFile(work.path, 'toolplane.config.json', {
+      builtin: { workspace: '.', tools: 'all' },
+      policy: { mode: 'bypass' },
+    });
+    const gateway = startCli(['serve', 'mcp', '--http', '127.0.0.1:0'], { cwd: work.path });
+    try {
+      const url = await gatewayUrl(gateway);
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...GATEWAY_AUTH,
+      };
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: initializeBody(1),
+      });
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
+      await init.text();
+      await (
+        await fetch(url, {
+          method: 'POST',
+          headers: session,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        })
+      ).text();
+      const hangUp = new AbortController();
+      const call = fetch(url, {
+        method: 'POST',
+        headers: session,
+        signal: hangUp.signal,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'bash', arguments: { command: 'echo $$ > sleeper.pid; exec sleep 300' } },
+        }),
+      }).catch((error: unknown) => error);
+      const pidFile = join(work.path, 'sleeper.pid');
+      expect(
+        await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 30_000),
+      ).toBe(true);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      expect(isAlive(pid)).toBe(true);
+      hangUp.abort();
+      await call;
+      // not cancelled, the command would run on until the call's deadline (120 s by default)
+      expect(await waitFor(() => !isAlive(pid), 20_000)).toBe(true);
+      // the gateway serves on
+      const ping = await fetch(url, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      });
+      expect(await ping.text()).toContain('"id":3');
+    } finally {
+      gateway.kill('SIGTERM');
+      await exited(gateway);
+      await work.cleanup();
+    }
   });
 });

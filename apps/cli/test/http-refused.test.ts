@@ -2,15 +2,15 @@ import { request } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpGateway, startHttpGateway } from '../src/gateway/http.js';
-import { initializeBody } from './helpers.js';
+import { initializeBody, GATEWAY_AUTH, GATEWAY_TOKEN } from './helpers.js';
 
 // The HTTP gateway makes an MCP server for each request that opens a session. The transport can
 // still refuse that request (an Accept header without text/event-stream: 406; a body that is not
 // application/json: 415; a Host that is not this gateway's: 403): the session never opens, and
-// the server made for it was kept, connected and never closed. In `serve mcp` each such server
-// holds a listener on the orchestrator's `tools_changed`, so every refused request left one
-// more behind for the life of the gateway. This runs the gateway in this process, on a real
-// loopback port, and counts the servers it makes and closes.
+// the server made for it must be closed. In `serve mcp` each such server holds a listener on the
+// orchestrator's `tools_changed`, so a server kept open would leave one more behind per refused
+// request for the life of the gateway. This runs the gateway in this process, on a real loopback
+// port, and counts the servers it makes and closes.
 
 let gateway: HttpGateway | undefined;
 afterEach(async () => {
@@ -23,6 +23,8 @@ async function countingGateway(): Promise<{ gateway: HttpGateway; open: () => nu
   let closed = 0;
   const started = await startHttpGateway({
     host: '127.0.0.1',
+    access: { token: GATEWAY_TOKEN, allowedOrigins: [] },
+    tokenSource: 'TOOLPLANE_GATEWAY_TOKEN',
     port: 0,
     createServer: () => {
       made++;
@@ -40,10 +42,14 @@ async function countingGateway(): Promise<{ gateway: HttpGateway; open: () => nu
 /** One POST with exactly these headers (fetch would not send a Host of our choosing). */
 function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: 'POST', headers, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const outgoing = request(
+      url,
+      { method: 'POST', headers: { ...headers, ...GATEWAY_AUTH }, agent: false },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });

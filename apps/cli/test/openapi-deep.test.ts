@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
 
-// Left by the eighth round: `openapi import` of a schema 5,000 levels deep kept about 65 levels
-// without a word. The importer (rest-openapi) now keeps a schema whole up to its nesting limit
-// and skips an operation past it with a warning; the CLI printed that warning only when some
-// other operation was imported. When every operation was skipped it said "no operations
-// matched" and pointed at --tag, dropping the warning that said why. Now it names it.
+// `openapi import` of a schema 5,000 levels deep: the importer (rest-openapi) keeps a schema whole
+// up to its nesting limit and skips an operation past it with a warning. When every operation is
+// skipped, the CLI prints that warning, rather than only "no operations matched" and a hint at --tag.
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();
@@ -30,7 +28,7 @@ async function documentWith(name: string, levels: number): Promise<string> {
 }
 
 describe('openapi import of a schema nested 5,000 levels deep', () => {
-  it('names the operation and the limit, in text and in --json, when it was the only one', async () => {
+  it('names the operation and the limit, in text and in --json, when it is the only one', async () => {
     const file = await documentWith('deep.json', 5000);
     const [text, json] = await Promise.all([
       runCli(['openapi', 'import', file, '--out', 'deep.tools.json'], { cwd: dir.path }),

@@ -210,9 +210,56 @@ describe('REST and OpenAPI through the CLI', () => {
     expect(notOpenApi.stderr).toContain('hint:');
     expect(missing.code).toBe(2);
     expect(noMatch.code).toBe(2);
-    expect(noMatch.stderr).toContain('no operations');
+    expect(noMatch.stderr).toContain('CONFIG_INVALID: no operation of');
+    expect(noMatch.stderr).toContain("none of the document's 20 operations passes");
+    expect(noMatch.stderr).toMatch(
+      /hint: check the filters against the document's tags \("pet", "store", "user"\).* \(or check --tag\)/,
+    );
     expect(badOut.code).toBe(2);
     expect(existsSync(join(dir.path, 'tools.txt'))).toBe(false);
+  });
+});
+
+describe('OpenAPI documents whose server is relative, through the CLI', () => {
+  it('imports them, names the variable to set, and the calls read the origin from it', async () => {
+    const work = join(dir.path, 'relative');
+    await import('node:fs/promises').then((fs) => fs.mkdir(work, { recursive: true }));
+    await writeJsonFile(work, 'weather.json', {
+      openapi: '3.0.3',
+      info: { title: 'Weather', version: '1' },
+      servers: [{ url: '/' }],
+      paths: {
+        '/weather/{city}': {
+          get: {
+            operationId: 'getWeather',
+            parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    });
+    const imported = await runCli(
+      ['openapi', 'import', 'weather.json', '--namespace', 'wx', '--out', 'wx.json'],
+      {
+        cwd: work,
+      },
+    );
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('set WX_BASE_URL=https://');
+    expect(imported.stderr).toContain('--base-url');
+    await writeJsonFile(work, 'toolplane.config.json', { rest: [{ namespace: 'wx', file: 'wx.json' }] });
+    const unset = await runCli(['tools', 'call', 'wx__getWeather', '--args', '{"city":"Oslo"}'], {
+      cwd: work,
+      env: { WX_BASE_URL: '' },
+    });
+    expect(unset.code).not.toBe(0);
+    expect(unset.stderr).toContain('set WX_BASE_URL to the URL "/weather/{city}" goes after');
+    const set = await runCli(['tools', 'call', 'wx__getWeather', '--args', '{"city":"Oslo"}'], {
+      cwd: work,
+      env: { WX_BASE_URL: origin },
+    });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('Oslo');
   });
 });
 
@@ -269,19 +316,30 @@ describe("OpenAPI OAuth2 token endpoints through the CLI (the document's tokenUr
     }
   });
 
-  it('openapi import refuses it with a way out, and --allow-token-origin lets it through', async () => {
-    const [refused, allowed] = await Promise.all([
-      runCli(['openapi', 'import', 'oauth-doc.json', '--namespace', 'things'], { cwd: dir.path }),
+  it('openapi import keeps the operations, says which flag allows the token origin, and --allow-token-origin does', async () => {
+    const [warned, allowed] = await Promise.all([
+      runCli(['openapi', 'import', 'oauth-doc.json', '--namespace', 'things', '--json'], { cwd: dir.path }),
       runCli(
         ['openapi', 'import', 'oauth-doc.json', '--namespace', 'things', '--allow-token-origin', tokenOrigin],
         { cwd: dir.path },
       ),
     ]);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(`would send your client id and secret to ${tokenOrigin}`);
-    expect(refused.stderr).toContain('--allow-token-origin');
+    expect(warned.code).toBe(0);
+    const summary = JSON.parse(warned.stdout) as {
+      tools: string[];
+      warnings: string[];
+      diagnostics: { code: string; origin?: string }[];
+    };
+    expect(summary.tools).toEqual(['getThing']);
+    expect(summary.diagnostics).toEqual([
+      expect.objectContaining({ code: 'TOKEN_ORIGIN_NOT_ALLOWED', origin: tokenOrigin }),
+    ]);
+    const line = summary.warnings.find((warning) => warning.includes(tokenOrigin)) ?? '';
+    expect(line).toContain(`would send your client id and secret to ${tokenOrigin}`);
+    expect(line).toContain(`import again with --allow-token-origin ${tokenOrigin}`);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain(`${tokenOrigin}/token`);
+    expect(allowed.stderr).not.toContain('--allow-token-origin');
     expect(tokenRequests).toEqual([]);
   });
 

@@ -17,6 +17,7 @@ import {
   tempDir,
   waitFor,
   writeJsonFile,
+  GATEWAY_TRANSPORT_OPTIONS,
 } from './helpers.js';
 
 let dir: { path: string; cleanup(): Promise<void> };
@@ -154,11 +155,11 @@ describe('serve mcp', () => {
     started.push(child);
     const url = await gatewayUrl(child, 30_000);
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), GATEWAY_TRANSPORT_OPTIONS));
     await exercise(client);
     // a second client gets its own session on the same gateway
     const second = new Client({ name: 'cli-test-2', version: '1.0.0' });
-    await second.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await second.connect(new StreamableHTTPClientTransport(new URL(url), GATEWAY_TRANSPORT_OPTIONS));
     expect((await second.listTools()).tools.length).toBeGreaterThan(3);
     await second.close();
     await client.close();
@@ -167,6 +168,7 @@ describe('serve mcp', () => {
       method: 'POST',
       headers: {
         host: 'evil.example:80',
+        ...GATEWAY_TRANSPORT_OPTIONS.requestInit.headers,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },

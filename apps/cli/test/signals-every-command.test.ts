@@ -16,13 +16,13 @@ import {
   tempDir,
   waitFor,
   writeJsonFile,
+  GATEWAY_TRANSPORT_OPTIONS,
 } from './helpers.js';
 
 // SIGINT / SIGTERM during each command, while a call runs on a server that started a process
 // of its own, or while a server is still starting with a process of its own: the command says
-// it was stopped by the signal (before: nothing, or for `tools call` a racy "error CANCELLED:
-// the orchestrator is closing"), exits with 128 + the signal, and leaves no server and no
-// grandchild running.
+// it was stopped by the signal (for `tools call`, not a racy "error CANCELLED: the orchestrator
+// is closing"), exits with 128 + the signal, and leaves no server and no grandchild running.
 
 let dir: { path: string; cleanup(): Promise<void> };
 const started: ChildProcess[] = [];
@@ -120,7 +120,7 @@ function expectStopped(outcome: Stopped, signal: NodeJS.Signals, code: number, n
 async function httpCaller(cli: ChildProcess): Promise<void> {
   const url = await gatewayUrl(cli, 60_000);
   const client = new Client({ name: 'signals', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), GATEWAY_TRANSPORT_OPTIONS));
   void client
     .callTool({ name: 'fixture__sleep', arguments: { ms: 120_000, child: true } })
     .catch(() => {})

@@ -7,15 +7,16 @@ import { type HeldCalls, holdCallsUntilCancelled, initializeBody, waitFor } from
 // `serve mcp --stdio` tracks the requests it has not answered, so a client that closes stdin
 // gets the answers to what it already sent (up to 10 s). A request the client cancelled
 // (notifications/cancelled) is never answered (the SDK server drops its answer, as MCP says),
-// so it stayed "pending" for the life of the session: one entry per cancelled call, and a
-// client that closed stdin after cancelling waited the whole 10 s grace for answers that could
-// not come. The gateway's server runs here over the SDK's linked in-memory transports.
+// so it stops being pending when cancelled: kept, it would be one entry per cancelled call for
+// the life of the session, and a client that closes stdin after cancelling would wait the whole
+// 10 s grace for answers that cannot come. The gateway's server runs here over the SDK's linked
+// in-memory transports.
 
 /** Polls `predicate` every 5 ms for up to 10 s. */
 const until = (predicate: () => boolean): Promise<boolean> => waitFor(predicate, 10_000, 5);
 
 describe('serve mcp --stdio: calls the client cancels', () => {
-  it('are no longer pending, so nothing waits for their answers', async () => {
+  it('stop being pending, so nothing waits for their answers', async () => {
     const [client, gateway] = InMemoryTransport.createLinkedPair();
     const held: HeldCalls = { started: 0, cancelled: 0 };
     const server = new Server({ name: 'waits', version: '1' }, { capabilities: { tools: {} } });

@@ -4,12 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeJsonFile } from './helpers.js';
 
-// Left by the eighth round: text a server wrote (a tool description, a result, an error, a
-// stderr tail, an OpenAPI document's title and paths) reached the terminal as it was, so a
-// hostile server could clear the operator's screen, write the clipboard (OSC 52), hide a link
-// (OSC 8), move the cursor over what was printed or reorder text (bidi overrides). Now every
-// such control is shown as a visible `\u001b` in human-readable output; JSON output keeps the
-// exact text (as a JSON value).
+// Text a server writes (a tool description, a result, an error, a stderr tail, an OpenAPI
+// document's title and paths) could, printed as it is, clear the operator's screen, write the
+// clipboard (OSC 52), hide a link (OSC 8), move the cursor over what was printed or reorder text
+// (bidi overrides). Every such control is shown as a visible `\u001b` in human-readable output;
+// JSON output keeps the exact text (as a JSON value).
 const HOSTILE_SERVER = fileURLToPath(new URL('./fixtures/hostile-text-server.mjs', import.meta.url));
 
 /** Control characters a terminal acts on (line feed and tab are text). */

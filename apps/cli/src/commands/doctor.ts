@@ -105,9 +105,18 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
     }
     // stopped by a signal during the round trips: they failed because of it, not a table to print
     if (stopped.aborted) return EXIT_CODES.toolError;
+    const { sandboxReportOf, sandboxLines } = await import('../sandbox/doctor-lines.js');
+    const sandbox = await sandboxReportOf(loaded);
+    if (stopped.aborted) return EXIT_CODES.toolError;
     const failures = rows.filter((row) => !row.ok).length;
+    const sandboxOk = sandbox?.ok !== false;
     if (options.json) {
-      writeJson(context.stdout, { config: loaded.file ?? null, ok: failures === 0, providers: rows });
+      writeJson(context.stdout, {
+        config: loaded.file ?? null,
+        ok: failures === 0 && sandboxOk,
+        providers: rows,
+        ...(sandbox ? { sandbox } : {}),
+      });
     } else {
       const style = createStyle(context.stdout);
       writeLine(
@@ -144,13 +153,15 @@ export async function doctor(context: CommandContext, options: { json?: boolean 
             context.stdout,
             `${style.yellow('warning:')} provider ${terminalLine(row.provider)}: ${terminalLine(warning)}`,
           );
+      for (const line of sandbox ? sandboxLines(sandbox, style) : []) writeLine(context.stdout, line);
       writeLine(
         context.stdout,
         failures === 0
           ? style.green(`all ${rows.length} provider(s) work`)
           : style.red(`${failures} of ${rows.length} provider(s) do not work`),
       );
+      if (!sandboxOk) writeLine(context.stdout, style.red(`the ${sandbox?.kind} sandbox does not work`));
     }
-    return failures === 0 ? EXIT_CODES.ok : EXIT_CODES.toolError;
+    return failures === 0 && sandboxOk ? EXIT_CODES.ok : EXIT_CODES.toolError;
   });
 }

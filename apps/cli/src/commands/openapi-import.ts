@@ -5,6 +5,7 @@ import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { terminalLine } from '../output/terminal-text.js';
+import { cliDiagnosticLine, emptyImportDiagnostic, libraryWarning } from './openapi-diagnostics.js';
 
 function defaultNamespace(source: string): string {
   const last = /^https?:\/\//.test(source)
@@ -85,9 +86,21 @@ export async function openapiImport(
   }
   const names = Object.keys(imported.tools);
   const style = createStyle(context.stderr);
+  const empty = names.length === 0 ? emptyImportDiagnostic(imported.diagnostics) : undefined;
+  if (empty)
+    throw new CliError(`no operation of ${source} could be imported: ${empty.message}`, {
+      code: 'CONFIG_INVALID',
+      exitCode: EXIT_CODES.usage,
+      hint: `${empty.hint}${options.tag?.length ? ' (or check --tag)' : ''}`,
+    });
+  // the library also words each diagnostic as a warning; the CLI says it with its own flags
+  const diagnosticWarnings = new Set(imported.diagnostics.map(libraryWarning));
+  const warnings = [
+    ...imported.warnings.filter((warning) => !diagnosticWarnings.has(warning)),
+    ...imported.diagnostics.map(cliDiagnosticLine),
+  ];
   if (names.length === 0 && imported.warnings.length > 0) {
-    // every operation that matched was skipped: the warnings say why (before, they were dropped
-    // and the error said only that nothing matched, pointing at --tag)
+    // every operation that matched was skipped: the warnings say why
     if (!options.json)
       for (const warning of imported.warnings)
         writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(warning)}`);
@@ -131,7 +144,8 @@ export async function openapiImport(
       namespace,
       info: imported.info,
       tools: names,
-      warnings: imported.warnings,
+      warnings,
+      diagnostics: imported.diagnostics,
       ...(shownOut ? { out: shownOut } : { config: { tools: imported.tools } }),
     });
     return EXIT_CODES.ok;
@@ -145,7 +159,7 @@ export async function openapiImport(
   );
   for (const name of names.slice(0, 20)) writeLine(context.stderr, `  ${namespace}__${name}`);
   if (names.length > 20) writeLine(context.stderr, `  … and ${names.length - 20} more`);
-  for (const warning of imported.warnings)
+  for (const warning of warnings)
     writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(warning)}`);
   if (shownOut)
     writeLine(

@@ -66,7 +66,7 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 /** `toolplane serve mcp`: the configured tools as one MCP server, over stdio or streamable HTTP. */
 export async function serveMcp(
   context: CommandContext,
-  options: { stdio?: boolean; http?: string },
+  options: { stdio?: boolean; http?: string; prefix?: boolean; tokenEnv?: string; allowOrigin?: string[] },
 ): Promise<number> {
   if (options.stdio && options.http)
     throw usageError('choose one of --stdio and --http', 'stdio is the default');
@@ -80,13 +80,27 @@ export async function serveMcp(
     );
   }
   const stdio = address === undefined;
+  const { httpAccess } = await import('../gateway/http-options.js');
+  const access = address ? httpAccess(options, process.env) : undefined;
   const loaded = await loadConfig(context.cwd, context.configPath);
   const approvals = await terminalApprovals(context, stdio);
   const style = createStyle(context.stderr);
+  const { gatewayClientOptions } = await import('../gateway/client-options.js');
+  const { bridge, mcpClient } = await gatewayClientOptions(loaded, approvals);
   try {
-    return await withRuntime(loaded, approvals ? { approvals } : {}, async (runtime) => {
+    // approvals go per call (see createGatewayServer): to the calling client, else the terminal
+    return await withRuntime(loaded, { mcpClient }, async (runtime) => {
       const { createGatewayServer } = await import('../gateway/server.js');
-      const version = packageVersion();
+      const { unprefixedServer } = await import('../gateway/unprefixed.js');
+      const unprefixed = options.prefix === false ? unprefixedServer(runtime) : undefined;
+      const { approvalHint } = await import('../gateway/approval-hint.js');
+      const serverOptions = {
+        version: packageVersion(),
+        bridge,
+        approvalHint: approvalHint(loaded),
+        ...(approvals ? { approvals } : {}),
+        ...(unprefixed ? { unprefixed } : {}),
+      };
       const count = runtime.orchestrator.listTools().length;
       for (const provider of runtime.orchestrator.providers().filter((entry) => entry.state === 'failed'))
         writeLine(
@@ -96,12 +110,16 @@ export async function serveMcp(
       for (const line of warningLines(runtime.providers))
         writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(runtime.redact(line))}`);
       const approvalNote = approvals
-        ? 'approvals asked on this terminal'
-        : 'no terminal: calls that need approval fail closed';
+        ? 'approvals asked on this terminal, or of clients that take elicitation'
+        : 'approvals asked of clients that take elicitation; for others, calls that need approval fail closed';
       if (address) {
+        if (!access) throw new Error('unreachable: --http without access settings');
+        runtime.scrubber?.addSecret(access.access.token);
         const gateway = await startHttpGateway({
           ...address,
-          createServer: () => createGatewayServer(runtime, { version }),
+          access: access.access,
+          tokenSource: access.source,
+          createServer: () => createGatewayServer(runtime, serverOptions),
         }).catch((error: NodeJS.ErrnoException) => {
           throw usageError(
             `cannot listen on ${options.http}: ${listenProblem(error)}`,
@@ -112,6 +130,17 @@ export async function serveMcp(
           context.stderr,
           `toolplane: serving ${count} tools at ${gateway.url} (${approvalNote}; Ctrl-C stops)`,
         );
+        writeLine(
+          context.stderr,
+          access.generated
+            ? `toolplane: clients send "Authorization: Bearer ${access.access.token}" (a token made for this run; set ${access.source} to choose one)`
+            : `toolplane: clients send "Authorization: Bearer <token>" with the token from ${access.source}`,
+        );
+        if (access.access.allowedOrigins.length > 0)
+          writeLine(
+            context.stderr,
+            `toolplane: browser pages allowed: ${access.access.allowedOrigins.map(terminalLine).join(', ')}`,
+          );
         if (gateway.interfaceUrls)
           writeLine(
             context.stderr,
@@ -126,7 +155,7 @@ export async function serveMcp(
       }
       const { GatewayStdioTransport } = await import('../gateway/stdio-transport.js');
       const { trackPendingRequests } = await import('../gateway/inflight.js');
-      const server = createGatewayServer(runtime, { version });
+      const server = createGatewayServer(runtime, serverOptions);
       const transport = new GatewayStdioTransport(context.stdin, context.stdout);
       const ended = new Promise<void>((resolve) => {
         context.stdin.once('end', resolve);

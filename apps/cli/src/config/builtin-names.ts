@@ -1,6 +1,7 @@
 // The names in `builtin.tools`, checked against the built-in package's list. Kept out of the
 // schema so that the package (web fetch, shell parsing: a third of a command's start-up) loads
 // only for a config that lists built-in tools, not for every command.
+import { closestKey } from './closest-key.js';
 import type { ConfigIssue } from './issue.js';
 import type { ParsedText } from './positions.js';
 
@@ -17,6 +18,10 @@ export async function builtinNameIssues(
   const { BUILTIN_TOOL_NAMES } = await import('@toolplane/builtin-fs-shell');
   const known: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
   const expected = BUILTIN_TOOL_NAMES.map((name) => JSON.stringify(name)).join('|');
+  const meant = (name: string): string => {
+    const closest = closestKey(name, BUILTIN_TOOL_NAMES);
+    return closest === undefined ? '' : ` (did you mean ${JSON.stringify(closest)}?)`;
+  };
   const issues: ConfigIssue[] = [];
   for (const [index, name] of tools.entries()) {
     // a value that is not a string is the schema's to report
@@ -26,7 +31,7 @@ export async function builtinNameIssues(
       file,
       ...locate(path),
       path: `builtin.tools[${index}]`,
-      message: `Invalid option: expected one of ${expected}`,
+      message: `Invalid option: expected one of ${expected}${meant(name)}`,
     });
   }
   return issues;

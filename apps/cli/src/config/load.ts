@@ -1,6 +1,8 @@
 import { basename, dirname } from 'node:path';
 import { configError } from '../output/cli-error.js';
+import { agentIssues } from './agent-issues.js';
 import { builtinNameIssues, byPosition } from './builtin-names.js';
+import { closestKey } from './closest-key.js';
 import { expandPaths } from './expand-paths.js';
 import { CONFIG_FILE_NAMES, findConfigFile } from './find-file.js';
 import { type ConfigIssue, formatIssue, formatPath } from './issue.js';
@@ -47,8 +49,14 @@ function parseText(file: string, text: string): ParsedText {
  */
 const isExtensionKey = (key: string): boolean => key.startsWith('x-');
 
+/** A key that is not ours but close to one of ours (`polciy`): a misspelling, not a client's own key. */
+const isMisspelledKey = (key: string): boolean =>
+  !CONFIG_KEYS.has(key) && key.length >= 4 && closestKey(key, CONFIG_KEYS) !== undefined;
+
 function isMcpFile(document: Record<string, unknown>, file: string): boolean {
   if (CONFIG_FILE_NAMES.includes(basename(file))) return false;
+  // read as a client's file, `polciy` would be dropped without a word: checked as ours, it is named
+  if (Object.keys(document).some(isMisspelledKey)) return false;
   if ('servers' in document || 'context_servers' in document) return true;
   return (
     'mcpServers' in document &&
@@ -129,7 +137,7 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
   ];
   if (!result.success) {
     const servers = record.mcpServers;
-    const schemaIssues = zodIssues(file, parsed, result.error);
+    const schemaIssues = zodIssues(file, parsed, result.error, configSchema);
     // a "__proto__" key of a strict object is the schema's unknown field already
     const paths = new Set(schemaIssues.map((issue) => issue.path));
     return {
@@ -145,6 +153,7 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
     };
   }
   const config = result.data;
+  names.push(...(await agentIssues(file, config, parsed.locate)));
   if (names.length > 0) {
     const servers = config.mcpServers;
     return {

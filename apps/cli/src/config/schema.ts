@@ -1,5 +1,7 @@
 import { PERMISSION_MODES } from '@toolplane/policy';
 import { z } from 'zod';
+import { agentLimitsSchema, agentsSchema, modelSchema } from './agents-schema.js';
+import { sandboxSchema } from './sandbox-schema.js';
 
 const namespace = z
   .string()
@@ -106,6 +108,7 @@ const policySchema = z.strictObject({
       ask: z.array(z.string()).optional(),
       deny: z.array(z.string()).optional(),
       disableDefaultRules: z.array(z.string()).optional(),
+      protectedPaths: z.array(z.string()).optional(),
     })
     .optional(),
   autoAllow: toolRefs.optional(),
@@ -132,6 +135,8 @@ const limitsSchema = z.strictObject({
   rateLimit: z
     .strictObject({ capacity: z.number().min(1), refillPerSecond: z.number().positive() })
     .optional(),
+  /** Limits of `agent run`'s subagents (the subagent manager's defaults when absent). */
+  agents: agentLimitsSchema.optional(),
 });
 
 const scrubberSchema = z.strictObject({
@@ -151,6 +156,12 @@ export const configSchema = z.strictObject({
   policy: policySchema.default({}),
   limits: limitsSchema.default(limitsSchema.parse({})),
   scrubber: scrubberSchema.default(scrubberSchema.parse({})),
+  /** Subagents of `agent run`, by name. */
+  agents: agentsSchema.optional(),
+  /** The model endpoint of `agent run`. */
+  model: modelSchema.optional(),
+  /** Where the built-in shell tools run: docker, bwrap or the host (default). */
+  sandbox: sandboxSchema.optional(),
 });
 
 /** A validated config, defaults filled in. */

@@ -4,6 +4,7 @@ import { type AddressInfo, isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type HttpAccess, accessRefusal } from './http-access.js';
 import { openingError } from './initialize-check.js';
 import { refuseInvalidParams } from './params-guard.js';
 
@@ -109,13 +110,18 @@ function cancelWhenAbandoned(
 }
 
 /**
- * Serves MCP over streamable HTTP at `/mcp`: one gateway server per client session, DNS
- * rebinding protection on (only the bound host and loopback names are accepted in `Host`).
+ * Serves MCP over streamable HTTP at `/mcp`: one gateway server per client session, every
+ * request with the bearer token and without a browser `Origin` that is not allowed (see
+ * {@link accessRefusal}), DNS rebinding protection on (only the bound host and loopback names
+ * are accepted in `Host`).
  */
 export async function startHttpGateway(options: {
   host: string;
   port: number;
   createServer: () => Server;
+  access: HttpAccess;
+  /** Where the token comes from, for the 401 message (`printed at start`, `TOOLPLANE_GATEWAY_TOKEN`). */
+  tokenSource: string;
 }): Promise<HttpGateway> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   let closed = false;
@@ -134,6 +140,14 @@ export async function startHttpGateway(options: {
     });
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refusal = accessRefusal(req, options.access, options.tokenSource);
+    if (refusal) {
+      if (refusal.status === 401) res.setHeader('www-authenticate', 'Bearer realm="toolplane"');
+      // the body is not read: the connection closes after the answer instead
+      res.setHeader('connection', 'close');
+      req.resume();
+      return jsonRpcError(res, refusal.status, refusal.message);
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== '/mcp') return jsonRpcError(res, 404, 'not found: the MCP endpoint is /mcp');
     const sessionHeader = req.headers['mcp-session-id'];

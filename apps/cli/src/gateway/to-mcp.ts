@@ -44,7 +44,10 @@ export const APPROVAL_HINT =
   'To allow it: run `toolplane serve mcp` in a terminal to answer approval questions, or add the tool to policy.autoAllow (or the command to policy.commands.allow) in toolplane.config.json.';
 
 /** A result as an MCP `CallToolResult`: failures are `isError` results with the code in the text. */
-export function toCallToolResult(result: ToolResult): {
+export function toCallToolResult(
+  result: ToolResult,
+  approvalHint: string = APPROVAL_HINT,
+): {
   content: unknown[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
@@ -66,7 +69,7 @@ export function toCallToolResult(result: ToolResult): {
         : {};
     return { content: [...result.content], ...structured, _meta: meta };
   }
-  const hint = result.error.code === 'APPROVAL_REQUIRED' ? ` ${APPROVAL_HINT}` : '';
+  const hint = result.error.code === 'APPROVAL_REQUIRED' ? ` ${approvalHint}` : '';
   return {
     content: [
       ...(result.content ?? []),

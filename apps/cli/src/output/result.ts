@@ -39,6 +39,13 @@ export function printResult(
       streams.stderr,
       `${style.red(`error ${terminalLine(result.error.code)}:`)} ${terminalText(result.error.message)}`,
     );
+    // the sandbox could not run the command: its own code says what to fix
+    const sandboxCode = result.error.details?.['sandboxCode'];
+    if (typeof sandboxCode === 'string')
+      writeLine(
+        streams.stderr,
+        `${style.dim('hint:')} ${terminalLine(sandboxCode)}: run \`toolplane doctor\` to check the sandbox, or set sandbox.fallback: host to run such commands on the host`,
+      );
   }
   const meta = result.meta;
   if (meta) {

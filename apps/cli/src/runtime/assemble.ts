@@ -3,7 +3,7 @@ import type { ToolsOrchestrator, WarmupReport } from '@toolplane/orchestrator';
 import type { Policy } from '@toolplane/policy';
 import type { Scrubber } from '@toolplane/scrubber';
 import type { LoadedConfig } from '../config/load.js';
-import { type ConfiguredProvider, createProviders } from './providers.js';
+import { type ConfiguredProvider, type McpClientOptions, createProviders } from './providers.js';
 import { pipelineStartTimeout } from './start-timeouts.js';
 import { StrayOutputLog } from './stray-output.js';
 
@@ -32,6 +32,8 @@ export interface Runtime {
 export interface AssembleOptions {
   /** Where `ask` decisions go; none means they fail closed with `APPROVAL_REQUIRED`. */
   readonly approvals?: ApprovalChannel;
+  /** What the MCP servers' client answers (elicitation, sampling, roots); none by default. */
+  readonly mcpClient?: McpClientOptions;
 }
 
 function secretsOf(provider: ToolProvider): readonly string[] {
@@ -62,9 +64,14 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
     ...(limits.rateLimit ? { rateLimit: limits.rateLimit } : {}),
   });
   const strayOutput = new StrayOutputLog();
-  const providers = await createProviders(loaded, strayOutput);
+  const providers = await createProviders(loaded, strayOutput, options.mcpClient);
   for (const { provider } of providers) orchestrator.register(provider);
-  const policy = createPolicy(loaded.config.policy as Parameters<typeof createPolicy>[0]);
+  const configured = createPolicy(loaded.config.policy as Parameters<typeof createPolicy>[0]);
+  const sandbox = loaded.config.sandbox;
+  const policy =
+    sandbox?.autoAllow && sandbox.kind !== 'host'
+      ? (await import('../sandbox/auto-allow.js')).withSandboxAutoAllow(configured, sandbox.kind)
+      : configured;
   orchestrator.use(
     policyMiddleware(policy, {
       approvalTimeoutMs: limits.approvalTimeoutMs,
@@ -104,7 +111,10 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
       return reports;
     },
     close() {
-      closing ??= orchestrator.close();
+      // the built-in tools' sandbox (its containers) goes after the provider that used it
+      closing ??= orchestrator
+        .close()
+        .finally(() => Promise.all(providers.map((configured) => configured.dispose?.())));
       return closing;
     },
   };

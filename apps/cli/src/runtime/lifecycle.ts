@@ -5,6 +5,22 @@ import { type AssembleOptions, type Runtime, assembleRuntime } from './assemble.
 
 const SIGNAL_EXIT_CODES: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
+/** How long `onStop` may take on a signal before the providers are closed anyway. */
+const STOP_GRACE_MS = 10_000;
+
+/** Resolves when `work` settles, or after {@link STOP_GRACE_MS}; never rejects. */
+function untilSettled(work: Promise<void> | undefined): Promise<void> {
+  if (!work) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, STOP_GRACE_MS);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    work.then(done, done);
+  });
+}
+
 /** A promise that never settles: the signal handler ends the process instead. */
 function parked(): Promise<never> {
   return new Promise<never>(() => {});
@@ -18,7 +34,15 @@ function parked(): Promise<never> {
  */
 export async function withRuntime<T>(
   loaded: LoadedConfig,
-  options: AssembleOptions & { readonly warmup?: boolean; readonly stderr?: NodeJS.WritableStream },
+  options: AssembleOptions & {
+    readonly warmup?: boolean;
+    readonly stderr?: NodeJS.WritableStream;
+    /**
+     * Run on a signal before the providers close (at most {@link STOP_GRACE_MS}): what the body
+     * started on top of the providers (an agent run's subagents) ends while its tools still answer.
+     */
+    readonly onStop?: () => Promise<void>;
+  },
   body: (runtime: Runtime, stopped: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const assembled = await assembleRuntime(loaded, options);
@@ -44,7 +68,9 @@ export async function withRuntime<T>(
       `toolplane: stopped by ${signal} (exit code ${code}): cancelling calls and closing the providers\n`,
     );
     stop.abort(new ToolError('CANCELLED', `the call was cancelled: toolplane was stopped by ${signal}`));
-    void runtime.close().finally(() => process.exit(code));
+    void untilSettled(options.onStop?.())
+      .then(() => runtime.close())
+      .finally(() => process.exit(code));
   };
   const signals = Object.keys(SIGNAL_EXIT_CODES) as NodeJS.Signals[];
   // `on`, not `once`: the MCP provider's exit guard re-raises a signal nobody else listens to

@@ -11,7 +11,15 @@ export interface ConfiguredProvider {
   readonly provider: ToolProvider;
   /** `mcpServers.github`, `rest[0]`, `openapi[1]`, `builtin`. */
   readonly source: string;
+  /** Run after the provider closed: the built-in tools' sandbox goes with it. */
+  readonly dispose?: () => Promise<void>;
 }
+
+/** What the MCP client offers its servers (elicitation, sampling, roots): a gateway's bridge. */
+export type McpClientOptions = Pick<
+  import('@toolplane/mcp-provider').McpProviderOptions,
+  'elicitation' | 'sampling' | 'roots'
+>;
 
 const READ_ONLY_TOOLS = ['read', 'list', 'glob', 'grep'] as const;
 
@@ -22,6 +30,7 @@ const READ_ONLY_TOOLS = ['read', 'list', 'glob', 'grep'] as const;
 export async function createProviders(
   loaded: LoadedConfig,
   strayOutput?: StrayOutputLog,
+  mcpClient?: McpClientOptions,
 ): Promise<ConfiguredProvider[]> {
   const { config, directory } = loaded;
   const at = (path: string): string =>
@@ -31,10 +40,12 @@ export async function createProviders(
     const { createMcpProviders, loadMcpConfig } = await import('@toolplane/mcp-provider');
     const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: directory });
     const key = loaded.mcpKey ?? 'mcpServers';
-    const providers = createMcpProviders(
-      withStartupTimeout(mcp, config.limits.startTimeoutMs),
-      strayOutput ? { onEvent: strayOutput.onEvent } : {},
-    );
+    const providers = createMcpProviders(withStartupTimeout(mcp, config.limits.startTimeoutMs), {
+      ...(strayOutput ? { onEvent: strayOutput.onEvent } : {}),
+      ...mcpClient,
+      // OAuth tokens of `toolplane mcp login`; a server that needs a login fails with the command
+      auth: await (await import('../auth/cli-auth.js')).cliAuth(),
+    });
     for (const provider of providers) out.push({ provider, source: `${key}.${provider.namespace}` });
     // a server whose name the loader refuses (`__proto__`) gets no provider, not even a failed
     // one: it would be left out without a word while the command goes on
@@ -83,8 +94,17 @@ export async function createProviders(
         'CONFIG_INVALID',
         `builtin.workspace ${workspace} is a file, not a directory: give the folder the built-in tools work in`,
       );
+    const section = config.sandbox;
+    const sandbox =
+      section && section.kind !== 'host'
+        ? await (await import('../sandbox/create-executor.js')).createConfiguredSandbox(
+            { ...section, kind: section.kind },
+            at(workspace),
+          )
+        : undefined;
     const provider = createBuiltinProvider({
       workspace: at(workspace),
+      ...(sandbox ? { executor: sandbox.executor } : {}),
       // a list is checked against BUILTIN_TOOL_NAMES when the config is read (config/builtin-names.ts)
       tools:
         tools === 'read-only'
@@ -95,7 +115,7 @@ export async function createProviders(
       ...(envAllowList ? { envAllowList } : {}),
       ...(protectedPaths ? { protectedPaths } : {}),
     });
-    out.push({ provider, source: 'builtin' });
+    out.push({ provider, source: 'builtin', ...(sandbox ? { dispose: () => sandbox.close() } : {}) });
   }
   return out;
 }
