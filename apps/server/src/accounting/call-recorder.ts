@@ -1,0 +1,83 @@
+import type { SqlClient } from '../storage/database.js';
+import type { CallRecord } from './call-record.js';
+import { ROWS_PER_INSERT, insertCallRecords, pruneCallRecords } from './call-record-store.js';
+
+/** Options of {@link CallRecorder}. */
+export interface CallRecorderOptions {
+  /** How often buffered records are written; 250 ms by default. */
+  readonly flushMs?: number;
+  /** Records kept at most this long (pruned about once a minute); 7 days by default. */
+  readonly retentionMs?: number;
+  /** Records held in memory at most, when the database cannot take them; the oldest go first. */
+  readonly maxBuffered?: number;
+  readonly now?: () => number;
+  /** Told when a write fails (the records stay buffered for the next one). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Books finished calls off the request path: a call adds its record to a buffer, and the buffer
+ * goes to the database in batches every `flushMs`. {@link close} writes what is left, so a
+ * graceful shutdown loses nothing.
+ */
+export class CallRecorder {
+  private buffer: CallRecord[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private writing: Promise<void> | undefined;
+  private lastPrune = 0;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: SqlClient,
+    private readonly options: CallRecorderOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 250);
+    this.timer.unref();
+  }
+
+  /** Adds one record to the next batch. */
+  record(record: CallRecord): void {
+    this.buffer.push(record);
+    const max = this.options.maxBuffered ?? 100_000;
+    if (this.buffer.length > max) this.buffer.splice(0, this.buffer.length - max);
+  }
+
+  /** Writes the buffered records (one write at a time); resolves once they are stored. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.buffer.length === 0) return;
+    this.writing = this.writeOnce().finally(() => {
+      this.writing = undefined;
+    });
+    await this.writing;
+  }
+
+  private async writeOnce(): Promise<void> {
+    const batch = this.buffer;
+    this.buffer = [];
+    for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
+      try {
+        await insertCallRecords(this.db, batch.slice(start, start + ROWS_PER_INSERT));
+      } catch (error) {
+        // kept, ahead of what came since, for the next flush
+        this.buffer = [...batch.slice(start), ...this.buffer];
+        this.options.onError?.(error);
+        return;
+      }
+    }
+    const now = this.now();
+    if (now - this.lastPrune >= 60_000) {
+      this.lastPrune = now;
+      await pruneCallRecords(this.db, now - (this.options.retentionMs ?? 7 * 24 * 3_600_000)).catch(
+        (error: unknown) => this.options.onError?.(error),
+      );
+    }
+  }
+
+  /** Stops the timer and writes everything buffered. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

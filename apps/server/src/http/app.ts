@@ -1,0 +1,134 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import type { Scrubber } from '@toolplane/scrubber';
+import { adminOnly, authenticate } from '../auth/auth-middleware.js';
+import { type LogSink, requestLog } from '../observe/request-log.js';
+import { registerAccessRequestRoutes } from '../routes/access-request-routes.js';
+import { registerAccountingRoutes } from '../routes/accounting-routes.js';
+import { registerApprovalRoutes } from '../routes/approval-routes.js';
+import { registerCustomToolRoutes } from '../routes/custom-tool-routes.js';
+import type { RouteDeps } from '../routes/deps.js';
+import { registerGrantRoutes } from '../routes/grant-routes.js';
+import { registerKeyRoutes } from '../routes/key-routes.js';
+import { registerMcpRoute } from '../routes/mcp-route.js';
+import { registerMcpServerRoutes } from '../routes/mcp-server-routes.js';
+import { registerRestProviderRoutes } from '../routes/rest-provider-routes.js';
+import { registerSystemRoutes } from '../routes/system-routes.js';
+import { registerToolRoutes } from '../routes/tools-routes.js';
+import { DatabaseUnavailableError } from '../storage/database-unavailable.js';
+import { ApiError } from './api-error.js';
+import type { ServerApp, ServerEnv } from './env.js';
+import { type BodyLimits, jsonBody } from './json-body.js';
+import { notFoundHandler } from './not-found.js';
+
+const ADMIN_PATHS = [
+  '/v1/keys',
+  '/v1/tenants',
+  '/v1/custom-tools',
+  '/v1/mcp-servers',
+  '/v1/grants',
+  '/v1/accounting',
+  '/v1/rest-providers',
+  '/v1/approvals',
+  '/metrics',
+];
+
+/** Builds the HTTP app: logging, auth, body limits, every route, the OpenAPI document, errors. */
+export function createApp(
+  deps: RouteDeps & { scrubber: Scrubber; log: LogSink; limits: BodyLimits },
+): ServerApp {
+  const app: ServerApp = new OpenAPIHono<ServerEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issues = result.error.issues
+        .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
+        .join('; ');
+      return c.json(
+        new ApiError(
+          400,
+          'INVALID_ARGUMENTS',
+          'schema',
+          `the request does not fit the schema: ${issues}`,
+        ).toJSON(),
+        400,
+      );
+    },
+  });
+  app.use('*', requestLog(deps));
+  const auth = authenticate(deps.db, deps.principals);
+  for (const path of ['/v1/*', '/mcp', '/metrics']) app.use(path, auth);
+  app.use('*', jsonBody(deps.limits));
+  for (const path of ADMIN_PATHS) {
+    app.use(path, adminOnly);
+    app.use(`${path}/*`, adminOnly);
+  }
+  registerSystemRoutes(app, deps);
+  registerToolRoutes(app, deps);
+  registerAccountingRoutes(app, deps);
+  registerKeyRoutes(app, deps);
+  registerGrantRoutes(app, deps);
+  registerAccessRequestRoutes(app, deps, adminOnly);
+  registerCustomToolRoutes(app, deps);
+  registerMcpServerRoutes(app, deps);
+  registerRestProviderRoutes(app, deps);
+  registerApprovalRoutes(app, deps);
+  registerMcpRoute(app, deps);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key: `Authorization: Bearer tpk_...`',
+  });
+  app.doc('/openapi.json', {
+    openapi: '3.0.3',
+    info: {
+      title: 'toolplane server',
+      version: '0.1.0',
+      description: 'Tools for many agents and users: list, call, grant, define.',
+    },
+  });
+  app.notFound(notFoundHandler(() => app.routes));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(error.toJSON(), error.status as 400);
+    if (error instanceof DatabaseUnavailableError) {
+      c.header('retry-after', '1');
+      return c.json(
+        new ApiError(
+          503,
+          'PROVIDER_UNAVAILABLE',
+          'database_unavailable',
+          'the database does not answer: retry in a moment (GET /readyz answers 200 once it is back)',
+        ).toJSON(),
+        503,
+      );
+    }
+    if (error instanceof HTTPException && error.status < 500)
+      return c.json(
+        new ApiError(
+          error.status,
+          'INVALID_ARGUMENTS',
+          'bad_request',
+          error.message || 'the request is malformed',
+        ).toJSON(),
+        error.status,
+      );
+    deps.log(
+      deps.scrubber.scrubText(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          level: 'error',
+          message: String((error as Error)?.stack ?? error),
+        }),
+      ),
+    );
+    return c.json(
+      new ApiError(
+        500,
+        'INTERNAL',
+        'internal',
+        'the server failed this request; the log has the details',
+      ).toJSON(),
+      500,
+    );
+  });
+  return app;
+}
