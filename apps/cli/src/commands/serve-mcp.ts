@@ -118,7 +118,9 @@ export async function serveMcp(
         const gateway = await startHttpGateway({
           ...address,
           access: access.access,
-          tokenSource: access.source,
+          tokenSource: access.generated
+            ? 'the token made for this run, printed when the gateway started'
+            : `the token in ${access.source} where the gateway runs`,
           createServer: () => createGatewayServer(runtime, serverOptions),
         }).catch((error: NodeJS.ErrnoException) => {
           throw usageError(

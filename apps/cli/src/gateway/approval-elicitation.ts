@@ -20,7 +20,7 @@ export function approvalMessage(request: ApprovalRequest): string {
   if (request.command !== undefined) lines.push(`Command: ${clip(request.command, 2000)}`);
   else lines.push(`Arguments: ${clip(JSON.stringify(request.args), 2000)}`);
   if (request.suggestedRule)
-    lines.push(`"Allow always" adds for this session: ${clip(request.suggestedRule, 500)}`);
+    lines.push(`"Allow always" adds, until the gateway stops: ${clip(request.suggestedRule, 500)}`);
   lines.push(`No answer in ${Math.round(request.timeoutMs / 1000)} s denies.`);
   return lines.join('\n');
 }
@@ -34,7 +34,7 @@ export const APPROVAL_SCHEMA = {
       title: 'Decision',
       oneOf: [
         { const: 'allow-once', title: 'Allow once' },
-        { const: 'allow-always', title: 'Allow always (for this session)' },
+        { const: 'allow-always', title: 'Allow always (until the gateway stops)' },
         { const: 'deny', title: 'Deny' },
       ],
       default: 'deny',

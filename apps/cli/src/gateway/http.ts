@@ -120,7 +120,7 @@ export async function startHttpGateway(options: {
   port: number;
   createServer: () => Server;
   access: HttpAccess;
-  /** Where the token comes from, for the 401 message (`printed at start`, `TOOLPLANE_GATEWAY_TOKEN`). */
+  /** Where the token comes from, for the 401 message (`the token in TOOLPLANE_GATEWAY_TOKEN ...`). */
   tokenSource: string;
 }): Promise<HttpGateway> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
