@@ -87,6 +87,25 @@ describe('loadMcpConfig', () => {
     expect(loaded.servers.local).toMatchObject({ args: ['/work/project/server.js'] });
   });
 
+  it('reports an input without a default with the caller\'s hint, and takes its value from inputs', async () => {
+    const document = {
+      inputs: [{ type: 'promptString', id: 'api-key', password: true }],
+      servers: {
+        remote: { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-Key': '${input:api-key}' } },
+      },
+    };
+    const plain = await loadMcpConfig(document, where);
+    expect(plain.servers.remote).toBeUndefined();
+    expect(plain.problems[0]?.message).toContain(
+      "uses ${input:api-key}, an input without a default (VS Code would prompt for it): pass its value in the loader's `inputs` option",
+    );
+    const hinted = await loadMcpConfig(document, { ...where, inputHint: (id) => `set INPUT_${id}` });
+    expect(hinted.problems[0]?.message).toContain('(VS Code would prompt for it): set INPUT_api-key');
+    const given = await loadMcpConfig(document, { ...where, inputs: { 'api-key': 'input-value-2' } });
+    expect(given.problems).toEqual([]);
+    expect(given.servers.remote).toMatchObject({ headers: { 'X-Key': 'input-value-2' } });
+  });
+
   it("reads Zed's context_servers, nested command included", async () => {
     const loaded = await loadMcpConfig(
       {

@@ -7,6 +7,7 @@ import { mcpProblemIssue } from '../config/mcp-issues.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { EXIT_CODES } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
+import { mcpLoadOptions } from '../config/mcp-load-options.js';
 
 /** Problems of MCP server entries (commands, types, unset variables), with their positions. */
 async function mcpIssues(
@@ -19,7 +20,7 @@ async function mcpIssues(
   const { loadMcpConfig } = await import('@toolplane/mcp-provider');
   let mcp: Awaited<ReturnType<typeof loadMcpConfig>>;
   try {
-    mcp = await loadMcpConfig(document, { workspaceFolder: directory });
+    mcp = await loadMcpConfig(document, mcpLoadOptions(document, directory));
   } catch (error) {
     // the servers' table itself is unusable (`"servers": 5`): one issue at the key, not the end of validate
     const message = errorMessage(error).replace(/^MCP config: /, '');

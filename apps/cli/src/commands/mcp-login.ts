@@ -5,6 +5,7 @@ import { browserAvailable, openBrowser } from '../auth/open-browser.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES, configError, usageError } from '../output/cli-error.js';
 import { terminalLine } from '../output/terminal-text.js';
+import { mcpLoadOptions } from '../config/mcp-load-options.js';
 
 const DEFAULT_TIMEOUT_S = 300;
 
@@ -23,7 +24,7 @@ async function remoteUrl(context: CommandContext, name: string): Promise<string>
   if (!loaded.mcpDocument)
     throw configError('the config names no MCP servers', 'add an mcpServers entry with a url');
   const { loadMcpConfig } = await import('@toolplane/mcp-provider');
-  const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: loaded.directory });
+  const mcp = await loadMcpConfig(loaded.mcpDocument, mcpLoadOptions(loaded.mcpDocument, loaded.directory));
   const server = Object.hasOwn(mcp.servers, name) ? mcp.servers[name] : undefined;
   const remote = Object.entries(mcp.servers)
     .filter(([, config]) => config.type !== 'stdio')

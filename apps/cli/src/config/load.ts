@@ -1,10 +1,10 @@
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import { configError } from '../output/cli-error.js';
 import { agentIssues } from './agent-issues.js';
 import { builtinNameIssues, byPosition } from './builtin-names.js';
 import { closestKey } from './closest-key.js';
 import { expandPaths } from './expand-paths.js';
-import { CONFIG_FILE_NAMES, findConfigFile } from './find-file.js';
+import { CONFIG_FILE_NAMES, configDirectory, findConfigFile } from './find-file.js';
 import { type ConfigIssue, formatIssue, formatPath } from './issue.js';
 import { ownFormatIssues } from './mcp-issues.js';
 import { type ParsedText, parseJsonText } from './positions.js';
@@ -31,6 +31,8 @@ export interface LoadedConfig {
   /** The key the MCP servers are under (`mcpServers`, `servers`, `context_servers`). */
   readonly mcpKey?: string;
   readonly locate: ParsedText['locate'];
+  /** Said on stderr when loaded: a client's file was found and read without `--config`. */
+  readonly notice?: string;
 }
 
 /**
@@ -51,7 +53,13 @@ const isExtensionKey = (key: string): boolean => key.startsWith('x-');
 
 /** A key that is not ours but close to one of ours (`polciy`): a misspelling, not a client's own key. */
 const isMisspelledKey = (key: string): boolean =>
-  !CONFIG_KEYS.has(key) && key.length >= 4 && closestKey(key, CONFIG_KEYS) !== undefined;
+  !CONFIG_KEYS.has(key) &&
+  !CLIENT_FILE_KEYS.has(key) &&
+  key.length >= 4 &&
+  closestKey(key, CONFIG_KEYS) !== undefined;
+
+/** Top-level keys of the clients' files (VS Code's `servers` + `inputs`, Zed's, nested `mcp`). */
+const CLIENT_FILE_KEYS: ReadonlySet<string> = new Set(['servers', 'inputs', 'context_servers', 'mcp']);
 
 function isMcpFile(document: Record<string, unknown>, file: string): boolean {
   if (CONFIG_FILE_NAMES.includes(basename(file))) return false;
@@ -90,11 +98,12 @@ export type ReadConfigOutcome =
 
 /** Reads and validates a config (or the defaults when there is no file). Throws only for unreadable files. */
 export async function readConfig(cwd: string, explicit?: string): Promise<ReadConfigOutcome> {
-  const file = findConfigFile(cwd, explicit);
-  if (file === undefined) {
+  const found = findConfigFile(cwd, explicit);
+  if (found === undefined) {
     const config = configSchema.parse({ builtin: { workspace: '.', tools: 'read-only' } });
     return { ok: true, loaded: { directory: cwd, kind: 'default', config, locate: () => undefined } };
   }
+  const { file, notice } = found;
   const text = await readConfigText(file);
   // editors on Windows save UTF-8 with a byte order mark; it is not part of the document
   const parsed = parseText(file, text.replace(/^\uFEFF/, ''));
@@ -119,13 +128,22 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
     };
   }
   const record = document as Record<string, unknown>;
-  const directory = dirname(file);
+  const directory = configDirectory(file);
   if (isMcpFile(record, file)) {
     const mcpKey = MCP_FILE_KEYS.find((key) => key in record) ?? 'mcpServers';
     const config = configSchema.parse({});
     return {
       ok: true,
-      loaded: { file, directory, kind: 'mcp', config, mcpDocument: record, mcpKey, locate: parsed.locate },
+      loaded: {
+        file,
+        directory,
+        kind: 'mcp',
+        config,
+        mcpDocument: record,
+        mcpKey,
+        locate: parsed.locate,
+        ...(notice ? { notice } : {}),
+      },
     };
   }
   const result = configSchema.safeParse(
@@ -179,14 +197,24 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
       config,
       ...(config.mcpServers ? { mcpDocument: { mcpServers: config.mcpServers }, mcpKey: 'mcpServers' } : {}),
       locate: parsed.locate,
+      ...(notice ? { notice } : {}),
     },
   };
 }
 
+const noticed = new Set<string>();
+
 /** Reads the config for a command; invalid config ends the command with exit code 2. */
 export async function loadConfig(cwd: string, explicit?: string): Promise<LoadedConfig> {
   const outcome = await readConfig(cwd, explicit);
-  if (outcome.ok) return outcome.loaded;
+  if (outcome.ok) {
+    // once per process: which client file was read, so a silent choice cannot surprise anyone
+    if (outcome.loaded.notice && !noticed.has(outcome.loaded.notice)) {
+      noticed.add(outcome.loaded.notice);
+      process.stderr.write(`toolplane: ${outcome.loaded.notice}\n`);
+    }
+    return outcome.loaded;
+  }
   const first = outcome.issues[0] as ConfigIssue;
   const more = outcome.issues.length > 1 ? ` (and ${outcome.issues.length - 1} more)` : '';
   throw configError(

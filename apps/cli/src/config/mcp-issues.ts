@@ -2,6 +2,7 @@
 import type { McpConfigProblem } from '@toolplane/mcp-provider';
 import { type ConfigIssue, formatPath } from './issue.js';
 import type { ParsedText } from './positions.js';
+import { mcpLoadOptions } from './mcp-load-options.js';
 
 /** An MCP loader problem as a config issue at its place under `mcpServers`. */
 export function mcpProblemIssue(
@@ -31,7 +32,7 @@ export async function ownFormatIssues(
   locate: ParsedText['locate'],
 ): Promise<ConfigIssue[] | undefined> {
   const { loadMcpConfig } = await import('@toolplane/mcp-provider');
-  const options = { workspaceFolder: directory };
+  const options = mcpLoadOptions(servers, directory);
   const [strict, lenient] = await Promise.all([
     loadMcpConfig({ servers }, options),
     loadMcpConfig({ mcpServers: servers }, options),

@@ -5,6 +5,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { configError } from '../output/cli-error.js';
 import { withStartupTimeout } from './start-timeouts.js';
 import type { StrayOutputLog } from './stray-output.js';
+import { mcpLoadOptions } from '../config/mcp-load-options.js';
 
 /** A provider and where it came from in the config (for doctor and error messages). */
 export interface ConfiguredProvider {
@@ -38,7 +39,7 @@ export async function createProviders(
   const out: ConfiguredProvider[] = [];
   if (loaded.mcpDocument) {
     const { createMcpProviders, loadMcpConfig } = await import('@toolplane/mcp-provider');
-    const mcp = await loadMcpConfig(loaded.mcpDocument, { workspaceFolder: directory });
+    const mcp = await loadMcpConfig(loaded.mcpDocument, mcpLoadOptions(loaded.mcpDocument, directory));
     const key = loaded.mcpKey ?? 'mcpServers';
     const providers = createMcpProviders(withStartupTimeout(mcp, config.limits.startTimeoutMs), {
       ...(strayOutput ? { onEvent: strayOutput.onEvent } : {}),

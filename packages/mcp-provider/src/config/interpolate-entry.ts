@@ -6,6 +6,29 @@ const INTERPOLATED_LISTS = ['args'] as const;
 const INTERPOLATED_STRINGS = ['command', 'url', 'cwd', 'bearerToken', 'envFile'] as const;
 const INTERPOLATED_MAPS = ['env', 'headers'] as const;
 
+const INPUT = /^\$\{\s*input:([^}]*)\}$/;
+
+/**
+ * Why placeholders have no value, and how to give them one: a VS Code `${input:id}` (an input
+ * without a default, which VS Code would prompt for) by the context's `inputHint`, a variable
+ * by setting it or a default.
+ */
+function missingMessage(missing: readonly string[], context: InterpolationContext): string {
+  const inputs = missing.map((placeholder) => INPUT.exec(placeholder)?.[1]?.trim());
+  const variables = missing.filter((_, index) => inputs[index] === undefined);
+  const parts: string[] = [];
+  if (variables.length > 0)
+    parts.push(
+      `uses ${variables.join(', ')}, which has no value: set the variable or give a default with \${VAR:-default}`,
+    );
+  for (const id of inputs) {
+    if (id === undefined) continue;
+    const hint = context.inputHint?.(id) ?? "pass its value in the loader's `inputs` option";
+    parts.push(`uses \${input:${id}}, an input without a default (VS Code would prompt for it): ${hint}`);
+  }
+  return parts.join('; ');
+}
+
 /**
  * A server entry with `${...}` placeholders resolved in command, args, cwd, url, bearerToken,
  * envFile and the values of env and headers; a placeholder without a value is reported to
@@ -25,7 +48,7 @@ export function interpolateEntry(
         server,
         field,
         nested === undefined
-          ? `uses ${missing.join(', ')}, which has no value: set the variable or give a default with \${VAR:-default}`
+          ? missingMessage(missing, context)
           : `nests a placeholder in another (${nested}...), which is not supported: give a default as plain text (\${VAR:-default})`,
       ),
     );

@@ -5,6 +5,8 @@ export interface InterpolationContext {
   readonly userHome?: string;
   /** Values of VS Code `${input:id}` placeholders, by input id. */
   readonly inputs?: Readonly<Record<string, string>>;
+  /** How a user gives `${input:id}` a value, for the problem reported when it has none. */
+  readonly inputHint?: (id: string) => string;
 }
 
 /** Result of interpolating one string: the value, or the placeholders that did not resolve. */

@@ -26,6 +26,11 @@ export interface LoadMcpConfigOptions {
   readonly userHome?: string;
   /** Values for VS Code `${input:id}`; an input's `default` is used otherwise. */
   readonly inputs?: Readonly<Record<string, string>>;
+  /**
+   * How a user of your program gives an input without a default its value (`set MY_INPUT`),
+   * said in the problem reported for it. Default: pass it in `inputs`.
+   */
+  readonly inputHint?: (id: string) => string;
 }
 
 /** The servers of a config: the valid ones, and why the others cannot start. */
@@ -229,6 +234,7 @@ export async function loadMcpConfig(
     ...(options.workspaceFolder === undefined ? {} : { workspaceFolder: options.workspaceFolder }),
     ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
     inputs: { ...normalized.inputDefaults, ...options.inputs },
+    ...(options.inputHint === undefined ? {} : { inputHint: options.inputHint }),
   };
   const servers: Record<string, McpServerConfig> = {};
   const problems: McpConfigProblem[] = [];
