@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // The official suite, installed beside the project by tooling/ci/conformance.sh (it needs Node 22).
@@ -24,7 +25,8 @@ const started = new Set<ChildProcess>();
 let stopped = false;
 afterEach(() => {
   stopped = true;
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   started.clear();
 });
 
@@ -56,7 +58,7 @@ function runSuite(args: readonly string[]): Promise<string> {
     child.once('close', () => {
       clearTimeout(timer);
       started.delete(child);
-      resolve(output.replace(/\x1b\[[0-9;]*m/g, ''));
+      resolve(stripVTControlCharacters(output));
     });
   });
 }
@@ -80,7 +82,11 @@ interface ScenarioOutcome {
 function outcome(output: string): ScenarioOutcome {
   const figures = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
   if (!figures) return { passed: 0, total: 0, failed: 1, why: `no figures printed: ${output.slice(-1500)}` };
-  const failedChecks = output.split('Failed Checks:')[1]?.split(/\n\s*\n/)[0]?.trim() ?? '';
+  const failedChecks =
+    output
+      .split('Failed Checks:')[1]
+      ?.split(/\n\s*\n/)[0]
+      ?.trim() ?? '';
   return {
     passed: Number(figures[1]),
     total: Number(figures[2]),
@@ -107,7 +113,9 @@ describe('the official MCP conformance suite (auth/* client scenarios)', () => {
     "passes every auth scenario of 2025-11-25 and the 2025-03-26 back-compat ones with toolplane's OAuth client",
     async () => {
       if (!installed)
-        throw new Error(`the conformance suite is not installed in ${SUITE_DIR}: run tooling/ci/conformance.sh`);
+        throw new Error(
+          `the conformance suite is not installed in ${SUITE_DIR}: run tooling/ci/conformance.sh`,
+        );
       // the suite splits --command on spaces: a path with one would be cut in two
       const parts = [process.execPath, CLIENT];
       if (parts.some((part) => part.includes(' ')))
@@ -142,7 +150,10 @@ describe('the official MCP conformance suite (auth/* client scenarios)', () => {
       const failed = results.reduce((sum, result) => sum + result.failed, 0);
       const failing = [...outcomes]
         .filter(([, result]) => result.failed > 0)
-        .map(([name, result]) => `${name}: ${result.passed}/${result.total}, ${result.failed} failed\n${result.why}`);
+        .map(
+          ([name, result]) =>
+            `${name}: ${result.passed}/${result.total}, ${result.failed} failed\n${result.why}`,
+        );
       process.stdout.write(
         `conformance auth client checks (${outcomes.size} scenarios): Passed: ${passed}/${total}, ${failed} failed; run twice: ${rerun.join(', ') || 'none'}\n`,
       );

@@ -26,6 +26,12 @@ const whoami = async (p: McpProvider): Promise<string> => {
   return (result.content[0] as { text: string }).text;
 };
 
+const startError = (p: McpProvider): Promise<unknown> =>
+  (p.start?.(AbortSignal.timeout(20_000)) ?? Promise.resolve()).then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+
 describe('calls to a server behind OAuth', () => {
   it('without a login, starting fails at once with AUTH_REQUIRED and the login command, registering nothing', async () => {
     fixture = await startOAuthFixture();
@@ -85,6 +91,7 @@ describe('calls to a server behind OAuth', () => {
     fixture.revokeAll();
     const call = await provider.execute('whoami', {}, createToolContext());
     expect(call.ok).toBe(false);
+    expect(!call.ok && isAuthRequired(call.error)).toBe(true);
     expect(!call.ok && call.error.message).toContain('toolplane mcp login docs');
     expect(fixture.counts.refusedRefreshes).toBe(1);
     expect(fixture.counts.authorizations).toBe(1);
@@ -121,6 +128,72 @@ describe('calls to a server behind OAuth', () => {
     expect(fixture.counts.mcpCalls).toBe(0);
     await provider.close?.();
     await loginAsBrowser(auth, 'docs', fixture.mcpUrl, { scope: 'mcp:tools mcp:admin' });
+    expect(fixture.lastAuthorization.scope).toBe('mcp:tools mcp:admin');
+    provider = createMcpProvider('docs', { type: 'http', url: fixture.mcpUrl }, { auth });
+    await provider.start?.(AbortSignal.timeout(20_000));
+    expect(await whoami(provider)).toBe(`Bearer ${(await store.read('docs'))?.tokens?.access_token}`);
+  });
+
+  it('a refused refresh before the session opens fails the start with AUTH_REQUIRED and the login command', async () => {
+    fixture = await startOAuthFixture({ expiresIn: 30 });
+    const auth = createMcpAuth({ store: createMemoryTokenStore(), refreshLeewayMs: 120_000 });
+    await loginAsBrowser(auth, 'docs', fixture.mcpUrl);
+    fixture.revokeAll();
+    provider = createMcpProvider('docs', { type: 'http', url: fixture.mcpUrl }, { auth });
+    const error = await startError(provider);
+    expect(isAuthRequired(error)).toBe(true);
+    expect(isAuthRequired(error) && error.details.command).toBe('toolplane mcp login docs');
+    expect(fixture.counts.refusedRefreshes).toBe(1);
+    expect(fixture.counts.mcpCalls).toBe(0);
+  });
+
+  it('a refresh that never answers fails the start within the request timeout', async () => {
+    fixture = await startOAuthFixture({ expiresIn: 30, refreshFault: 'hang' });
+    const auth = createMcpAuth({
+      store: createMemoryTokenStore(),
+      refreshLeewayMs: 120_000,
+      requestTimeoutMs: 300,
+    });
+    await loginAsBrowser(auth, 'docs', fixture.mcpUrl);
+    provider = createMcpProvider('docs', { type: 'http', url: fixture.mcpUrl }, { auth });
+    const error = await startError(provider);
+    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect(String((error as Error).message)).toContain(`${fixture.origin}/token got no answer within 300 ms`);
+    expect(isAuthRequired(error)).toBe(false);
+    expect(fixture.counts.mcpCalls).toBe(0);
+  });
+
+  it('a refresh answered with a body that is not JSON fails the call with an error naming the token endpoint', async () => {
+    fixture = await startOAuthFixture({ refreshFault: 'garbage' });
+    const auth = createMcpAuth({ store: createMemoryTokenStore() });
+    await loginAsBrowser(auth, 'docs', fixture.mcpUrl);
+    provider = createMcpProvider('docs', { type: 'http', url: fixture.mcpUrl }, { auth });
+    await provider.start?.(AbortSignal.timeout(20_000));
+    fixture.expireAccessTokens();
+    const call = await provider.execute('whoami', {}, createToolContext());
+    expect(call.ok).toBe(false);
+    expect(!call.ok && call.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(!call.ok && call.error.message).toContain(`token endpoint ${fixture.origin}/token answered 200`);
+    expect(!call.ok && isAuthRequired(call.error)).toBe(false);
+    expect(fixture.counts.authorizations).toBe(1);
+  });
+
+  it('a call that meets insufficient_scope fails with AUTH_REQUIRED naming the wider scope, which the next login asks for', async () => {
+    fixture = await startOAuthFixture({ requiredScope: 'mcp:admin', requiredScopeFor: 'tools/call' });
+    const store = createMemoryTokenStore();
+    const auth = createMcpAuth({ store });
+    await loginAsBrowser(auth, 'docs', fixture.mcpUrl);
+    provider = createMcpProvider('docs', { type: 'http', url: fixture.mcpUrl }, { auth });
+    await provider.start?.(AbortSignal.timeout(20_000));
+    const call = await provider.execute('whoami', {}, createToolContext());
+    if (call.ok || !isAuthRequired(call.error)) throw new Error(`not AUTH_REQUIRED: ${JSON.stringify(call)}`);
+    expect(call.error.details).toMatchObject({
+      command: 'toolplane mcp login docs',
+      scope: 'mcp:tools mcp:admin',
+    });
+    await provider.close?.();
+    await loginAsBrowser(auth, 'docs', fixture.mcpUrl);
+    expect(fixture.counts.authorizations).toBe(2);
     expect(fixture.lastAuthorization.scope).toBe('mcp:tools mcp:admin');
     provider = createMcpProvider('docs', { type: 'http', url: fixture.mcpUrl }, { auth });
     await provider.start?.(AbortSignal.timeout(20_000));

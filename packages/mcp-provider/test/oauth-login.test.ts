@@ -102,10 +102,28 @@ describe('logging in to a remote MCP server', () => {
     expect((await store.read('docs'))?.tokens).toBeUndefined();
   });
 
-  it('a token endpoint that answers garbage fails the login and stores no token', async () => {
+  it('a token endpoint that answers garbage fails the login with PROVIDER_UNAVAILABLE naming it, storing no token', async () => {
     fixture = await startOAuthFixture({ tokenGarbage: true });
     const { store, auth } = await fileAuth();
-    await expect(loginAsBrowser(auth, 'docs', fixture.mcpUrl)).rejects.toThrow();
+    const error = await loginAsBrowser(auth, 'docs', fixture.mcpUrl).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect(String((error as Error).message)).toContain(`token endpoint ${fixture.origin}/token answered 200`);
+    expect(String((error as Error).message)).toContain('not a token response');
+    expect((await store.read('docs'))?.tokens).toBeUndefined();
+  });
+
+  it('a token endpoint that answers 503 fails the login with PROVIDER_UNAVAILABLE, not a login prompt', async () => {
+    fixture = await startOAuthFixture({ tokenStatus: 503 });
+    const { store, auth } = await fileAuth();
+    const error = await loginAsBrowser(auth, 'docs', fixture.mcpUrl).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', retryable: true });
+    expect(String((error as Error).message)).toContain(`token endpoint ${fixture.origin}/token answered 503`);
     expect((await store.read('docs'))?.tokens).toBeUndefined();
   });
 

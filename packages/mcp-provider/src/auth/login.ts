@@ -7,6 +7,7 @@ import { stepUpScope } from './challenge.js';
 import type { McpAuth } from './mcp-auth.js';
 import { probeAuth } from './probe.js';
 import { StoreOAuthProvider } from './store-provider.js';
+import { tokenEndpointFetch } from './token-endpoint-fetch.js';
 
 /** What the redirect to the loopback listener carried. */
 export interface McpAuthRedirect {
@@ -51,7 +52,9 @@ const denied = (server: string, message: string, details: Record<string, unknown
  */
 export async function loginMcpServer(options: McpLoginOptions): Promise<McpLoginResult> {
   const { auth: settings, server, serverUrl } = options;
-  const fetchFn = authTimeoutFetch(options.fetch ?? fetch, settings.requestTimeoutMs);
+  const fetchFn = tokenEndpointFetch(
+    authTimeoutFetch(options.fetch ?? fetch, settings.requestTimeoutMs),
+  ).fetch;
   const probe = await probeAuth(serverUrl, fetchFn);
   const previous = await settings.read(server);
   const sameUrl = previous?.serverUrl === serverUrl;

@@ -8,6 +8,7 @@ import { challengeFetch } from './challenge-fetch.js';
 import type { McpAuth } from './mcp-auth.js';
 import { refreshIfExpiring } from './refresh.js';
 import { StoreOAuthProvider } from './store-provider.js';
+import { tokenEndpointFetch } from './token-endpoint-fetch.js';
 
 /** What a remote transport needs for OAuth: the SDK's provider and a bounded fetch. */
 export interface RemoteAuth {
@@ -27,7 +28,7 @@ export async function prepareRemoteAuth(
   serverUrl: string,
   base: typeof fetch,
 ): Promise<RemoteAuth> {
-  const fetchFn = authTimeoutFetch(base, settings.requestTimeoutMs);
+  const tokenFetch = tokenEndpointFetch(authTimeoutFetch(base, settings.requestTimeoutMs));
   const command = settings.loginCommand(server);
   const explain = (error: unknown): unknown => {
     if (ToolError.isInstance(error)) return error;
@@ -45,13 +46,16 @@ export async function prepareRemoteAuth(
     return error;
   };
   try {
-    await refreshIfExpiring(settings, server, serverUrl, fetchFn);
+    await refreshIfExpiring(settings, server, serverUrl, tokenFetch);
   } catch (error) {
     throw explain(error);
   }
   return {
-    authProvider: new StoreOAuthProvider(settings, server, serverUrl, { kind: 'call' }),
-    fetch: challengeFetch(settings, server, serverUrl, fetchFn),
+    authProvider: new StoreOAuthProvider(settings, server, serverUrl, {
+      kind: 'call',
+      tokenFailure: tokenFetch.takeFailure,
+    }),
+    fetch: challengeFetch(settings, server, serverUrl, tokenFetch.fetch),
     explain,
   };
 }

@@ -11,7 +11,11 @@ import type { McpAuthRecord } from './token-store.js';
 
 /** How the provider is used: inside calls (never interactive) or by a login. */
 export type StoreProviderMode =
-  | { readonly kind: 'call' }
+  | {
+      readonly kind: 'call';
+      /** Why the last token request failed when a login would not cure it (reported instead). */
+      readonly tokenFailure?: () => Error | undefined;
+    }
   | {
       readonly kind: 'login';
       readonly redirectUrl: string;
@@ -67,7 +71,12 @@ export class StoreOAuthProvider implements OAuthClientProvider {
   }
 
   state(): string {
-    if (this.mode.kind !== 'login') throw this.required('a call cannot start a login');
+    // the SDK asks for a new authorization after any failed refresh: a broken token endpoint
+    // is reported as itself, since a login would meet the same endpoint
+    if (this.mode.kind !== 'login')
+      throw (
+        this.mode.tokenFailure?.() ?? this.required('the stored token expired and could not be refreshed')
+      );
     return this.mode.state;
   }
 

@@ -12,6 +12,8 @@ export interface OAuthFixtureOptions {
   readonly tokenHangs?: boolean;
   /** The token endpoint answers 200 with a body that is not JSON. */
   readonly tokenGarbage?: boolean;
+  /** The token endpoint answers this status with an OAuth `server_error` body. */
+  readonly tokenStatus?: number;
   /** The protected resource metadata names this `resource` (another origin: refused by clients). */
   readonly resourceOverride?: string;
   /** The redirect carries this state instead of the one sent. */
@@ -22,6 +24,10 @@ export interface OAuthFixtureOptions {
   readonly challengeScope?: string;
   /** MCP requests need a token granted this scope, else 403 `insufficient_scope` (step-up). */
   readonly requiredScope?: string;
+  /** Only requests of this JSON-RPC method need {@link requiredScope} (default: every request). */
+  readonly requiredScopeFor?: string;
+  /** Refresh grants never answer (`hang`) or answer 200 with a body that is not JSON (`garbage`). */
+  readonly refreshFault?: 'hang' | 'garbage';
 }
 
 interface Client {
@@ -162,8 +168,15 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
 
   const handleToken = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const form = new URLSearchParams(await readText(req));
-    if (options.tokenHangs) return; // never answers; close() ends the connection
-    if (options.tokenGarbage) {
+    const refreshing = form.get('grant_type') === 'refresh_token';
+    // never answers; close() ends the connection
+    if (options.tokenHangs || (refreshing && options.refreshFault === 'hang')) return;
+    if (options.tokenStatus !== undefined)
+      return json(res, options.tokenStatus, {
+        error: 'server_error',
+        error_description: 'the database is down',
+      });
+    if (options.tokenGarbage || (refreshing && options.refreshFault === 'garbage')) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json</html>');
       return;
     }
@@ -237,7 +250,12 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
         .end();
       return;
     }
-    const needed = options.requiredScope;
+    const text = await readText(req);
+    const body = text ? (JSON.parse(text) as { method?: unknown }) : undefined;
+    const needed =
+      options.requiredScopeFor === undefined || body?.method === options.requiredScopeFor
+        ? options.requiredScope
+        : undefined;
     if (needed && !(scopes.get(bearer) ?? '').split(' ').includes(needed)) {
       res
         .writeHead(403, {
@@ -257,8 +275,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       void server.close();
     });
     await server.connect(transport);
-    const text = await readText(req);
-    await transport.handleRequest(req, res, text ? JSON.parse(text) : undefined);
+    await transport.handleRequest(req, res, body);
   };
 
   const http: Server = createServer((req, res) => {
