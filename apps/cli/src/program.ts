@@ -196,12 +196,20 @@ names the config file and the setting that allows them.`,
       "let the document's OAuth2 tokenUrl be on this origin, besides the API's own (repeatable)",
       collect,
     )
+    .option(
+      '--header <name:value>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VAR} syntax of a header value
+      "send this header with every imported tool's request; ${VAR} is read from the environment at each call (repeatable)",
+      collect,
+    )
     .option('--out <file>', 'write the tool config here (.json or .yaml); default: print it', once('--out'))
     .option('--json', 'print a JSON summary instead of text')
     .addHelpText(
       'after',
       examples([
         'toolplane openapi import ./petstore.yaml --tag pet --out petstore.tools.yaml',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell example with the ${VAR} syntax
+        "toolplane openapi import ./api.github.com.json --tag issues --header 'Authorization: Bearer ${GITHUB_TOKEN}' --out github.tools.json",
         'toolplane openapi import https://example.com/openapi.json --namespace example --out example.tools.json',
       ]),
     )

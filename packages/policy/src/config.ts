@@ -4,7 +4,7 @@ import type { FindingCategory } from './shell/index.js';
 
 /**
  * A reference to tools in allow, deny and profile lists: an exact public name (`read`), a
- * name pattern with `*` (`mcp__github__*`), or a group (`group:fs`, `group:mcp:github`).
+ * name pattern with `*` (`github__*`), or a group (`group:fs`, `group:mcp:github`).
  */
 export type ToolRef = string;
 
@@ -66,7 +66,7 @@ export interface CommandRulesConfig {
  * @example
  * const config: PolicyConfig = {
  *   profile: 'coding',
- *   deny: ['mcp__github__delete_*'],
+ *   deny: ['github__delete_*'],
  *   agents: { reviewer: { allow: ['group:fs', 'group:web'] } },
  *   commands: { allow: ['git status', 'git diff *', 'npm test'] },
  * };

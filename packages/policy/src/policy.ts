@@ -34,7 +34,7 @@ function viewKey(view: ToolView, lists: CompiledLists): string {
  * profiles, empty references or bad command patterns.
  *
  * @example
- * const policy = createPolicy({ profile: 'coding', deny: ['mcp__github__delete_*'] });
+ * const policy = createPolicy({ profile: 'coding', deny: ['github__delete_*'] });
  * const visible = policy.filter(registry, { principal: { agentId: 'coder' }, session: { id: 's1', depth: 0 } });
  */
 export function createPolicy(config: PolicyConfig, options: PolicyOptions = {}): Policy {

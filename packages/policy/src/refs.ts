@@ -14,7 +14,7 @@ export interface RefSet {
 const GROUP_PREFIX = 'group:';
 
 /**
- * Compiles references (`read`, `mcp__github__*`, `group:fs`) into sets and prefix maps, so
+ * Compiles references (`read`, `github__*`, `group:fs`) into sets and prefix maps, so
  * matching a tool costs a few hash lookups whatever the list length; other patterns are tried
  * one by one with {@link globMatcher} (linear in the name, never backtracking).
  */
@@ -37,7 +37,7 @@ export function compileRefs(refs: readonly ToolRef[] | undefined, where: string)
     } else if (/[*?]/.test(ref)) patterns.push(ref);
     else names.set(ref, ref);
   }
-  // `prefix*` patterns (the common case: `mcp__github__*`) are looked up by prefix length in
+  // `prefix*` patterns (the common case: `github__*`) are looked up by prefix length in
   // maps; only the other patterns go through one combined regular expression.
   const prefixes = new Map<number, Map<string, ToolRef>>();
   const others: { ref: ToolRef; matches: (name: string) => boolean }[] = [];

@@ -8,6 +8,7 @@ import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { EXIT_CODES } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { mcpLoadOptions } from '../config/mcp-load-options.js';
+import { withSharedHeaders } from '../runtime/shared-headers.js';
 
 /** Problems of MCP server entries (commands, types, unset variables), with their positions. */
 async function mcpIssues(
@@ -57,7 +58,10 @@ async function deepIssues(loaded: LoadedConfig): Promise<ConfigIssue[]> {
     for (const [index, entry] of config.rest.entries()) {
       try {
         const tools = entry.file === undefined ? entry.tools : await readToolConfig(at(entry.file));
-        const provider = createRestProvider({ namespace: entry.namespace, tools: (tools ?? {}) as never });
+        const provider = createRestProvider({
+          namespace: entry.namespace,
+          tools: withSharedHeaders(tools ?? {}, entry.headers) as never,
+        });
         await provider.close?.();
       } catch (error) {
         add(['rest', index, entry.file === undefined ? 'tools' : 'file'], errorMessage(error));
@@ -105,11 +109,21 @@ export async function configValidate(context: CommandContext, options: { json?: 
       )),
     );
   const file = outcome.ok ? outcome.loaded.file : outcome.file;
+  // entries that are valid but name no tool: warnings, which need the providers' tool names
+  const warnings =
+    outcome.ok && outcome.loaded.file && issues.length === 0
+      ? [
+          ...(await (await import('./variable-warnings.js')).unsetVariableWarnings(outcome.loaded)),
+          ...(await (await import('./policy-pattern-warnings.js')).policyPatternWarnings(outcome.loaded)),
+        ]
+      : [];
   if (options.json) {
-    writeJson(context.stdout, { file: file ?? null, valid: issues.length === 0, issues });
+    writeJson(context.stdout, { file: file ?? null, valid: issues.length === 0, issues, warnings });
     return issues.length === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
   }
   const style = createStyle(context.stdout);
+  for (const warning of warnings)
+    writeLine(context.stdout, `${style.yellow('warning:')} ${formatIssue(warning, context.cwd)}`);
   if (issues.length > 0) {
     for (const issue of issues) writeLine(context.stdout, formatIssue(issue, context.cwd));
     writeLine(context.stdout, style.red(`${issues.length} problem(s) in ${file}`));

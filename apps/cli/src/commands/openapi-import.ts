@@ -5,6 +5,7 @@ import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { terminalLine } from '../output/terminal-text.js';
+import { variableNames } from '../config/provider-variables.js';
 import { cliDiagnosticLine, emptyImportDiagnostic, libraryWarning } from './openapi-diagnostics.js';
 
 function defaultNamespace(source: string): string {
@@ -16,6 +17,24 @@ function defaultNamespace(source: string): string {
     .replace(/[^A-Za-z0-9_-]+/g, '_')
     .replace(/^_+|_+$/g, '');
   return sanitizeToolName(stem.toLowerCase() || 'api').slice(0, 32);
+}
+
+/** `--header 'Authorization: Bearer ${TOKEN}'` as a headers object; undefined when none is given. */
+function parseHeaders(values: readonly string[]): Record<string, string> | undefined {
+  if (values.length === 0) return undefined;
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    const name = colon === -1 ? '' : value.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw usageError(
+        `--header ${JSON.stringify(value)} is not "name: value"`,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VAR} syntax of a header value, shown to the user
+        "write it as --header 'Authorization: Bearer ${GITHUB_TOKEN}' (quote it so the shell leaves ${...} alone)",
+      );
+    headers[name.toLowerCase()] = value.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 /** Symbolic links followed at most, as the kernel does before it says ELOOP. */
@@ -52,6 +71,7 @@ export async function openapiImport(
     tag?: string[];
     baseUrl?: string;
     allowTokenOrigin?: string[];
+    header?: string[];
     out?: string;
     json?: boolean;
   },
@@ -64,6 +84,7 @@ export async function openapiImport(
       `--out ${options.out} must end in .json, .yaml or .yml`,
       'the extension picks the format',
     );
+  const headers = parseHeaders(options.header ?? []);
   const { importOpenApi, writeToolConfig } = await import('@toolplane/rest-openapi');
   const location = /^https?:\/\//.test(source) ? source : resolve(context.cwd, source);
   let imported: Awaited<ReturnType<typeof importOpenApi>>;
@@ -73,6 +94,7 @@ export async function openapiImport(
       ...(options.tag?.length ? { include: { tags: options.tag } } : {}),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       ...(options.allowTokenOrigin?.length ? { allowedTokenOrigins: options.allowTokenOrigin } : {}),
+      ...(headers ? { toolDefaults: { headers } } : {}),
     });
   } catch (error) {
     if (ToolError.isInstance(error))
@@ -139,11 +161,14 @@ export async function openapiImport(
       );
     });
   const shownOut = out ? relative(context.cwd, out) || out : undefined;
+  // what the written config reads at each call: a person sets these before calling a tool
+  const variables = variableNames(imported.tools);
   if (options.json) {
     writeJson(context.stdout, {
       namespace,
       info: imported.info,
       tools: names,
+      variables,
       warnings,
       diagnostics: imported.diagnostics,
       ...(shownOut ? { out: shownOut } : { config: { tools: imported.tools } }),
@@ -161,6 +186,11 @@ export async function openapiImport(
   if (names.length > 20) writeLine(context.stderr, `  … and ${names.length - 20} more`);
   for (const warning of warnings)
     writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(warning)}`);
+  if (variables.length > 0)
+    writeLine(
+      context.stderr,
+      `the tool config reads these environment variables at each call: ${terminalLine(variables.join(', '))} (set them where toolplane runs; \`toolplane config validate\` warns about unset ones)`,
+    );
   if (shownOut)
     writeLine(
       context.stderr,

@@ -1,5 +1,7 @@
 import { riskOf } from '@toolplane/core';
+import { formatPath } from '../config/issue.js';
 import { loadConfig } from '../config/load.js';
+import { unmatchedPolicyPatterns } from '../config/policy-pattern-issues.js';
 import { type CommandContext, writeJson, writeLine } from '../context.js';
 import { CliError, EXIT_CODES } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
@@ -86,6 +88,10 @@ export async function toolsList(
       );
     // operations an OpenAPI import skipped: the model will not see them, so say why
     for (const line of warningLines(runtime.providers)) warn(line);
+    // a policy entry that names no tool changes nothing: a renamed tool, a misspelt name
+    const names = runtime.orchestrator.listRegistered().map((tool) => tool.name);
+    for (const unmatched of unmatchedPolicyPatterns(loaded.config.policy, names, [...failedNames]))
+      warn(`${formatPath(unmatched.path)}: ${unmatched.message}`);
     for (const hidden of hiddenProviders(runtime, view))
       writeLine(context.stderr, `${errorStyle.dim('note:')} ${terminalLine(hiddenProviderLine(hidden))}`);
     return EXIT_CODES.ok;

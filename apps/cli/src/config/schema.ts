@@ -28,6 +28,8 @@ const restProviderSchema = z
     namespace,
     tools: z.record(z.string(), restToolSchema).optional(),
     file: z.string().min(1).optional(),
+    /** Sent with every tool's request (a tool's own header of that name wins); `${VAR}` is read at each call. */
+    headers: z.record(z.string(), z.string()).optional(),
     timeoutMs: positiveMs.optional(),
     maxResponseBytes: z.number().int().positive().optional(),
   })
@@ -63,6 +65,8 @@ const openApiProviderSchema = z.strictObject({
   envPrefix: z.string().optional(),
   credentials: z.record(z.string(), schemeCredentials).optional(),
   allowedTokenOrigins: z.array(z.string()).optional(),
+  /** Sent with every imported operation's request (`Authorization: Bearer ${GITHUB_TOKEN}`). */
+  headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: positiveMs.optional(),
 });
 

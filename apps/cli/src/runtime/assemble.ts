@@ -78,6 +78,8 @@ export async function assembleRuntime(loaded: LoadedConfig, options: AssembleOpt
       ...(options.approvals ? { approvals: options.approvals } : {}),
     }),
   );
+  if (providers.some((configured) => configured.variables !== undefined))
+    orchestrator.use((await import('./missing-variable.js')).missingVariableMiddleware(providers));
   const { createScrubber, scrubberMiddleware } = await import('@toolplane/scrubber');
   const secrets = (scrubberConfig.secretEnv ?? [])
     .map((name) => process.env[name])

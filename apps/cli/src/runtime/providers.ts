@@ -6,6 +6,12 @@ import { configError } from '../output/cli-error.js';
 import { withStartupTimeout } from './start-timeouts.js';
 import type { StrayOutputLog } from './stray-output.js';
 import { mcpLoadOptions } from '../config/mcp-load-options.js';
+import {
+  type ConfigVariable,
+  openApiEntryVariables,
+  restEntryVariables,
+} from '../config/provider-variables.js';
+import { withSharedHeaders } from './shared-headers.js';
 
 /** A provider and where it came from in the config (for doctor and error messages). */
 export interface ConfiguredProvider {
@@ -14,6 +20,8 @@ export interface ConfiguredProvider {
   readonly source: string;
   /** Run after the provider closed: the built-in tools' sandbox goes with it. */
   readonly dispose?: () => Promise<void>;
+  /** The environment variables its config entry reads (REST and OpenAPI), and where. */
+  readonly variables?: readonly ConfigVariable[];
 }
 
 /** What the MCP client offers its servers (elicitation, sampling, roots): a gateway's bridge. */
@@ -65,11 +73,17 @@ export async function createProviders(
         entry.file === undefined ? (entry.tools ?? {}) : await rest.readToolConfig(at(entry.file));
       const provider = rest.createRestProvider({
         namespace: entry.namespace,
-        tools: tools as Parameters<typeof rest.createRestProvider>[0]['tools'],
+        tools: withSharedHeaders(tools, entry.headers) as Parameters<
+          typeof rest.createRestProvider
+        >[0]['tools'],
         ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
         ...(entry.maxResponseBytes ? { maxResponseBytes: entry.maxResponseBytes } : {}),
       });
-      out.push({ provider, source: `rest[${index}]` });
+      out.push({
+        provider,
+        source: `rest[${index}]`,
+        variables: restEntryVariables(config, index, entry.file === undefined ? undefined : tools),
+      });
     }
     for (const [index, entry] of (config.openapi ?? []).entries()) {
       const provider = rest.createOpenApiProvider(at(entry.source), {
@@ -82,8 +96,10 @@ export async function createProviders(
         ...(entry.credentials ? { credentials: entry.credentials } : {}),
         ...(entry.allowedTokenOrigins ? { allowedTokenOrigins: entry.allowedTokenOrigins } : {}),
         ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
+        // the importer pins these headers on every operation (and asks the model for none of them)
+        ...(entry.headers ? { toolDefaults: { headers: entry.headers } } : {}),
       });
-      out.push({ provider, source: `openapi[${index}]` });
+      out.push({ provider, source: `openapi[${index}]`, variables: openApiEntryVariables(config, index) });
     }
   }
   if (config.builtin) {
