@@ -16,6 +16,7 @@ import { JAIL_WORKSPACE, bwrapArguments } from './bwrap-arguments.js';
 import { type BwrapExecutorOptions, DEFAULT_SYSTEM_PATHS } from './bwrap-options.js';
 import { BwrapProcess } from './bwrap-process.js';
 import { CgroupPool, type CommandCgroup } from './cgroup-limits.js';
+import { type Launched, MOUNT_ATTEMPTS, relaunchWhenSourceVanished } from './relaunch.js';
 
 /** An {@link Executor} backed by bubblewrap jails. */
 export interface BwrapExecutor extends Executor {
@@ -114,69 +115,84 @@ export function createBwrapExecutor(options: BwrapExecutorOptions): BwrapExecuto
       } catch (error) {
         return failedProcess(error);
       }
-      // Held until the jail is gone: its mount namespace ends with its last process.
-      const layout = placeholders.acquire();
-      const jail = bwrapArguments({
-        workspace,
-        workingDir,
-        systemPaths,
-        protectedMounts: layout.mounts,
-        tmpBytes: limits.tmpBytes,
-        uid: inside.uid,
-        gid: inside.gid,
-      });
-      const cgroup = cgroups?.acquire();
-      // The jail waits on fd 4 until it is in its cgroup (and bridged to the proxy).
-      const block = allowList || cgroup ? ['--block-fd', '4'] : [];
-      const bwrap = [bwrapPath, ...jail, '--info-fd', '3', ...block, '--', '/bin/sh', '-c', request.command];
-      const dropped = dropTo
-        ? [
-            'setpriv',
-            `--reuid=${dropTo.uid}`,
-            `--regid=${dropTo.gid}`,
-            '--clear-groups',
-            '--no-new-privs',
-            ...bwrap,
-          ]
-        : bwrap;
-      const argv = dropped;
-      const timeoutMs =
-        request.timeoutMs !== undefined && request.timeoutMs > 0
-          ? request.timeoutMs
-          : (options.defaultTimeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS);
-      const process = new BwrapProcess(request, {
-        argv,
-        env: {
-          ...sandboxEnvironment(request.env, envAllowList, fixedEnv),
-          ...(allowList ? proxyEnvironment() : {}),
-          PWD: workingDir,
-        },
-        timeoutMs,
-        maxOutputBytes: request.maxOutputBytes ?? options.defaultMaxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-        limits,
-        cgroup,
-        ...(cgroups ? { releaseCgroup: (used: CommandCgroup) => cgroups.release(used) } : {}),
-        networkNone: allowList === undefined,
-        bwrapPath,
-        ...(allowList
-          ? {
-              bridge: async (jailPid: number) => {
-                const running = await proxyFor(allowList);
-                const forwarder = await startNamespaceForwarder(jailPid, running.socketPath);
-                return () => forwarder.stop();
-              },
-              refusedSince: (since: number) => refused?.refusedSince(since) ?? [],
-            }
-          : {}),
-      });
-      running.add(process);
-      void process.done
-        .finally(() => {
-          running.delete(process);
-          layout.release();
-        })
-        .catch(() => undefined);
-      return process;
+      // One jail; launched again when a protected path's placeholder, made by another process
+      // and found here, was removed by it before bwrap mounted it (the next layout makes its own).
+      const launch = (): Launched => {
+        // Held until the jail is gone: its mount namespace ends with its last process.
+        const layout = placeholders.acquire();
+        const jail = bwrapArguments({
+          workspace,
+          workingDir,
+          systemPaths,
+          protectedMounts: layout.mounts,
+          tmpBytes: limits.tmpBytes,
+          uid: inside.uid,
+          gid: inside.gid,
+        });
+        const cgroup = cgroups?.acquire();
+        // The jail waits on fd 4 until it is in its cgroup (and bridged to the proxy).
+        const block = allowList || cgroup ? ['--block-fd', '4'] : [];
+        const bwrap = [
+          bwrapPath,
+          ...jail,
+          '--info-fd',
+          '3',
+          ...block,
+          '--',
+          '/bin/sh',
+          '-c',
+          request.command,
+        ];
+        const dropped = dropTo
+          ? [
+              'setpriv',
+              `--reuid=${dropTo.uid}`,
+              `--regid=${dropTo.gid}`,
+              '--clear-groups',
+              '--no-new-privs',
+              ...bwrap,
+            ]
+          : bwrap;
+        const argv = dropped;
+        const timeoutMs =
+          request.timeoutMs !== undefined && request.timeoutMs > 0
+            ? request.timeoutMs
+            : (options.defaultTimeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS);
+        const process = new BwrapProcess(request, {
+          argv,
+          env: {
+            ...sandboxEnvironment(request.env, envAllowList, fixedEnv),
+            ...(allowList ? proxyEnvironment() : {}),
+            PWD: workingDir,
+          },
+          timeoutMs,
+          maxOutputBytes: request.maxOutputBytes ?? options.defaultMaxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+          limits,
+          cgroup,
+          ...(cgroups ? { releaseCgroup: (used: CommandCgroup) => cgroups.release(used) } : {}),
+          networkNone: allowList === undefined,
+          bwrapPath,
+          ...(allowList
+            ? {
+                bridge: async (jailPid: number) => {
+                  const running = await proxyFor(allowList);
+                  const forwarder = await startNamespaceForwarder(jailPid, running.socketPath);
+                  return () => forwarder.stop();
+                },
+                refusedSince: (since: number) => refused?.refusedSince(since) ?? [],
+              }
+            : {}),
+        });
+        running.add(process);
+        void process.done
+          .finally(() => {
+            running.delete(process);
+            layout.release();
+          })
+          .catch(() => undefined);
+        return { process, sources: new Set(layout.mounts.map((mount) => mount.hostPath)) };
+      };
+      return relaunchWhenSourceVanished(launch, MOUNT_ATTEMPTS);
     },
     async close() {
       closed = true;

@@ -40,6 +40,9 @@ function send(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** What bwrap prints when it cannot set a jail up (a mount source missing, a bad option...). */
+const BWRAP_SETUP_FAILED = /^bwrap: /m;
+
 /** Why bwrap could not set the jail up, from what it printed, as an error a person can act on. */
 export function bwrapSetupError(stderr: string, exitCode: number | null, bwrapPath = 'bwrap'): Error {
   const text = stderr.trim().split('\n').slice(-3).join(' ');
@@ -201,7 +204,12 @@ export class BwrapProcess implements ExecProcess {
           unbridge?.();
           if (bridgeError !== undefined) {
             this.giveBackCgroup();
-            reject(bridgeError);
+            // the jail died setting up before it could be joined: what bwrap said is the cause
+            reject(
+              BWRAP_SETUP_FAILED.test(stderr.text())
+                ? bwrapSetupError(stderr.text(), exitCode, launch.bwrapPath)
+                : bridgeError,
+            );
             return;
           }
           const oomKilled = (launch.cgroup?.oomKills() ?? 0) > this.oomBaseline;
