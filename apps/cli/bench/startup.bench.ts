@@ -1,17 +1,19 @@
 // Start-up of the built `toolplane` binary against bare `node -e ''`, and the cost of the MCP
-// gateway per call against the raw SDK client talking to the same server. Run after a build:
+// gateway (`serve mcp` over stdio and over HTTP, default policy and scrubber on) per call and
+// with 16 calls in flight, against the raw SDK client talking to the same server. Run after a build:
 // pnpm --filter @toolplane/cli bench
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { result, timeInterleaved } from '@toolplane/bench';
+import { directHttpClient, httpGatewayClient, runInFlight, stdioClient } from './gateway-clients.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/mcp-server.mjs', import.meta.url));
+const HTTP_ECHO = fileURLToPath(new URL('./echo-http-server.mjs', import.meta.url));
 
 function run(args: readonly string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -28,70 +30,114 @@ function run(args: readonly string[], cwd: string): Promise<void> {
 }
 
 const ms = (us: number): number => us / 1000;
+/** Calls in flight at once for the throughput figures, and calls per timed round. */
+const IN_FLIGHT = 16;
+const BURST = 64;
 const dir = await mkdtemp(join(tmpdir(), 'toolplane-cli-bench-'));
 try {
-  const startup = await timeInterleaved(
-    {
-      'node-e': { fn: () => run(['-e', ''], dir), batch: 1 },
-      help: { fn: () => run([BIN, '--help'], dir), batch: 1 },
-      version: { fn: () => run([BIN, '--version'], dir), batch: 1 },
-      'tools-list': { fn: () => run([BIN, 'tools', 'list', '--json'], dir), batch: 1 },
-    },
-    { rounds: 15, warmupRounds: 2 },
-  );
-  const base = startup['node-e']?.medianUs ?? Number.NaN;
-  for (const [name, stats] of Object.entries(startup)) {
-    console.log(
-      `${name.padEnd(12)} median ${ms(stats.medianUs).toFixed(1)} ms  p99 ${ms(stats.p99Us).toFixed(1)} ms`,
+  // `--gateway-only` skips the start-up figures (for profiling the gateway)
+  if (!process.argv.includes('--gateway-only')) {
+    const startup = await timeInterleaved(
+      {
+        'node-e': { fn: () => run(['-e', ''], dir), batch: 1 },
+        help: { fn: () => run([BIN, '--help'], dir), batch: 1 },
+        version: { fn: () => run([BIN, '--version'], dir), batch: 1 },
+        'tools-list': { fn: () => run([BIN, 'tools', 'list', '--json'], dir), batch: 1 },
+      },
+      { rounds: 15, warmupRounds: 2 },
     );
+    const base = startup['node-e']?.medianUs ?? Number.NaN;
+    for (const [name, stats] of Object.entries(startup)) {
+      console.log(
+        `${name.padEnd(12)} median ${ms(stats.medianUs).toFixed(1)} ms  p99 ${ms(stats.p99Us).toFixed(1)} ms`,
+      );
+    }
+    result('cli/startup-node-e', ms(base), 'ms');
+    result('cli/startup-help', ms(startup.help?.medianUs ?? Number.NaN), 'ms', {
+      baseline: 'node-e',
+      ratio: (startup.help?.medianUs ?? Number.NaN) / base,
+    });
+    result('cli/startup-help-overhead', ms((startup.help?.medianUs ?? Number.NaN) - base), 'ms');
+    result('cli/tools-list-no-config', ms(startup['tools-list']?.medianUs ?? Number.NaN), 'ms', {
+      baseline: 'node-e',
+      ratio: (startup['tools-list']?.medianUs ?? Number.NaN) / base,
+    });
   }
-  result('cli/startup-node-e', ms(base), 'ms');
-  result('cli/startup-help', ms(startup.help?.medianUs ?? Number.NaN), 'ms', {
-    baseline: 'node-e',
-    ratio: (startup.help?.medianUs ?? Number.NaN) / base,
-  });
-  result('cli/startup-help-overhead', ms((startup.help?.medianUs ?? Number.NaN) - base), 'ms');
-  result('cli/tools-list-no-config', ms(startup['tools-list']?.medianUs ?? Number.NaN), 'ms', {
-    baseline: 'node-e',
-    ratio: (startup['tools-list']?.medianUs ?? Number.NaN) / base,
-  });
-
   await writeFile(
     join(dir, 'toolplane.config.json'),
     JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [FIXTURE] } } }),
   );
-  const direct = new Client({ name: 'bench', version: '1.0.0' });
-  await direct.connect(
-    new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' }),
-  );
-  const gateway = new Client({ name: 'bench', version: '1.0.0' });
-  await gateway.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', 'mcp', '--stdio'],
-      cwd: dir,
-      stderr: 'ignore',
-    }),
-  );
-  const calls = await timeInterleaved(
-    {
-      direct: { fn: () => direct.callTool({ name: 'echo', arguments: { message: 'hi' } }), batch: 20 },
-      gateway: {
-        fn: () => gateway.callTool({ name: 'fixture__echo', arguments: { message: 'hi' } }),
-        batch: 20,
+  const direct = await stdioClient([FIXTURE], dir);
+  const viaStdio = await stdioClient([BIN, 'serve', 'mcp', '--stdio'], dir);
+  const viaHttp = await httpGatewayClient([BIN, 'serve', 'mcp'], dir);
+  const directHttp = await directHttpClient(HTTP_ECHO);
+  try {
+    const echo = (client: Client, name: string) => () =>
+      client.callTool({ name, arguments: { message: 'hi' } });
+    const directEcho = echo(direct.client, 'echo');
+    const stdioEcho = echo(viaStdio.client, 'fixture__echo');
+    const httpEcho = echo(viaHttp.client, 'fixture__echo');
+    const directHttpEcho = echo(directHttp.client, 'echo');
+    // one call at a time: rounds of one call, so the median round is the p50 of one call
+    const single = await timeInterleaved(
+      {
+        direct: { fn: directEcho, batch: 1 },
+        stdio: { fn: stdioEcho, batch: 1 },
+        'direct-http': { fn: directHttpEcho, batch: 1 },
+        http: { fn: httpEcho, batch: 1 },
       },
-    },
-    { rounds: 30, warmupRounds: 3 },
-  );
-  const directUs = calls.direct?.medianUs ?? Number.NaN;
-  const gatewayUs = calls.gateway?.medianUs ?? Number.NaN;
-  console.log(`echo direct ${ms(directUs).toFixed(2)} ms, through serve mcp ${ms(gatewayUs).toFixed(2)} ms`);
-  result('cli/gateway-echo-call', ms(gatewayUs), 'ms', {
-    baseline: 'sdk-client-direct',
-    ratio: gatewayUs / directUs,
-  });
-  await direct.close();
-  await gateway.close();
+      { rounds: 300, warmupRounds: 30 },
+    );
+    // 16 calls in flight: rounds of BURST calls, throughput from the median round
+    const loaded = await timeInterleaved(
+      {
+        direct: { fn: () => runInFlight(directEcho, BURST, IN_FLIGHT), batch: 1 },
+        stdio: { fn: () => runInFlight(stdioEcho, BURST, IN_FLIGHT), batch: 1 },
+        'direct-http': { fn: () => runInFlight(directHttpEcho, BURST, IN_FLIGHT), batch: 1 },
+        http: { fn: () => runInFlight(httpEcho, BURST, IN_FLIGHT), batch: 1 },
+      },
+      { rounds: 40, warmupRounds: 4 },
+    );
+    const p50 = (name: string): number => single[name]?.medianUs ?? Number.NaN;
+    const perSecond = (name: string): number => (BURST * 1e6) / (loaded[name]?.medianUs ?? Number.NaN);
+    console.log(
+      `echo p50: direct stdio ${ms(p50('direct')).toFixed(2)} ms, direct http ${ms(p50('direct-http')).toFixed(2)} ms, serve mcp stdio ${ms(p50('stdio')).toFixed(2)} ms, serve mcp http ${ms(p50('http')).toFixed(2)} ms`,
+    );
+    console.log(
+      `echo with ${IN_FLIGHT} in flight: direct stdio ${perSecond('direct').toFixed(0)}/s, direct http ${perSecond('direct-http').toFixed(0)}/s, serve mcp stdio ${perSecond('stdio').toFixed(0)}/s, serve mcp http ${perSecond('http').toFixed(0)}/s`,
+    );
+    // both transports against the fixture called directly over stdio (what the gateway fronts);
+    // HTTP also against the same echo tool served directly over streamable HTTP (the same client
+    // transport on both sides, so the figure is the gateway's own cost, not the HTTP client's)
+    result('cli/gateway-echo-call', ms(p50('stdio')), 'ms', {
+      baseline: 'sdk-client-direct-stdio',
+      ratio: p50('stdio') / p50('direct'),
+    });
+    result('cli/gateway-http-echo-call', ms(p50('http')), 'ms', {
+      baseline: 'sdk-client-direct-stdio',
+      ratio: p50('http') / p50('direct'),
+    });
+    result('cli/gateway-http-echo-call-vs-http', ms(p50('http')), 'ms', {
+      baseline: 'sdk-client-direct-http',
+      ratio: p50('http') / p50('direct-http'),
+    });
+    result('cli/direct-echo-throughput-16', perSecond('direct'), 'calls/s');
+    result('cli/direct-http-echo-throughput-16', perSecond('direct-http'), 'calls/s');
+    result('cli/gateway-echo-throughput-16', perSecond('stdio'), 'calls/s', {
+      baseline: 'sdk-client-direct-stdio',
+      ratio: perSecond('stdio') / perSecond('direct'),
+    });
+    result('cli/gateway-http-echo-throughput-16', perSecond('http'), 'calls/s', {
+      baseline: 'sdk-client-direct-stdio',
+      ratio: perSecond('http') / perSecond('direct'),
+    });
+    result('cli/gateway-http-echo-throughput-16-vs-http', perSecond('http'), 'calls/s', {
+      baseline: 'sdk-client-direct-http',
+      ratio: perSecond('http') / perSecond('direct-http'),
+    });
+  } finally {
+    await Promise.all([direct.close(), viaStdio.close(), viaHttp.close(), directHttp.close()]);
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
