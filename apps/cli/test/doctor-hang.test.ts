@@ -32,7 +32,10 @@ describe('a stdio server that hangs before initialize', () => {
     expect(report.providers.find((row) => row.provider === 'hangs')?.detail).toContain(
       'stderr: waiting for the database',
     );
-    expect(list.code).toBe(0);
-    expect(list.stderr).toMatch(/warning: provider hangs did not start: .*stderr: waiting for the database/);
+    // its only provider did not start: tools list fails, with the server's stderr in the reason
+    expect(list.code).toBe(1);
+    expect(list.stderr).toMatch(
+      /PROVIDER_UNAVAILABLE: no configured provider started: hangs .*stderr: waiting for the database/,
+    );
   });
 });

@@ -162,6 +162,17 @@ describe('serve mcp --http browser origins', () => {
     expect(refused.message).toContain('--allow-origin https://evil.example');
   });
 
+  it('serves a page of this machine (a loopback origin) with the token, and not without it', async () => {
+    const url = await gatewayUrl(serve());
+    for (const origin of ['http://localhost:6274', 'http://127.0.0.1:3000', 'http://[::1]:8080']) {
+      expect((await initialize(url, { ...GATEWAY_AUTH, origin })).status).toBe(200);
+      expect((await initialize(url, { origin })).status).toBe(401);
+    }
+    // a name that merely starts like one is not loopback
+    const lookalike = await initialize(url, { ...GATEWAY_AUTH, origin: 'http://localhost.evil.example' });
+    expect(lookalike.status).toBe(403);
+  });
+
   it('serves an origin given with --allow-origin, and still refuses others', async () => {
     const url = await gatewayUrl(serve(['--allow-origin', 'https://app.example']));
     const allowed = await initialize(url, { ...GATEWAY_AUTH, origin: 'https://app.example' });

@@ -29,6 +29,22 @@ export function normalizeOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();
 }
 
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a browser `Origin` is a page served from this machine (`http://localhost:6274`, the MCP
+ * Inspector's): DNS rebinding cannot produce one (a rebound page keeps its own origin, `evil.com`),
+ * so such pages are allowed, and still need the token.
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return /^https?:$/.test(url.protocol) && LOOPBACK_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 /** Compares two strings in time that does not depend on where they differ (or on their lengths). */
@@ -37,7 +53,8 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 /**
- * Checks a request against {@link HttpAccess}: a browser `Origin` that is not allowed is 403
+ * Checks a request against {@link HttpAccess}: a browser `Origin` that is neither a loopback page
+ * ({@link isLoopbackOrigin}) nor allowed is 403
  * (a page a user visits cannot drive the gateway, even with the token), a missing or wrong
  * `Authorization: Bearer` is 401.
  */
@@ -47,7 +64,11 @@ export function accessRefusal(
   tokenSource: string,
 ): AccessRefusal | undefined {
   const origin = req.headers.origin;
-  if (origin !== undefined && !access.allowedOrigins.includes(normalizeOrigin(origin)))
+  if (
+    origin !== undefined &&
+    !isLoopbackOrigin(origin) &&
+    !access.allowedOrigins.includes(normalizeOrigin(origin))
+  )
     return {
       status: 403,
       message: `forbidden: requests from the browser origin ${JSON.stringify(origin.slice(0, 200))} are refused; start the gateway with --allow-origin ${normalizeOrigin(origin).slice(0, 200) || 'ORIGIN'} to allow that page`,
