@@ -98,7 +98,9 @@ describe('a server that fails to start with a credential in its stderr', () => {
       expect(doctor.stdout).toMatch(/^crashes\s+mcp\s+FAILED\s.*stderr: boom: token=\[REDACTED/m);
       // no provider started: tools list fails, naming the one that did not and why
       expect(list.code).toBe(1);
-      expect(list.stderr).toMatch(/PROVIDER_UNAVAILABLE: no configured provider started: crashes .*boom: token=\[REDACTED/);
+      expect(list.stderr).toMatch(
+        /PROVIDER_UNAVAILABLE: no configured provider started: crashes .*boom: token=\[REDACTED/,
+      );
       expect(serve.stderr).toMatch(/warning: provider crashes did not start: .*boom: token=\[REDACTED/);
       for (const outcome of [doctor, list, serve])
         expect(outcome.stdout + outcome.stderr).not.toContain(token);

@@ -87,11 +87,15 @@ describe('loadMcpConfig', () => {
     expect(loaded.servers.local).toMatchObject({ args: ['/work/project/server.js'] });
   });
 
-  it('reports an input without a default with the caller\'s hint, and takes its value from inputs', async () => {
+  it("reports an input without a default with the caller's hint, and takes its value from inputs", async () => {
     const document = {
       inputs: [{ type: 'promptString', id: 'api-key', password: true }],
       servers: {
-        remote: { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-Key': '${input:api-key}' } },
+        remote: {
+          type: 'http',
+          url: 'https://api.example.com/mcp',
+          headers: { 'X-Key': '${input:api-key}' },
+        },
       },
     };
     const plain = await loadMcpConfig(document, where);
