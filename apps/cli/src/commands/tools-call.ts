@@ -47,32 +47,47 @@ export async function toolsCall(
   const args = await readCallArguments(options.args, context);
   const loaded = await loadConfig(context.cwd, context.configPath);
   let resolvedName: string | undefined;
-  return withRuntime(
-    loaded,
-    { approvals: commandLineApproval(() => resolvedName) },
-    async (runtime, stopped) => {
-      const { orchestrator } = runtime;
-      resolvedName = orchestrator.listRegistered().find((tool) => tool.name === name)?.name ?? name;
-      const sessionId = `cli-${process.pid}`;
-      const user = currentUser();
-      const result = await orchestrator.call(name, args, {
-        session: { id: sessionId },
-        principal: { agentId: 'cli', channel: 'cli', ...(user ? { userId: user } : {}) },
-        ...(timeoutMs ? { timeoutMs } : {}),
-        signal: stopped,
-      });
-      // stopped by a signal: the signal's line says what happened; no result of the cut call
-      if (stopped.aborted) return EXIT_CODES.toolError;
-      if (options.json) writeJson(context.stdout, result);
-      else printResult(result, context);
-      if (options.trace) {
-        const tree = orchestrator.operationTree(sessionId);
-        const style = createStyle(context.stderr);
-        writeLine(context.stderr, style.dim('operation tree:'));
-        writeLine(context.stderr, tree ? terminalText(formatOpTree(tree)) : '(no operation tree recorded)');
-      }
-      if (result.ok) return EXIT_CODES.ok;
-      return result.error.code === 'TOOL_NOT_FOUND' ? EXIT_CODES.usage : EXIT_CODES.toolError;
-    },
-  );
+  // a server's questions (elicitation) go to the person at the terminal, when there is one
+  const elicitation =
+    context.stdin.isTTY && context.stderr.isTTY
+      ? (await import('../prompts/terminal-elicitation.js')).terminalElicitation(
+          context.stdin,
+          context.stderr,
+        )
+      : undefined;
+  try {
+    return await withRuntime(
+      loaded,
+      {
+        approvals: commandLineApproval(() => resolvedName),
+        ...(elicitation ? { mcpClient: { elicitation } } : {}),
+      },
+      async (runtime, stopped) => {
+        const { orchestrator } = runtime;
+        resolvedName = orchestrator.listRegistered().find((tool) => tool.name === name)?.name ?? name;
+        const sessionId = `cli-${process.pid}`;
+        const user = currentUser();
+        const result = await orchestrator.call(name, args, {
+          session: { id: sessionId },
+          principal: { agentId: 'cli', channel: 'cli', ...(user ? { userId: user } : {}) },
+          ...(timeoutMs ? { timeoutMs } : {}),
+          signal: stopped,
+        });
+        // stopped by a signal: the signal's line says what happened; no result of the cut call
+        if (stopped.aborted) return EXIT_CODES.toolError;
+        if (options.json) writeJson(context.stdout, result);
+        else printResult(result, context);
+        if (options.trace) {
+          const tree = orchestrator.operationTree(sessionId);
+          const style = createStyle(context.stderr);
+          writeLine(context.stderr, style.dim('operation tree:'));
+          writeLine(context.stderr, tree ? terminalText(formatOpTree(tree)) : '(no operation tree recorded)');
+        }
+        if (result.ok) return EXIT_CODES.ok;
+        return result.error.code === 'TOOL_NOT_FOUND' ? EXIT_CODES.usage : EXIT_CODES.toolError;
+      },
+    );
+  } finally {
+    elicitation?.close();
+  }
 }
