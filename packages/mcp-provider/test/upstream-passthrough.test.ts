@@ -8,7 +8,7 @@ import { fixture } from './helpers/index.js';
 
 let provider: McpProvider | undefined;
 afterEach(async () => {
-  await provider?.close();
+  await provider?.close?.();
   provider = undefined;
 });
 
@@ -78,7 +78,7 @@ describe('McpProvider.upstream', () => {
 
   it('hears log messages after setLevel and resource updates after subscribe, and drops a stray progress token', async () => {
     const current = start();
-    await current.start?.();
+    await current.start?.(AbortSignal.timeout(30_000));
     const upstream = current.upstream;
     if (!upstream) throw new Error('a stdio provider has an upstream');
     const heard: PassthroughNotification[] = [];
