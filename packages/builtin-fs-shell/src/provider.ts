@@ -34,7 +34,6 @@ import { createTodoReadTool, createTodoWriteTool } from './tools/todo.js';
 import { createNotebookEditTool } from './tools/notebook-edit.js';
 import { createWebFetchTool } from './tools/web-fetch.js';
 import { createWriteTool } from './tools/write.js';
-import { createGuardedAgent } from './web/guarded-agent.js';
 import type { Agent } from 'undici';
 import type { WebFetchOptions } from './web/options.js';
 import type { Mount } from './workspace/mounts.js';
@@ -207,13 +206,16 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
   );
   const sessions = new SessionStore(limits.sessionsMax, limits.readRecordsPerSession);
   const sandboxes = new SessionSandboxes(limits.sessionsMax);
-  let agent: Agent | undefined;
-  const webAgent = (): Agent => {
-    agent ??= createGuardedAgent({
-      allowPrivate: options.webFetch?.allowPrivate === true,
-      ...(options.webFetch?.allowedRanges ? { allowedRanges: options.webFetch.allowedRanges } : {}),
-      connectTimeoutMs: options.webFetch?.timeoutMs ?? 30_000,
-    });
+  // undici loads with the first web_fetch call: listing or reading files never pays for it
+  let agent: Promise<Agent> | undefined;
+  const webAgent = (): Promise<Agent> => {
+    agent ??= import('./web/guarded-agent.js').then(({ createGuardedAgent }) =>
+      createGuardedAgent({
+        allowPrivate: options.webFetch?.allowPrivate === true,
+        ...(options.webFetch?.allowedRanges ? { allowedRanges: options.webFetch.allowedRanges } : {}),
+        connectTimeoutMs: options.webFetch?.timeoutMs ?? 30_000,
+      }),
+    );
     return agent;
   };
   const lineIndex = new LineIndexCache();
@@ -296,7 +298,11 @@ export function createBuiltinProvider(options: BuiltinProviderOptions): BuiltinP
       await tasks.close();
       await sandboxes.releaseAll();
       await hostExecutor?.close?.();
-      await agent?.close();
+      // an agent that failed to be created has nothing to close
+      await agent?.then(
+        (created) => created.close(),
+        () => undefined,
+      );
     },
   };
 }

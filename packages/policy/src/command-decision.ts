@@ -3,7 +3,7 @@ import type { AllowList } from './allow-list.js';
 import { type CompiledCommandRules, checkCommandLine } from './command-check.js';
 import { MAX_COMMAND_LENGTH } from './decision-context.js';
 import type { PolicyDecision } from './decision.js';
-import { analyzeCommandLine, loadShellParser, loadedShellParser } from './shell/index.js';
+import { loadAnalysis, loadShellParser, loadedAnalysis, loadedShellParser } from './shell/index.js';
 
 /** A relative path that stays in the working directory (accept-edits lets these be written). */
 function isWorkspacePath(path: string): boolean {
@@ -49,6 +49,7 @@ export async function decideCommand(
     };
   }
   const parser = loadedShellParser() ?? (await loadShellParser());
+  const { analyzeCommandLine } = loadedAnalysis() ?? (await loadAnalysis());
   const protectedPaths = context.rules.protectedPaths;
   const analysis = analyzeCommandLine(parser, command, protectedPaths ? { protectedPaths } : {});
   const result = checkCommandLine(analysis, context.rules, context.allowList.commandPatterns());

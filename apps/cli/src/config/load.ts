@@ -11,7 +11,6 @@ import { type ParsedText, parseJsonText } from './positions.js';
 import { protoKeyIssues } from './proto-keys.js';
 import { CONFIG_KEYS, type ToolplaneConfig, configSchema } from './schema.js';
 import { readConfigText } from './read-file.js';
-import { parseYamlText } from './yaml-text.js';
 import { zodIssues } from './zod-issues.js';
 
 /** Keys of MCP client config files (Claude Desktop/Cursor/Claude Code, VS Code, Zed). */
@@ -35,14 +34,19 @@ export interface LoadedConfig {
   readonly notice?: string;
 }
 
+/** The YAML parser loads only for a YAML config: a JSON config or none never pays for it. */
+async function parseYaml(text: string): Promise<ParsedText> {
+  return (await import('./yaml-text.js')).parseYamlText(text);
+}
+
 /**
  * Parses by the file's extension; a name with neither (a pipe such as `--config <(command)`) is
  * JSON when it starts like JSON, else YAML.
  */
-function parseText(file: string, text: string): ParsedText {
-  if (/\.ya?ml$/i.test(file)) return parseYamlText(text);
+function parseText(file: string, text: string): ParsedText | Promise<ParsedText> {
+  if (/\.ya?ml$/i.test(file)) return parseYaml(text);
   if (/\.json$/i.test(file) || /^\s*[{[]/.test(text)) return parseJsonText(text);
-  return parseYamlText(text);
+  return parseYaml(text);
 }
 
 /**
@@ -106,7 +110,7 @@ export async function readConfig(cwd: string, explicit?: string): Promise<ReadCo
   const { file, notice } = found;
   const text = await readConfigText(file);
   // editors on Windows save UTF-8 with a byte order mark; it is not part of the document
-  const parsed = parseText(file, text.replace(/^\uFEFF/, ''));
+  const parsed = await parseText(file, text.replace(/^\uFEFF/, ''));
   if (parsed.syntaxErrors.length > 0) {
     return {
       ok: false,

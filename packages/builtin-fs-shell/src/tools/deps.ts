@@ -74,8 +74,8 @@ export interface ToolDeps {
   isClosed(): boolean;
   /** The executor of a call: `ctx.services.executor`, else the provider's. */
   executorFor(ctx: ToolContext): Executor;
-  /** The HTTP agent of `web_fetch` (address guard included), created on first use. */
-  webAgent(): Agent;
+  /** The HTTP agent of `web_fetch` (address guard included), created (and undici loaded) on first use. */
+  webAgent(): Promise<Agent>;
   /** The environment of a command (allow-listed host variables plus configured extras). */
   commandEnv(): Record<string, string>;
 }

@@ -6,7 +6,6 @@ import type { FileSystemAdapter } from 'tinyglobby';
 import { z } from 'zod';
 import { GitignoreRules } from '../files/gitignore.js';
 import { confirmInside } from './glob-confirm.js';
-import { fixedDirectory, linearWalk, walkGuarded, walkLinear } from './glob-walk.js';
 import type { ToolDeps } from './deps.js';
 import { needsQuoting, quotedNote, showPath } from './shown-path.js';
 import { SKIPPED_DIRECTORIES } from './list.js';
@@ -83,6 +82,8 @@ export function createGlobTool(deps: ToolDeps): Tool {
       if (!info?.isDirectory())
         throw new ToolError('INVALID_ARGUMENTS', `${base.display} is not a directory`);
       const limit = args.limit ?? deps.limits.globDefaultLimit;
+      // the walkers (fdir, tinyglobby) load with the first glob call, not with the provider
+      const { fixedDirectory, linearWalk, walkGuarded, walkLinear } = await import('./glob-walk.js');
       const tooDeep = countTooDeep();
       const linear = linearWalk(args.pattern);
       const skip = args.include_ignored === true ? [] : SKIPPED_DIRECTORIES;

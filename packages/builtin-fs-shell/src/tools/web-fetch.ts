@@ -9,16 +9,8 @@ import {
 } from '@toolplane/core';
 import { z } from 'zod';
 import { formatBytes, isModelImage } from '../files/sniff.js';
-import {
-  type WebFormat,
-  decodeBody,
-  htmlToReadable,
-  isHtml,
-  isTextual,
-  parseContentType,
-  pickEncoding,
-} from '../web/convert.js';
-import { fetchPage, shownUrl } from '../web/fetch-page.js';
+import type { WebFormat } from '../web/convert.js';
+import type { fetchPage } from '../web/fetch-page.js';
 import { findAddressDenied } from '@toolplane/address-guard';
 import type { ToolDeps } from './deps.js';
 
@@ -54,6 +46,12 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
     groups: ['web'],
     async execute(args, ctx): Promise<ToolResult> {
       const maxChars = Math.min(args.max_chars ?? options.maxChars, options.maxChars);
+      // the HTTP client (undici) and the HTML parser load with the first fetch, not with the provider
+      const [{ fetchPage, shownUrl }, convert] = await Promise.all([
+        import('../web/fetch-page.js'),
+        import('../web/convert.js'),
+      ]);
+      const { decodeBody, htmlToReadable, isHtml, isTextual, parseContentType, pickEncoding } = convert;
       // A timer of this call's own, not AbortSignal.timeout(): AbortSignal.any holds its sources
       // weakly, so an AbortSignal.timeout() nothing else holds can be garbage-collected during a
       // long fetch or conversion and never fire (seen: a 12 MB page converted for 3.7 s past a
@@ -65,7 +63,7 @@ export function createWebFetchTool(deps: ToolDeps): Tool {
       try {
         let page: Awaited<ReturnType<typeof fetchPage>>;
         try {
-          page = await fetchPage(args.url, deps.webAgent(), {
+          page = await fetchPage(args.url, await deps.webAgent(), {
             maxBytes: options.maxBytes,
             maxRedirects: options.maxRedirects,
             userAgent: options.userAgent,

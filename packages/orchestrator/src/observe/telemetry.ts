@@ -1,17 +1,36 @@
-import { ProxyTracerProvider, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import type { Span } from '@opentelemetry/api';
 import type { ToolResult } from '@toolplane/core';
 
-// A proxy tracer: a no-op until the app registers an OpenTelemetry SDK, then real spans.
-const tracer = trace.getTracer('@toolplane/orchestrator', '0.1.0');
+type OpenTelemetryApi = typeof import('@opentelemetry/api');
 
-// What an OpenTelemetry API proxy delegates to while no SDK is registered.
-const NO_SDK = new ProxyTracerProvider().getDelegate();
+/**
+ * The slot every copy of the OpenTelemetry API 1.x keeps its registrations in: an app that
+ * registered an SDK has its tracer provider there. Read before the API is loaded, so a process
+ * that traces nothing (a CLI command) never loads it.
+ */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+let api: { readonly module: OpenTelemetryApi; readonly noSdk: unknown } | undefined;
+
+/** The API (loaded on first need: synchronously, as a span starts inside a call). */
+function openTelemetry(): { readonly module: OpenTelemetryApi; readonly noSdk: unknown } {
+  if (!api) {
+    const module = createRequire(import.meta.url)('@opentelemetry/api') as OpenTelemetryApi;
+    // what an OpenTelemetry API proxy delegates to while no SDK is registered
+    api = { module, noSdk: new module.ProxyTracerProvider().getDelegate() };
+  }
+  return api;
+}
 
 /** False while no OpenTelemetry SDK is registered: then a call makes no span object at all. */
 function tracing(): boolean {
-  const provider = trace.getTracerProvider();
+  const slot = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[API_GLOBAL];
+  if (slot?.trace === undefined) return false;
+  const { module, noSdk } = openTelemetry();
+  const provider = module.trace.getTracerProvider();
   // another copy of the API registered a provider: its proxy is not ours, assume it traces
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_SDK;
+  return !(provider instanceof module.ProxyTracerProvider) || provider.getDelegate() !== noSdk;
 }
 
 /**
@@ -20,7 +39,8 @@ function tracing(): boolean {
  */
 export function startToolSpan(tool: string, callId: string, provider: string): Span | undefined {
   if (!tracing()) return undefined;
-  return tracer.startSpan(`execute_tool ${tool}`, {
+  const { trace, SpanKind } = openTelemetry().module;
+  return trace.getTracer('@toolplane/orchestrator', '0.1.0').startSpan(`execute_tool ${tool}`, {
     kind: SpanKind.INTERNAL,
     attributes: {
       'gen_ai.operation.name': 'execute_tool',
@@ -42,7 +62,7 @@ export function endToolSpan(span: Span | undefined, result: ToolResult, cached: 
   span.setAttribute('toolplane.cached', cached);
   if (!result.ok) {
     span.setAttribute('error.type', result.error.code);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message });
+    span.setStatus({ code: openTelemetry().module.SpanStatusCode.ERROR, message: result.error.message });
   }
   span.end();
 }

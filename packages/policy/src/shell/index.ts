@@ -1,6 +1,6 @@
 // The shell analysis of @toolplane/policy: what the rest of the package uses of it. Nothing here
 // is public API by itself; `src/index.ts` re-exports the parts that are.
-export { type AnalyzeOptions, analyzeCommandLine } from './analyze-command-line.js';
+export type { AnalyzeOptions } from './analyze-command-line.js';
 export type {
   CommandLineAnalysis,
   Finding,
@@ -15,5 +15,6 @@ export {
   compileProtectedPaths,
 } from './file-writes/protected-paths.js';
 export { parseOptions } from './commands/option-parsing.js';
-export { loadShellParser, loadedShellParser } from './parse/shell-parser.js';
+export { loadedShellParser } from './parse/shell-parser.js';
+export { analyzeCommandLine, loadAnalysis, loadShellParser, loadedAnalysis } from './public-analysis.js';
 export type { ShellWord } from './words/shell-word.js';

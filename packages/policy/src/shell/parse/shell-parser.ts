@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { ToolError } from '@toolplane/core';
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 
 let loading: Promise<Parser> | undefined;
 let loaded: Parser | undefined;
@@ -13,6 +13,8 @@ export function loadShellParser(): Promise<Parser> {
   if (loaded) return Promise.resolve(loaded);
   loading ??= (async () => {
     const require = createRequire(import.meta.url);
+    // web-tree-sitter loads with the grammar: a process that checks no command never pays for it
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const parser = new Parser();
