@@ -14,6 +14,8 @@ import { createApp } from './http/app.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { createMetrics } from './observe/metrics.js';
 import { SharedMcpProviders } from './mcp-servers/shared-mcp-providers.js';
+import { PerUserConnections } from './mcp-oauth/per-user-connections.js';
+import { PerUserMcp } from './mcp-oauth/per-user-mcp.js';
 import { RuntimeRegistry } from './runtime/runtimes.js';
 import { createCipher } from './secrets/cipher.js';
 import { loadSecretKey } from './secrets/secret-key.js';
@@ -88,6 +90,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       : undefined;
   const principals = new PrincipalCache();
   await followKeyChanges(db, principals);
+  let listeningUrl = '';
+  let reloadTools: (tenantId: string) => Promise<void> = async () => {};
+  const perUserMcp = new PerUserMcp({
+    db,
+    connections: new PerUserConnections({
+      db,
+      cipher,
+      scrubber,
+      idleMs: options.oauthIdleMs ?? SERVER_DEFAULTS.oauthIdleMs,
+      requestTimeoutMs: options.oauthRequestTimeoutMs ?? SERVER_DEFAULTS.oauthRequestTimeoutMs,
+      startTimeoutMs: options.callTimeoutMs ?? SERVER_DEFAULTS.callTimeoutMs,
+    }),
+    loginTtlMs: options.oauthLoginTtlMs ?? SERVER_DEFAULTS.oauthLoginTtlMs,
+    callbackUrl: () => `${(options.publicUrl ?? listeningUrl).replace(/\/+$/, '')}/v1/oauth/callback`,
+    reloadTools: (tenantId) => reloadTools(tenantId),
+    onError: logError,
+  });
   const runtimes = new RuntimeRegistry(
     db,
     cipher,
@@ -96,6 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       scrubber,
       policy: options.policy ?? SERVER_DEFAULTS.policy,
       mcpProviders: new SharedMcpProviders(),
+      perUserMcp,
       providers: options.providers ?? [],
       approvals,
       approvalTimeoutMs: options.approvalTimeoutMs ?? SERVER_DEFAULTS.approvalTimeoutMs,
@@ -106,6 +126,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     deadlineMs,
   );
+  reloadTools = (tenantId) => runtimes.reloadTools(tenantId);
   await runtimes.follow((error) =>
     logError(`applying a change from another instance failed: ${String(error)}`),
   );
@@ -120,6 +141,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     rateLimitPerMinute,
     rateLimiter,
     principals,
+    perUserMcp,
     scrubber,
     log,
     limits: {
@@ -150,15 +172,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.once('error', reject);
     });
   } catch (error) {
-    await Promise.allSettled([runtimes.close(0), executor.close?.()]);
+    await Promise.allSettled([runtimes.close(0), executor.close?.(), perUserMcp.close()]);
     await Promise.allSettled([recorder.close(), rateLimiter?.close()]);
     await db.close();
     throw error;
   }
   const port = (http.address() as AddressInfo).port;
+  listeningUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: listeningUrl,
     port,
     database: db.kind,
     firstAdminKey,
@@ -169,6 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const stopped = new Promise<void>((done) => http.close(() => done()));
         if ('closeIdleConnections' in http) http.closeIdleConnections();
         await runtimes.close(deadlineMs);
+        await perUserMcp.close();
         if ('closeAllConnections' in http) http.closeAllConnections();
         await stopped;
         await executor.close?.();

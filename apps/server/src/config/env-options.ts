@@ -51,5 +51,6 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): ServerOptions {
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
     ...(policy ? { policy } : {}),
+    ...(env.TOOLPLANE_PUBLIC_URL ? { publicUrl: env.TOOLPLANE_PUBLIC_URL } : {}),
   };
 }

@@ -40,6 +40,17 @@ export interface ServerOptions {
   readonly providers?: readonly ToolProvider[];
   /** Where structured log lines go (default stderr). */
   readonly log?: LogSink;
+  /**
+   * The server's address as browsers reach it (`https://tools.example.com`); the OAuth callback
+   * of per-user logins is `<publicUrl>/v1/oauth/callback`. Default the address it listens on.
+   */
+  readonly publicUrl?: string;
+  /** How long a started per-user OAuth login waits for the browser to come back (default 600 000 ms). */
+  readonly oauthLoginTtlMs?: number;
+  /** A user's connection to a per-user OAuth server unused this long is closed (default 600 000 ms). */
+  readonly oauthIdleMs?: number;
+  /** Bound of each OAuth discovery, registration and token request (default 10 000 ms). */
+  readonly oauthRequestTimeoutMs?: number;
 }
 
 /** The defaults, in one place for the README and the tests. */
@@ -55,6 +66,9 @@ export const SERVER_DEFAULTS = {
   maxOutputBytes: 64 * 1024,
   rateLimitPerMinute: 600,
   approvalTimeoutMs: 120_000,
+  oauthLoginTtlMs: 600_000,
+  oauthIdleMs: 600_000,
+  oauthRequestTimeoutMs: 10_000,
   /**
    * Grants decide what a principal may use; the default policy asks nobody (`bypass`), while
    * its default deny rules still hold. A policy file with `alwaysAsk` or another mode sends

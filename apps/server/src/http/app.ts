@@ -12,6 +12,11 @@ import { registerGrantRoutes } from '../routes/grant-routes.js';
 import { registerKeyRoutes } from '../routes/key-routes.js';
 import { registerMcpRoute } from '../routes/mcp-route.js';
 import { registerMcpServerRoutes } from '../routes/mcp-server-routes.js';
+import {
+  OAUTH_CALLBACK_PATH,
+  USER_MCP_SERVER_PATH,
+  registerMcpOAuthRoutes,
+} from '../routes/mcp-oauth-routes.js';
 import { registerRestProviderRoutes } from '../routes/rest-provider-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerToolRoutes } from '../routes/tools-routes.js';
@@ -56,11 +61,14 @@ export function createApp(
   });
   app.use('*', requestLog(deps));
   const auth = authenticate(deps.db, deps.principals);
-  for (const path of ['/v1/*', '/mcp', '/metrics']) app.use(path, auth);
+  // the browser comes back to the OAuth callback without a key: its single-use state binds it
+  app.use('/v1/*', (c, next) => (c.req.path === OAUTH_CALLBACK_PATH ? next() : auth(c, next)));
+  for (const path of ['/mcp', '/metrics']) app.use(path, auth);
   app.use('*', jsonBody(deps.limits));
   for (const path of ADMIN_PATHS) {
     app.use(path, adminOnly);
-    app.use(`${path}/*`, adminOnly);
+    // users link their own accounts under /v1/mcp-servers/{name}/oauth
+    app.use(`${path}/*`, (c, next) => (USER_MCP_SERVER_PATH.test(c.req.path) ? next() : adminOnly(c, next)));
   }
   registerSystemRoutes(app, deps);
   registerToolRoutes(app, deps);
@@ -70,6 +78,7 @@ export function createApp(
   registerAccessRequestRoutes(app, deps, adminOnly);
   registerCustomToolRoutes(app, deps);
   registerMcpServerRoutes(app, deps);
+  registerMcpOAuthRoutes(app, deps);
   registerRestProviderRoutes(app, deps);
   registerApprovalRoutes(app, deps);
   registerMcpRoute(app, deps);

@@ -2,16 +2,24 @@ import type { McpServerConfig } from '@toolplane/mcp-provider';
 import type { Cipher } from '../secrets/cipher.js';
 import type { SqlClient } from '../storage/database.js';
 
+/**
+ * How the server authenticates to a remote MCP server: `none` (its config's headers, if any) or
+ * `oauth-per-user` (each user links their own account; calls use that user's token).
+ */
+export type McpServerAuth = 'none' | 'oauth-per-user';
+
 /** An MCP server registered at runtime; its config (with env and headers) is stored sealed. */
 export interface McpServerRecord {
   readonly name: string;
   readonly config: McpServerConfig;
+  readonly auth: McpServerAuth;
   readonly updatedAt: string;
 }
 
 interface McpServerRow {
   name: string;
   config_sealed: string;
+  auth: McpServerAuth | null;
   updated_at: Date | string;
 }
 
@@ -27,6 +35,7 @@ export async function listMcpServers(
   return rows.map((row) => ({
     name: row.name,
     config: JSON.parse(cipher.open(row.config_sealed)) as McpServerConfig,
+    auth: row.auth ?? 'none',
     updatedAt: new Date(row.updated_at).toISOString(),
   }));
 }
@@ -38,12 +47,14 @@ export async function putMcpServer(
   tenantId: string,
   name: string,
   config: McpServerConfig,
+  auth: McpServerAuth = 'none',
 ): Promise<boolean> {
   const [row] = await db.query<{ inserted: boolean }>(
-    `INSERT INTO mcp_servers (tenant_id, name, config_sealed) VALUES ($1, $2, $3)
-     ON CONFLICT (tenant_id, name) DO UPDATE SET config_sealed = EXCLUDED.config_sealed, updated_at = now()
+    `INSERT INTO mcp_servers (tenant_id, name, config_sealed, auth) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (tenant_id, name) DO UPDATE SET config_sealed = EXCLUDED.config_sealed,
+       auth = EXCLUDED.auth, updated_at = now()
      RETURNING (xmax = 0) AS inserted`,
-    [tenantId, name, cipher.seal(JSON.stringify(config))],
+    [tenantId, name, cipher.seal(JSON.stringify(config)), auth],
   );
   return row?.inserted === true;
 }

@@ -1,6 +1,7 @@
 import type { ApprovalInbox } from '../approvals/approval-inbox.js';
 import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { PerUserMcp } from '../mcp-oauth/per-user-mcp.js';
 import type { Cipher } from '../secrets/cipher.js';
 import type { Database } from '../storage/database.js';
 import type { RuntimeRegistry } from '../runtime/runtimes.js';
@@ -24,4 +25,6 @@ export interface RouteDeps {
   readonly rateLimiter: RateLimiter | undefined;
   /** Key lookups, kept briefly; a revoke drops the key's entry. */
   readonly principals: PrincipalCache;
+  /** Per-user OAuth logins and connections of remote MCP servers. */
+  readonly perUserMcp: PerUserMcp;
 }

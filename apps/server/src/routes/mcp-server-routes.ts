@@ -5,11 +5,13 @@ import { ApiError, notFound } from '../http/api-error.js';
 import type { ServerApp } from '../http/env.js';
 import { AUTH_ERRORS, ResourceName, bodyOf, jsonOf } from '../http/schemas.js';
 import {
+  type McpServerAuth,
   deleteMcpServer,
   describeMcpConfig,
   listMcpServers,
   putMcpServer,
 } from '../mcp-servers/mcp-server-store.js';
+import { removeServerLinks } from '../mcp-oauth/user-token-store.js';
 import type { RouteDeps } from './deps.js';
 
 const StringMap = z.record(z.string(), z.string().max(65536));
@@ -21,6 +23,8 @@ const McpServerBody = z
       args: z.array(z.string()).max(256).optional(),
       cwd: z.string().optional(),
       env: StringMap.optional(),
+      // accepted here only to be refused with a message: a stdio server has no OAuth
+      auth: z.string().optional(),
       toolsAllowed: z.array(z.string()).optional(),
       toolsDenied: z.array(z.string()).optional(),
     }),
@@ -28,6 +32,9 @@ const McpServerBody = z
       type: z.enum(['http', 'sse', 'websocket']).optional(),
       url: z.string().url(),
       headers: StringMap.optional(),
+      auth: z.enum(['none', 'oauth-per-user']).optional().openapi({
+        description: "`oauth-per-user`: each user links their own account; calls use that user's token",
+      }),
       toolsAllowed: z.array(z.string()).optional(),
       toolsDenied: z.array(z.string()).optional(),
     }),
@@ -55,7 +62,7 @@ export function registerMcpServerRoutes(app: ServerApp, deps: RouteDeps): void {
         {
           servers: servers.map((server) => ({
             name: server.name,
-            config: describeMcpConfig(server.config),
+            config: { ...describeMcpConfig(server.config), auth: server.auth },
             updatedAt: server.updatedAt,
           })),
         },
@@ -78,7 +85,9 @@ export function registerMcpServerRoutes(app: ServerApp, deps: RouteDeps): void {
     async (c) => {
       const tenantId = c.get('principal').tenantId;
       const { name } = c.req.valid('param');
-      const config = c.req.valid('json') as McpServerConfig;
+      const { auth: requested, ...rest } = c.req.valid('json');
+      const config = rest as McpServerConfig;
+      const auth = checkAuth(config, requested);
       try {
         // the provider checks the config the way it will run it; nothing starts here
         void createMcpProvider(name, config).close?.();
@@ -90,7 +99,8 @@ export function registerMcpServerRoutes(app: ServerApp, deps: RouteDeps): void {
           ToolError.isInstance(error) ? error.message : String(error),
         );
       }
-      const created = await putMcpServer(deps.db, deps.cipher, tenantId, name, config);
+      const created = await putMcpServer(deps.db, deps.cipher, tenantId, name, config, auth);
+      await deps.perUserMcp.closeServer(tenantId, name);
       await deps.runtimes.reloadTools(tenantId);
       return c.json({ name, created }, 200);
     },
@@ -112,8 +122,25 @@ export function registerMcpServerRoutes(app: ServerApp, deps: RouteDeps): void {
       const tenantId = c.get('principal').tenantId;
       const { name } = c.req.valid('param');
       if (!(await deleteMcpServer(deps.db, tenantId, name))) throw notFound('MCP server', name);
+      await removeServerLinks(deps.db, tenantId, name);
+      await deps.perUserMcp.closeServer(tenantId, name);
       await deps.runtimes.reloadTools(tenantId);
       return c.json({ deleted: name }, 200);
     },
   );
+}
+
+/** The server's `auth`; per-user OAuth only for HTTP and SSE servers that send no Authorization header. */
+function checkAuth(config: McpServerConfig, requested: string | undefined): McpServerAuth {
+  if (requested === undefined || requested === 'none') return 'none';
+  const refuse = (why: string): never => {
+    throw new ApiError(400, 'INVALID_ARGUMENTS', 'invalid_mcp_server', `"auth": "${requested}" ${why}`);
+  };
+  if (requested !== 'oauth-per-user') refuse('is not known: use "none" or "oauth-per-user"');
+  if (config.type === 'stdio') refuse('needs a remote server: a stdio server has no OAuth');
+  if (config.type === 'websocket') refuse('needs an http or sse server: websocket servers do not use OAuth');
+  const headers = 'headers' in config ? Object.keys(config.headers ?? {}) : [];
+  if (headers.some((header) => header.toLowerCase() === 'authorization'))
+    refuse('leaves the Authorization header to each user\'s token: remove it from "headers"');
+  return 'oauth-per-user';
 }

@@ -24,6 +24,7 @@ import type { CallRecorder } from '../accounting/call-recorder.js';
 import { recordCallsMiddleware } from '../accounting/record-calls-middleware.js';
 import type { McpServerRecord } from '../mcp-servers/mcp-server-store.js';
 import type { SharedMcpProviders } from '../mcp-servers/shared-mcp-providers.js';
+import type { PerUserMcp } from '../mcp-oauth/per-user-mcp.js';
 import type { RestProviderRecord } from '../rest-providers/rest-provider-store.js';
 
 /** What a tenant's tools are built from (read from the database). */
@@ -45,6 +46,8 @@ export interface RuntimeSettings {
   readonly maxOutputBytes: number;
   /** MCP server connections shared across runtimes (a stdio server runs once). */
   readonly mcpProviders: SharedMcpProviders;
+  /** Per-user OAuth servers: each user's calls on that user's own connection. */
+  readonly perUserMcp?: PerUserMcp;
   /** The embedding app's own providers, in every tenant. */
   readonly providers: readonly ToolProvider[];
   /** Where the policy's `ask` decisions wait for an admin. */
@@ -107,7 +110,11 @@ export class TenantRuntime {
       }),
     );
     for (const server of state.mcpServers)
-      this.orchestrator.register(settings.mcpProviders.acquire(state.tenantId, server.name, server.config));
+      this.orchestrator.register(
+        server.auth === 'oauth-per-user' && settings.perUserMcp
+          ? settings.perUserMcp.providerFor(state.tenantId, server)
+          : settings.mcpProviders.acquire(state.tenantId, server.name, server.config),
+      );
     for (const provider of settings.providers) this.orchestrator.register(borrowed(provider));
     for (const rest of state.restProviders)
       this.orchestrator.register(

@@ -109,6 +109,21 @@ CREATE INDEX call_records_origin ON call_records (tenant_id, origin_id);
 CREATE INDEX call_records_recent ON call_records (tenant_id, started_at);
 `,
   },
+  {
+    id: '0004-mcp-oauth-per-user',
+    sql: `
+ALTER TABLE mcp_servers ADD COLUMN auth text NOT NULL DEFAULT 'none' CHECK (auth IN ('none', 'oauth-per-user'));
+ALTER TABLE mcp_servers ADD COLUMN known_tools jsonb;
+CREATE TABLE mcp_user_tokens (
+  tenant_id text NOT NULL REFERENCES tenants(id),
+  user_id text NOT NULL,
+  server text NOT NULL,
+  record_sealed text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant_id, user_id, server)
+);
+`,
+  },
 ];
 
 /** Applies the migrations not applied yet, each in its own transaction. */
