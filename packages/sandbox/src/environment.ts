@@ -20,3 +20,10 @@ export function sandboxEnvironment(
   }
   return { ...env, ...fixed };
 }
+
+/** The variables every sandboxed command gets, whatever its request holds. */
+export const SANDBOX_FIXED_ENV: Readonly<Record<string, string>> = {
+  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+  HOME: '/tmp',
+  TMPDIR: '/tmp',
+};

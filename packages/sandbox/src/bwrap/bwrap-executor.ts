@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
-import { sandboxEnvironment } from '../environment.js';
+import type { ExecProcess, ExecRequest, Executor } from '@toolplane/core';
+import { SANDBOX_FIXED_ENV, sandboxEnvironment } from '../environment.js';
+import { failedProcess } from '../failed-process.js';
 import { sandboxError } from '../errors.js';
 import type { NetworkAllowList } from '../network/allow-list-options.js';
 import { type AllowListProxy, startAllowListProxy } from '../network/allow-list-proxy.js';
@@ -22,18 +23,6 @@ import { type Launched, MOUNT_ATTEMPTS, relaunchWhenSourceVanished } from './rel
 export interface BwrapExecutor extends Executor {
   readonly kind: 'bwrap';
   close(): Promise<void>;
-}
-
-const FIXED_ENV: Readonly<Record<string, string>> = {
-  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-  HOME: '/tmp',
-  TMPDIR: '/tmp',
-};
-
-function failedProcess(error: unknown): ExecProcess {
-  const done = Promise.reject(error) as Promise<ExecResult>;
-  done.catch(() => undefined);
-  return { pid: undefined, done, kill: () => Promise.resolve() };
 }
 
 function parseUser(user: string): { uid: number; gid: number } {
@@ -70,7 +59,7 @@ export function createBwrapExecutor(options: BwrapExecutorOptions): BwrapExecuto
   const systemPaths = options.systemPaths ?? DEFAULT_SYSTEM_PATHS;
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const envAllowList = options.envAllowList ?? [];
-  const fixedEnv = { ...FIXED_ENV, ...options.env };
+  const fixedEnv = { ...SANDBOX_FIXED_ENV, ...options.env };
   const running = new Set<BwrapProcess>();
   const cgroups = asRoot
     ? new CgroupPool(`${process.pid}-${randomBytes(4).toString('hex')}`, limits)

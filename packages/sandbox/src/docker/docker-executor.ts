@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ExecProcess, ExecRequest, ExecResult, Executor } from '@toolplane/core';
+import type { ExecProcess, ExecRequest, Executor } from '@toolplane/core';
 import Docker from 'dockerode';
-import { sandboxEnvironment } from '../environment.js';
+import { SANDBOX_FIXED_ENV, sandboxEnvironment } from '../environment.js';
+import { failedProcess } from '../failed-process.js';
 import { type AllowListProxy, startAllowListProxy } from '../network/allow-list-proxy.js';
 import type { NetworkAllowList } from '../network/allow-list-options.js';
 import { proxyEnvironment, startNamespaceForwarder } from '../network/namespace-forwarder.js';
@@ -35,19 +36,6 @@ export interface DockerExecutor extends Executor {
   close(): Promise<void>;
 }
 
-const FIXED_ENV: Readonly<Record<string, string>> = {
-  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-  HOME: '/tmp',
-  TMPDIR: '/tmp',
-};
-
-/** A command that failed before it could start, as an ExecProcess whose `done` rejects. */
-function failedProcess(error: unknown): ExecProcess {
-  const done = Promise.reject(error) as Promise<ExecResult>;
-  done.catch(() => undefined);
-  return { pid: undefined, done, kill: () => Promise.resolve() };
-}
-
 /**
  * An {@link Executor} that runs each command as a `docker exec` in a hardened container, one
  * container per `sandboxKey` (the session), created on its first command and reused after,
@@ -70,7 +58,7 @@ export function createDockerExecutor(options: DockerExecutorOptions): DockerExec
   const user = hardening.user ?? DEFAULT_SANDBOX_USER;
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const envAllowList = options.envAllowList ?? [];
-  const fixedEnv = { ...FIXED_ENV, ...options.env };
+  const fixedEnv = { ...SANDBOX_FIXED_ENV, ...options.env };
   const owner = ownerOf();
   const allowList = options.network !== undefined && options.network !== 'none' ? options.network : undefined;
   let proxy: Promise<AllowListProxy> | undefined;
