@@ -148,6 +148,32 @@ export function deviceWritePolicy(id: string, more: readonly string[] = []) {
   return shellPolicy([...DEVICE_WRITE_ALLOW, ...more], id);
 }
 
+/** Debuggers, archivers and other writers allowed outright by the wide writer policies. */
+export const WIDE_WRITERS: readonly string[] = [
+  'valgrind *',
+  'catchsegv *',
+  'blkdiscard *',
+  'tar *',
+  'install *',
+  'xxd *',
+  'toybox *',
+  'rust-gdb *',
+  'rust-lldb *',
+  'cgdb *',
+  'gdbserver *',
+];
+
+/** Ownership, move, removal and extraction commands added to the device-write allow rules. */
+export const OWNER_AND_MOVE_COMMANDS: readonly string[] = [
+  'chmod *',
+  'chown *',
+  'chgrp *',
+  'mv *',
+  'rm *',
+  'unzip *',
+  'awk *',
+];
+
 /** Generous allow rules for the tests of programs that write files, `sysctl` and debuggers. */
 export const WRITER_ALLOW = [
   'echo *',

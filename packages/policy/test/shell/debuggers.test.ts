@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { type Case, expectGateRefuses, writerPolicy } from '../helpers.js';
+import { type Case, expectGateRefuses, writerPolicy, WIDE_WRITERS } from '../helpers.js';
 
 /**
  * Debuggers run the commands they are given and attach to running processes: such lines are
@@ -9,19 +9,7 @@ import { type Case, expectGateRefuses, writerPolicy } from '../helpers.js';
  * denied nor asked runs; near misses stay allowed.
  */
 const writers = writerPolicy('debuggers');
-const wide = writerPolicy('debuggers-wide', [
-  'valgrind *',
-  'catchsegv *',
-  'blkdiscard *',
-  'tar *',
-  'install *',
-  'xxd *',
-  'toybox *',
-  'rust-gdb *',
-  'rust-lldb *',
-  'cgdb *',
-  'gdbserver *',
-]);
+const wide = writerPolicy('debuggers-wide', WIDE_WRITERS);
 
 describe('debugger script and attach flags', () => {
   const RUNS = /gdb runs commands|lldb runs commands/;

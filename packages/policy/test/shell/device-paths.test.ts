@@ -1,6 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, expect, it } from 'vitest';
-import { type Case, bash, call, deviceWritePolicy, writerPolicy } from '../helpers.js';
+import {
+  type Case,
+  bash,
+  call,
+  deviceWritePolicy,
+  writerPolicy,
+  WIDE_WRITERS,
+  OWNER_AND_MOVE_COMMANDS,
+} from '../helpers.js';
 
 /**
  * Which written paths are devices or kernel files: raw disks and other storage, kernel memory
@@ -12,29 +20,9 @@ import { type Case, bash, call, deviceWritePolicy, writerPolicy } from '../helpe
  * denied nor asked runs; near misses stay allowed.
  */
 const writers = writerPolicy('device-paths-writers');
-const wide = writerPolicy('device-paths-wide', [
-  'valgrind *',
-  'catchsegv *',
-  'blkdiscard *',
-  'tar *',
-  'install *',
-  'xxd *',
-  'toybox *',
-  'rust-gdb *',
-  'rust-lldb *',
-  'cgdb *',
-  'gdbserver *',
-]);
+const wide = writerPolicy('device-paths-wide', WIDE_WRITERS);
 const devices = deviceWritePolicy('device-paths');
-const firmware = deviceWritePolicy('device-paths-firmware', [
-  'chmod *',
-  'chown *',
-  'chgrp *',
-  'mv *',
-  'rm *',
-  'unzip *',
-  'awk *',
-]);
+const firmware = deviceWritePolicy('device-paths-firmware', OWNER_AND_MOVE_COMMANDS);
 
 describe('block devices written by a command, as by a redirect', () => {
   const DISK = /^disk-destruction: writes to the block device/;

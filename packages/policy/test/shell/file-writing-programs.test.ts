@@ -1,6 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, it } from 'vitest';
-import { type Case, deviceWritePolicy, writerPolicy } from '../helpers.js';
+import {
+  type Case,
+  deviceWritePolicy,
+  writerPolicy,
+  WIDE_WRITERS,
+  OWNER_AND_MOVE_COMMANDS,
+} from '../helpers.js';
 
 /**
  * Programs that write the files their arguments name (`tar -cf`, `install`, `uniq IN OUT`,
@@ -10,29 +16,9 @@ import { type Case, deviceWritePolicy, writerPolicy } from '../helpers.js';
  * Each line is judged in bypass mode under generous allow rules, where anything that is neither
  * denied nor asked runs; near misses stay allowed.
  */
-const wide = writerPolicy('programs-wide', [
-  'valgrind *',
-  'catchsegv *',
-  'blkdiscard *',
-  'tar *',
-  'install *',
-  'xxd *',
-  'toybox *',
-  'rust-gdb *',
-  'rust-lldb *',
-  'cgdb *',
-  'gdbserver *',
-]);
+const wide = writerPolicy('programs-wide', WIDE_WRITERS);
 const devices = deviceWritePolicy('programs');
-const archives = deviceWritePolicy('programs-archives', [
-  'chmod *',
-  'chown *',
-  'chgrp *',
-  'mv *',
-  'rm *',
-  'unzip *',
-  'awk *',
-]);
+const archives = deviceWritePolicy('programs-archives', OWNER_AND_MOVE_COMMANDS);
 
 describe('programs that write the file they are given', () => {
   it.each<Case>([

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, it } from 'vitest';
-import { type Case, deviceWritePolicy } from '../helpers.js';
+import { type Case, deviceWritePolicy, OWNER_AND_MOVE_COMMANDS } from '../helpers.js';
 
 /**
  * The system's own directories: recursive mode or owner changes over them (`chmod -R 777 /`) and
@@ -11,15 +11,7 @@ import { type Case, deviceWritePolicy } from '../helpers.js';
  * denied nor asked runs; near misses stay allowed.
  */
 const roots = deviceWritePolicy('system-directories', ['chmod *', 'chown *', 'chgrp *', 'mv *']);
-const more = deviceWritePolicy('system-directories-more', [
-  'chmod *',
-  'chown *',
-  'chgrp *',
-  'mv *',
-  'rm *',
-  'unzip *',
-  'awk *',
-]);
+const more = deviceWritePolicy('system-directories-more', OWNER_AND_MOVE_COMMANDS);
 
 describe('recursive changes over the system and moving it away', () => {
   const ROOTS = /^destructive-file-operation: (ch(mod|own|grp) -R over|mv of) \//;

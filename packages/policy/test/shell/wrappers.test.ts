@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus is shell text, not templates
 import { describe, it } from 'vitest';
-import { type Case, deviceWritePolicy, writerPolicy } from '../helpers.js';
+import { type Case, deviceWritePolicy, writerPolicy, WIDE_WRITERS } from '../helpers.js';
 
 /**
  * Wrappers that run another command (`valgrind`, `catchsegv`, `toybox`), change its directory or
@@ -10,19 +10,7 @@ import { type Case, deviceWritePolicy, writerPolicy } from '../helpers.js';
  * Each line is judged in bypass mode under generous allow rules, where anything that is neither
  * denied nor asked runs; near misses stay allowed.
  */
-const wide = writerPolicy('wrappers-wide', [
-  'valgrind *',
-  'catchsegv *',
-  'blkdiscard *',
-  'tar *',
-  'install *',
-  'xxd *',
-  'toybox *',
-  'rust-gdb *',
-  'rust-lldb *',
-  'cgdb *',
-  'gdbserver *',
-]);
+const wide = writerPolicy('wrappers-wide', WIDE_WRITERS);
 const devices = deviceWritePolicy('wrappers');
 
 describe('programs that run the command they are given', () => {
