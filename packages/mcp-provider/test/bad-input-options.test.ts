@@ -2,21 +2,14 @@
 // timer can hold, a callback that is not a function) are CONFIG_INVALID naming the option, at
 // creation, before any server starts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RESTART_POLICY, type McpServerConfig, createMcpProvider } from '../src/index.js';
+import { DEFAULT_RESTART_POLICY } from '../src/index.js';
 import { tempDirectory } from './helpers/index.js';
+import { creationErrorIn } from './helpers/creation-error.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
 
-/** What `createMcpProvider` throws for a config (and options), or undefined. */
-function thrownBy(config: unknown, options: Record<string, unknown> = {}): unknown {
-  try {
-    createMcpProvider('checked', config as McpServerConfig, { runDirectory: run.path, ...options });
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
+const thrownBy = creationErrorIn(run.path);
 
 describe('options of createMcpProvider of the wrong shape', () => {
   it('a restartPolicy missing a field or holding a bad one is CONFIG_INVALID naming it, at creation', () => {

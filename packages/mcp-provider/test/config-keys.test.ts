@@ -6,21 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type McpServerConfig, createMcpProvider, loadMcpConfig } from '../src/index.js';
+import { loadMcpConfig } from '../src/index.js';
 import { tempDirectory } from './helpers/index.js';
+import { creationErrorIn } from './helpers/creation-error.js';
 
 const run = tempDirectory();
 afterAll(() => run.remove());
 
-/** What `createMcpProvider` throws for a config (and options), or undefined. */
-function thrownBy(config: unknown, options: Record<string, unknown> = {}): unknown {
-  try {
-    createMcpProvider('checked', config as McpServerConfig, { runDirectory: run.path, ...options });
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
+const thrownBy = creationErrorIn(run.path);
 
 const URL_SERVER = 'http://127.0.0.1:1/mcp';
 
