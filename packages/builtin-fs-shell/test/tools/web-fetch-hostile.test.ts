@@ -1,17 +1,9 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, makeTempDir, okText, textOf } from '../helpers/index.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../../src/provider.js';
+import { describe, expect, it } from 'vitest';
+import { context, okText, textOf } from '../helpers/index.js';
+import { usePageServer } from '../helpers/page-server.js';
 
 // Hostile servers: compressed bodies that stall, break or explode, lying lengths.
-
-let server: Server;
-let port: number;
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
 
 const zeros = Buffer.alloc(64 * 1024 * 1024, 'a');
 const bombs = {
@@ -20,9 +12,8 @@ const bombs = {
   br: brotliCompressSync(zeros),
 };
 
-beforeAll(async () => {
-  ({ dir, cleanup } = await makeTempDir('tp-web-hostile-'));
-  server = createServer((request, response) => {
+const page = usePageServer(
+  (request, response) => {
     const url = request.url ?? '/';
     const bomb = /^\/bomb-(gzip|deflate|br)$/.exec(url);
     if (bomb) {
@@ -79,24 +70,11 @@ beforeAll(async () => {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('unknown');
     }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  provider = createBuiltinProvider({
-    workspace: dir,
-    webFetch: { allowPrivate: true, maxBytes: 100_000, timeoutMs: 1500 },
-  });
-});
+  },
+  { maxBytes: 100_000, timeoutMs: 1500 },
+);
 
-afterAll(async () => {
-  await provider?.close?.();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await cleanup();
-});
-
-const fetch = (path: string) =>
-  provider.execute('web_fetch', { url: `http://127.0.0.1:${port}${path}` }, context());
+const fetch = (path: string) => page.provider.execute('web_fetch', { url: page.url(path) }, context());
 
 describe('web_fetch against hostile servers', () => {
   it('cuts a decompression bomb at the byte cap, for gzip, deflate and br', async () => {

@@ -1,22 +1,14 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, makeTempDir, okText, textOf } from '../helpers/index.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../../src/provider.js';
+import { describe, expect, it } from 'vitest';
+import { context, okText, textOf } from '../helpers/index.js';
+import { usePageServer } from '../helpers/page-server.js';
 
 // Answers of a hostile server that are not a plain page: empty answers, error pages that are
 // not text, endless and trickling bodies.
 
-let server: Server;
-let port: number;
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
 let endlessClosed = false;
 
-beforeAll(async () => {
-  ({ dir, cleanup } = await makeTempDir('tp-web-responses-'));
-  server = createServer((request, response) => {
+const page = usePageServer(
+  (request, response) => {
     const url = request.url ?? '/';
     if (url === '/no-content') response.writeHead(204).end();
     else if (url === '/not-modified') response.writeHead(304).end();
@@ -45,24 +37,12 @@ beforeAll(async () => {
       const timer = setInterval(() => response.write('a'), 100);
       response.on('close', () => clearInterval(timer));
     } else response.writeHead(404, { 'content-type': 'text/plain' }).end('unknown');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  provider = createBuiltinProvider({
-    workspace: dir,
-    webFetch: { allowPrivate: true, maxBytes: 1_000_000, timeoutMs: 2000 },
-  });
-});
+  },
+  { maxBytes: 1_000_000, timeoutMs: 2000 },
+);
 
-afterAll(async () => {
-  await provider?.close?.();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await cleanup();
-});
-
-const fetch = (url: string) => provider.execute('web_fetch', { url }, context());
-const local = (path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+const fetch = (url: string) => page.provider.execute('web_fetch', { url }, context());
+const local = (path: string) => fetch(page.url(path));
 
 describe('web_fetch with empty, non-text and endless responses', () => {
   it('answers 204 and 304 with no content instead of calling them binary', async () => {

@@ -1,22 +1,14 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, makeTempDir, okText, textOf } from '../helpers/index.js';
-import { type BuiltinProvider, createBuiltinProvider } from '../../src/provider.js';
+import { describe, expect, it } from 'vitest';
+import { context, okText, textOf } from '../helpers/index.js';
+import { usePageServer } from '../helpers/page-server.js';
 
 // URLs a hostile user sends and redirects a hostile server answers with: credentials, odd
 // ports, huge URLs, redirects of every shape.
 
-let server: Server;
-let port: number;
-let dir: string;
-let cleanup: () => Promise<void>;
-let provider: BuiltinProvider;
 const password = `pw-${Math.random().toString(36).slice(2)}`;
 
-beforeAll(async () => {
-  ({ dir, cleanup } = await makeTempDir('tp-web-urls-'));
-  server = createServer((request, response) => {
+const page = usePageServer(
+  (request, response) => {
     const url = request.url ?? '/';
     const hops = /^\/hop\/(\d+)$/.exec(url);
     if (hops) {
@@ -25,37 +17,25 @@ beforeAll(async () => {
       else response.writeHead(200, { 'content-type': 'text/plain' }).end('landed');
     } else if (url === '/ok') response.writeHead(200, { 'content-type': 'text/plain' }).end('ok body');
     else if (url === '/protocol-relative')
-      response.writeHead(301, { location: `//127.0.0.1:${port}/ok` }).end();
+      response.writeHead(301, { location: `//${request.headers.host}/ok` }).end();
     else if (url === '/relative') response.writeHead(307, { location: 'ok' }).end();
     else if (url === '/credentials')
-      response.writeHead(302, { location: `http://bob:${password}@127.0.0.1:${port}/ok` }).end();
+      response.writeHead(302, { location: `http://bob:${password}@${request.headers.host}/ok` }).end();
     else if (url === '/broken-location') response.writeHead(302, { location: 'http://[::1' }).end();
     else response.writeHead(404, { 'content-type': 'text/plain' }).end('unknown');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  provider = createBuiltinProvider({
-    workspace: dir,
-    webFetch: { allowPrivate: true, maxBytes: 1_000_000, timeoutMs: 2000 },
-  });
-});
+  },
+  { maxBytes: 1_000_000, timeoutMs: 2000 },
+);
 
-afterAll(async () => {
-  await provider?.close?.();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await cleanup();
-});
-
-const fetch = (url: string) => provider.execute('web_fetch', { url }, context());
-const local = (path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+const fetch = (url: string) => page.provider.execute('web_fetch', { url }, context());
+const local = (path: string) => fetch(page.url(path));
 
 describe('web_fetch with hostile URLs and redirects', () => {
   it('never repeats a password from a URL, valid or not, in its answer', async () => {
     for (const url of [
       `http://alice:${password}@127.0.0.1:99999/`,
       `http://alice:${password}@exa mple.com/`,
-      `http://alice:${password}@127.0.0.1:${port}/ok`,
+      page.url('/ok').replace('http://', `http://alice:${password}@`),
     ]) {
       const text = textOf(await fetch(url));
       expect(text).toMatch(/^INVALID_ARGUMENTS: /);
@@ -90,7 +70,7 @@ describe('web_fetch with hostile URLs and redirects', () => {
       const result = await local(path);
       expect(okText(result)).toContain('ok body');
       expect(result.ok && (result.structured as { redirects: string[] }).redirects).toEqual([
-        `http://127.0.0.1:${port}/ok`,
+        page.url('/ok'),
       ]);
     }
     expect(textOf(await local('/broken-location'))).toMatch(
