@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { BuiltinProvider } from '@toolplane/builtin-fs-shell';
 import type { AgentDefinition } from '@toolplane/subagents';
-import { type ClosableApprovals, agentApprovals } from '../agent/approvals.js';
+import { agentPrompts } from '../agent/approvals.js';
 import { resolveEndpoint } from '../agent/endpoint.js';
 import { exitCodeOf, printOutcome } from '../agent/outcome.js';
 import { createStepPrinter } from '../agent/step-printer.js';
@@ -52,13 +52,20 @@ export async function agentRun(
     model: options.model,
     rootHasModel: root?.model !== undefined,
   });
-  const approvals: ClosableApprovals | undefined = await agentApprovals(context, options.yes === true);
+  const prompts = await agentPrompts(context, {
+    yes: options.yes === true,
+    timeoutMs: loaded.config.limits.approvalTimeoutMs,
+  });
+  const { approvals } = prompts;
   const json = options.json === true;
   let stopRun: (() => Promise<void>) | undefined;
   try {
     return await withRuntime(
       loaded,
-      { onStop: () => stopRun?.() ?? Promise.resolve() },
+      {
+        onStop: () => stopRun?.() ?? Promise.resolve(),
+        ...(prompts.elicitation ? { mcpClient: { elicitation: prompts.elicitation } } : {}),
+      },
       async (runtime, stopped) => {
         const { createOpenAIRunner, createSubagents } = await import('@toolplane/subagents');
         if (endpoint.apiKey) runtime.scrubber?.addSecret(endpoint.apiKey);
@@ -118,6 +125,6 @@ export async function agentRun(
       },
     );
   } finally {
-    approvals?.close();
+    prompts.close();
   }
 }

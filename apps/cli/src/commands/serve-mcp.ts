@@ -1,5 +1,4 @@
 import { createReadStream, readFileSync } from 'node:fs';
-import type { ApprovalChannel } from '@toolplane/core';
 import { loadConfig } from '../config/load.js';
 import { type CommandContext, writeLine } from '../context.js';
 import { EXIT_CODES, usageError } from '../output/cli-error.js';
@@ -7,6 +6,7 @@ import { createStyle } from '../output/style.js';
 import { terminalLine } from '../output/terminal-text.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import { warningLines } from '../runtime/warnings.js';
+import type { TerminalReader } from '../prompts/terminal-reader.js';
 
 /** How long calls still running get to finish after the client closes stdin. */
 const STDIN_CLOSE_GRACE_MS = 10_000;
@@ -22,31 +22,27 @@ function packageVersion(): string {
 }
 
 /**
- * Where approval questions go while serving. Over stdio, stdin is the protocol, so answers are
- * read from the controlling terminal (`/dev/tty`) when stderr is one; over HTTP, from stdin
- * when it is a terminal. Without a terminal there is nobody to ask: `ask` decisions fail closed.
+ * The terminal of the gateway: over stdio, stdin is the protocol, so answers are read from the
+ * controlling terminal (`/dev/tty`) when stderr is one; over HTTP, from stdin when it is a
+ * terminal. Approvals and elicitations share it, asked one at a time. Without a terminal there is
+ * nobody to ask: `ask` decisions fail closed and elicitations are declined, saying why.
  */
-async function terminalApprovals(
-  context: CommandContext,
-  stdio: boolean,
-): Promise<(ApprovalChannel & { close(): void }) | undefined> {
+async function openTerminal(context: CommandContext, stdio: boolean): Promise<TerminalReader | undefined> {
   if (!context.stderr.isTTY) return undefined;
-  const { createTerminalApprovalChannel } = await import('@toolplane/policy');
-  if (!stdio) {
-    if (!context.stdin.isTTY) return undefined;
-    return createTerminalApprovalChannel({ input: context.stdin, output: context.stderr });
-  }
+  const { createTerminalReader } = await import('../prompts/terminal-reader.js');
+  if (!stdio) return context.stdin.isTTY ? createTerminalReader(context.stdin, context.stderr) : undefined;
   try {
     const input = createReadStream('/dev/tty');
     await new Promise<void>((resolve, reject) => {
       input.once('open', () => resolve());
       input.once('error', reject);
     });
-    const channel = createTerminalApprovalChannel({ input, output: context.stderr });
+    const reader = createTerminalReader(input, context.stderr);
     return {
-      request: (request, signal) => channel.request(request, signal),
+      turn: (signal, prompt) => reader.turn(signal, prompt),
+      write: (text) => reader.write(text),
       close() {
-        channel.close();
+        reader.close();
         input.destroy();
       },
     };
@@ -83,10 +79,18 @@ export async function serveMcp(
   const { httpAccess } = await import('../gateway/http-options.js');
   const access = address ? httpAccess(options, process.env) : undefined;
   const loaded = await loadConfig(context.cwd, context.configPath);
-  const approvals = await terminalApprovals(context, stdio);
+  const terminal = await openTerminal(context, stdio);
+  const approvals = terminal
+    ? (await import('../prompts/terminal-approvals.js')).terminalApprovals(terminal)
+    : undefined;
+  const elicit = terminal
+    ? (await import('../prompts/terminal-elicitation.js')).terminalElicitation(terminal, {
+        timeoutMs: loaded.config.limits.approvalTimeoutMs,
+      }).elicit
+    : undefined;
   const style = createStyle(context.stderr);
   const { gatewayClientOptions } = await import('../gateway/client-options.js');
-  const { bridge, mcpClient } = await gatewayClientOptions(loaded, approvals);
+  const { bridge, mcpClient } = await gatewayClientOptions(loaded, { approvals, elicit });
   try {
     // approvals go per call (see createGatewayServer): to the calling client, else the terminal
     return await withRuntime(loaded, { mcpClient }, async (runtime) => {
@@ -110,7 +114,7 @@ export async function serveMcp(
       for (const line of warningLines(runtime.providers))
         writeLine(context.stderr, `${style.yellow('warning:')} ${terminalLine(runtime.redact(line))}`);
       const approvalNote = approvals
-        ? 'approvals asked on this terminal, or of clients that take elicitation'
+        ? 'approvals asked on this terminal (elicitations too), or of clients that take elicitation'
         : 'approvals asked of clients that take elicitation; for others, calls that need approval fail closed';
       if (address) {
         if (!access) throw new Error('unreachable: --http without access settings');
@@ -177,6 +181,6 @@ export async function serveMcp(
       return EXIT_CODES.ok;
     });
   } finally {
-    approvals?.close();
+    terminal?.close();
   }
 }

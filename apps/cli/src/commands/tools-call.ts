@@ -48,13 +48,15 @@ export async function toolsCall(
   const loaded = await loadConfig(context.cwd, context.configPath);
   let resolvedName: string | undefined;
   // a server's questions (elicitation) go to the person at the terminal, when there is one
-  const elicitation =
+  const terminal =
     context.stdin.isTTY && context.stderr.isTTY
-      ? (await import('../prompts/terminal-elicitation.js')).terminalElicitation(
-          context.stdin,
-          context.stderr,
-        )
+      ? (await import('../prompts/terminal-reader.js')).createTerminalReader(context.stdin, context.stderr)
       : undefined;
+  const elicitation = terminal
+    ? (await import('../prompts/terminal-elicitation.js')).terminalElicitation(terminal, {
+        timeoutMs: loaded.config.limits.approvalTimeoutMs,
+      })
+    : undefined;
   try {
     return await withRuntime(
       loaded,
@@ -88,6 +90,6 @@ export async function toolsCall(
       },
     );
   } finally {
-    elicitation?.close();
+    terminal?.close();
   }
 }

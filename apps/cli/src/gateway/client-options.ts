@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ApprovalChannel } from '@toolplane/core';
+import type { ElicitationChannel } from '@toolplane/mcp-provider';
 import type { LoadedConfig } from '../config/load.js';
 import type { McpClientOptions } from '../runtime/providers.js';
 import { GatewayClientBridge } from './client-bridge.js';
@@ -10,7 +11,7 @@ import { GatewayClientBridge } from './client-bridge.js';
  */
 export async function gatewayClientOptions(
   loaded: LoadedConfig,
-  approvals: ApprovalChannel | undefined,
+  terminal: { approvals?: ApprovalChannel | undefined; elicit?: ElicitationChannel['elicit'] | undefined },
 ): Promise<{ bridge: GatewayClientBridge; mcpClient: McpClientOptions }> {
   const { createOpenAiSampler } = await import('@toolplane/mcp-provider');
   let sampler: ReturnType<typeof createOpenAiSampler> | undefined;
@@ -30,7 +31,8 @@ export async function gatewayClientOptions(
   }
   const bridge = new GatewayClientBridge({
     ...(sampler ? { sampler } : {}),
-    ...(approvals ? { approvals } : {}),
+    ...(terminal.approvals ? { approvals: terminal.approvals } : {}),
+    ...(terminal.elicit ? { elicit: terminal.elicit } : {}),
     ...(loaded.file ? { configFile: loaded.file } : {}),
   });
   const builtin = loaded.config.builtin;

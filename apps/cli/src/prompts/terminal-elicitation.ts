@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type {
   ElicitationAnswer,
   ElicitationChannel,
@@ -8,12 +7,10 @@ import type {
 } from '@toolplane/mcp-provider';
 import { checkElicitationAnswer } from '@toolplane/mcp-provider';
 import { terminalLine } from '../output/terminal-text.js';
+import type { AskLine, TerminalReader } from './terminal-reader.js';
 
 /** How many times a field is asked again after an answer it cannot take, before the form is cancelled. */
 const TRIES_PER_FIELD = 3;
-
-/** A terminal elicitation channel, and what closes its reader. */
-export type TerminalElicitation = ElicitationChannel & { close(): void };
 
 const YES = /^(y|yes|true)$/i;
 const NO = /^(n|no|false)$/i;
@@ -63,72 +60,37 @@ function fieldPrompt(field: ElicitationField): string {
 }
 
 /**
- * A server's questions asked on a terminal, one field at a time, each answer checked against the
- * requested schema before it is sent (asked again, at most {@link TRIES_PER_FIELD} times, then the
- * form is cancelled). Answers are sent to the server and never printed or logged. One question at
- * a time: a second form waits for the first. A URL request prints the address and asks whether
- * the person finished there.
+ * A server's questions asked on the shared terminal reader, one field at a time, each answer
+ * checked against the requested schema before it is sent (asked again, at most
+ * {@link TRIES_PER_FIELD} times, then the form is cancelled). Answers are sent to the server and
+ * never printed or logged. Forms take their turn with the other prompts of the terminal
+ * (approvals included). No answer within `timeoutMs` cancels; a terminal that closed, before or
+ * during the form, fails the request with a message saying so (the server reads it). A URL
+ * request prints the address and asks whether the person finished there.
  */
 export function terminalElicitation(
-  input: NodeJS.ReadableStream,
-  output: NodeJS.WritableStream,
-): TerminalElicitation {
-  // lines typed ahead of a question wait for it (a person may answer faster than a server asks)
-  const reader = createInterface({ input, terminal: false });
-  const typed: string[] = [];
-  const waiting: ((line: string | undefined) => void)[] = [];
-  let ended = false;
-  reader.on('line', (line) => {
-    const next = waiting.shift();
-    if (next) next(line);
-    else if (typed.length < 1000) typed.push(line);
-  });
-  reader.on('close', () => {
-    ended = true;
-    for (const next of waiting.splice(0)) next(undefined);
-  });
-  let queue: Promise<unknown> = Promise.resolve();
-  const ask = (question: string, signal: AbortSignal): Promise<string> => {
-    output.write(question);
-    const line = typed.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    if (ended) return Promise.reject(new Error('the terminal closed'));
-    return new Promise((resolve, reject) => {
-      const answer = (value: string | undefined): void => {
-        signal.removeEventListener('abort', abort);
-        if (value === undefined) reject(new Error('the terminal closed'));
-        else resolve(value);
-      };
-      const abort = (): void => {
-        const at = waiting.indexOf(answer);
-        if (at >= 0) waiting.splice(at, 1);
-        reject(new Error('the server stopped waiting'));
-      };
-      if (signal.aborted) return abort();
-      signal.addEventListener('abort', abort, { once: true });
-      waiting.push(answer);
-    });
-  };
-
-  async function fill(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
-    output.write(`\n${terminalLine(request.server)} asks: ${terminalLine(request.message)}\n`);
+  reader: TerminalReader,
+  options: { readonly timeoutMs?: number } = {},
+): ElicitationChannel {
+  async function fill(request: ElicitationRequest, ask: AskLine): Promise<ElicitationAnswer> {
+    reader.write(`\nMCP server ${terminalLine(request.server)} asks: ${terminalLine(request.message)}\n`);
     if (request.mode === 'url') {
-      output.write(`  open ${terminalLine(request.url)}\n`);
-      const done = await ask('  done there? (y = done, n = decline, Enter = cancel) > ', signal);
+      reader.write(`  open ${terminalLine(request.url)}\n`);
+      const done = await ask('  done there? (y = done, n = decline, Enter = cancel) > ');
       return YES.test(done.trim())
         ? { action: 'accept' }
         : NO.test(done.trim())
           ? { action: 'decline' }
           : { action: 'cancel' };
     }
-    const start = await ask('  answer? (y = fill in, n = decline, Enter = cancel) > ', signal);
+    const start = await ask('  answer? (y = fill in, n = decline, Enter = cancel) > ');
     if (NO.test(start.trim())) return { action: 'decline' };
     if (!YES.test(start.trim())) return { action: 'cancel' };
     const content: Record<string, ElicitationValue> = {};
     for (const field of request.fields) {
       let accepted = false;
       for (let attempt = 0; attempt < TRIES_PER_FIELD && !accepted; attempt++) {
-        const value = parseValue(field, await ask(fieldPrompt(field), signal));
+        const value = parseValue(field, await ask(fieldPrompt(field)));
         const problem =
           value instanceof Error
             ? value.message
@@ -140,10 +102,10 @@ export function terminalElicitation(
         if (problem === undefined) {
           if (value !== undefined && !(value instanceof Error)) content[field.name] = value;
           accepted = true;
-        } else output.write(`  ${problem}\n`);
+        } else reader.write(`  ${problem}\n`);
       }
       if (!accepted) {
-        output.write(`  ${terminalLine(field.title)} was not answered: the form is cancelled\n`);
+        reader.write(`  ${terminalLine(field.title)} was not answered: the form is cancelled\n`);
         return { action: 'cancel' };
       }
     }
@@ -152,14 +114,19 @@ export function terminalElicitation(
 
   return {
     modes: ['form', 'url'],
-    elicit(request, signal) {
-      const turn = queue.then(() => fill(request, signal));
-      queue = turn.catch(() => undefined);
-      // a server that gave up (or the end of input) is a cancel, not a failure
-      return turn.catch((): ElicitationAnswer => ({ action: 'cancel' }));
-    },
-    close() {
-      reader.close();
+    async elicit(request, signal) {
+      const timeout = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+      const limit = timeout ? AbortSignal.any([signal, timeout]) : signal;
+      try {
+        return await reader.turn(limit, (ask) => fill(request, ask));
+      } catch (error) {
+        // the server gave up, or nobody answered in time: a cancel
+        if (limit.aborted) {
+          if (timeout?.aborted) reader.write('\n(no answer in time: the form is cancelled)\n');
+          return { action: 'cancel' };
+        }
+        throw new Error(`declined at the terminal: ${(error as Error).message}`);
+      }
     },
   };
 }
