@@ -34,18 +34,13 @@ function question(request: ApprovalRequest): string {
 /**
  * Approval questions asked on the shared terminal reader, in turn with the elicitations asked
  * there: `o`/`once`/`y`, `a`/`always`, `d`/`n`/`deny`. No answer in the policy's time, three
- * unclear answers, or a terminal that closed: `deny`, said on the terminal. Lines typed before
- * the question was shown are dropped, so a keystroke meant for an earlier question never
- * approves a call its user has not seen.
+ * unclear answers, or a terminal that closed: `deny`, said on the terminal.
  */
 export function terminalApprovals(reader: TerminalReader): ApprovalChannel {
   return {
     async request(request, signal) {
       try {
         return await reader.turn(signal, async (ask) => {
-          const dropped = reader.discardTypedAhead();
-          if (dropped > 0)
-            reader.write(`\n(${dropped} line${dropped === 1 ? '' : 's'} typed before this question ignored)`);
           for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
             const line = await ask(attempt === 0 ? question(request) : 'Please answer o, a or d: ');
             const answer = ANSWERS.get(line.trim().toLowerCase());
