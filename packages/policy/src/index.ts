@@ -4,6 +4,7 @@ export { createCallbackApprovalChannel } from './approvals/callback-channel.js';
 export { type HttpApprovalOptions, createHttpApprovalChannel } from './approvals/http-channel.js';
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalOutcome, runApproval } from './approvals/run-approval.js';
 export { type TerminalApprovalOptions, createTerminalApprovalChannel } from './approvals/terminal-channel.js';
+export { APPROVAL_REPROMPT, approvalAnswer, approvalQuestion } from './approvals/terminal-question.js';
 export {
   type CommandCheck,
   type CommandReasonCode,

@@ -4,6 +4,7 @@ import * as policy from '../src/index.js';
 describe('public API', () => {
   it('exports exactly these values', () => {
     expect(Object.keys(policy).sort()).toEqual([
+      'APPROVAL_REPROMPT',
       'BUILTIN_PROFILES',
       'DEFAULT_APPROVAL_TIMEOUT_MS',
       'DEFAULT_PROTECTED_PATHS',
@@ -13,6 +14,8 @@ describe('public API', () => {
       'SUBAGENT_LEAF_DENY',
       'TOOL_PERMISSIONS',
       'analyzeCommandLine',
+      'approvalAnswer',
+      'approvalQuestion',
       'checkCommandLine',
       'compileCommandPattern',
       'compileProtectedPaths',

@@ -5,6 +5,7 @@ import {
   type ApprovalRequest,
   ToolError,
 } from '@toolplane/core';
+import { APPROVAL_REPROMPT, approvalAnswer, approvalQuestion } from './terminal-question.js';
 
 /** Options of {@link createTerminalApprovalChannel}. */
 export interface TerminalApprovalOptions {
@@ -14,29 +15,6 @@ export interface TerminalApprovalOptions {
   readonly output: NodeJS.WritableStream;
   /** Unclear answers before giving up with `deny`. Default 3. */
   readonly attempts?: number;
-}
-
-/** Answers by what is typed (a Map: `constructor` is no answer, as in a plain object it would be). */
-const ANSWERS: ReadonlyMap<string, ApprovalDecision> = new Map([
-  ['o', 'allow-once'],
-  ['once', 'allow-once'],
-  ['y', 'allow-once'],
-  ['yes', 'allow-once'],
-  ['a', 'allow-always'],
-  ['always', 'allow-always'],
-  ['d', 'deny'],
-  ['n', 'deny'],
-  ['no', 'deny'],
-  ['deny', 'deny'],
-]);
-
-function question(request: ApprovalRequest): string {
-  const lines = ['', `Approval needed: ${request.tool} (risk ${request.risk})`, `  why: ${request.reason}`];
-  if (request.command !== undefined) lines.push(`  command: ${request.command}`);
-  else lines.push(`  arguments: ${JSON.stringify(request.args).slice(0, 400)}`);
-  if (request.suggestedRule) lines.push(`  "always" adds: ${request.suggestedRule}`);
-  lines.push(`  (no answer in ${Math.round(request.timeoutMs / 1000)} s denies)`);
-  return `${lines.join('\n')}\nAllow [o]nce, [a]lways, or [d]eny? `;
 }
 
 /** The error of a request made to, or cut off by, a closed channel. */
@@ -91,10 +69,10 @@ export function createTerminalApprovalChannel(
     });
   const ask = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
     for (let attempt = 0; attempt < attempts && !signal.aborted && !closed; attempt++) {
-      options.output.write(attempt === 0 ? question(request) : 'Please answer o, a or d: ');
+      options.output.write(attempt === 0 ? approvalQuestion(request) : APPROVAL_REPROMPT);
       const line = await readLine(signal);
       if (line === undefined) break;
-      const answer = ANSWERS.get(line.trim().toLowerCase());
+      const answer = approvalAnswer(line);
       if (answer) return answer;
     }
     if (closed) throw closedError();
