@@ -1,16 +1,14 @@
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ScriptedModel, type ScriptedReply, startScriptedModel } from '@toolplane/subagents/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, exited, tempDir, waitFor } from './helpers.js';
+import { BIN, baseEnv, exited, tempDir, waitFor, scriptAvailable } from './helpers.js';
 
 // `agent run` on a real terminal (`script` from util-linux): the spawn of a subagent and the
 // subagent's own risky call are asked there, the subagent's question naming it.
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasScript && process.env.CI === 'true')
-  throw new Error('approval tests need `script` (util-linux) in CI');
+const hasScript = scriptAvailable();
 
 let dir: { path: string; cleanup(): Promise<void> };
 let model: ScriptedModel | undefined;

@@ -1,14 +1,20 @@
 // `agent run` on a real terminal (util-linux `script`): a tool the model calls elicits, and the
 // form is asked at the terminal, its answer going back to the server and so to the model.
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { type ScriptedModel, type ScriptedReply, startScriptedModel } from '@toolplane/subagents/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, exited, tempDir, waitFor, writeJsonFile } from './helpers.js';
+import {
+  BIN,
+  baseEnv,
+  exited,
+  tempDir,
+  waitFor,
+  writeJsonFile,
+  featuresServer,
+  scriptAvailable,
+} from './helpers.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasScript && process.env.CI === 'true') throw new Error('terminal tests need `script` (util-linux)');
-const FEATURES_SERVER = fileURLToPath(new URL('./fixtures/features-server.mjs', import.meta.url));
+const hasScript = scriptAvailable();
 
 let dir: { path: string; cleanup(): Promise<void> };
 let model: ScriptedModel | undefined;
@@ -36,7 +42,7 @@ describe.skipIf(!hasScript)('agent run asks elicitations at the terminal', () =>
       },
     });
     await writeJsonFile(dir.path, 'toolplane.config.json', {
-      mcpServers: { feat: { command: process.execPath, args: [FEATURES_SERVER] } },
+      mcpServers: { feat: featuresServer() },
       policy: { autoAllow: ['feat__*'] },
       model: { name: 'main-model', maxRetries: 0 },
     });

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +16,11 @@ import {
   waitFor,
   writeJsonFile,
   GATEWAY_TRANSPORT_OPTIONS,
+  scriptAvailable,
 } from './helpers.js';
 
 // `script` (util-linux) gives the gateway a real terminal, so it asks approval questions there.
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasScript && process.env.CI === 'true')
-  throw new Error('approval tests need `script` (util-linux) in CI');
+const hasScript = scriptAvailable();
 
 let dir: { path: string; cleanup(): Promise<void> };
 let pidDir: string;

@@ -1,20 +1,14 @@
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, tempDir, writeJsonFile } from './helpers.js';
-
-const FEATURES_SERVER = fileURLToPath(new URL('./fixtures/features-server.mjs', import.meta.url));
+import { BIN, baseEnv, tempDir, writeJsonFile, featuresConfig } from './helpers.js';
 
 let dir: { path: string; cleanup(): Promise<void> };
 let client: Client | undefined;
 beforeEach(async () => {
   dir = await tempDir();
-  await writeJsonFile(dir.path, 'toolplane.config.json', {
-    mcpServers: { feat: { command: process.execPath, args: [FEATURES_SERVER] } },
-    policy: { autoAllow: ['feat__*'] },
-  });
+  await writeJsonFile(dir.path, 'toolplane.config.json', featuresConfig());
 });
 afterEach(async () => {
   await client?.close().catch(() => {});

@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,9 +20,8 @@ import {
   waitFor,
   writeJsonFile,
   GATEWAY_TRANSPORT_OPTIONS,
+  FEATURES_SERVER,
 } from './helpers.js';
-
-const FEATURES_SERVER = fileURLToPath(new URL('./fixtures/features-server.mjs', import.meta.url));
 
 let dir: { path: string; cleanup(): Promise<void> };
 let secret: string;

@@ -1,27 +1,21 @@
 // `serve mcp` over stdio at a terminal: stdin/stdout are the MCP transport, the terminal is
 // /dev/tty (a real pseudo-terminal from util-linux `script`). A client that did not declare
 // elicitation has the upstream server's questions asked at that terminal, one at a time.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, tempDir, waitFor, writeJsonFile } from './helpers.js';
+import { BIN, baseEnv, tempDir, waitFor, writeJsonFile, featuresConfig, scriptAvailable } from './helpers.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasScript && process.env.CI === 'true') throw new Error('terminal tests need `script` (util-linux)');
-const FEATURES_SERVER = fileURLToPath(new URL('./fixtures/features-server.mjs', import.meta.url));
+const hasScript = scriptAvailable();
 
 let dir: { path: string; cleanup(): Promise<void> };
 let child: ChildProcess | undefined;
 let client: Client | undefined;
 beforeAll(async () => {
   dir = await tempDir();
-  await writeJsonFile(dir.path, 'toolplane.config.json', {
-    mcpServers: { feat: { command: process.execPath, args: [FEATURES_SERVER] } },
-    policy: { autoAllow: ['feat__*'] },
-  });
+  await writeJsonFile(dir.path, 'toolplane.config.json', featuresConfig());
 });
 afterEach(async () => {
   await client?.close().catch(() => {});
@@ -114,10 +108,7 @@ describe.skipIf(!hasScript)('serve mcp over stdio asks elicitations at its termi
 
 describe.skipIf(!hasScript)('serve mcp over stdio: approvals and elicitations share the terminal', () => {
   it('asks an approval and a form arriving at once one after the other', async () => {
-    await writeJsonFile(dir.path, 'toolplane.config.json', {
-      mcpServers: { feat: { command: process.execPath, args: [FEATURES_SERVER] } },
-      policy: { autoAllow: ['feat__ask'] },
-    });
+    await writeJsonFile(dir.path, 'toolplane.config.json', featuresConfig(['feat__ask']));
     try {
       const terminal = await gatewayOnTerminal();
       const approval = client?.callTool({ name: 'feat__log', arguments: {} });
@@ -134,10 +125,7 @@ describe.skipIf(!hasScript)('serve mcp over stdio: approvals and elicitations sh
       expect(textOf(await approval)).toBe('logged');
       expect(textOf(await form)).toBe('{"action":"accept","content":{"name":"Ada","size":3}}');
     } finally {
-      await writeJsonFile(dir.path, 'toolplane.config.json', {
-        mcpServers: { feat: { command: process.execPath, args: [FEATURES_SERVER] } },
-        policy: { autoAllow: ['feat__*'] },
-      });
+      await writeJsonFile(dir.path, 'toolplane.config.json', featuresConfig());
     }
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -179,6 +179,32 @@ export function holdCallsUntilCancelled(server: Server, counts: HeldCalls): void
 /** An `mcpServers` entry that starts the fixture server. */
 export function fixtureServer(env: Record<string, string> = {}): Record<string, unknown> {
   return { command: process.execPath, args: [FIXTURE_SERVER], env };
+}
+
+/** The fixture MCP server that asks its client: elicitation forms, sampling, roots, logging. */
+export const FEATURES_SERVER: string = fileURLToPath(
+  new URL('./fixtures/features-server.mjs', import.meta.url),
+);
+
+/** An `mcpServers` entry that starts the features server. */
+export function featuresServer(env: Record<string, string> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [FEATURES_SERVER], env };
+}
+
+/** A config with the features server as `feat`, its tools allowed outright (or those of `autoAllow`). */
+export function featuresConfig(autoAllow: readonly string[] = ['feat__*']): Record<string, unknown> {
+  return { mcpServers: { feat: featuresServer() }, policy: { autoAllow } };
+}
+
+/**
+ * Whether util-linux `script` is here to give a test a real pseudo-terminal. In CI its absence
+ * is an error, not a reason to skip.
+ */
+export function scriptAvailable(): boolean {
+  const available = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!available && process.env.CI === 'true')
+    throw new Error('terminal tests need `script` (util-linux) in CI');
+  return available;
 }
 
 /** Fake credential, generated per run (never a real secret). */

@@ -1,11 +1,9 @@
 // A server's elicitation during `tools call` at a terminal: asked field by field on a real
 // pseudo-terminal (util-linux `script`), each answer checked before it is sent.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, finished, tempDir, writeJsonFile } from './helpers.js';
+import { BIN, baseEnv, finished, tempDir, writeJsonFile, FEATURES_SERVER } from './helpers.js';
 
-const FEATURES_SERVER = fileURLToPath(new URL('./fixtures/features-server.mjs', import.meta.url));
 let dir: { path: string; cleanup(): Promise<void> };
 beforeAll(async () => {
   dir = await tempDir();

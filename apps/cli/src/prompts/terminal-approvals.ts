@@ -1,40 +1,16 @@
-import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '@toolplane/core';
+import type { ApprovalChannel } from '@toolplane/core';
+import { APPROVAL_REPROMPT, approvalAnswer, approvalQuestion } from '@toolplane/policy';
 import { terminalLine } from '../output/terminal-text.js';
 import type { TerminalReader } from './terminal-reader.js';
 
 /** Unclear answers before the question is denied. */
 const ATTEMPTS = 3;
 
-const ANSWERS: ReadonlyMap<string, ApprovalDecision> = new Map([
-  ['o', 'allow-once'],
-  ['once', 'allow-once'],
-  ['y', 'allow-once'],
-  ['yes', 'allow-once'],
-  ['a', 'allow-always'],
-  ['always', 'allow-always'],
-  ['d', 'deny'],
-  ['n', 'deny'],
-  ['no', 'deny'],
-  ['deny', 'deny'],
-]);
-
-function question(request: ApprovalRequest): string {
-  const lines = [
-    '',
-    `Approval needed: ${terminalLine(request.tool)} (risk ${request.risk})`,
-    `  why: ${terminalLine(request.reason)}`,
-  ];
-  if (request.command !== undefined) lines.push(`  command: ${terminalLine(request.command)}`);
-  else lines.push(`  arguments: ${terminalLine(JSON.stringify(request.args).slice(0, 400))}`);
-  if (request.suggestedRule) lines.push(`  "always" adds: ${terminalLine(request.suggestedRule)}`);
-  lines.push(`  (no answer in ${Math.round(request.timeoutMs / 1000)} s denies)`);
-  return `${lines.join('\n')}\nAllow [o]nce, [a]lways, or [d]eny? `;
-}
-
 /**
  * Approval questions asked on the shared terminal reader, in turn with the elicitations asked
- * there: `o`/`once`/`y`, `a`/`always`, `d`/`n`/`deny`. No answer in the policy's time, three
- * unclear answers, or a terminal that closed: `deny`, said on the terminal.
+ * there, in the words of the policy's terminal channel (`approvalQuestion`, `approvalAnswer`),
+ * every text of the call made safe for a terminal. No answer in the policy's time, three unclear
+ * answers, or a terminal that closed: `deny`, said on the terminal.
  */
 export function terminalApprovals(reader: TerminalReader): ApprovalChannel {
   return {
@@ -42,8 +18,10 @@ export function terminalApprovals(reader: TerminalReader): ApprovalChannel {
       try {
         return await reader.turn(signal, async (ask) => {
           for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-            const line = await ask(attempt === 0 ? question(request) : 'Please answer o, a or d: ');
-            const answer = ANSWERS.get(line.trim().toLowerCase());
+            const line = await ask(
+              attempt === 0 ? approvalQuestion(request, terminalLine) : APPROVAL_REPROMPT,
+            );
+            const answer = approvalAnswer(line);
             if (answer) return answer;
           }
           return 'deny';
