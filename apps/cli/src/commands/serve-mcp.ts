@@ -41,6 +41,7 @@ async function openTerminal(context: CommandContext, stdio: boolean): Promise<Te
     return {
       turn: (signal, prompt) => reader.turn(signal, prompt),
       write: (text) => reader.write(text),
+      discardTypedAhead: () => reader.discardTypedAhead(),
       close() {
         reader.close();
         input.destroy();

@@ -17,6 +17,11 @@ export interface TerminalReader {
   turn<T>(signal: AbortSignal, prompt: (ask: AskLine) => Promise<T>): Promise<T>;
   /** Writes to the terminal. */
   write(text: string): void;
+  /**
+   * Drops the lines typed before now and returns how many: a question whose answer gives
+   * consent (an approval) must be answered after it was shown, never by a line typed ahead.
+   */
+  discardTypedAhead(): number;
   /** Releases the terminal: the question asked and those waiting are declined. */
   close(): void;
 }
@@ -94,6 +99,9 @@ export function createTerminalReader(
     },
     write(text) {
       output.write(text);
+    },
+    discardTypedAhead() {
+      return typed.splice(0).length;
     },
     close() {
       ended ??= 'the terminal prompt was closed';
