@@ -38,22 +38,29 @@ async function runSuite(url: string, cwd: string): Promise<ScenarioCounts> {
   return perScenario(run.output);
 }
 
+/** Runs of a failing scenario on its own, per side, before its best count stands. */
+const RERUNS = 3;
+
 /**
- * A scenario that failed a check is run once more on its own, against both servers: on a
- * loaded machine the suite's own timeouts fail a check now and then, and a scenario must not
- * count against either side for that. Both sides get the same second chance.
+ * A scenario that failed a check is run again on its own, against both servers, up to `RERUNS`
+ * times or until it passes every check: on a loaded machine (CI runs other test files beside
+ * this one) the suite's own timeouts fail checks now and then, and a scenario must not count
+ * against either side for that. Both sides get the same chances; the best run counts.
  */
 async function rerunFailed(url: string, cwd: string, counts: ScenarioCounts, scenarios: Iterable<string>) {
   for (const scenario of scenarios) {
-    const before = counts.get(scenario);
-    if (!before || before.failed === 0) continue;
-    const again = await runConformance(
-      ['server', '--url', url, '--scenario', scenario],
-      cwd,
-      /Total: (\d+) passed, (\d+) failed/,
-    ).catch(() => undefined);
-    const retried = again && perScenario(again.output).get(scenario);
-    if (retried && retried.passed > before.passed) counts.set(scenario, retried);
+    for (let attempt = 0; attempt < RERUNS; attempt++) {
+      const best = counts.get(scenario);
+      if (!best || best.failed === 0) break;
+      // one scenario's run prints `Passed: P/N, F failed`, not the full run's summary lines
+      const retried = await runConformance(
+        ['server', '--url', url, '--scenario', scenario],
+        cwd,
+        /Passed: (\d+)\/\d+, (\d+) failed/,
+      ).catch(() => undefined);
+      if (retried && retried.passed > best.passed)
+        counts.set(scenario, { passed: retried.passed, failed: retried.failed });
+    }
   }
 }
 
