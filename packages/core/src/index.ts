@@ -97,5 +97,6 @@ export {
 } from './spec.js';
 export { DEFAULT_MAX_SCHEMA_NODES } from './schema-size.js';
 export { stableStringify } from './stable-json.js';
+export { terminalJson, terminalLine, terminalText } from './terminal-text.js';
 export { type DefineToolOptions, type Tool, defineTool, zodIssues, zodToJsonSchema } from './tool.js';
 export { type RateLimiter, type RateLimiterOptions, createRateLimiter } from './rate-limiter.js';

@@ -285,6 +285,42 @@ describe('terminal approval channel', () => {
     expect(terminal.reached).toEqual(['make one', 'make two']);
   });
 
+  it('shows terminal controls in the call as visible escapes, so the call cannot redraw its question', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (chunk) => {
+      printed += chunk;
+      if (printed.includes('Allow [o]nce')) input.write('d\n');
+    });
+    const channel = createTerminalApprovalChannel({ input, output });
+    const esc = String.fromCharCode(0x1b);
+    const hidden = `rm -rf ~${esc}[2K${esc}[1G\nls`;
+    try {
+      const answer = await channel.request(
+        {
+          id: 'c',
+          tool: `deploy${esc}[8m`,
+          args: {},
+          command: hidden,
+          risk: 'high',
+          reason: 'r',
+          principal: {},
+          sessionId: 's',
+          timeoutMs: 5000,
+        },
+        new AbortController().signal,
+      );
+      expect(answer).toBe('deny');
+    } finally {
+      channel.close();
+    }
+    // a colour or concealing sequence (ESC [ 8 m hides what follows) is dropped
+    expect(printed).toContain('Approval needed: deploy (risk high)');
+    expect(printed).toContain('command: rm -rf ~\\u001b[2K\\u001b[1G\\u000als');
+    expect(printed).not.toContain(esc);
+  });
+
   it('a closed input denies', async () => {
     const input = new PassThrough();
     const channel = createTerminalApprovalChannel({ input, output: new PassThrough() });

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest } from '@toolplane/core';
+import { type ApprovalDecision, type ApprovalRequest, terminalLine } from '@toolplane/core';
 
 /** Answers by what is typed (a Map: `constructor` is no answer, as in a plain object it would be). */
 const ANSWERS: ReadonlyMap<string, ApprovalDecision> = new Map([
@@ -21,11 +21,12 @@ export const APPROVAL_REPROMPT = 'Please answer o, a or d: ';
  * The approval question as a terminal shows it: tool, risk, reason, the command or the arguments
  * (cut at 400 characters), what "always" would add, the timeout, and the answers it takes.
  * `clean` is applied to every text that comes from the call (tool name, reason, command,
- * arguments, rule), e.g. to strip terminal control sequences; by default the text is as given.
+ * arguments, rule); by default core's `terminalLine`, which shows terminal controls and line
+ * breaks as visible escapes, so a call cannot redraw the question it is asked about.
  */
 export function approvalQuestion(
   request: ApprovalRequest,
-  clean: (text: string) => string = (text) => text,
+  clean: (text: string) => string = terminalLine,
 ): string {
   const lines = [
     '',
