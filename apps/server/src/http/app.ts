@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { Scrubber } from '@toolplane/scrubber';
 import { adminOnly, authenticate } from '../auth/auth-middleware.js';
+import { registerConsoleRoutes } from '../console/console-routes.js';
 import { type LogSink, requestLog } from '../observe/request-log.js';
 import { registerAccessRequestRoutes } from '../routes/access-request-routes.js';
 import { registerAccountingRoutes } from '../routes/accounting-routes.js';
@@ -17,6 +18,7 @@ import {
   USER_MCP_SERVER_PATH,
   registerMcpOAuthRoutes,
 } from '../routes/mcp-oauth-routes.js';
+import { registerOAuthLinksRoute } from '../routes/oauth-links-route.js';
 import { registerRestProviderRoutes } from '../routes/rest-provider-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerToolRoutes } from '../routes/tools-routes.js';
@@ -79,9 +81,11 @@ export function createApp(
   registerCustomToolRoutes(app, deps);
   registerMcpServerRoutes(app, deps);
   registerMcpOAuthRoutes(app, deps);
+  registerOAuthLinksRoute(app, deps);
   registerRestProviderRoutes(app, deps);
   registerApprovalRoutes(app, deps);
   registerMcpRoute(app, deps);
+  registerConsoleRoutes(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

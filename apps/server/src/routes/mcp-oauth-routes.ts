@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { ServerPrincipal } from '../auth/principal.js';
+import { ConsoleReturns } from '../console/console-returns.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import type { ServerApp } from '../http/env.js';
 import { AUTH_ERRORS, ErrorSchema, ResourceName, jsonOf } from '../http/schemas.js';
@@ -16,7 +17,8 @@ const secured = { security: [{ bearer: [] }] };
 const NameParam = z.object({ name: ResourceName });
 const NO_SERVER = jsonOf(ErrorSchema, 'No such MCP server in this tenant');
 
-function userOf(principal: ServerPrincipal): { tenantId: string; userId: string } {
+/** The tenant and user of a user key; any other key is refused with `user_only`. */
+export function userOf(principal: ServerPrincipal): { tenantId: string; userId: string } {
   if (principal.kind !== 'user')
     throw new ApiError(
       403,
@@ -44,13 +46,21 @@ async function perUserServer(deps: RouteDeps, tenantId: string, name: string): P
 
 /** Users link and unlink their own accounts on per-user OAuth servers; the browser's callback. */
 export function registerMcpOAuthRoutes(app: ServerApp, deps: RouteDeps): void {
+  const consoleReturns = new ConsoleReturns();
   app.openapi(
     createRoute({
       method: 'post',
       path: '/v1/mcp-servers/{name}/oauth/start',
       summary: "Starts the calling user's OAuth login to a per-user server; open the answered URL",
       ...secured,
-      request: { params: NameParam },
+      request: {
+        params: NameParam,
+        query: z.object({
+          return: z.enum(['console']).optional().openapi({
+            description: 'With `console`, the callback sends the browser back to `/console?linked=<name>`',
+          }),
+        }),
+      },
       responses: {
         200: jsonOf(z.object({ authorizationUrl: z.string() }), 'The URL the user opens in a browser'),
         ...AUTH_ERRORS,
@@ -63,6 +73,8 @@ export function registerMcpOAuthRoutes(app: ServerApp, deps: RouteDeps): void {
       const owner = userOf(c.get('principal'));
       const record = await perUserServer(deps, owner.tenantId, c.req.valid('param').name);
       const url = await deps.perUserMcp.start(owner, record);
+      const state = url.searchParams.get('state');
+      if (c.req.valid('query').return === 'console' && state) consoleReturns.add(state);
       return c.json({ authorizationUrl: url.href }, 200);
     },
   );
@@ -101,17 +113,29 @@ export function registerMcpOAuthRoutes(app: ServerApp, deps: RouteDeps): void {
       },
       responses: {
         200: jsonOf(z.object({ linked: z.string(), userId: z.string() }), 'The account is linked'),
+        303: { description: 'A login begun from the console: back to `/console?linked=<name>`' },
         400: jsonOf(ErrorSchema, 'Unknown, used or expired state; or the login failed'),
       },
     }),
     async (c) => {
       const query = c.req.valid('query');
-      const linked = await deps.perUserMcp.finish(query.state, {
-        ...(query.state !== undefined ? { state: query.state } : {}),
-        ...(query.code !== undefined ? { code: query.code } : {}),
-        ...(query.error !== undefined ? { error: query.error } : {}),
-        ...(query.error_description !== undefined ? { errorDescription: query.error_description } : {}),
-      });
+      const fromConsole = consoleReturns.take(query.state);
+      let linked: { server: string; userId: string };
+      try {
+        linked = await deps.perUserMcp.finish(query.state, {
+          ...(query.state !== undefined ? { state: query.state } : {}),
+          ...(query.code !== undefined ? { code: query.code } : {}),
+          ...(query.error !== undefined ? { error: query.error } : {}),
+          ...(query.error_description !== undefined ? { errorDescription: query.error_description } : {}),
+        });
+      } catch (error) {
+        if (!fromConsole || !(error instanceof ApiError)) throw error;
+        return c.redirect(
+          `/console?${new URLSearchParams({ link_failed: error.message.slice(0, 500) })}`,
+          303,
+        );
+      }
+      if (fromConsole) return c.redirect(`/console?${new URLSearchParams({ linked: linked.server })}`, 303);
       return c.json({ linked: linked.server, userId: linked.userId }, 200);
     },
   );
