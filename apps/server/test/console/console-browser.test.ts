@@ -199,4 +199,36 @@ describe('the console in a real browser, on the built server', () => {
       await context.close();
     }
   });
+
+  it('shows an approval asked after sign-in without a refresh and drops one answered elsewhere', async ({
+    skip,
+  }) => {
+    if (unavailable) return skip(unavailable);
+    const context = await (browser as Browser).newContext();
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(WAIT_MS);
+      await signIn(page, adminKey);
+      await page.waitForSelector('#approvals .empty:visible');
+      const call = api('POST', '/v1/tools/custom__guarded/call', agentKey, {
+        arguments: { text: 'asked while watching' },
+      });
+      // the inbox's stream brings it in: nobody clicks refresh
+      const item = page.locator('#approvals li', { hasText: 'asked while watching' });
+      await item.waitFor();
+      const [approval] = (await ok('GET', '/v1/approvals', adminKey)).approvals;
+      await ok('POST', `/v1/approvals/${approval.id}`, adminKey, {
+        decision: 'deny',
+        callId: approval.callId,
+        tool: approval.tool,
+        argumentsHash: approval.argumentsHash,
+      });
+      await item.waitFor({ state: 'detached' });
+      await page.waitForSelector('#approvals .empty:visible');
+      const answered = await call;
+      expect([answered.status, answered.body.result.error.code]).toEqual([403, 'DENIED']);
+    } finally {
+      await context.close();
+    }
+  });
 });

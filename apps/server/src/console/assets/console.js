@@ -1,7 +1,7 @@
 // The toolplane console: signs in with an API key (kept in this tab's sessionStorage, sent only
 // as the Authorization header) and shows the caller's tools, account links and, for admins,
-// the approvals inbox, all through the server's /v1 API. Every value from the API is written
-// with textContent, never as HTML.
+// the approvals inbox (kept current by its event stream), all through the server's /v1 API.
+// Every value from the API is written with textContent, never as HTML.
 
 const KEY_ITEM = 'toolplane.console.key';
 const $ = (selector) => document.querySelector(selector);
@@ -157,7 +157,70 @@ async function renderApprovals() {
   section.hidden = false;
 }
 
+/** The open approvals stream of the signed-in admin; aborted on sign-out. */
+let following;
+
+/**
+ * Follows `/v1/approvals/stream` (read with fetch, since EventSource cannot send the key as a
+ * header): every `approval-requested` or `approval-settled` event redraws the inbox, so a new
+ * call asking for approval shows up and one answered elsewhere goes away. A dropped stream is
+ * opened again after 2 s, then 4, 8, at most 30, while the admin stays signed in.
+ */
+function followApprovals() {
+  following?.abort();
+  const controller = new AbortController();
+  following = controller;
+  let delay = 2000;
+  let redraw;
+  const changed = () => {
+    // a burst of events redraws once
+    clearTimeout(redraw);
+    redraw = setTimeout(() => {
+      renderApprovals().catch((error) => show('#problem', error.message));
+    }, 50);
+  };
+  const open = async () => {
+    const response = await fetch('/v1/approvals/stream', {
+      headers: {
+        accept: 'text/event-stream',
+        authorization: `Bearer ${sessionStorage.getItem(KEY_ITEM)}`,
+      },
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: controller.signal,
+    });
+    if (!response.ok || !response.body) throw new ApiFailure(response.status);
+    delay = 2000;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += value;
+      const events = buffered.split('\n\n');
+      buffered = events.pop() ?? '';
+      if (events.some((event) => /^event: approval-/m.test(event))) changed();
+    }
+  };
+  const loop = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        await open();
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiFailure && error.status === 401) return signedOut(error.message);
+      }
+      if (controller.signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 30_000);
+    }
+  };
+  loop();
+}
+
 function signedOut(message) {
+  following?.abort();
+  following = undefined;
   sessionStorage.removeItem(KEY_ITEM);
   for (const id of ['#tools', '#links', '#approvals', '#who', '#sign-out']) $(id).hidden = true;
   $('#sign-in').hidden = false;
@@ -170,7 +233,10 @@ async function signedIn() {
   show('#who', `${me.kind} ${me.id} (tenant ${me.tenantId})`);
   $('#sign-out').hidden = false;
   const parts = [renderTools(), renderLinks(me)];
-  if (me.kind === 'admin') parts.push(renderApprovals());
+  if (me.kind === 'admin') {
+    parts.push(renderApprovals());
+    followApprovals();
+  }
   const failed = (await Promise.allSettled(parts)).find((part) => part.status === 'rejected');
   if (failed) show('#problem', failed.reason.message);
 }
