@@ -19,6 +19,7 @@ import {
 } from '../routes/mcp-oauth-routes.js';
 import { registerRestProviderRoutes } from '../routes/rest-provider-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
+import { registerTaskRoutes } from '../routes/task-routes.js';
 import { registerToolRoutes } from '../routes/tools-routes.js';
 import { DatabaseUnavailableError } from '../storage/database-unavailable.js';
 import { ApiError } from './api-error.js';
@@ -81,6 +82,7 @@ export function createApp(
   registerMcpOAuthRoutes(app, deps);
   registerRestProviderRoutes(app, deps);
   registerApprovalRoutes(app, deps);
+  registerTaskRoutes(app, deps);
   registerMcpRoute(app, deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

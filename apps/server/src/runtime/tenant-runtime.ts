@@ -26,6 +26,8 @@ import type { McpServerRecord } from '../mcp-servers/mcp-server-store.js';
 import type { SharedMcpProviders } from '../mcp-servers/shared-mcp-providers.js';
 import type { PerUserMcp } from '../mcp-oauth/per-user-mcp.js';
 import type { RestProviderRecord } from '../rest-providers/rest-provider-store.js';
+import type { SubagentTaskRegistry } from '../subagents/task-registry.js';
+import type { TenantTasks } from '../subagents/tenant-tasks.js';
 
 /** What a tenant's tools are built from (read from the database). */
 export interface TenantState {
@@ -56,6 +58,8 @@ export interface RuntimeSettings {
   readonly approvalTimeoutMs: number;
   /** Where finished calls are booked (batched to the database). */
   readonly recorder: CallRecorder;
+  /** Subagent tasks of every tenant; absent when the server runs no subagents. */
+  readonly subagents?: SubagentTaskRegistry;
 }
 
 /**
@@ -120,6 +124,8 @@ export class TenantRuntime {
       this.orchestrator.register(
         createRestProvider({ namespace: rest.name, tools: rest.tools, env: rest.env }),
       );
+    this.tasks = settings.subagents?.forTenant(state.tenantId);
+    this.tasks?.register(this.orchestrator);
     this.orchestrator.use(recordCallsMiddleware(state.tenantId, settings.recorder));
     this.orchestrator.use(grantMiddleware((principal, tool) => this.decide(principal, tool)));
     const policy = createPolicy(settings.policy);
@@ -130,6 +136,7 @@ export class TenantRuntime {
   }
 
   private readonly policy: ReturnType<typeof createPolicy>;
+  private readonly tasks: TenantTasks | undefined;
   private readonly nested: NestedCalls = {
     callFrom: (parent, name, args) => this.orchestrator.callFrom(parent, name, args),
   };
@@ -139,6 +146,7 @@ export class TenantRuntime {
   async start(): Promise<void> {
     await this.orchestrator.warmup();
     this.policy.setTools(this.orchestrator.listRegistered());
+    this.tasks?.attach(this.orchestrator);
   }
 
   /** The single grant decision every path uses. */
