@@ -185,6 +185,11 @@ export class PerUserMcp {
     return { server: pending.server, userId: pending.owner.userId };
   }
 
+  /** Whether `owner` has a stored link (tokens) for `server`. */
+  async hasLink(owner: TokenOwner, server: string): Promise<boolean> {
+    return (await this.options.connections.authFor(owner).store.read(server))?.tokens !== undefined;
+  }
+
   /** Forgets `owner`'s tokens for `server` and closes their connection; whether there was a link. */
   async unlink(owner: TokenOwner, server: string): Promise<boolean> {
     const auth = this.options.connections.authFor(owner);

@@ -25,6 +25,7 @@ import { recordCallsMiddleware } from '../accounting/record-calls-middleware.js'
 import type { McpServerRecord } from '../mcp-servers/mcp-server-store.js';
 import type { SharedMcpProviders } from '../mcp-servers/shared-mcp-providers.js';
 import type { PerUserMcp } from '../mcp-oauth/per-user-mcp.js';
+import { type LinkNeeded, UnlinkedServers } from '../mcp-oauth/unlinked-servers.js';
 import type { RestProviderRecord } from '../rest-providers/rest-provider-store.js';
 import type { SubagentTaskRegistry } from '../subagents/task-registry.js';
 import type { TenantTasks } from '../subagents/tenant-tasks.js';
@@ -124,6 +125,15 @@ export class TenantRuntime {
       this.orchestrator.register(
         createRestProvider({ namespace: rest.name, tools: rest.tools, env: rest.env }),
       );
+    const perUser = state.mcpServers.filter((server) => server.auth === 'oauth-per-user');
+    if (perUser.length > 0 && settings.perUserMcp)
+      this.unlinked = new UnlinkedServers({
+        tenantId: state.tenantId,
+        servers: perUser.map((server) => server.name),
+        perUserMcp: settings.perUserMcp,
+        decide: (principal, tool) => this.decide(principal, tool),
+        registered: () => this.orchestrator.listRegistered().map((tool) => tool.name),
+      });
     this.tasks = settings.subagents?.forTenant(state.tenantId);
     this.tasks?.register(this.orchestrator);
     this.orchestrator.use(recordCallsMiddleware(state.tenantId, settings.recorder));
@@ -137,6 +147,7 @@ export class TenantRuntime {
 
   private readonly policy: ReturnType<typeof createPolicy>;
   private readonly tasks: TenantTasks | undefined;
+  private readonly unlinked: UnlinkedServers | undefined;
   private readonly nested: NestedCalls = {
     callFrom: (parent, name, args) => this.orchestrator.callFrom(parent, name, args),
   };
@@ -169,6 +180,11 @@ export class TenantRuntime {
     });
   }
 
+  /** The per-user OAuth servers this principal's grants reach and it has not linked. */
+  linksNeeded(principal: ServerPrincipal): Promise<LinkNeeded[]> {
+    return this.unlinked ? this.unlinked.waiting(principal) : Promise.resolve([]);
+  }
+
   /** Calls a tool for this principal through the full pipeline. */
   async call(
     principal: ServerPrincipal,
@@ -179,7 +195,7 @@ export class TenantRuntime {
     this.inFlight += 1;
     const callId = options.callId ?? `call_${randomUUID()}`;
     try {
-      return await this.orchestrator.call(name, args, {
+      const result = await this.orchestrator.call(name, args, {
         callId,
         services: { approvals: this.approvals.channelFor(callId), calls: this.nested },
         // a call from a client is the root of its own operation tree
@@ -189,6 +205,10 @@ export class TenantRuntime {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.progress ? { progress: options.progress } : {}),
       });
+      // a per-user server's tools may not be known yet: tell the user to link, not "no such tool"
+      if (this.unlinked && !result.ok && result.error.code === 'TOOL_NOT_FOUND')
+        return (await this.unlinked.answerFor(principal, name)) ?? result;
+      return result;
     } finally {
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();
