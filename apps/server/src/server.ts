@@ -13,6 +13,7 @@ import { SERVER_DEFAULTS, type ServerOptions } from './config/server-options.js'
 import { createApp } from './http/app.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { createMetrics } from './observe/metrics.js';
+import { listMcpServers } from './mcp-servers/mcp-server-store.js';
 import { SharedMcpProviders } from './mcp-servers/shared-mcp-providers.js';
 import { PerUserConnections } from './mcp-oauth/per-user-connections.js';
 import { PerUserMcp } from './mcp-oauth/per-user-mcp.js';
@@ -97,6 +98,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let reloadTools: (tenantId: string) => Promise<void> = async () => {};
   const perUserMcp = new PerUserMcp({
     db,
+    cipher,
+    servers: (tenantId) => listMcpServers(db, cipher, tenantId),
     connections: new PerUserConnections({
       db,
       cipher,
