@@ -13,10 +13,12 @@ import { SERVER_DEFAULTS, type ServerOptions } from './config/server-options.js'
 import { createApp } from './http/app.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { createMetrics } from './observe/metrics.js';
+import { listMcpServers } from './mcp-servers/mcp-server-store.js';
 import { SharedMcpProviders } from './mcp-servers/shared-mcp-providers.js';
 import { PerUserConnections } from './mcp-oauth/per-user-connections.js';
 import { PerUserMcp } from './mcp-oauth/per-user-mcp.js';
 import { RuntimeRegistry } from './runtime/runtimes.js';
+import { SubagentTaskRegistry } from './subagents/task-registry.js';
 import { createCipher } from './secrets/cipher.js';
 import { loadSecretKey } from './secrets/secret-key.js';
 import { openDatabase } from './storage/open.js';
@@ -43,6 +45,8 @@ export interface RunningServer {
 
 /** Opens the storage, makes the first admin key on an empty database and starts listening. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // a bad subagent definition fails here, before anything is opened
+  const subagents = options.subagents ? new SubagentTaskRegistry(options.subagents) : undefined;
   const stateDir = options.stateDir ?? join(process.cwd(), '.toolplane-server');
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const secret = loadSecretKey({
@@ -94,6 +98,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let reloadTools: (tenantId: string) => Promise<void> = async () => {};
   const perUserMcp = new PerUserMcp({
     db,
+    cipher,
+    servers: (tenantId) => listMcpServers(db, cipher, tenantId),
     connections: new PerUserConnections({
       db,
       cipher,
@@ -123,6 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       callTimeoutMs: options.callTimeoutMs ?? SERVER_DEFAULTS.callTimeoutMs,
       maxOutputBytes: options.maxOutputBytes ?? SERVER_DEFAULTS.maxOutputBytes,
       recorder,
+      ...(subagents ? { subagents } : {}),
     },
     deadlineMs,
   );
@@ -142,6 +149,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     rateLimiter,
     principals,
     perUserMcp,
+    ...(subagents ? { subagents } : {}),
     scrubber,
     log,
     limits: {
@@ -172,6 +180,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.once('error', reject);
     });
   } catch (error) {
+    await subagents?.close();
     await Promise.allSettled([runtimes.close(0), executor.close?.(), perUserMcp.close()]);
     await Promise.allSettled([recorder.close(), rateLimiter?.close()]);
     await db.close();
@@ -191,6 +200,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         stopping = true;
         const stopped = new Promise<void>((done) => http.close(() => done()));
         if ('closeIdleConnections' in http) http.closeIdleConnections();
+        // running tasks are cancelled first: their calls are in flight in the runtimes
+        await subagents?.close();
         await runtimes.close(deadlineMs);
         await perUserMcp.close();
         if ('closeAllConnections' in http) http.closeAllConnections();

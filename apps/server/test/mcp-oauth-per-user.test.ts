@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCipher } from '../src/secrets/cipher.js';
 import { openDatabase } from '../src/storage/open.js';
+import { connectMcp } from './helpers/mcp-client.js';
 import { type OAuthFixture, authorizeAs, startOAuthFixture } from './helpers/oauth-fixture.js';
 import { type TestServer, grant, makeKey, startTestServer, storages } from './helpers/test-server.js';
 
@@ -23,6 +24,7 @@ describe.each(storages())('per-user OAuth to a remote MCP server on $kind', ({ k
   let alice: string;
   let bob: string;
   let agent: string;
+  let carol: string;
 
   beforeAll(async () => {
     if (skip) return;
@@ -36,7 +38,8 @@ describe.each(storages())('per-user OAuth to a remote MCP server on $kind', ({ k
     alice = await makeKey(t, t.adminKey, 'user', 'alice');
     bob = await makeKey(t, t.adminKey, 'user', 'bob');
     agent = await makeKey(t, t.adminKey, 'agent', 'coder');
-    for (const user of ['alice', 'bob']) await grant(t, 'user', user, ['docs__*']);
+    carol = await makeKey(t, t.adminKey, 'user', 'carol');
+    for (const user of ['alice', 'bob']) await grant(t, 'user', user, ['docs__*', 'declared__*']);
     await grant(t, 'agent', 'coder', ['docs__*']);
   });
   afterAll(async () => {
@@ -103,11 +106,36 @@ describe.each(storages())('per-user OAuth to a remote MCP server on $kind', ({ k
     expect(missing.status).toBe(404);
   });
 
-  it.skipIf(skip)('names no tools and sends nothing upstream before any user links', async () => {
+  it.skipIf(skip)('tells a user to link before any user linked, sending nothing upstream', async () => {
     const before = fixture.counts.mcpRequests;
-    const call = await whoami(t, bob);
-    expect(call.body.result.error.code).toBe('TOOL_NOT_FOUND');
+    for (const name of ['docs__whoami', 'docs__anything']) {
+      const call = await t.api('POST', `/v1/tools/${name}/call`, { key: bob, body: { arguments: {} } });
+      expect(call.status).toBe(403);
+      expect(call.body.result.error.code).toBe('DENIED');
+      expect(call.body.result.error.details).toMatchObject({ server: 'docs', reason: 'AUTH_REQUIRED' });
+      expect(call.body.result.error.message).toContain('POST /v1/mcp-servers/docs/oauth/start');
+    }
+    const agentCall = await whoami(t, agent);
+    expect(agentCall.body.result.error.details.reason).toBe('AUTH_REQUIRED');
+    expect(agentCall.body.result.error.message).toContain('only a user key');
+    // a user whose grants do not reach the server learns nothing of it
+    const ungranted = await whoami(t, carol);
+    expect(ungranted.status).toBe(404);
+    expect(ungranted.body.result.error.code).toBe('TOOL_NOT_FOUND');
     expect(fixture.counts.mcpRequests).toBe(before);
+  });
+
+  it.skipIf(skip)('names the servers waiting for a link in the REST tool list, not on /mcp', async () => {
+    const listed = await t.api('GET', '/v1/tools', { key: bob });
+    expect(listed.body.needsLink).toEqual([
+      { server: 'docs', start: 'POST /v1/mcp-servers/docs/oauth/start' },
+    ]);
+    expect(listed.body.tools.filter((tool: { name: string }) => tool.name.startsWith('docs__'))).toEqual([]);
+    for (const key of [carol, agent, t.adminKey])
+      expect((await t.api('GET', '/v1/tools', { key })).body.needsLink).toBeUndefined();
+    await using client = await connectMcp(t.url, bob);
+    const { tools } = await client.listTools();
+    expect(tools.filter((tool) => tool.name.startsWith('docs__'))).toEqual([]);
   });
 
   it.skipIf(skip)("runs each user's calls with that user's own token only", async () => {
@@ -122,6 +150,13 @@ describe.each(storages())('per-user OAuth to a remote MCP server on $kind', ({ k
     expect(b.body.result.error.code).toBe('DENIED');
     expect(b.body.result.error.details.reason).toBe('AUTH_REQUIRED');
     expect(b.body.result.error.message).toContain('POST /v1/mcp-servers/docs/oauth/start');
+    const lists = {
+      alice: (await t.api('GET', '/v1/tools', { key: alice })).body,
+      bob: (await t.api('GET', '/v1/tools', { key: bob })).body,
+    };
+    expect(lists.alice.needsLink).toBeUndefined();
+    expect(lists.alice.tools.map((tool: { name: string }) => tool.name)).toContain('docs__whoami');
+    expect(lists.bob.needsLink).toEqual([{ server: 'docs', start: 'POST /v1/mcp-servers/docs/oauth/start' }]);
 
     const usersBefore = fixture.seenUsers.length;
     expect((await link(t, bob, 'bob')).status).toBe(200);
@@ -207,6 +242,58 @@ describe.each(storages())('per-user OAuth to a remote MCP server on $kind', ({ k
       expect(again.body).toEqual({ unlinked: false });
     },
   );
+
+  it.skipIf(skip)('lists the tools an admin declared before any link; a call asks for the link', async () => {
+    const put = await t.api('PUT', '/v1/mcp-servers/declared', {
+      key: t.adminKey,
+      body: {
+        type: 'http',
+        url: fixture.mcpUrl,
+        auth: 'oauth-per-user',
+        tools: [{ name: 'whoami', description: 'Says who the linked user is' }],
+      },
+    });
+    expect(put.status).toBe(200);
+    const listed = await t.api('GET', '/v1/tools', { key: bob });
+    const declared = listed.body.tools.find((tool: { name: string }) => tool.name === 'declared__whoami');
+    expect(declared).toEqual({
+      name: 'declared__whoami',
+      description: 'Says who the linked user is',
+      inputSchema: { type: 'object' },
+    });
+    expect(listed.body.needsLink).toContainEqual({
+      server: 'declared',
+      start: 'POST /v1/mcp-servers/declared/oauth/start',
+    });
+    const call = await t.api('POST', '/v1/tools/declared__whoami/call', {
+      key: bob,
+      body: { arguments: {} },
+    });
+    expect(call.body.result.error.details).toMatchObject({ server: 'declared', reason: 'AUTH_REQUIRED' });
+    const refusals = [
+      { type: 'http', url: fixture.mcpUrl, tools: [{ name: 'whoami' }] },
+      { type: 'stdio', command: 'node', tools: [{ name: 'whoami' }] },
+      { type: 'http', url: fixture.mcpUrl, auth: 'oauth-per-user', tools: [{ name: 'a' }, { name: 'a' }] },
+      {
+        type: 'http',
+        url: fixture.mcpUrl,
+        auth: 'oauth-per-user',
+        tools: [{ name: 'a', inputSchema: { type: 'string' } }],
+      },
+    ];
+    for (const body of refusals) {
+      const refused = await t.api('PUT', '/v1/mcp-servers/broken', { key: t.adminKey, body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error.reason).toBe('invalid_mcp_server');
+      expect(refused.body.error.message).toContain('"tools"');
+    }
+    const bad = await t.api('PUT', '/v1/mcp-servers/broken', {
+      key: t.adminKey,
+      body: { type: 'http', url: fixture.mcpUrl, auth: 'oauth-per-user', tools: [{ name: 'has space' }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.reason).toBe('schema');
+  });
 
   it.skipIf(skip)('stores the tokens sealed, one row per user, in no plain text', async () => {
     await t.server.close();

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '@toolplane/core';
 import type { PolicyConfig } from '@toolplane/policy';
+import { readSubagentsFile } from '../subagents/subagents-file.js';
 import type { ServerOptions } from './server-options.js';
 
 function integer(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
@@ -52,5 +53,6 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): ServerOptions {
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
     ...(policy ? { policy } : {}),
     ...(env.TOOLPLANE_PUBLIC_URL ? { publicUrl: env.TOOLPLANE_PUBLIC_URL } : {}),
+    ...(env.TOOLPLANE_SUBAGENTS_FILE ? { subagents: readSubagentsFile(env.TOOLPLANE_SUBAGENTS_FILE) } : {}),
   };
 }

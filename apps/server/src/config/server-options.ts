@@ -1,6 +1,7 @@
 import type { Executor, ToolProvider } from '@toolplane/core';
 import type { PolicyConfig } from '@toolplane/policy';
 import type { LogSink } from '../observe/request-log.js';
+import type { ServerSubagentOptions } from '../subagents/subagent-options.js';
 
 /** Options of {@link startServer}; every one has a default. */
 export interface ServerOptions {
@@ -51,6 +52,8 @@ export interface ServerOptions {
   readonly oauthIdleMs?: number;
   /** Bound of each OAuth discovery, registration and token request (default 10 000 ms). */
   readonly oauthRequestTimeoutMs?: number;
+  /** Subagents every tenant gets as tools, with the model endpoint they run on (default none). */
+  readonly subagents?: ServerSubagentOptions;
 }
 
 /** The defaults, in one place for the README and the tests. */

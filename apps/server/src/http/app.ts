@@ -21,6 +21,7 @@ import {
 import { registerOAuthLinksRoute } from '../routes/oauth-links-route.js';
 import { registerRestProviderRoutes } from '../routes/rest-provider-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
+import { registerTaskRoutes } from '../routes/task-routes.js';
 import { registerToolRoutes } from '../routes/tools-routes.js';
 import { DatabaseUnavailableError } from '../storage/database-unavailable.js';
 import { ApiError } from './api-error.js';
@@ -84,6 +85,7 @@ export function createApp(
   registerOAuthLinksRoute(app, deps);
   registerRestProviderRoutes(app, deps);
   registerApprovalRoutes(app, deps);
+  registerTaskRoutes(app, deps);
   registerMcpRoute(app, deps);
   registerConsoleRoutes(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {

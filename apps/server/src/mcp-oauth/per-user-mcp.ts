@@ -1,12 +1,15 @@
 import { ToolError, type ToolProvider, type ToolSpec } from '@toolplane/core';
 import {
   type McpAuthRedirect,
+  type McpLoginStart,
+  beginMcpLogin,
+  completeMcpLogin,
   createMemoryTokenStore,
-  loginMcpServer,
   logoutMcpServer,
 } from '@toolplane/mcp-provider';
 import { ApiError } from '../http/api-error.js';
 import type { McpServerRecord } from '../mcp-servers/mcp-server-store.js';
+import type { Cipher } from '../secrets/cipher.js';
 import type { SqlClient } from '../storage/database.js';
 import { writeKnownTools } from './known-tools.js';
 import type { PerUserConnections } from './per-user-connections.js';
@@ -17,6 +20,10 @@ import type { TokenOwner } from './user-token-store.js';
 /** Options of {@link PerUserMcp}. */
 export interface PerUserMcpOptions {
   readonly db: SqlClient;
+  /** Seals the pending logins stored in the database. */
+  readonly cipher: Cipher;
+  /** The tenant's MCP servers as registered now (the callback checks the login's server). */
+  readonly servers: (tenantId: string) => Promise<readonly McpServerRecord[]>;
   readonly connections: PerUserConnections;
   /** How long a started login waits for the browser to come back. */
   readonly loginTtlMs: number;
@@ -38,7 +45,7 @@ export class PerUserMcp {
   private readonly logins: PendingLogins;
 
   constructor(private readonly options: PerUserMcpOptions) {
-    this.logins = new PendingLogins(options.loginTtlMs);
+    this.logins = new PendingLogins(options.db, options.cipher, options.loginTtlMs);
   }
 
   /** The provider a tenant runtime registers for `record`. */
@@ -60,9 +67,10 @@ export class PerUserMcp {
   }
 
   /**
-   * Starts `owner`'s login to `record`'s server: discovery and registration through the
-   * mcp-provider library; resolves with the URL the user opens. A link already stored stays in
-   * use until the new login completes, and stays when it is abandoned.
+   * Starts `owner`'s login to `record`'s server: discovery, registration and PKCE through the
+   * mcp-provider library; stores the pending login in the database (so the callback may land on
+   * any instance) and resolves with the URL the user opens. A link already stored stays in use
+   * until the new login completes, and stays when it is abandoned.
    */
   async start(owner: TokenOwner, record: McpServerRecord): Promise<URL> {
     const config = record.config;
@@ -73,8 +81,7 @@ export class PerUserMcp {
         'oauth_not_remote',
         `MCP server "${record.name}" is not remote`,
       );
-    const stored = this.options.connections.authFor(owner);
-    const previous = await stored.store.read(record.name);
+    const previous = await this.options.connections.authFor(owner).store.read(record.name);
     // the login works on a copy without tokens: a new link is a new authorization (another
     // account, say), never a silent refresh, and the stored link stays until the new one is made
     const staging = createMemoryTokenStore();
@@ -83,35 +90,14 @@ export class PerUserMcp {
       await staging.write(record.name, rest);
     }
     const auth = this.options.connections.authWith(staging);
-    let deliver: (redirect: McpAuthRedirect) => void = () => {};
-    let abandon: (why: string) => void = () => {};
-    const redirect = new Promise<McpAuthRedirect>((resolve, reject) => {
-      deliver = resolve;
-      abandon = (why) => reject(new ToolError('DENIED', `${why}: ${restart(record.name)}`));
-    });
-    redirect.catch(() => {});
-    let shown: (url: URL) => void = () => {};
-    const urlShown = new Promise<URL>((resolve) => {
-      shown = resolve;
-    });
-    const login = loginMcpServer({
-      auth,
-      server: record.name,
-      serverUrl: config.url,
-      redirectUrl: this.options.callbackUrl(),
-      onAuthorizationUrl: (url) => shown(url),
-      waitForRedirect: () => redirect,
-    });
-    const finished = login.then(async () => {
-      this.options.connections.scrub(auth, record.name);
-      const made = await staging.read(record.name);
-      if (!made?.tokens) throw new ToolError('DENIED', 'the code exchange stored no tokens');
-      await stored.store.write(record.name, made);
-    });
-    finished.catch(() => this.options.connections.scrub(auth, record.name));
-    let first: URL | Awaited<typeof login>;
+    let start: McpLoginStart;
     try {
-      first = await Promise.race([urlShown, login]);
+      start = await beginMcpLogin({
+        auth,
+        server: record.name,
+        serverUrl: config.url,
+        redirectUrl: this.options.callbackUrl(),
+      });
     } catch (error) {
       // discovery, registration or the server itself failed: nothing the user can open
       const cause = (error as { cause?: unknown } | null)?.cause;
@@ -124,65 +110,86 @@ export class PerUserMcp {
         'oauth_start_failed',
         `the login to MCP server "${record.name}" could not start: ${why}; check that ${config.url} answers, then retry`,
       );
+    } finally {
+      this.options.connections.scrub(auth, record.name);
     }
-    if (!(first instanceof URL)) {
+    if (start.status !== 'redirect')
       throw new ApiError(
         409,
         'INVALID_ARGUMENTS',
         'oauth_not_required',
-        `MCP server "${record.name}" answered without asking for a token: it needs no login; register it without "auth"`,
+        `MCP server "${record.name}" answered without asking for a browser login: it needs no link; register it without "auth"`,
       );
-    }
-    const state = first.searchParams.get('state');
-    if (!state) throw new ToolError('INTERNAL', 'the authorization URL carries no state');
-    this.logins.add(state, { owner, server: record.name, record, deliver, abandon, finished });
-    return first;
+    await this.logins.add({ owner, server: record.name, pending: start.pending });
+    return start.authorizationUrl;
   }
 
   /**
-   * Finishes the login `state` belongs to with the browser's redirect: exchanges the code and
-   * stores the tokens (sealed) for that login's user and server only. A state that is unknown,
-   * already used or expired is refused, and nothing is exchanged.
+   * Finishes the login `state` belongs to with the browser's redirect, on whichever instance
+   * started it: exchanges the code with the stored verifier and stores the tokens (sealed) for
+   * that login's user and server only. A state that is unknown, already used or expired is
+   * refused, and nothing is exchanged.
    */
   async finish(
     state: string | undefined,
     redirect: McpAuthRedirect,
   ): Promise<{ server: string; userId: string }> {
-    const pending = state ? this.logins.take(state) : undefined;
-    if (!pending)
+    const login = state ? await this.logins.take(state) : undefined;
+    if (!login)
       throw new ApiError(
         400,
         'DENIED',
         'oauth_state_invalid',
         'this link is not a login in progress (unknown, already used or expired): start the login again with POST /v1/mcp-servers/{name}/oauth/start',
       );
-    pending.deliver(redirect);
+    const { owner, server, pending } = login;
+    const record = (await this.options.servers(owner.tenantId)).find((each) => each.name === server);
+    if (
+      record?.auth !== 'oauth-per-user' ||
+      !('url' in record.config) ||
+      record.config.url !== pending.serverUrl
+    )
+      throw new ApiError(
+        400,
+        'DENIED',
+        'oauth_failed',
+        `MCP server "${server}" was changed or removed during the login (${restart(server)})`,
+      );
+    const staging = createMemoryTokenStore();
+    const auth = this.options.connections.authWith(staging);
     try {
-      await pending.finished;
+      await completeMcpLogin({ auth, pending, redirect });
+      const made = await staging.read(server);
+      if (!made?.tokens) throw new ToolError('DENIED', 'the code exchange stored no tokens');
+      await this.options.connections.authFor(owner).store.write(server, made);
     } catch (error) {
       throw new ApiError(
         400,
         'DENIED',
         'oauth_failed',
-        `${ToolError.isInstance(error) ? error.message : String(error)} (${restart(pending.server)})`,
+        `${ToolError.isInstance(error) ? error.message : String(error)} (${restart(server)})`,
       );
+    } finally {
+      this.options.connections.scrub(auth, server);
     }
-    await this.options.connections.closeUser(pending.owner, pending.server);
+    await this.options.connections.closeUser(owner, server);
     try {
       // the first link names the server's tools in the tenant's registry
-      const tools = await this.options.connections.use(
-        pending.owner,
-        pending.server,
-        pending.record.config,
-        async (connection) => connection.provider.listTools(),
+      const tools = await this.options.connections.use(owner, server, record.config, async (connection) =>
+        connection.provider.listTools(),
       );
-      await this.learnTools(pending.owner.tenantId, pending.server, tools);
+      await this.learnTools(owner.tenantId, server, tools);
     } catch (error) {
       this.options.onError(
-        `listing the tools of MCP server "${pending.server}" after a link failed: ${String(error)}`,
+        `listing the tools of MCP server "${server}" after a link failed: ${String(error)}`,
       );
     }
-    return { server: pending.server, userId: pending.owner.userId };
+    return { server, userId: owner.userId };
+  }
+
+  /** Whether `owner` has a stored link (tokens) for `server`. */
+  async hasLink(owner: TokenOwner, server: string): Promise<boolean> {
+    return (await this.options.connections.authFor(owner).store.read(server))?.tokens !== undefined;
   }
 
   /** Forgets `owner`'s tokens for `server` and closes their connection; whether there was a link. */
@@ -199,9 +206,8 @@ export class PerUserMcp {
     await this.options.connections.closeServer(tenantId, server);
   }
 
-  /** Abandons the logins waiting for a browser and closes every connection. */
+  /** Closes every connection (pending logins stay in the database for any instance). */
   async close(): Promise<void> {
-    this.logins.close();
     await this.options.connections.close();
   }
 }

@@ -1,5 +1,6 @@
 import {
   PROVIDER_SPEC_VERSION,
+  type Principal,
   type ToolContext,
   type ToolProvider,
   type ToolResult,
@@ -44,13 +45,7 @@ export function createPerUserProvider(
     async execute(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
       const principal = ctx.principal;
       if (principal?.channel !== 'user' || !principal.userId || principal.tenantId !== tenantId)
-        return failFromError(
-          authRequiredError(
-            server,
-            linkInstruction(server),
-            `its tools run with each user's own login, so only a user key can call them (${principal?.channel ? `this is an ${principal.channel} key` : 'the call has no principal'})`,
-          ),
-        );
+        return notAUserKey(server, principal);
       const owner = { tenantId, userId: principal.userId };
       try {
         const result = await deps.connections.use(owner, server, record.config, async (connection) => {
@@ -67,4 +62,22 @@ export function createPerUserProvider(
       }
     },
   };
+}
+
+/** `AUTH_REQUIRED` for a call by a key that is not a user's: only users link accounts. */
+export function notAUserKey(server: string, principal: Principal | undefined): ToolResult {
+  return failFromError(
+    authRequiredError(
+      server,
+      linkInstruction(server),
+      `its tools run with each user's own login, so only a user key can call them (${principal?.channel ? `this is an ${principal.channel} key` : 'the call has no principal'})`,
+    ),
+  );
+}
+
+/** `AUTH_REQUIRED` for a user who has not linked `server`: the route that starts the login. */
+export function notLinked(server: string): ToolResult {
+  return failFromError(
+    authRequiredError(server, linkInstruction(server), 'you have not linked your account to it yet'),
+  );
 }

@@ -6,6 +6,7 @@ import type { Cipher } from '../secrets/cipher.js';
 import type { Database } from '../storage/database.js';
 import type { RuntimeRegistry } from '../runtime/runtimes.js';
 import type { ServerMetrics } from '../observe/metrics.js';
+import type { SubagentTaskRegistry } from '../subagents/task-registry.js';
 
 /** What the routes work with. */
 export interface RouteDeps {
@@ -27,4 +28,6 @@ export interface RouteDeps {
   readonly principals: PrincipalCache;
   /** Per-user OAuth logins and connections of remote MCP servers. */
   readonly perUserMcp: PerUserMcp;
+  /** Subagent tasks of every tenant; absent when the server runs no subagents. */
+  readonly subagents?: SubagentTaskRegistry;
 }

@@ -11,10 +11,25 @@ import {
   listMcpServers,
   putMcpServer,
 } from '../mcp-servers/mcp-server-store.js';
+import { declaredTools } from '../mcp-oauth/declared-tools.js';
+import { writeKnownTools } from '../mcp-oauth/known-tools.js';
 import { removeServerLinks } from '../mcp-oauth/user-token-store.js';
 import type { RouteDeps } from './deps.js';
 
 const StringMap = z.record(z.string(), z.string().max(65536));
+const DeclaredTools = z
+  .array(
+    z.object({
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, at most 64'),
+      description: z.string().max(10_000).optional(),
+      inputSchema: z.record(z.string(), z.unknown()).optional(),
+    }),
+  )
+  .max(500)
+  .openapi({
+    description:
+      'For `oauth-per-user`: the tools to list before any user linked (the list learned from the server replaces it)',
+  });
 const McpServerBody = z
   .union([
     z.object({
@@ -25,6 +40,7 @@ const McpServerBody = z
       env: StringMap.optional(),
       // accepted here only to be refused with a message: a stdio server has no OAuth
       auth: z.string().optional(),
+      tools: z.array(z.unknown()).optional(),
       toolsAllowed: z.array(z.string()).optional(),
       toolsDenied: z.array(z.string()).optional(),
     }),
@@ -35,6 +51,7 @@ const McpServerBody = z
       auth: z.enum(['none', 'oauth-per-user']).optional().openapi({
         description: "`oauth-per-user`: each user links their own account; calls use that user's token",
       }),
+      tools: DeclaredTools.optional(),
       toolsAllowed: z.array(z.string()).optional(),
       toolsDenied: z.array(z.string()).optional(),
     }),
@@ -85,9 +102,10 @@ export function registerMcpServerRoutes(app: ServerApp, deps: RouteDeps): void {
     async (c) => {
       const tenantId = c.get('principal').tenantId;
       const { name } = c.req.valid('param');
-      const { auth: requested, ...rest } = c.req.valid('json');
+      const { auth: requested, tools: declared, ...rest } = c.req.valid('json');
       const config = rest as McpServerConfig;
       const auth = checkAuth(config, requested);
+      const knownTools = declared === undefined ? undefined : declaredTools(name, auth, declared);
       try {
         // the provider checks the config the way it will run it; nothing starts here
         void createMcpProvider(name, config).close?.();
@@ -100,6 +118,7 @@ export function registerMcpServerRoutes(app: ServerApp, deps: RouteDeps): void {
         );
       }
       const created = await putMcpServer(deps.db, deps.cipher, tenantId, name, config, auth);
+      if (knownTools) await writeKnownTools(deps.db, tenantId, name, knownTools);
       await deps.perUserMcp.closeServer(tenantId, name);
       await deps.runtimes.reloadTools(tenantId);
       return c.json({ name, created }, 200);

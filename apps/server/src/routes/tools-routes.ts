@@ -37,7 +37,22 @@ const listRoute = createRoute({
   path: '/v1/tools',
   summary: 'The tools the calling key may see and call (after grants and policy)',
   security: [{ bearer: [] }],
-  responses: { 200: jsonOf(z.object({ tools: z.array(ToolSchema) }), 'The tools'), ...AUTH_ERRORS },
+  responses: {
+    200: jsonOf(
+      z.object({
+        tools: z.array(ToolSchema),
+        needsLink: z
+          .array(z.object({ server: z.string(), start: z.string() }))
+          .optional()
+          .openapi({
+            description:
+              'Per-user OAuth servers this user may use but has not linked: their tools answer AUTH_REQUIRED until `start` is done',
+          }),
+      }),
+      'The tools',
+    ),
+    ...AUTH_ERRORS,
+  },
 });
 
 const callRoute = createRoute({
@@ -77,7 +92,8 @@ export function registerToolRoutes(app: ServerApp, deps: RouteDeps): void {
       description: tool.description ?? '',
       inputSchema: tool.inputSchema as Record<string, unknown>,
     }));
-    return c.json({ tools }, 200);
+    const needsLink = await runtime.linksNeeded(principal);
+    return c.json({ tools, ...(needsLink.length > 0 ? { needsLink } : {}) }, 200);
   });
 
   app.openapi(callRoute, async (c) => {

@@ -25,7 +25,10 @@ import { recordCallsMiddleware } from '../accounting/record-calls-middleware.js'
 import type { McpServerRecord } from '../mcp-servers/mcp-server-store.js';
 import type { SharedMcpProviders } from '../mcp-servers/shared-mcp-providers.js';
 import type { PerUserMcp } from '../mcp-oauth/per-user-mcp.js';
+import { type LinkNeeded, UnlinkedServers } from '../mcp-oauth/unlinked-servers.js';
 import type { RestProviderRecord } from '../rest-providers/rest-provider-store.js';
+import type { SubagentTaskRegistry } from '../subagents/task-registry.js';
+import type { TenantTasks } from '../subagents/tenant-tasks.js';
 
 /** What a tenant's tools are built from (read from the database). */
 export interface TenantState {
@@ -56,6 +59,8 @@ export interface RuntimeSettings {
   readonly approvalTimeoutMs: number;
   /** Where finished calls are booked (batched to the database). */
   readonly recorder: CallRecorder;
+  /** Subagent tasks of every tenant; absent when the server runs no subagents. */
+  readonly subagents?: SubagentTaskRegistry;
 }
 
 /**
@@ -120,6 +125,17 @@ export class TenantRuntime {
       this.orchestrator.register(
         createRestProvider({ namespace: rest.name, tools: rest.tools, env: rest.env }),
       );
+    const perUser = state.mcpServers.filter((server) => server.auth === 'oauth-per-user');
+    if (perUser.length > 0 && settings.perUserMcp)
+      this.unlinked = new UnlinkedServers({
+        tenantId: state.tenantId,
+        servers: perUser.map((server) => server.name),
+        perUserMcp: settings.perUserMcp,
+        decide: (principal, tool) => this.decide(principal, tool),
+        registered: () => this.orchestrator.listRegistered().map((tool) => tool.name),
+      });
+    this.tasks = settings.subagents?.forTenant(state.tenantId);
+    this.tasks?.register(this.orchestrator);
     this.orchestrator.use(recordCallsMiddleware(state.tenantId, settings.recorder));
     this.orchestrator.use(grantMiddleware((principal, tool) => this.decide(principal, tool)));
     const policy = createPolicy(settings.policy);
@@ -130,6 +146,8 @@ export class TenantRuntime {
   }
 
   private readonly policy: ReturnType<typeof createPolicy>;
+  private readonly tasks: TenantTasks | undefined;
+  private readonly unlinked: UnlinkedServers | undefined;
   private readonly nested: NestedCalls = {
     callFrom: (parent, name, args) => this.orchestrator.callFrom(parent, name, args),
   };
@@ -139,6 +157,7 @@ export class TenantRuntime {
   async start(): Promise<void> {
     await this.orchestrator.warmup();
     this.policy.setTools(this.orchestrator.listRegistered());
+    this.tasks?.attach(this.orchestrator);
   }
 
   /** The single grant decision every path uses. */
@@ -161,6 +180,11 @@ export class TenantRuntime {
     });
   }
 
+  /** The per-user OAuth servers this principal's grants reach and it has not linked. */
+  linksNeeded(principal: ServerPrincipal): Promise<LinkNeeded[]> {
+    return this.unlinked ? this.unlinked.waiting(principal) : Promise.resolve([]);
+  }
+
   /** Calls a tool for this principal through the full pipeline. */
   async call(
     principal: ServerPrincipal,
@@ -171,7 +195,7 @@ export class TenantRuntime {
     this.inFlight += 1;
     const callId = options.callId ?? `call_${randomUUID()}`;
     try {
-      return await this.orchestrator.call(name, args, {
+      const result = await this.orchestrator.call(name, args, {
         callId,
         services: { approvals: this.approvals.channelFor(callId), calls: this.nested },
         // a call from a client is the root of its own operation tree
@@ -181,6 +205,10 @@ export class TenantRuntime {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.progress ? { progress: options.progress } : {}),
       });
+      // a per-user server's tools may not be known yet: tell the user to link, not "no such tool"
+      if (this.unlinked && !result.ok && result.error.code === 'TOOL_NOT_FOUND')
+        return (await this.unlinked.answerFor(principal, name)) ?? result;
+      return result;
     } finally {
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();

@@ -124,6 +124,21 @@ CREATE TABLE mcp_user_tokens (
 );
 `,
   },
+  {
+    id: '0005-mcp-pending-logins',
+    sql: `
+CREATE TABLE mcp_pending_logins (
+  state_hash text PRIMARY KEY,
+  tenant_id text NOT NULL REFERENCES tenants(id),
+  user_id text NOT NULL,
+  server text NOT NULL,
+  pending_sealed text NOT NULL,
+  expires_at timestamptz NOT NULL,
+  UNIQUE (tenant_id, user_id, server)
+);
+CREATE INDEX mcp_pending_logins_expiry ON mcp_pending_logins (expires_at);
+`,
+  },
 ];
 
 /** Applies the migrations not applied yet, each in its own transaction. */

@@ -20,6 +20,8 @@ export type StoreProviderMode =
       readonly kind: 'login';
       readonly redirectUrl: string;
       readonly state: string;
+      /** The verifier of a login begun elsewhere (its code exchange happens here). */
+      readonly codeVerifier?: string;
       readonly onAuthorizationUrl: (url: URL) => void;
     };
 
@@ -40,7 +42,15 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     private readonly mode: StoreProviderMode,
     private redirectUri: string | undefined = undefined,
   ) {
-    if (mode.kind === 'login') this.redirectUri = mode.redirectUrl;
+    if (mode.kind === 'login') {
+      this.redirectUri = mode.redirectUrl;
+      this.verifier = mode.codeVerifier;
+    }
+  }
+
+  /** The PKCE verifier the SDK made for this login, to keep until the code comes back. */
+  pendingVerifier(): string | undefined {
+    return this.verifier;
   }
 
   get redirectUrl(): string {
