@@ -201,15 +201,25 @@ export function createStream(dependencies: StreamDependencies): StreamScrubber {
           'CANCELLED',
           'this stream scrubber was cancelled (its readable() was aborted or cancelled) and dropped what it held; create a new one with createStreamScrubber()',
         );
-      if (chunk.length <= PIECE) {
+      if (pending.length + chunk.length <= PIECE) {
         pending += chunk;
         return emit(false);
       }
-      // A long chunk is read in pieces: the output is the same as for any other cut of the text.
+      // A long chunk is read in pieces, each filling the held text up to PIECE, so every scan reads
+      // as much new text as it can (the held tail is read again by each); the output is the same as
+      // for any other cut of the text. A last piece much shorter than that waits for the next write
+      // or the flush, where a full scan reads it: a scan of it now would read the held tail and the
+      // context again for little new text.
       let out = '';
-      for (let at = 0; at < chunk.length; at += PIECE) {
-        pending += chunk.slice(at, at + PIECE);
-        out += emit(false);
+      let at = 0;
+      while (at < chunk.length) {
+        const room = Math.max(PIECE - pending.length, PIECE >> 2);
+        const end = Math.min(chunk.length, at + room);
+        pending += chunk.slice(at, end);
+        at = end;
+        if (at < chunk.length || pending.length >= PIECE >> 1) out += emit(false);
+        // Held as a copy of its own, not a slice that keeps the chunk alive.
+        else pending = detached(pending, chunk.length);
       }
       return out;
     },

@@ -168,40 +168,41 @@ function lineStartOf(text: string, at: number): number {
 }
 
 /**
+ * A document separator or a `data:`/`stringData:` key at column 0, after a line break: one native
+ * search from where the walk back may stop to the end of the Secret finds both.
+ */
+const DOCUMENT_LINES = /\n(?:---|data:|stringData:)/g;
+
+/**
  * {@link yamlSecret} for a Secret at column 0, the usual `kubectl get -o yaml` output: there every
  * line belongs to the mapping but a `---` document separator, so the object runs from the line
  * after the previous separator (at most {@link MAX_SCAN} back) to the next one, and only its
- * `data:`/`stringData:` lines are looked at. Native searches find those lines; a walk line by line
- * read the whole output from every such Secret.
+ * `data:`/`stringData:` lines are looked at. One forward search reads the text once, from where
+ * the object may begin to where it ends (not to the end of the text, nor back through it).
  */
 function topLevelSecret(text: string, anchor: number, ownStart: number, ownEnd: number): RuleMatch[] {
   const bound = anchor - MAX_SCAN;
   // The line the walk back stops at: the one holding `bound`, or after the last separator.
   let from = bound >= 0 ? Math.min(ownStart, lineStartOf(text, bound)) : 0;
-  const windowStart = Math.max(0, from - 1);
-  if (ownStart >= 2) {
-    const window = text.slice(windowStart, ownStart - 1 + 4);
-    const separator = window.lastIndexOf('\n---');
-    if (separator !== -1) {
-      const dashLine = windowStart + separator + 1;
-      if (dashLine < ownStart) from = Math.max(from, text.indexOf('\n', dashLine) + 1);
+  if (from === 0 && ownStart > 0 && text.startsWith('---')) from = text.indexOf('\n') + 1;
+  let until = text.length;
+  const keyLines: number[] = [];
+  DOCUMENT_LINES.lastIndex = Math.max(0, from - 1);
+  for (let hit = DOCUMENT_LINES.exec(text); hit !== null; hit = DOCUMENT_LINES.exec(text)) {
+    const line = hit.index + 1;
+    if (text.charCodeAt(line) !== 45) keyLines.push(line);
+    else if (line < ownStart) {
+      // A separator before the Secret's own line: the object starts after it.
+      from = Math.max(from, text.indexOf('\n', line) + 1);
+      keyLines.length = 0;
+    } else if (hit.index >= ownEnd) {
+      until = line;
+      break;
     }
   }
-  if (from === 0 && ownStart > 0 && text.startsWith('---')) from = text.indexOf('\n') + 1;
-  const next = text.indexOf('\n---', ownEnd);
-  const until = next === -1 ? text.length : Math.min(text.length, next + 1);
   last.yaml = { text, until, anchor, object: anchor };
-  const lines: number[] = [];
-  for (const key of ['data:', 'stringData:']) {
-    if (text.startsWith(key, from)) lines.push(from);
-    for (
-      let at = text.indexOf(`\n${key}`, from);
-      at !== -1 && at + 1 < until;
-      at = text.indexOf(`\n${key}`, at + 1)
-    )
-      if (at + 1 > from) lines.push(at + 1);
-  }
-  lines.sort((a, b) => a - b);
+  const lines = keyLines.filter((line) => line > from && line < until);
+  if (text.startsWith('data:', from) || text.startsWith('stringData:', from)) lines.unshift(from);
   const out: RuleMatch[] = [];
   for (const start of lines) {
     const line = lineAt(text, start);

@@ -28,6 +28,8 @@ export interface AnchorAutomaton {
   readonly direct: Uint16Array;
   /** Anchors keyed on a non-ASCII character (custom rules may have one), by that character. */
   readonly wide: ReadonlyMap<number, readonly AnchorEntry[]>;
+  /** The slot of a line break that ends no key (the pass notes the line and moves on), else 0. */
+  readonly lineOnly: number;
 }
 
 /** Where in `anchor` its key character sits: the end of its rarest ASCII pair, else a non-ASCII character. */
@@ -108,5 +110,5 @@ export function buildAnchorAutomaton(rules: readonly SecretRule[]): AnchorAutoma
     const only = entries.length === 1 ? entries[0] : undefined;
     if (only !== undefined && only.codes.length === 1) direct[slot] = only.ruleIndex + 1;
   });
-  return { pairs, slots, wide, direct };
+  return { pairs, slots, wide, direct, lineOnly: slotOf.get('n') ?? 0 };
 }

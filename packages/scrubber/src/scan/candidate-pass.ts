@@ -96,7 +96,7 @@ export function findCandidates(text: string, automaton: AnchorAutomaton, lists: 
   lists.lastStart.fill(-1);
   lists.wideCount = 0;
   lists.lineCount = 0;
-  const { pairs, slots, wide, direct } = automaton;
+  const { pairs, slots, wide, direct, lineOnly } = automaton;
   const hasWide = wide.size > 0;
   const length = text.length;
   let previous = 0;
@@ -106,8 +106,12 @@ export function findCandidates(text: string, automaton: AnchorAutomaton, lists: 
       const slot = pairs[(previous << 7) | code] as number;
       previous = code;
       if (slot === 0) continue;
-      if (code === 10) noteLine(lists, index);
-      // A slot holding one one-character anchor (`=` after a blank) needs no comparison.
+      // A slot holding one one-character anchor (`=` after a blank) needs no comparison; most
+      // line breaks end no key (slot `lineOnly`): half of the stops in code, noted and left.
+      if (code === 10) {
+        noteLine(lists, index);
+        if (slot === lineOnly) continue;
+      }
       const rule = direct[slot] as number;
       if (rule !== 0) note(lists, rule - 1, index);
       else noteEntries(text, index, slots[slot] as readonly AnchorEntry[], lists);
