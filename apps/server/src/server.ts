@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type ServerType, serve } from '@hono/node-server';
+import { type RequestListener, createServer } from 'node:http';
+import { type ServerType, createAdaptorServer } from '@hono/node-server';
 import { createHostExecutor } from '@toolplane/builtin-fs-shell';
 import { createScrubber } from '@toolplane/scrubber';
 import { CallRecorder } from './accounting/call-recorder.js';
@@ -11,8 +12,10 @@ import { PrincipalCache } from './auth/principal-cache.js';
 import { createKey, hasNoKeys } from './auth/key-store.js';
 import { SERVER_DEFAULTS, type ServerOptions } from './config/server-options.js';
 import { createApp } from './http/app.js';
+import { fastToolCalls } from './http/fast-tool-call.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { createMetrics } from './observe/metrics.js';
+import { requestLogger } from './observe/request-log.js';
 import { listMcpServers } from './mcp-servers/mcp-server-store.js';
 import { SharedMcpProviders } from './mcp-servers/shared-mcp-providers.js';
 import { PerUserConnections } from './mcp-oauth/per-user-connections.js';
@@ -137,7 +140,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await runtimes.follow((error) =>
     logError(`applying a change from another instance failed: ${String(error)}`),
   );
-  const app = createApp({
+  const appDeps = {
     db,
     cipher,
     runtimes,
@@ -156,27 +159,29 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       maxBytes: options.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes,
       maxDepth: options.maxBodyDepth ?? SERVER_DEFAULTS.maxBodyDepth,
     },
-  });
+  };
+  const app = createApp(appDeps);
+  const logged = requestLogger({ log, scrubber, metrics });
   const host = options.host ?? SERVER_DEFAULTS.host;
   const requestTimeoutMs = options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs;
   const headersTimeoutMs = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs;
   let http: ServerType;
   try {
     http = await new Promise<ServerType>((resolve, reject) => {
-      const server = serve(
-        {
-          fetch: app.fetch,
-          hostname: host,
-          port: options.port ?? SERVER_DEFAULTS.port,
-          // slow clients (slowloris) may not hold a connection open: node answers 408 or closes it
-          serverOptions: {
-            headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
-            requestTimeout: requestTimeoutMs,
-            connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-          },
+      const server = createAdaptorServer({
+        fetch: app.fetch,
+        hostname: host,
+        // slow clients (slowloris) may not hold a connection open: node answers 408 or closes it
+        serverOptions: {
+          headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
+          requestTimeout: requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
         },
-        () => resolve(server),
-      );
+        // tool calls, the hot path, are answered on Node's request ahead of the app
+        createServer: ((serverOptions: Parameters<typeof createServer>[0], listener: RequestListener) =>
+          createServer(serverOptions, fastToolCalls({ ...appDeps, logged }, listener))) as never,
+      });
+      server.listen(options.port ?? SERVER_DEFAULTS.port, host, () => resolve(server));
       server.once('error', reject);
     });
   } catch (error) {

@@ -17,13 +17,15 @@ export interface CallRecorderOptions {
 
 /**
  * Books finished calls off the request path: a call adds its record to a buffer, and the buffer
- * goes to the database in batches every `flushMs`. {@link close} writes what is left, so a
+ * goes to the database in batches every `flushMs`, or as soon as a batch is full. {@link close} writes what is left, so a
  * graceful shutdown loses nothing.
  */
 export class CallRecorder {
   private buffer: CallRecord[] = [];
   private readonly timer: NodeJS.Timeout;
   private writing: Promise<void> | undefined;
+  private sizeFlush: NodeJS.Immediate | undefined;
+  private failing = false;
   private lastPrune = 0;
   private readonly now: () => number;
 
@@ -36,11 +38,18 @@ export class CallRecorder {
     this.timer.unref();
   }
 
-  /** Adds one record to the next batch. */
+  /** Adds one record to the next batch; a full batch is written soon, never on the caller's turn. */
   record(record: CallRecord): void {
     this.buffer.push(record);
     const max = this.options.maxBuffered ?? 100_000;
     if (this.buffer.length > max) this.buffer.splice(0, this.buffer.length - max);
+    // after a failed write, the timer alone retries (a database that is down is not hammered)
+    if (this.buffer.length >= ROWS_PER_INSERT && !this.sizeFlush && !this.writing && !this.failing) {
+      this.sizeFlush = setImmediate(() => {
+        this.sizeFlush = undefined;
+        void this.flush();
+      });
+    }
   }
 
   /** Writes the buffered records (one write at a time); resolves once they are stored. */
@@ -62,10 +71,12 @@ export class CallRecorder {
       } catch (error) {
         // kept, ahead of what came since, for the next flush
         this.buffer = [...batch.slice(start), ...this.buffer];
+        this.failing = true;
         this.options.onError?.(error);
         return;
       }
     }
+    this.failing = false;
     const now = this.now();
     if (now - this.lastPrune >= 60_000) {
       this.lastPrune = now;
@@ -78,6 +89,8 @@ export class CallRecorder {
   /** Stops the timer and writes everything buffered. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    if (this.sizeFlush) clearImmediate(this.sizeFlush);
+    this.sizeFlush = undefined;
     await this.flush();
   }
 }

@@ -10,14 +10,14 @@ interface Entry {
 }
 
 /**
- * Key lookups by the key's sha-256, kept for `ttlMs` (1 s by default) so a request does not
- * wait on the database for its key. Unknown keys are never kept (a new key works at once). A
+ * Key lookups by the `Authorization` header that carried the key, kept for `ttlMs` (1 s by
+ * default) so a request neither hashes its key nor waits on the database for it. Unknown keys are never kept (a new key works at once). A
  * revoke drops the key's entry at once on the instance that made it ({@link forgetKey}) and on
  * the others as the change arrives; the TTL bounds how long a lost notification could matter.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly hashesByKeyId = new Map<string, string>();
+  private readonly headersByKeyId = new Map<string, Set<string>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -28,43 +28,50 @@ export class PrincipalCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** The cached lookup of `hash`, or undefined when absent or expired. */
-  get(hash: string): CachedLookup | undefined {
-    const entry = this.entries.get(hash);
+  /** The cached lookup of `header`, or undefined when absent or expired. */
+  get(header: string): CachedLookup | undefined {
+    const entry = this.entries.get(header);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.drop(hash, entry.keyId);
+      this.drop(header, entry.keyId);
       return undefined;
     }
     return entry.found;
   }
 
-  /** Keeps a lookup of the key `keyId` (whose hash is `hash`). */
-  set(hash: string, keyId: string, found: CachedLookup): void {
+  /** Keeps a lookup of the key `keyId`, sent as `header`. */
+  set(header: string, keyId: string, found: CachedLookup): void {
     if (this.ttlMs <= 0) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(hash)) {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(header)) {
       // the oldest entry goes: Map keeps insertion order
       const oldest = this.entries.entries().next().value;
       if (oldest) this.drop(oldest[0], oldest[1].keyId);
     }
-    this.entries.set(hash, { found, keyId, expiresAt: this.now() + this.ttlMs });
-    this.hashesByKeyId.set(keyId, hash);
+    this.entries.set(header, { found, keyId, expiresAt: this.now() + this.ttlMs });
+    let headers = this.headersByKeyId.get(keyId);
+    if (!headers) {
+      headers = new Set();
+      this.headersByKeyId.set(keyId, headers);
+    }
+    headers.add(header);
   }
 
   /** Forgets the key `keyId` (revoked): its next request is looked up in the database. */
   forgetKey(keyId: string): void {
-    const hash = this.hashesByKeyId.get(keyId);
-    if (hash !== undefined) this.drop(hash, keyId);
+    for (const header of this.headersByKeyId.get(keyId) ?? []) this.entries.delete(header);
+    this.headersByKeyId.delete(keyId);
   }
 
   /** Forgets every lookup. */
   clear(): void {
     this.entries.clear();
-    this.hashesByKeyId.clear();
+    this.headersByKeyId.clear();
   }
 
-  private drop(hash: string, keyId: string): void {
-    this.entries.delete(hash);
-    if (this.hashesByKeyId.get(keyId) === hash) this.hashesByKeyId.delete(keyId);
+  private drop(header: string, keyId: string): void {
+    this.entries.delete(header);
+    const headers = this.headersByKeyId.get(keyId);
+    headers?.delete(header);
+    if (headers?.size === 0) this.headersByKeyId.delete(keyId);
   }
 }

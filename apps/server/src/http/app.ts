@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { HTTPException } from 'hono/http-exception';
 import type { Scrubber } from '@toolplane/scrubber';
 import { adminOnly, authenticate } from '../auth/auth-middleware.js';
 import { registerConsoleRoutes } from '../console/console-routes.js';
@@ -23,9 +22,9 @@ import { registerRestProviderRoutes } from '../routes/rest-provider-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerTaskRoutes } from '../routes/task-routes.js';
 import { registerToolRoutes } from '../routes/tools-routes.js';
-import { DatabaseUnavailableError } from '../storage/database-unavailable.js';
-import { ApiError } from './api-error.js';
 import type { ServerApp, ServerEnv } from './env.js';
+import { answerError } from './error-answer.js';
+import { schemaError } from './schema-error.js';
 import { type BodyLimits, jsonBody } from './json-body.js';
 import { notFoundHandler } from './not-found.js';
 
@@ -48,18 +47,7 @@ export function createApp(
   const app: ServerApp = new OpenAPIHono<ServerEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
-      const issues = result.error.issues
-        .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-        .join('; ');
-      return c.json(
-        new ApiError(
-          400,
-          'INVALID_ARGUMENTS',
-          'schema',
-          `the request does not fit the schema: ${issues}`,
-        ).toJSON(),
-        400,
-      );
+      return c.json(schemaError(result.error.issues).toJSON(), 400);
     },
   });
   app.use('*', requestLog(deps));
@@ -103,47 +91,9 @@ export function createApp(
   });
   app.notFound(notFoundHandler(() => app.routes));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error.toJSON(), error.status as 400);
-    if (error instanceof DatabaseUnavailableError) {
-      c.header('retry-after', '1');
-      return c.json(
-        new ApiError(
-          503,
-          'PROVIDER_UNAVAILABLE',
-          'database_unavailable',
-          'the database does not answer: retry in a moment (GET /readyz answers 200 once it is back)',
-        ).toJSON(),
-        503,
-      );
-    }
-    if (error instanceof HTTPException && error.status < 500)
-      return c.json(
-        new ApiError(
-          error.status,
-          'INVALID_ARGUMENTS',
-          'bad_request',
-          error.message || 'the request is malformed',
-        ).toJSON(),
-        error.status,
-      );
-    deps.log(
-      deps.scrubber.scrubText(
-        JSON.stringify({
-          time: new Date().toISOString(),
-          level: 'error',
-          message: String((error as Error)?.stack ?? error),
-        }),
-      ),
-    );
-    return c.json(
-      new ApiError(
-        500,
-        'INTERNAL',
-        'internal',
-        'the server failed this request; the log has the details',
-      ).toJSON(),
-      500,
-    );
+    const answer = answerError(error, deps.log, deps.scrubber);
+    for (const [name, value] of Object.entries(answer.headers ?? {})) c.header(name, value);
+    return c.json(answer.body, answer.status as 400);
   });
   return app;
 }

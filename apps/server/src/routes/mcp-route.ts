@@ -1,32 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolResult } from '@toolplane/core';
 import type { ServerPrincipal } from '../auth/principal.js';
 import { ApiError } from '../http/api-error.js';
 import type { ServerApp } from '../http/env.js';
 import { callTool } from './call-tool.js';
 import type { RouteDeps } from './deps.js';
-
-type McpContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
-
-function toMcpResult(result: ToolResult): {
-  content: McpContent[];
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-} {
-  if (!result.ok)
-    return {
-      content: [{ type: 'text', text: `${result.error.code}: ${result.error.message}` }],
-      isError: true,
-    };
-  const content: McpContent[] = result.content.map((block) =>
-    block.type === 'image'
-      ? { type: 'image', data: block.data, mimeType: block.mimeType }
-      : { type: 'text', text: block.type === 'text' ? block.text : JSON.stringify(block) },
-  );
-  return content.length > 0 ? { content } : { content: [{ type: 'text', text: '' }] };
-}
+import { answerLean } from './mcp-lean.js';
+import { toMcpResult } from './mcp-result.js';
 
 function mcpServerFor(deps: RouteDeps, principal: ServerPrincipal, signal: AbortSignal): Server {
   const server = new Server({ name: 'toolplane', version: '0.1.0' }, { capabilities: { tools: {} } });
@@ -49,13 +30,27 @@ function mcpServerFor(deps: RouteDeps, principal: ServerPrincipal, signal: Abort
 }
 
 /**
- * `/mcp`: streamable HTTP in the protocol's stateless mode. Each POST gets a fresh MCP server
- * bound to the key's principal, whose tool list and calls go through the same runtime and grant
+ * `/mcp`: streamable HTTP in the protocol's stateless mode. Tool calls, tool lists, pings and
+ * notifications are answered directly ({@link answerLean}); any other POST gets a fresh MCP
+ * server bound to the key's principal, whose tool list and calls go through the same runtime and grant
  * gate as the REST API; any instance can serve any request, as no session is kept.
  */
 export function registerMcpRoute(app: ServerApp, deps: RouteDeps): void {
   app.post('/mcp', async (c) => {
     const principal = c.get('principal');
+    const lean = await answerLean(
+      deps,
+      principal,
+      {
+        accept: c.req.header('accept'),
+        contentType: c.req.header('content-type'),
+        protocolVersion: c.req.header('mcp-protocol-version'),
+      },
+      c.get('body'),
+      c.req.raw.signal,
+    );
+    if (lean?.status === 200) return c.json(lean.body as never, 200);
+    if (lean?.status === 202) return c.body(null, 202);
     const server = mcpServerFor(deps, principal, c.req.raw.signal);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -15,7 +15,8 @@ const ResultSchema = z.record(z.string(), z.unknown()).openapi('ToolResult', {
   description:
     'A ToolResult: `{ ok: true, content, structured? }` or `{ ok: false, error: { code, message } }`',
 });
-const CallBody = z
+/** The body of `POST /v1/tools/{name}/call`. */
+export const CallBody = z
   .object({ arguments: z.record(z.string(), z.unknown()).default({}) })
   .openapi('CallRequest');
 const BatchBody = z

@@ -89,6 +89,7 @@ export class TenantRuntime {
   readonly tenantId: string;
   readonly orchestrator: ToolsOrchestrator;
   private grants: readonly Grant[];
+  private readonly decisions = new Map<string, GrantDecision>();
   private readonly scopes: ReadonlyMap<string, string>;
   private inFlight = 0;
   private drained: (() => void) | undefined;
@@ -160,16 +161,31 @@ export class TenantRuntime {
     this.tasks?.attach(this.orchestrator);
   }
 
-  /** The single grant decision every path uses. */
+  /**
+   * The single grant decision every path uses. Decisions are kept per (principal, tool) until
+   * the grants change ({@link setGrants}); the tools' scopes are fixed for a runtime's life.
+   */
   decide(principal: ServerPrincipal, tool: Pick<RegisteredTool, 'name'>): GrantDecision {
     if (principal.tenantId !== this.tenantId) return { allowed: false, reason: 'not_granted' };
+    const key = `${principal.kind}\u0000${principal.id}\u0000${tool.name}`;
+    const known = this.decisions.get(key);
+    if (known) return known;
     const scopeAgent = this.scopes.get(tool.name);
-    return evaluateGrant(principal, tool.name, this.grants, scopeAgent === undefined ? {} : { scopeAgent });
+    const decision = evaluateGrant(
+      principal,
+      tool.name,
+      this.grants,
+      scopeAgent === undefined ? {} : { scopeAgent },
+    );
+    if (this.decisions.size >= MAX_KEPT_DECISIONS) this.decisions.clear();
+    this.decisions.set(key, decision);
+    return decision;
   }
 
   /** Replaces the grants (after a grant changed) without rebuilding the tools. */
   setGrants(grants: readonly Grant[]): void {
     this.grants = grants;
+    this.decisions.clear();
   }
 
   /** The tools this principal sees, after grants and policy. */
@@ -236,6 +252,9 @@ export class TenantRuntime {
     await this.orchestrator.close();
   }
 }
+
+/** Grant decisions a runtime keeps at most (all are dropped past it, and on any grant change). */
+const MAX_KEPT_DECISIONS = 50_000;
 
 function sessionOf(principal: ServerPrincipal): string {
   return `${principal.tenantId}/${principal.kind}/${principal.id}`;
