@@ -83,6 +83,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const logError = (message: string) =>
     log(scrubber.scrubText(JSON.stringify({ time: new Date().toISOString(), level: 'error', message })));
   const recorder = new CallRecorder(db, {
+    retentionMs: options.callRecordRetentionMs ?? SERVER_DEFAULTS.callRecordRetentionMs,
+    maxPerTenant: options.callRecordsPerTenant ?? SERVER_DEFAULTS.callRecordsPerTenant,
+    vacuum: db.kind === 'pglite',
     onError: (error) => logError(`writing call records failed (kept for the next write): ${String(error)}`),
   });
   const rateLimitPerMinute = options.rateLimitPerMinute ?? SERVER_DEFAULTS.rateLimitPerMinute;

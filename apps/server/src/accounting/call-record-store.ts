@@ -119,3 +119,15 @@ export async function listRecentCalls(db: SqlClient, tenantId: string, limit: nu
 export async function pruneCallRecords(db: SqlClient, before: number): Promise<void> {
   await db.query('DELETE FROM call_records WHERE started_at < $1', [new Date(before).toISOString()]);
 }
+
+/**
+ * Keeps about the newest `keep` records of the tenant: deletes those that started before the
+ * `keep`-th newest (records that started in the same millisecond as it stay).
+ */
+export async function pruneTenantBeyond(db: SqlClient, tenantId: string, keep: number): Promise<void> {
+  await db.query(
+    `DELETE FROM call_records WHERE tenant_id = $1 AND started_at < (
+       SELECT started_at FROM call_records WHERE tenant_id = $1 ORDER BY started_at DESC OFFSET $2 LIMIT 1)`,
+    [tenantId, keep - 1],
+  );
+}

@@ -1,6 +1,11 @@
 import type { SqlClient } from '../storage/database.js';
 import type { CallRecord } from './call-record.js';
-import { ROWS_PER_INSERT, insertCallRecords, pruneCallRecords } from './call-record-store.js';
+import {
+  ROWS_PER_INSERT,
+  insertCallRecords,
+  pruneCallRecords,
+  pruneTenantBeyond,
+} from './call-record-store.js';
 
 /** Options of {@link CallRecorder}. */
 export interface CallRecorderOptions {
@@ -8,6 +13,13 @@ export interface CallRecorderOptions {
   readonly flushMs?: number;
   /** Records kept at most this long (pruned about once a minute); 7 days by default. */
   readonly retentionMs?: number;
+  /** Records kept at most per tenant, the newest (pruned about once a minute); 100 000 by default. */
+  readonly maxPerTenant?: number;
+  /**
+   * Whether a prune is followed by a plain VACUUM of the table, so new records reuse the space
+   * of the pruned ones: for the embedded database, which has no autovacuum.
+   */
+  readonly vacuum?: boolean;
   /** Records held in memory at most, when the database cannot take them; the oldest go first. */
   readonly maxBuffered?: number;
   readonly now?: () => number;
@@ -27,6 +39,8 @@ export class CallRecorder {
   private sizeFlush: NodeJS.Immediate | undefined;
   private failing = false;
   private lastPrune = 0;
+  /** Tenants with records written since the last prune. */
+  private readonly written = new Set<string>();
   private readonly now: () => number;
 
   constructor(
@@ -77,13 +91,22 @@ export class CallRecorder {
       }
     }
     this.failing = false;
+    for (const record of batch) this.written.add(record.tenantId);
     const now = this.now();
     if (now - this.lastPrune >= 60_000) {
       this.lastPrune = now;
-      await pruneCallRecords(this.db, now - (this.options.retentionMs ?? 7 * 24 * 3_600_000)).catch(
-        (error: unknown) => this.options.onError?.(error),
-      );
+      await this.prune(now).catch((error: unknown) => this.options.onError?.(error));
     }
+  }
+
+  /** Drops records past their age, then the oldest of each tenant past its count. */
+  private async prune(now: number): Promise<void> {
+    await pruneCallRecords(this.db, now - (this.options.retentionMs ?? 7 * 24 * 3_600_000));
+    const tenants = [...this.written];
+    this.written.clear();
+    for (const tenantId of tenants)
+      await pruneTenantBeyond(this.db, tenantId, this.options.maxPerTenant ?? 100_000);
+    if (this.options.vacuum) await this.db.query('VACUUM call_records');
   }
 
   /** Stops the timer and writes everything buffered. */

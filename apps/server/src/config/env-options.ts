@@ -38,6 +38,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): ServerOptions {
   const headersTimeoutMs = integer(env, 'TOOLPLANE_HEADERS_TIMEOUT_MS', 1);
   const rateLimitPerMinute = integer(env, 'TOOLPLANE_RATE_LIMIT_PER_MINUTE', 0);
   const approvalTimeoutMs = integer(env, 'TOOLPLANE_APPROVAL_TIMEOUT_MS', 1);
+  const callRecordRetentionMs = integer(env, 'TOOLPLANE_CALL_RECORD_RETENTION_MS', 1);
+  const callRecordsPerTenant = integer(env, 'TOOLPLANE_CALL_RECORDS_PER_TENANT', 1);
   return {
     host: env.TOOLPLANE_HOST || '127.0.0.1',
     stateDir: env.TOOLPLANE_STATE_DIR || join(homedir(), '.toolplane', 'server'),
@@ -51,6 +53,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): ServerOptions {
     ...(headersTimeoutMs !== undefined ? { headersTimeoutMs } : {}),
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
+    ...(callRecordRetentionMs !== undefined ? { callRecordRetentionMs } : {}),
+    ...(callRecordsPerTenant !== undefined ? { callRecordsPerTenant } : {}),
     ...(policy ? { policy } : {}),
     ...(env.TOOLPLANE_PUBLIC_URL ? { publicUrl: env.TOOLPLANE_PUBLIC_URL } : {}),
     ...(env.TOOLPLANE_SUBAGENTS_FILE ? { subagents: readSubagentsFile(env.TOOLPLANE_SUBAGENTS_FILE) } : {}),

@@ -35,6 +35,10 @@ export interface ServerOptions {
   readonly executor?: Executor;
   /** Tool calls one key may make per minute, counted in the database across instances (default 600; 0: no limit). */
   readonly rateLimitPerMinute?: number;
+  /** How long call records are kept (default 7 days; pruned in the background about once a minute). */
+  readonly callRecordRetentionMs?: number;
+  /** Call records kept per tenant at most, the newest (default 100 000). */
+  readonly callRecordsPerTenant?: number;
   /** How long a call waits for an admin's approval before it is denied (default 120 000 ms). */
   readonly approvalTimeoutMs?: number;
   /** Providers of the embedding app, registered in every tenant (behind the same grants). */
@@ -69,6 +73,8 @@ export const SERVER_DEFAULTS = {
   maxOutputBytes: 64 * 1024,
   rateLimitPerMinute: 600,
   approvalTimeoutMs: 120_000,
+  callRecordRetentionMs: 7 * 24 * 3_600_000,
+  callRecordsPerTenant: 100_000,
   oauthLoginTtlMs: 600_000,
   oauthIdleMs: 600_000,
   oauthRequestTimeoutMs: 10_000,
