@@ -408,8 +408,10 @@ describe('HTTP approval channel against a real loopback server', () => {
         tool: 'bash',
         command: 'terraform apply',
         principal: { agentId: 'ops' },
-        timeoutMs: 30_000,
       });
+      // the time left when the question goes out: the whole timeout, less what the call took so far
+      expect(received[0]?.timeoutMs).toBeGreaterThan(25_000);
+      expect(received[0]?.timeoutMs).toBeLessThanOrEqual(30_000);
     }
     if (expected === true) {
       expect(result?.ok).toBe(true);
