@@ -15,6 +15,7 @@ import { createApp } from './http/app.js';
 import { fastToolCalls } from './http/fast-tool-call.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { createMetrics } from './observe/metrics.js';
+import { logErrorLine } from './observe/error-line.js';
 import { requestLogger } from './observe/request-log.js';
 import { listMcpServers } from './mcp-servers/mcp-server-store.js';
 import { SharedMcpProviders } from './mcp-servers/shared-mcp-providers.js';
@@ -80,8 +81,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const approvals = new ApprovalInbox();
   let stopping = false;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const logError = (message: string) =>
-    log(scrubber.scrubText(JSON.stringify({ time: new Date().toISOString(), level: 'error', message })));
+  const logError = (message: string) => logErrorLine(log, scrubber, message);
   const recorder = new CallRecorder(db, {
     retentionMs: options.callRecordRetentionMs ?? SERVER_DEFAULTS.callRecordRetentionMs,
     maxPerTenant: options.callRecordsPerTenant ?? SERVER_DEFAULTS.callRecordsPerTenant,

@@ -1,3 +1,4 @@
+import { SERVER_DEFAULTS } from '../config/server-options.js';
 import type { SqlClient } from '../storage/database.js';
 import type { CallRecord } from './call-record.js';
 import {
@@ -101,11 +102,18 @@ export class CallRecorder {
 
   /** Drops records past their age, then the oldest of each tenant past its count. */
   private async prune(now: number): Promise<void> {
-    await pruneCallRecords(this.db, now - (this.options.retentionMs ?? 7 * 24 * 3_600_000));
+    await pruneCallRecords(
+      this.db,
+      now - (this.options.retentionMs ?? SERVER_DEFAULTS.callRecordRetentionMs),
+    );
     const tenants = [...this.written];
     this.written.clear();
     for (const tenantId of tenants)
-      await pruneTenantBeyond(this.db, tenantId, this.options.maxPerTenant ?? 100_000);
+      await pruneTenantBeyond(
+        this.db,
+        tenantId,
+        this.options.maxPerTenant ?? SERVER_DEFAULTS.callRecordsPerTenant,
+      );
     if (this.options.vacuum) await this.db.query('VACUUM call_records');
   }
 

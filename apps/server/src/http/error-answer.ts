@@ -1,5 +1,6 @@
 import { HTTPException } from 'hono/http-exception';
 import type { Scrubber } from '@toolplane/scrubber';
+import { logErrorLine } from '../observe/error-line.js';
 import type { LogSink } from '../observe/request-log.js';
 import { DatabaseUnavailableError } from '../storage/database-unavailable.js';
 import { ApiError } from './api-error.js';
@@ -39,15 +40,7 @@ export function answerError(error: unknown, log: LogSink, scrubber: Scrubber): E
         error.message || 'the request is malformed',
       ).toJSON(),
     };
-  log(
-    scrubber.scrubText(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: 'error',
-        message: String((error as Error)?.stack ?? error),
-      }),
-    ),
-  );
+  logErrorLine(log, scrubber, String((error as Error)?.stack ?? error));
   return {
     status: 500,
     body: new ApiError(

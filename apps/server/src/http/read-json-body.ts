@@ -120,13 +120,7 @@ export async function readJsonBody(
       `request bodies with Content-Encoding "${encoding}" are not accepted: send the JSON uncompressed`,
     );
   const declared = Number(header('content-length') ?? '0');
-  if (declared > limits.maxBytes)
-    throw new ApiError(
-      413,
-      'INVALID_ARGUMENTS',
-      'body_too_large',
-      `the request body is over ${limits.maxBytes} bytes: send less`,
-    );
+  if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes);
   const raw =
     source.incoming && !source.incoming.readableDidRead
       ? await readIncoming(source.incoming, limits.maxBytes)

@@ -2,7 +2,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerPrincipal } from '../auth/principal.js';
 import { callTool } from './call-tool.js';
 import type { RouteDeps } from './deps.js';
-import { toMcpResult } from './mcp-result.js';
+import { toMcpResult, toMcpTools } from './mcp-result.js';
 
 /** How the lean handler answered: a JSON-RPC response (200) or an accepted notification (202). */
 export type LeanAnswer = { readonly status: 200; readonly body: unknown } | { readonly status: 202 };
@@ -99,13 +99,7 @@ async function answerRequest(
     case 'tools/list': {
       if (params?.cursor !== undefined && typeof params.cursor !== 'string') return undefined;
       const runtime = await deps.runtimes.get(principal.tenantId);
-      return answer({
-        tools: runtime.listTools(principal).map((tool) => ({
-          name: tool.name,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema,
-        })),
-      });
+      return answer({ tools: toMcpTools(runtime.listTools(principal)) });
     }
     case 'tools/call': {
       if (!params || typeof params.name !== 'string') return undefined;

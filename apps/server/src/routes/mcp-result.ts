@@ -1,4 +1,4 @@
-import type { ToolResult } from '@toolplane/core';
+import type { ToolResult, ToolSpec } from '@toolplane/core';
 
 type McpContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
@@ -19,4 +19,17 @@ export function toMcpResult(result: ToolResult): {
       : { type: 'text', text: block.type === 'text' ? block.text : JSON.stringify(block) },
   );
   return content.length > 0 ? { content } : { content: [{ type: 'text', text: '' }] };
+}
+
+/** Tools as MCP's `tools/list` answers them. */
+export function toMcpTools(tools: readonly ToolSpec[]): {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+}[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
+  }));
 }

@@ -7,19 +7,13 @@ import type { ServerApp } from '../http/env.js';
 import { callTool } from './call-tool.js';
 import type { RouteDeps } from './deps.js';
 import { answerLean } from './mcp-lean.js';
-import { toMcpResult } from './mcp-result.js';
+import { toMcpResult, toMcpTools } from './mcp-result.js';
 
 function mcpServerFor(deps: RouteDeps, principal: ServerPrincipal, signal: AbortSignal): Server {
   const server = new Server({ name: 'toolplane', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const runtime = await deps.runtimes.get(principal.tenantId);
-    return {
-      tools: runtime.listTools(principal).map((tool) => ({
-        name: tool.name,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
-      })),
-    };
+    return { tools: toMcpTools(runtime.listTools(principal)) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
     toMcpResult(
