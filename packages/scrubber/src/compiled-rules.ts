@@ -30,7 +30,7 @@ export interface CompiledRules {
   carry(text: string, at: number, maxBack: number): Carry | undefined;
   /**
    * Scans `text` and appends a finding (with the rule's priority) for every match. With `remember`,
-   * the anchors the carrying rules have in `text` are kept for {@link carry} on the same text,
+   * the anchors the carrying and holding rules have in `text` are kept for {@link carry} and {@link openFrom} on the same text,
    * until {@link forget}.
    */
   scan(text: string, out: Finding[], remember?: boolean): void;
@@ -114,11 +114,13 @@ export function compileRules(rules: readonly SecretRule[], observe?: RuleObserve
     if (Array.isArray(match)) for (const one of match as readonly RuleMatch[]) keep(runnable, text, one, out);
     else keep(runnable, text, match as RuleMatch, out);
   };
-  const holders = rules.filter((rule) => typeof rule.openFrom === 'function');
   const carrierIndices = rules.flatMap((rule, index) => (typeof rule.carry === 'function' ? [index] : []));
-  /** The text the last scan with `remember` read, and the anchors each carrier (by position in `carrierIndices`) had in it. */
+  const holderIndices = rules.flatMap((rule, index) => (typeof rule.openFrom === 'function' ? [index] : []));
+  /** The rules whose stream hooks are given their anchors: the carriers and the holders. */
+  const hookIndices = [...new Set([...carrierIndices, ...holderIndices])];
+  /** The text the last scan with `remember` read, and the anchors each hook rule (by rule index) had in it. */
   let keptText: string | undefined;
-  const keptAnchors: (Int32Array | undefined)[] = carrierIndices.map(() => undefined);
+  const keptAnchors: (Int32Array | undefined)[] = rules.map(() => undefined);
   let keptWide: Int32Array | undefined;
   let keptLines: Int32Array | undefined;
   const isKept = (text: string): boolean =>
@@ -135,7 +137,7 @@ export function compileRules(rules: readonly SecretRule[], observe?: RuleObserve
           text,
           at,
           maxBack,
-          known ? keptAnchors[c] : undefined,
+          known ? keptAnchors[carrierIndices[c] as number] : undefined,
         );
         if (carry !== undefined) return carry;
       }
@@ -150,8 +152,12 @@ export function compileRules(rules: readonly SecretRule[], observe?: RuleObserve
       keptAnchors.fill(undefined);
     },
     openFrom(text) {
+      const known = isKept(text);
       let from = text.length;
-      for (const rule of holders) from = Math.min(from, (rule.openFrom as (text: string) => number)(text));
+      for (const index of holderIndices) {
+        const openFrom = (rules[index] as SecretRule).openFrom as NonNullable<SecretRule['openFrom']>;
+        from = Math.min(from, openFrom(text, known ? keptAnchors[index] : undefined));
+      }
       return from;
     },
     scan(text, out, remember = false) {
@@ -160,8 +166,7 @@ export function compileRules(rules: readonly SecretRule[], observe?: RuleObserve
         keptText = text;
         keptWide = wideTriggers(lists).slice();
         keptLines = lineBreaks(lists).slice();
-        for (let c = 0; c < carrierIndices.length; c++)
-          keptAnchors[c] = orderedStarts(lists, carrierIndices[c] as number).slice();
+        for (const index of hookIndices) keptAnchors[index] = orderedStarts(lists, index).slice();
       }
       for (let ruleIndex = 0; ruleIndex < runnables.length; ruleIndex++) {
         if (lists.counts[ruleIndex] === 0) continue;

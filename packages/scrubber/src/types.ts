@@ -43,9 +43,10 @@ export interface SecretRule {
   /**
    * For rules that need a whole structure to decide (a Secret manifest's `kind` may follow its
    * `data`): where such a structure still open at the end of `text` begins, or `text.length`.
-   * A stream holds its text from there (up to 16 KB) until the structure closes.
+   * A stream holds its text from there (up to 16 KB) until the structure closes. `anchors`, when
+   * given, holds where the rule's anchors start in `text`, ascending (as for {@link carry}).
    */
-  readonly openFrom?: (text: string) => number;
+  readonly openFrom?: (text: string, anchors?: Int32Array) => number;
   /**
    * For rules that read a structure longer than a stream keeps (a Secret of many keys, a value
    * of megabytes): when a stream cuts at `at` inside such a structure, a short synthetic text

@@ -2,7 +2,7 @@ import { isPlaceholder } from '../placeholder.js';
 import type { RuleMatch, SecretRule } from '../types.js';
 import { manifestCarry } from './manifest-carry.js';
 import { registerMemo } from './memos.js';
-import { openManifestStart } from './manifest-open.js';
+import { MANIFEST_KEYS, openManifestStart } from './manifest-open.js';
 import { MAX_COLUMN, inMapping, lineAt, members, objectStart, stringEnd } from './manifest-syntax.js';
 
 // Every value of a Kubernetes Secret's `data` (base64) and `stringData` is secret by definition,
@@ -246,6 +246,8 @@ function jsonSecret(text: string, anchor: number): RuleMatch[] | undefined {
 
 function matchSecret(text: string, anchor: number): RuleMatch[] | undefined {
   const json = text.charCodeAt(anchor) === 34;
+  // A `data` or `stringData` key: an anchor for the stream's open-object check only.
+  if (text.charCodeAt(json ? anchor + 1 : anchor) !== 107) return undefined;
   const previous = json ? last.json : last.yaml;
   if (
     previous !== undefined &&
@@ -272,7 +274,14 @@ export const kubernetesSecret: SecretRule = {
   id: 'kubernetes_secret',
   description:
     'Every data (base64) and stringData value of a Kubernetes Secret manifest (kind: Secret), YAML or JSON, whatever the key is called',
-  anchors: [YAML_ANCHOR, '"kind": "Secret"', '"kind":"Secret"'],
+  // The `kind` keys, and the `data` keys an open object is held by (see `manifest-open.ts`): the
+  // shared pass finds them, so a stream's check for an open object searches no text.
+  anchors: [
+    YAML_ANCHOR,
+    '"kind": "Secret"',
+    '"kind":"Secret"',
+    ...MANIFEST_KEYS.filter((key) => !key.includes('Secret')),
+  ],
   match: matchSecret,
   openFrom: openManifestStart,
   // The objects the scan just read tell the carry where the Secret a cut lies in begins.

@@ -9,7 +9,9 @@ export const MAX_MANIFEST_HOLD = 16_384;
 
 const YAML_KEYS = ['kind: Secret', 'data:', 'stringData:'];
 const JSON_KEYS = ['"kind": "Secret"', '"kind":"Secret"', '"data"', '"stringData"'];
-const KEYS = [...YAML_KEYS, ...JSON_KEYS];
+/** Every key an open manifest is known by (the Kubernetes rule's anchors hold them all). */
+export const MANIFEST_KEYS: readonly string[] = [...YAML_KEYS, ...JSON_KEYS];
+const KEYS = MANIFEST_KEYS;
 
 /** Each key holds one of these: the window is searched for two of them, not for seven keys. */
 const MARKERS = ['Secret', 'ata'];
@@ -48,16 +50,36 @@ function yamlOpen(text: string, at: number, key: string): number {
 }
 
 /**
+ * {@link lastKeys} from `anchors` (ascending starts in `text` of the keys among others, as the
+ * shared pass found them): the last start at or after `floor` of each key, relative to `floor`.
+ */
+function lastKeysAmong(text: string, floor: number, anchors: Int32Array): number[] {
+  const last = KEYS.map(() => -1);
+  for (let i = anchors.length - 1; i >= 0; i--) {
+    const start = anchors[i] as number;
+    if (start < floor) break;
+    for (let index = 0; index < KEYS.length; index++)
+      if ((last[index] as number) === -1 && text.startsWith(KEYS[index] as string, start))
+        last[index] = start - floor;
+  }
+  return last;
+}
+
+/**
  * Where the last Secret-like manifest object still open at the end of `text` begins (its
  * `kind: Secret` or `data:` line in YAML, its `{` in JSON), within the last
- * {@link MAX_MANIFEST_HOLD} characters; `text.length` when there is none.
+ * {@link MAX_MANIFEST_HOLD} characters; `text.length` when there is none. `anchors`, when given,
+ * are where the keys (among the rule's other anchors) start in `text`, ascending: then the window
+ * is not searched at all.
  */
-export function openManifestStart(text: string): number {
+export function openManifestStart(text: string, anchors?: Int32Array): number {
   const floor = Math.max(0, text.length - MAX_MANIFEST_HOLD);
   let from = text.length;
   // Searched in the window only: a search back through a 1 MB chunk per write cost a pass each.
-  const window = floor > 0 ? text.slice(floor) : text;
-  const last = lastKeys(window);
+  const last =
+    anchors !== undefined
+      ? lastKeysAmong(text, floor, anchors)
+      : lastKeys(floor > 0 ? text.slice(floor) : text);
   YAML_KEYS.forEach((key, index) => {
     const at = last[index] as number;
     if (at === -1) return;
