@@ -2,9 +2,9 @@ import type { SqlClient } from '../storage/database.js';
 import type { CallRecord } from './call-record.js';
 
 /**
- * Rows per INSERT. PGlite runs a statement on the server's own thread: a batch is one statement
- * with 12 array parameters (its cost grows with the rows, not with a parameter list), and a
- * batch this size keeps each pause of the event loop short.
+ * Rows per INSERT. A batch is one statement with 12 array parameters (its cost grows with the
+ * rows, not with a parameter list); a batch this size keeps each statement short, so the
+ * queries queued behind it on the embedded database's one connection do not wait long.
  */
 export const ROWS_PER_INSERT = 500;
 
