@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { type CommandContext, writeJson } from './context.js';
+import type { CommandContext } from './context.js';
 import { CliError, EXIT_CODES, usageError } from './output/cli-error.js';
 import { createStyle } from './output/style.js';
-import { terminalLine, terminalText } from './output/terminal-text.js';
 
 function version(): string {
   try {
@@ -331,16 +330,23 @@ export async function runCli(
   program.hook('preAction', (_program, action) => {
     json = action.opts<{ json?: boolean }>().json === true;
   });
-  const jsonError = (code: string, message: string, hint?: string): void => {
-    if (json) writeJson(io.stdout, { ok: false, error: { code, message, ...(hint ? { hint } : {}) } });
-  };
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;
   } catch (error) {
+    // help and version end with exit code 0 (commander throws them, see exitOverride)
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT_CODES.ok;
+    // The terminal-text helpers and writeJson come from core's root entry (zod, ajv and the rest
+    // of core with it): loaded only on this error path, so `--help` and `--version` stay light.
+    const [{ writeJson }, { terminalLine, terminalText }] = await Promise.all([
+      import('./context.js'),
+      import('./output/terminal-text.js'),
+    ]);
+    const jsonError = (code: string, message: string, hint?: string): void => {
+      if (json) writeJson(io.stdout, { ok: false, error: { code, message, ...(hint ? { hint } : {}) } });
+    };
     if (error instanceof CommanderError) {
-      // help and version end with exit code 0; every other commander error is a usage error
-      if (error.exitCode === 0) return EXIT_CODES.ok;
+      // every other commander error is a usage error
       jsonError('INVALID_ARGUMENTS', error.message.replace(/^error: /, ''), 'run with --help for usage');
       return EXIT_CODES.usage;
     }

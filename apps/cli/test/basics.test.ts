@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
 
@@ -19,6 +20,26 @@ describe('toolplane basics', () => {
       expect(stdout).toContain(command);
     expect(stdout).toContain('Examples:');
     expect(stdout).toContain('Exit codes: 0 ok, 1 tool error, 2 usage or config error');
+  });
+
+  it('loads neither core nor zod for --help and --version', async () => {
+    // a resolve hook that names every module the command loads, on stderr
+    await writeFile(
+      join(dir.path, 'hooks.mjs'),
+      "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('loaded ' + r.url + '\\n'); return r; }\n",
+    );
+    await writeFile(
+      join(dir.path, 'trace.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir.path, 'hooks.mjs')).href)});\n`,
+    );
+    const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(dir.path, 'trace.mjs')).href}` };
+    for (const flag of ['--help', '--version']) {
+      const { code, stderr } = await runCli([flag], { cwd: dir.path, env });
+      expect(code).toBe(0);
+      const loaded = stderr.split('\n').filter((line) => line.startsWith('loaded '));
+      expect(loaded.some((line) => line.includes('commander'))).toBe(true);
+      expect(loaded.filter((line) => /packages\/core\/|node_modules\/(zod|ajv)\//.test(line))).toEqual([]);
+    }
   });
 
   it('has --help with examples on every command', async () => {
