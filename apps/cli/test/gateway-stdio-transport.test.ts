@@ -7,15 +7,24 @@ afterEach(async () => {
   for (const transport of transports.splice(0)) await transport.close();
 });
 
+/** A started transport over in-memory streams, with every chunk written to its output. */
+async function startTransport(): Promise<{
+  transport: GatewayStdioTransport;
+  output: PassThrough;
+  chunks: string[];
+}> {
+  const output = new PassThrough();
+  const chunks: string[] = [];
+  output.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  const transport = new GatewayStdioTransport(new PassThrough(), output);
+  transports.push(transport);
+  await transport.start();
+  return { transport, output, chunks };
+}
+
 describe('GatewayStdioTransport writes', () => {
   it('holds the answers of one tick until the next, then sends them one line each, in order', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const chunks: string[] = [];
-    output.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-    const transport = new GatewayStdioTransport(input, output);
-    transports.push(transport);
-    await transport.start();
+    const { transport, output, chunks } = await startTransport();
     const sent = Array.from({ length: 5 }, (_, index) =>
       transport.send({ jsonrpc: '2.0', id: index, result: { index } }),
     );
@@ -28,13 +37,7 @@ describe('GatewayStdioTransport writes', () => {
   });
 
   it('answers a request received in a later tick on its own', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const chunks: string[] = [];
-    output.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-    const transport = new GatewayStdioTransport(input, output);
-    transports.push(transport);
-    await transport.start();
+    const { transport, chunks } = await startTransport();
     await transport.send({ jsonrpc: '2.0', id: 'first', result: {} });
     await transport.send({ jsonrpc: '2.0', id: 'second', result: {} });
     const ids = chunks
