@@ -1,17 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT_CODES, usageError } from './output/cli-error.js';
 import { createStyle } from './output/style.js';
-
-function version(): string {
-  try {
-    const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
-    return (JSON.parse(text) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
+import { packageVersion } from './package-version.js';
 
 function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
@@ -50,7 +41,7 @@ export function createProgram(
 ): Command {
   const program = new Command('toolplane')
     .description('See, try, debug and serve the tools of your MCP servers, REST APIs and built-ins.')
-    .version(version(), '-V, --version', 'print the version')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .option(
       '-c, --config <file>',
       'config file (toolplane.config.json/.yaml, or an mcpServers/servers file)',

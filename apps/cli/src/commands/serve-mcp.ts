@@ -1,25 +1,16 @@
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import { type CommandContext, writeLine } from '../context.js';
 import { EXIT_CODES, usageError } from '../output/cli-error.js';
 import { createStyle } from '../output/style.js';
 import { terminalLine } from '../output/terminal-text.js';
+import { packageVersion } from '../package-version.js';
 import { withRuntime } from '../runtime/lifecycle.js';
 import { warningLines } from '../runtime/warnings.js';
 import type { TerminalReader } from '../prompts/terminal-reader.js';
 
 /** How long calls still running get to finish after the client closes stdin. */
 const STDIN_CLOSE_GRACE_MS = 10_000;
-
-function packageVersion(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /**
  * The terminal of the gateway: over stdio, stdin is the protocol, so answers are read from the
