@@ -1,11 +1,13 @@
 // Start-up of the built `toolplane` binary against bare `node -e ''` (`--help`, `tools list` and
-// `tools call read` on a small file, with no config), and the cost of the MCP
+// `tools call read` on a small file, with no config; the last two also against the same commands
+// run from tsc's unbundled files, built for the run), and the cost of the MCP
 // gateway (`serve mcp` over stdio and over HTTP, default policy and scrubber on) per call and
 // with 16 calls in flight, against the raw SDK client talking to the same server. Run after a build:
 // pnpm --filter @toolplane/cli bench
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +17,18 @@ import { directHttpClient, httpGatewayClient, runInFlight, stdioClient } from '.
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/mcp-server.mjs', import.meta.url));
 const HTTP_ECHO = fileURLToPath(new URL('./echo-http-server.mjs', import.meta.url));
+/** tsc's files of the CLI, unbundled, where they still resolve the packages from node_modules. */
+const UNBUNDLED = fileURLToPath(new URL('../node_modules/.cache/toolplane-cli-unbundled/', import.meta.url));
+
+function buildUnbundled(): string {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const options = ['--outDir', UNBUNDLED, '--declaration', 'false', '--declarationMap', 'false'];
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', ...options], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'inherit',
+  });
+  return join(UNBUNDLED, 'bin.js');
+}
 
 function run(args: readonly string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -40,6 +54,7 @@ try {
   if (!process.argv.includes('--gateway-only')) {
     // `tools call read` on a small file: no config, so the read-only built-in tools on `dir`
     await writeFile(join(dir, 'small.txt'), 'one line of text\n');
+    const unbundled = buildUnbundled();
     const startup = await timeInterleaved(
       {
         'node-e': { fn: () => run(['-e', ''], dir), batch: 1 },
@@ -50,13 +65,18 @@ try {
           fn: () => run([BIN, 'tools', 'call', 'read', '--args', '{"path":"small.txt"}'], dir),
           batch: 1,
         },
+        'tools-list-unbundled': { fn: () => run([unbundled, 'tools', 'list', '--json'], dir), batch: 1 },
+        'tools-call-read-unbundled': {
+          fn: () => run([unbundled, 'tools', 'call', 'read', '--args', '{"path":"small.txt"}'], dir),
+          batch: 1,
+        },
       },
       { rounds: 15, warmupRounds: 2 },
     );
     const base = startup['node-e']?.medianUs ?? Number.NaN;
     for (const [name, stats] of Object.entries(startup)) {
       console.log(
-        `${name.padEnd(16)} median ${ms(stats.medianUs).toFixed(1)} ms  p99 ${ms(stats.p99Us).toFixed(1)} ms`,
+        `${name.padEnd(26)} median ${ms(stats.medianUs).toFixed(1)} ms  p99 ${ms(stats.p99Us).toFixed(1)} ms`,
       );
     }
     result('cli/startup-node-e', ms(base), 'ms');
@@ -73,6 +93,14 @@ try {
       baseline: 'node-e',
       ratio: (startup['tools-call-read']?.medianUs ?? Number.NaN) / base,
     });
+    // the bundle against the same commands loading each package's modules one by one
+    for (const name of ['tools-list', 'tools-call-read']) {
+      const bundled = startup[name]?.medianUs ?? Number.NaN;
+      result(`cli/${name}-vs-unbundled`, ms(bundled), 'ms', {
+        baseline: `${name}-unbundled`,
+        ratio: bundled / (startup[`${name}-unbundled`]?.medianUs ?? Number.NaN),
+      });
+    }
   }
   // `--startup-only` skips the gateway figures
   if (!process.argv.includes('--startup-only')) {
