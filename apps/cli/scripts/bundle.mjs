@@ -41,6 +41,26 @@ const REQUIRE_SHIM = [
   '});',
 ].join('\n');
 
+/**
+ * zod exports every one of its 50 locales (`z.locales`, 370 KB of the 760 KB it bundles to), which
+ * toolplane never uses: its messages are the English default, loaded by zod itself from
+ * `locales/en.js`. The namespace keeps that one, so a command compiles the rest never.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    plugin.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 // chunks of an earlier build: their names change with their content
 for (const name of await readdir(dist)) {
   if (/^chunk-[A-Z0-9]+\.js$/.test(name)) await rm(join(dist, name));
@@ -57,6 +77,7 @@ await build({
   platform: 'node',
   target: 'node20.19',
   external: EXTERNAL,
+  plugins: [zodEnglishOnly],
   // the ES module build where a package ships one: jsonc-parser's CommonJS build is UMD, whose
   // require() calls a bundler cannot follow
   mainFields: ['module', 'main'],
