@@ -42,7 +42,7 @@ const REQUIRE_SHIM = [
 ].join('\n');
 
 /**
- * zod exports every one of its 50 locales (`z.locales`, 370 KB of the 760 KB it bundles to), which
+ * zod exports every one of its 63 locales (`z.locales`, 370 KB of the 760 KB it bundles to), which
  * toolplane never uses: its messages are the English default, loaded by zod itself from
  * `locales/en.js`. The namespace keeps that one, so a command compiles the rest never.
  */
