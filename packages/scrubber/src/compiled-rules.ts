@@ -97,6 +97,17 @@ function keep(runnable: RunnableRule, text: string, match: RuleMatch, out: Findi
   out.push({ kind: match.kind ?? runnable.rule.id, ruleId: runnable.rule.id, start: match.start, end });
 }
 
+/** Records each match a rule returned (one or several). */
+function keepAll(
+  runnable: RunnableRule,
+  text: string,
+  match: RuleMatch | readonly RuleMatch[],
+  out: Finding[],
+): void {
+  if (Array.isArray(match)) for (const one of match as readonly RuleMatch[]) keep(runnable, text, one, out);
+  else keep(runnable, text, match as RuleMatch, out);
+}
+
 /**
  * Compiles rules into one scanner: one pass over the text finds the anchors of every rule (see
  * {@link findCandidates}), then each rule runs at its own candidates only, in increasing order.
@@ -110,9 +121,7 @@ export function compileRules(rules: readonly SecretRule[], observe?: RuleObserve
   const tryRule = (ruleIndex: number, text: string, start: number, out: Finding[]): void => {
     const runnable = runnables[ruleIndex] as RunnableRule;
     const match = runnable.pattern ? runPattern(runnable, text, start) : runnable.rule.match?.(text, start);
-    if (match === undefined) return;
-    if (Array.isArray(match)) for (const one of match as readonly RuleMatch[]) keep(runnable, text, one, out);
-    else keep(runnable, text, match as RuleMatch, out);
+    if (match !== undefined) keepAll(runnable, text, match, out);
   };
   const carrierIndices = rules.flatMap((rule, index) => (typeof rule.carry === 'function' ? [index] : []));
   const holderIndices = rules.flatMap((rule, index) => (typeof rule.openFrom === 'function' ? [index] : []));
@@ -172,7 +181,16 @@ export function compileRules(rules: readonly SecretRule[], observe?: RuleObserve
         if (lists.counts[ruleIndex] === 0) continue;
         const starts = orderedStarts(lists, ruleIndex);
         const began = observe === undefined ? 0 : performance.now();
-        for (let i = 0; i < starts.length; i++) tryRule(ruleIndex, text, starts[i] as number, out);
+        const runnable = runnables[ruleIndex] as RunnableRule;
+        const rule = runnable.rule;
+        // A matcher rule is called straight from this loop, not through `tryRule` at each
+        // candidate (`assignment` has one at every `:` and `=`).
+        if (runnable.pattern === undefined && rule.match !== undefined)
+          for (let i = 0; i < starts.length; i++) {
+            const found = rule.match(text, starts[i] as number);
+            if (found !== undefined) keepAll(runnable, text, found, out);
+          }
+        else for (let i = 0; i < starts.length; i++) tryRule(ruleIndex, text, starts[i] as number, out);
         if (observe !== undefined)
           observe(rules[ruleIndex]?.id as string, starts.length, performance.now() - began);
       }

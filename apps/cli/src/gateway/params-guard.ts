@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainToolsCall } from './call-shapes.js';
 
 interface RequestSchema {
   readonly shape: { readonly method: { readonly value: string } };
@@ -52,7 +53,11 @@ export function refuseInvalidParams(transport: Transport): void {
   const deliver = transport.onmessage;
   if (!deliver) return;
   transport.onmessage = (message, extra) => {
-    const schema = 'method' in message && 'id' in message ? SCHEMAS.get(message.method) : undefined;
+    // a plain tools/call is one the schema accepts unchanged (see call-shapes.ts)
+    const schema =
+      'method' in message && 'id' in message && !isPlainToolsCall(message)
+        ? SCHEMAS.get(message.method)
+        : undefined;
     const parsed = schema?.safeParse(message);
     const problem =
       parsed && !parsed.success

@@ -1,9 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type ApprovalChannel, createId } from '@toolplane/core';
 import { type SendToClient, elicitationApprovals } from './approval-elicitation.js';
 import type { Runtime } from '../runtime/assemble.js';
 import type { GatewayClientBridge } from './client-bridge.js';
+import { type ToolCallHandler, installCallFastPath } from './call-fast-path.js';
 import { exposedInstructions } from './instructions.js';
 import { type GatewayNames, ownNames, prefixedNames } from './names.js';
 import { installPassthrough } from './passthrough.js';
@@ -26,6 +28,22 @@ export interface GatewayServerOptions {
   readonly approvals?: ApprovalChannel;
   /** What an `APPROVAL_REQUIRED` refusal of this tool says to do (the config file and setting). */
   readonly approvalHint?: (tool: string) => string;
+}
+
+/** The SDK server with the gateway's `tools/call` fast path on every transport it connects to. */
+class GatewayServer extends Server {
+  constructor(
+    info: ConstructorParameters<typeof Server>[0],
+    options: ConstructorParameters<typeof Server>[1],
+    private readonly callTool: ToolCallHandler,
+  ) {
+    super(info, options);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    installCallFastPath(this, transport, this.callTool);
+  }
 }
 
 /** Whether a client's capabilities take form elicitations (`{}` before URL mode meant form). */
@@ -62,35 +80,12 @@ export function createGatewayServer(runtime: Runtime, options: GatewayServerOpti
     runtime.orchestrator.listTools(view).map((spec) => spec.name),
     passedThrough,
   );
-  const server = new Server(
-    { name: 'toolplane', version: options.version },
-    {
-      capabilities: {
-        tools: { listChanged: true },
-        ...(caps.resources
-          ? { resources: { listChanged: true, ...(caps.subscribe ? { subscribe: true } : {}) } }
-          : {}),
-        ...(caps.prompts ? { prompts: { listChanged: true } } : {}),
-        ...(caps.completions ? { completions: {} } : {}),
-        ...(caps.logging ? { logging: {} } : {}),
-      },
-      ...(instructions ? { instructions } : {}),
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: runtime.orchestrator
-      .listTools(view)
-      .map(toMcpTool)
-      .map((tool) =>
-        prefix && tool.name.startsWith(prefix) ? { ...tool, name: tool.name.slice(prefix.length) } : tool,
-      ),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const callTool: ToolCallHandler = async (request, extra) => {
     const progressToken = request.params._meta?.progressToken;
     const tool = `${prefix}${request.params.name}`;
     // the client that made the call is asked, on the call's own stream
     const approvals = takesForms(server.getClientCapabilities()?.elicitation)
-      ? elicitationApprovals(extra.sendRequest as unknown as SendToClient)
+      ? elicitationApprovals(extra.sendRequest)
       : options.approvals;
     const result = await runtime.orchestrator.call(tool, request.params.arguments ?? {}, {
       signal: extra.signal,
@@ -115,8 +110,42 @@ export function createGatewayServer(runtime: Runtime, options: GatewayServerOpti
             },
           }),
     });
-    return toCallToolResult(result, ...(options.approvalHint ? [options.approvalHint(tool)] : [])) as never;
-  });
+    return toCallToolResult(result, ...(options.approvalHint ? [options.approvalHint(tool)] : []));
+  };
+  const server = new GatewayServer(
+    { name: 'toolplane', version: options.version },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        ...(caps.resources
+          ? { resources: { listChanged: true, ...(caps.subscribe ? { subscribe: true } : {}) } }
+          : {}),
+        ...(caps.prompts ? { prompts: { listChanged: true } } : {}),
+        ...(caps.completions ? { completions: {} } : {}),
+        ...(caps.logging ? { logging: {} } : {}),
+      },
+      ...(instructions ? { instructions } : {}),
+    },
+    callTool,
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: runtime.orchestrator
+      .listTools(view)
+      .map(toMcpTool)
+      .map((tool) =>
+        prefix && tool.name.startsWith(prefix) ? { ...tool, name: tool.name.slice(prefix.length) } : tool,
+      ),
+  }));
+  // requests the fast path leaves to the SDK (see installCallFastPath) run the same handler
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request, extra) =>
+      (await callTool(request, {
+        signal: extra.signal,
+        sendNotification: extra.sendNotification,
+        sendRequest: extra.sendRequest as unknown as SendToClient,
+      })) as never,
+  );
   const unsubscribe = runtime.orchestrator.on('tools_changed', () => {
     void server.sendToolListChanged().catch(() => {});
   });

@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Writable } from 'node:stream';
 import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainToolsCall } from './call-shapes.js';
 
 /** The longest line (one message) the stdio gateway reads: the SDK's own stdio buffer limit. */
 export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -136,7 +137,10 @@ export class GatewayStdioTransport implements Transport {
       );
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
+    // a plain tools/call is one the schema accepts unchanged (see call-shapes.ts)
+    const parsed = isPlainToolsCall(value)
+      ? { success: true as const, data: value as JSONRPCMessage }
+      : JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       this.refuse(ErrorCode.InvalidRequest, `Invalid Request: ${whyNotMessage(value)}`, recoverableId(value));
       return;

@@ -100,29 +100,40 @@ export function findCandidates(text: string, automaton: AnchorAutomaton, lists: 
   const hasWide = wide.size > 0;
   const length = text.length;
   let previous = 0;
-  for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 128) {
-      const slot = pairs[(previous << 7) | code] as number;
+  let index = 0;
+  while (index < length) {
+    // The inner loop does only the table look-up of each ASCII character and leaves at the first
+    // that ends a key (or is not ASCII): V8 compiles this tight loop much better than one loop
+    // that also handles the stops (about 1.3 times the characters a second).
+    let code = 0;
+    let slot = 0;
+    while (index < length) {
+      code = text.charCodeAt(index);
+      if (code >= 128) break;
+      slot = pairs[(previous << 7) | code] as number;
       previous = code;
-      if (slot === 0) continue;
-      // A slot holding one one-character anchor (`=` after a blank) needs no comparison; most
-      // line breaks end no key (slot `lineOnly`): half of the stops in code, noted and left.
-      if (code === 10) {
-        noteLine(lists, index);
-        if (slot === lineOnly) continue;
-      }
-      const rule = direct[slot] as number;
-      if (rule !== 0) note(lists, rule - 1, index);
-      else noteEntries(text, index, slots[slot] as readonly AnchorEntry[], lists);
-    } else {
+      if (slot !== 0) break;
+      index++;
+    }
+    if (index >= length) break;
+    if (code >= 128) {
       previous = 0;
       if (WIDE_TRIGGERS[code] === 1) noteWide(lists, index);
       if (hasWide) {
         const entries = wide.get(code);
         if (entries !== undefined) noteEntries(text, index, entries, lists);
       }
+    } else {
+      // A slot holding one one-character anchor (`=` after a blank) needs no comparison; most
+      // line breaks end no key (slot `lineOnly`): half of the stops in code, noted and left.
+      if (code === 10) noteLine(lists, index);
+      if (code !== 10 || slot !== lineOnly) {
+        const rule = direct[slot] as number;
+        if (rule !== 0) note(lists, rule - 1, index);
+        else noteEntries(text, index, slots[slot] as readonly AnchorEntry[], lists);
+      }
     }
+    index++;
   }
 }
 
