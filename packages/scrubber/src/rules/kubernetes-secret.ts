@@ -167,29 +167,18 @@ function lineStartOf(text: string, at: number): number {
   return text.lastIndexOf('\n', at - 1) + 1;
 }
 
-/** The column-0 keys whose block a top-level Secret's values are in, after a line break. */
-const MEMBER_LINES = ['\ndata:', '\nstringData:'];
-
 /**
- * The starts of the lines that begin with one of {@link MEMBER_LINES} after `begin` and before
- * `until`, ascending. Native searches: a stream carrying a Secret reads this on every write, and a
- * regex alternation over the buffer cost about as much as the rest of the scan of it.
+ * A document separator or a `data:`/`stringData:` key at column 0, after a line break: one native
+ * search from where the walk back may stop to the end of the Secret finds both.
  */
-function memberLines(text: string, begin: number, until: number): number[] {
-  const lines: number[] = [];
-  for (const needle of MEMBER_LINES)
-    for (let at = text.indexOf(needle, begin); at !== -1 && at + 1 < until; at = text.indexOf(needle, at + 1))
-      lines.push(at + 1);
-  return lines.sort((a, b) => a - b);
-}
+const DOCUMENT_LINES = /\n(?:---|data:|stringData:)/g;
 
 /**
  * {@link yamlSecret} for a Secret at column 0, the usual `kubectl get -o yaml` output: there every
  * line belongs to the mapping but a `---` document separator, so the object runs from the line
  * after the previous separator (at most {@link MAX_SCAN} back) to the next one, and only its
- * `data:`/`stringData:` lines are looked at. Native forward searches (for the separators, then for
- * those key lines) read the text from where the object may begin to where it ends (not to the end
- * of the text, nor back through it).
+ * `data:`/`stringData:` lines are looked at. One forward search reads the text once, from where
+ * the object may begin to where it ends (not to the end of the text, nor back through it).
  */
 function topLevelSecret(text: string, anchor: number, ownStart: number, ownEnd: number): RuleMatch[] {
   const bound = anchor - MAX_SCAN;
@@ -197,18 +186,22 @@ function topLevelSecret(text: string, anchor: number, ownStart: number, ownEnd: 
   let from = bound >= 0 ? Math.min(ownStart, lineStartOf(text, bound)) : 0;
   if (from === 0 && ownStart > 0 && text.startsWith('---')) from = text.indexOf('\n') + 1;
   let until = text.length;
-  const begin = Math.max(0, from - 1);
-  for (let at = text.indexOf('\n---', begin); at !== -1; at = text.indexOf('\n---', at + 1)) {
-    const line = at + 1;
-    // A separator before the Secret's own line: the object starts after it.
-    if (line < ownStart) from = Math.max(from, text.indexOf('\n', line) + 1);
-    else if (at >= ownEnd) {
+  const keyLines: number[] = [];
+  DOCUMENT_LINES.lastIndex = Math.max(0, from - 1);
+  for (let hit = DOCUMENT_LINES.exec(text); hit !== null; hit = DOCUMENT_LINES.exec(text)) {
+    const line = hit.index + 1;
+    if (text.charCodeAt(line) !== 45) keyLines.push(line);
+    else if (line < ownStart) {
+      // A separator before the Secret's own line: the object starts after it.
+      from = Math.max(from, text.indexOf('\n', line) + 1);
+      keyLines.length = 0;
+    } else if (hit.index >= ownEnd) {
       until = line;
       break;
     }
   }
   last.yaml = { text, until, anchor, object: anchor };
-  const lines = memberLines(text, begin, until).filter((line) => line > from);
+  const lines = keyLines.filter((line) => line > from && line < until);
   if (text.startsWith('data:', from) || text.startsWith('stringData:', from)) lines.unshift(from);
   const out: RuleMatch[] = [];
   for (const start of lines) {
