@@ -3,7 +3,7 @@ import { hexDumpRuns } from './hex-dumps.js';
 import { percentRuns } from './percent-runs.js';
 import { secretVariants } from './secret-variants.js';
 import type { Finding } from './types.js';
-import { type LiteralSearcher, createLiteralSearcher } from './wu-manber.js';
+import { type LiteralHit, type LiteralSearcher, createLiteralSearcher } from './wu-manber.js';
 import { wrappedBase64Runs } from './wrapped-base64.js';
 
 /** Options of {@link ExactSecrets.add}. */
@@ -23,6 +23,51 @@ export interface ExactSecrets {
   readonly count: number;
 }
 
+const NO_FINDINGS: Finding[] = [];
+
+/**
+ * Reports the hits of one search at their original spans. One per set of secrets, its `onHit`
+ * bound once: a scan allocates no closure per searched text (a stream scans every piece).
+ */
+class HitCollector {
+  searcher: LiteralSearcher | undefined;
+  out: Finding[] = NO_FINDINGS;
+  private starts: Int32Array | undefined;
+  private ends: Int32Array | undefined;
+  private endShift = 1;
+  private readonly kinds: readonly string[];
+  private readonly onHit: (hit: LiteralHit) => void;
+
+  constructor(kinds: readonly string[]) {
+    this.kinds = kinds;
+    this.onHit = (hit) => {
+      const last = hit.end - 1;
+      this.out.push({
+        kind: this.kinds[hit.literalIndex] as string,
+        ruleId: 'exact',
+        start: this.starts === undefined ? hit.start : (this.starts[hit.start] as number),
+        end: (this.ends === undefined ? last : (this.ends[last] as number)) + this.endShift,
+      });
+    };
+  }
+
+  /**
+   * Searches `decoded` and reports each hit from `starts[first]` to `ends[last] + endShift` (the
+   * hit's own span when the maps are undefined and the shift is 1).
+   */
+  mapped(
+    decoded: string,
+    starts: Int32Array | undefined,
+    ends: Int32Array | undefined,
+    endShift: number,
+  ): void {
+    this.starts = starts;
+    this.ends = ends;
+    this.endShift = endShift;
+    this.searcher?.search(decoded, this.onHit);
+  }
+}
+
 /** Keeps secret values and searches all their variants in one Wu-Manber pass. */
 export function createExactSecrets(minLength: number): ExactSecrets {
   const literals: string[] = [];
@@ -32,6 +77,7 @@ export function createExactSecrets(minLength: number): ExactSecrets {
   let maxLength = 0;
   let minLiteral = Number.POSITIVE_INFINITY;
   let count = 0;
+  const collector = new HitCollector(kinds);
   return {
     add(value, options) {
       if (typeof value !== 'string')
@@ -67,49 +113,18 @@ export function createExactSecrets(minLength: number): ExactSecrets {
     scan(text, out, breaks) {
       if (literals.length === 0) return;
       searcher ??= createLiteralSearcher(literals);
-      const active = searcher;
-      /** Searches `decoded` and reports each hit at the original span of its first and last character. */
-      const searchMapped = (
-        decoded: string,
-        startOf: (first: number) => number,
-        endOf: (last: number) => number,
-      ): void => {
-        active.search(decoded, (hit) => {
-          out.push({
-            kind: kinds[hit.literalIndex] as string,
-            ruleId: 'exact',
-            start: startOf(hit.start),
-            end: endOf(hit.end - 1),
-          });
-        });
-      };
-      searchMapped(
-        text,
-        (first) => first,
-        (last) => last + 1,
-      );
+      collector.searcher = searcher;
+      collector.out = out;
+      collector.mapped(text, undefined, undefined, 1);
       // Percent-encoded runs (every byte escaped, lower-case escapes): search them decoded.
-      for (const run of percentRuns(text, minLiteral))
-        searchMapped(
-          run.text,
-          (first) => run.starts[first] as number,
-          (last) => run.ends[last] as number,
-        );
+      for (const run of percentRuns(text, minLiteral)) collector.mapped(run.text, run.starts, run.ends, 0);
       // Base64 or hex wrapped into lines: search the runs joined, map hits back across the line breaks.
       for (const run of wrappedBase64Runs(text, breaks))
-        searchMapped(
-          run.text,
-          (first) => run.positions[first] as number,
-          (last) => (run.positions[last] as number) + 1,
-        );
+        collector.mapped(run.text, run.positions, run.positions, 1);
       // Hex dumps (`xxd`, `hexdump -C`): the bytes read back; a hit runs to the end of the line
       // of its last byte, so the text column, which shows the value too, goes with it.
-      for (const run of hexDumpRuns(text))
-        searchMapped(
-          run.text,
-          (first) => run.positions[first] as number,
-          (last) => run.lineEnds[last] as number,
-        );
+      for (const run of hexDumpRuns(text)) collector.mapped(run.text, run.positions, run.lineEnds, 0);
+      collector.out = NO_FINDINGS;
     },
     get maxLength() {
       return maxLength;

@@ -47,6 +47,48 @@ function isWrapWidth(length: number): boolean {
 const RUN_START = /\n[A-Za-z0-9+/_-]{60}/g;
 
 /**
+ * The runs found so far and the one being read (its lines, its width; 0 between runs). Kept in an
+ * object passed to module functions, not in closures a scan would allocate each time.
+ */
+interface RunState {
+  readonly text: string;
+  readonly runs: WrappedRun[];
+  lines: [number, number][];
+  width: number;
+}
+
+function close(state: RunState): void {
+  if (state.lines.length >= 2) state.runs.push(join(state.text, state.lines));
+  if (state.lines.length > 0) state.lines = [];
+  state.width = 0;
+}
+
+/** Reads the line at `start`; returns where the next line starts. */
+function visit(state: RunState, start: number): number {
+  const text = state.text;
+  let newline = text.indexOf('\n', start);
+  if (newline === -1) newline = text.length;
+  const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+  let body = end;
+  while (body > start && end - body < 2 && text.charCodeAt(body - 1) === 61) body--;
+  const length = end - start;
+  const width = state.width;
+  // Only lines that could continue or start a run are checked character by character.
+  const base64 = (width > 0 ? length <= width : isWrapWidth(length)) && isBase64Line(text, start, body);
+  if (width > 0 && base64 && length <= width) {
+    state.lines.push([start, body]);
+    if (length < width || body < end) close(state); // a short or padded line ends the run
+  } else {
+    close(state);
+    if (isWrapWidth(length) && body === end && base64) {
+      state.lines.push([start, end]);
+      state.width = length;
+    }
+  }
+  return newline + 1;
+}
+
+/**
  * Runs of at least two consecutive lines of base64 (or hex) 60, 64 or 76 characters wide (the last line may
  * be shorter or padded), joined without their line breaks. Linear: lines are visited from a line
  * that can begin a run (one of a wrap width after a line break of `breaks`, the positions of the
@@ -54,40 +96,11 @@ const RUN_START = /\n[A-Za-z0-9+/_-]{60}/g;
  * run ends, each line once, and only lines of a run's width are checked character by character.
  */
 export function wrappedBase64Runs(text: string, breaks?: Int32Array): WrappedRun[] {
-  const runs: WrappedRun[] = [];
-  let lines: [number, number][] = [];
-  let width = 0;
-  const close = (): void => {
-    if (lines.length >= 2) runs.push(join(text, lines));
-    if (lines.length > 0) lines = [];
-    width = 0;
-  };
-  /** Reads the line at `start`; returns where the next line starts. */
-  const visit = (start: number): number => {
-    let newline = text.indexOf('\n', start);
-    if (newline === -1) newline = text.length;
-    const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-    let body = end;
-    while (body > start && end - body < 2 && text.charCodeAt(body - 1) === 61) body--;
-    const length = end - start;
-    // Only lines that could continue or start a run are checked character by character.
-    const base64 = (width > 0 ? length <= width : isWrapWidth(length)) && isBase64Line(text, start, body);
-    if (width > 0 && base64 && length <= width) {
-      lines.push([start, body]);
-      if (length < width || body < end) close(); // a short or padded line ends the run
-    } else {
-      close();
-      if (isWrapWidth(length) && body === end && base64) {
-        lines.push([start, end]);
-        width = length;
-      }
-    }
-    return newline + 1;
-  };
-  let next = visit(0);
+  const state: RunState = { text, runs: [], lines: [], width: 0 };
+  let next = visit(state, 0);
   let breakIndex = 0;
   while (next < text.length) {
-    if (width === 0 && breaks !== undefined) {
+    if (state.width === 0 && breaks !== undefined) {
       // Between runs: skip to the next line of a wrap width (only such a line can begin a run).
       while (breakIndex < breaks.length && (breaks[breakIndex] as number) < next - 1) breakIndex++;
       let found = -1;
@@ -102,14 +115,14 @@ export function wrappedBase64Runs(text: string, breaks?: Int32Array): WrappedRun
       }
       if (found === -1) break;
       next = found;
-    } else if (width === 0) {
+    } else if (state.width === 0) {
       // Between runs: skip to the next line that can begin one.
       RUN_START.lastIndex = next - 1;
       if (RUN_START.exec(text) === null) break;
       next = RUN_START.lastIndex - 60;
     }
-    next = visit(next);
+    next = visit(state, next);
   }
-  close();
-  return runs;
+  close(state);
+  return state.runs;
 }

@@ -39,6 +39,12 @@ function yamlOpen(text: string, at: number, key: string): number {
   const line = lineAt(text, text.lastIndexOf('\n', at - 1) + 1);
   if (line.start + line.key !== at || line.key > MAX_COLUMN) return -1;
   if (key !== YAML_KEYS[0] && text.slice(at + key.length, line.end).trim() !== '') return -1;
+  if (line.key === 0) {
+    // At column 0 only a `---` line ends the mapping: a native search for one, not a walk over
+    // every line (a stream carrying a top-level Secret asks this at every write).
+    const separator = text.indexOf('\n---', line.end);
+    return separator !== -1 && text.indexOf('\n', separator + 1) !== -1 ? -1 : line.start;
+  }
   let cursor = line.end + 1;
   while (cursor < text.length) {
     const next = lineAt(text, cursor);
