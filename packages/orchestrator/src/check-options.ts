@@ -140,7 +140,8 @@ export function checkWarmupOptions(options: { concurrency?: unknown; signal?: un
 /**
  * Why a call's deadline, priority or signal cannot be used, as its failure: a deadline that is
  * not a positive number (NaN or a string would mean none at all; one check covers every source),
- * a priority that is not a finite number, a signal that is not an AbortSignal.
+ * a priority that is not a finite number, a signal that is not an AbortSignal, an `onAbort` that
+ * is not a function.
  */
 export function callOptionsProblem(
   route: ToolRoute,
@@ -162,6 +163,13 @@ export function callOptionsProblem(
     return fail(
       'CONFIG_INVALID',
       `the signal of a call to ${route.name} must be an AbortSignal; got ${signal === null ? 'null' : typeof signal}`,
+    );
+  }
+  const listen: unknown = options.onAbort;
+  if (listen !== undefined && typeof listen !== 'function') {
+    return fail(
+      'CONFIG_INVALID',
+      `the onAbort of a call to ${route.name} must be a function (listener) => remover; got ${listen === null ? 'null' : typeof listen}`,
     );
   }
   return undefined;

@@ -11,6 +11,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SendToClient } from './approval-elicitation.js';
+import { CallAbort } from './call-abort.js';
 import { isPlainCallResult, isPlainToolsCall } from './call-shapes.js';
 
 type Id = string | number;
@@ -18,6 +19,11 @@ type Id = string | number;
 /** What a `tools/call` handler gets from its request, on either path (the SDK's or the fast one). */
 export interface ToolCallExtra {
   readonly signal: AbortSignal;
+  /**
+   * The call's cancellation without an `AbortSignal` (the fast path's; see {@link CallAbort}):
+   * given, the orchestrator is handed this instead of `signal`.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
   sendNotification(notification: ServerNotification): Promise<void>;
   readonly sendRequest: SendToClient;
 }
@@ -55,8 +61,8 @@ function errorResponse(id: Id, error: unknown): JSONRPCMessage {
  * cost after the pipeline itself. Only requests {@link isPlainToolsCall} proves the SDK's schemas
  * accept unchanged take this path (anything else, such as a task-augmented call, goes to the
  * SDK); the handler is the one the SDK path runs, so policy, approvals, scrubbing and the size
- * cap apply as there. What the SDK server does per request is kept: an abort signal that
- * `notifications/cancelled` and the transport's close abort, no answer to a cancelled call,
+ * cap apply as there. What the SDK server does per request is kept: a cancellation ({@link CallAbort})
+ * that `notifications/cancelled` and the transport's close abort, no answer to a cancelled call,
  * notifications and requests to the client related to the call, the result checked against
  * `CallToolResultSchema` (by hand when {@link isPlainCallResult} can tell, else by the schema),
  * and a thrown error answered with its code, message and data. Call right after
@@ -65,7 +71,7 @@ function errorResponse(id: Id, error: unknown): JSONRPCMessage {
 export function installCallFastPath(server: Server, transport: Transport, handle: ToolCallHandler): void {
   const deliver = transport.onmessage;
   if (!deliver) return;
-  const running = new Map<Id, AbortController>();
+  const running = new Map<Id, CallAbort>();
   const closed = transport.onclose;
   transport.onclose = () => {
     for (const controller of running.values()) controller.abort();
@@ -84,25 +90,28 @@ export function installCallFastPath(server: Server, transport: Transport, handle
 
   const run = (request: CallToolRequest & { id: Id }): void => {
     const { id } = request;
-    const controller = new AbortController();
+    const controller = new CallAbort();
     running.set(id, controller);
-    const { signal } = controller;
     const extra: ToolCallExtra = {
-      signal,
+      get signal() {
+        return controller.signal;
+      },
+      onAbort: (listener) => controller.onAbort(listener),
       async sendNotification(notification) {
-        if (signal.aborted) return;
+        if (controller.aborted) return;
         await server.notification(notification, { relatedRequestId: id });
       },
       async sendRequest(sent, schema, options) {
-        if (signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, 'Request was cancelled');
+        if (controller.aborted) throw new McpError(ErrorCode.ConnectionClosed, 'Request was cancelled');
         return server.request(sent as never, schema, { ...options, relatedRequestId: id });
       },
     };
     handle(request, extra)
       .then(checkedResult)
       .then(
-        (result) => (signal.aborted ? undefined : transport.send({ jsonrpc: '2.0', id, result } as never)),
-        (error: unknown) => (signal.aborted ? undefined : transport.send(errorResponse(id, error))),
+        (result) =>
+          controller.aborted ? undefined : transport.send({ jsonrpc: '2.0', id, result } as never),
+        (error: unknown) => (controller.aborted ? undefined : transport.send(errorResponse(id, error))),
       )
       .catch((error: unknown) => server.onerror?.(new Error(`Failed to send response: ${error}`)))
       .finally(() => {

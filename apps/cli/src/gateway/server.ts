@@ -88,7 +88,7 @@ export function createGatewayServer(runtime: Runtime, options: GatewayServerOpti
       ? elicitationApprovals(extra.sendRequest)
       : options.approvals;
     const result = await runtime.orchestrator.call(tool, request.params.arguments ?? {}, {
-      signal: extra.signal,
+      ...(extra.onAbort ? { onAbort: extra.onAbort } : { signal: extra.signal }),
       session: { id: sessionId },
       principal,
       ...(approvals ? { services: { approvals } } : {}),

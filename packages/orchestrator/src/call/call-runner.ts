@@ -173,7 +173,7 @@ export class CallRunner {
   /** Runs a prepared call: in flight, its events, span and deadline, the pipeline, its books. */
   private async execute(prepared: PreparedCall, startedAt: number): Promise<ToolResult> {
     const { deps } = this;
-    const { admitted, state, ctx, sessionId, chosenId, deadline, signal } = prepared;
+    const { admitted, state, ctx, sessionId, chosenId, deadline, caller } = prepared;
     const { route, args: parsedArgs, bytesIn, timeoutMs } = admitted;
     const callId = state.callId;
     this.calls.add(state, chosenId);
@@ -193,7 +193,7 @@ export class CallRunner {
       });
     }
     const span = startToolSpan(route.name, callId, route.provider.namespace);
-    const unfollow = signal ? state.followCaller(signal) : undefined;
+    const unfollow = caller ? state.followCaller(caller) : undefined;
     const deadlineEntry = this.timer.add(deadline, () => state.stop(timeoutError(route.name, timeoutMs)));
     let result: ToolResult;
     try {

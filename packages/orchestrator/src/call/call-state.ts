@@ -1,5 +1,5 @@
-import { type OverflowHandle, type ToolError, type ToolResult, onAbort } from '@toolplane/core';
-import { cancelledBy } from './cancel-call.js';
+import type { OverflowHandle, ToolError, ToolResult } from '@toolplane/core';
+import { type CallerAbort, followCaller } from './follow-caller.js';
 import { NOOP } from './noop.js';
 import type { ToolRoute } from '../registry/registry.js';
 import type { CallRecord } from '../observe/session-trees.js';
@@ -88,12 +88,9 @@ export class CallState {
     };
   }
 
-  /**
-   * Stops the call with `CANCELLED` when the caller's signal aborts; returns the remover. Core's
-   * `onAbort` keeps one listener per signal, however many calls of a batch share it.
-   */
-  followCaller(signal: AbortSignal): () => void {
-    return onAbort({ signal }, () => this.cancel(cancelledBy(signal)));
+  /** Stops the call with `CANCELLED` when the caller cancels (see {@link followCaller}); returns the remover. */
+  followCaller(caller: CallerAbort): () => void {
+    return followCaller(caller, (error) => this.cancel(error)) ?? NOOP;
   }
 
   /**

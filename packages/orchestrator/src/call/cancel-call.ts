@@ -60,9 +60,8 @@ export function cancelAllError(reason: unknown): ToolError {
   return new ToolError('CANCELLED', reasonText(reason, 'cancelAll(reason)') ?? DEFAULT_CANCEL_ALL_REASON);
 }
 
-/** The `CANCELLED` error for a caller's aborted signal (a ToolError reason is kept as is). */
-export function cancelledBy(signal: AbortSignal): ToolError {
-  const reason: unknown = signal.reason;
+/** The `CANCELLED` error for a caller's abort `reason` (a ToolError reason is kept as is). */
+export function cancelledBy(reason: unknown): ToolError {
   if (ToolError.isInstance(reason)) return reason;
   const text =
     reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the caller aborted';

@@ -5,6 +5,7 @@ import { takenIdMessage } from './call-ids.js';
 import { CallState } from './call-state.js';
 import { contextFields, progressReporter } from './call-values.js';
 import type { CallsInFlight } from './calls-in-flight.js';
+import { type CallerAbort, callerAbort } from './follow-caller.js';
 import { recordedSessionId } from './check-caller.js';
 import type { EventHub } from '../observe/events.js';
 import type { CallOptions, OrchestratorOptions } from '../options.js';
@@ -22,7 +23,8 @@ export interface PreparedCall {
   /** Whether the caller chose the id (held while the call runs). */
   readonly chosenId: boolean;
   readonly deadline: number;
-  readonly signal: AbortSignal | undefined;
+  /** How the caller cancels the call (its `signal` or `onAbort`), when it can. */
+  readonly caller: CallerAbort | undefined;
 }
 
 /** A call refused before it started: what to record it under, and its result. */
@@ -96,5 +98,5 @@ export function prepareCall(
     contextFields(options, admitted.principal, route.name, sessionId, deps.options.services, progress),
     deadline,
   );
-  return { admitted, state, ctx, sessionId, chosenId: picked.chosen, deadline, signal: options.signal };
+  return { admitted, state, ctx, sessionId, chosenId: picked.chosen, deadline, caller: callerAbort(options) };
 }

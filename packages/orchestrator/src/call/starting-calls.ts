@@ -1,5 +1,5 @@
-import { ToolError, onAbort } from '@toolplane/core';
-import { cancelledBy } from './cancel-call.js';
+import { ToolError } from '@toolplane/core';
+import { type CallerAbort, followCaller } from './follow-caller.js';
 import { NOOP } from './noop.js';
 import { isCallId } from './check-caller.js';
 import type { DeadlineTimer } from './deadline-timer.js';
@@ -35,12 +35,13 @@ function chosenId(options: unknown): string | undefined {
   }
 }
 
-/** The caller's signal, read without throwing (one that is no signal is refused when the call runs). */
-function callerSignal(options: unknown): AbortSignal | undefined {
+/** The caller's `signal` and `onAbort`, read without throwing (bad ones are refused when the call runs). */
+function safeCallerAbort(options: unknown): CallerAbort | undefined {
   try {
-    const given =
-      typeof options === 'object' && options !== null ? (options as { signal?: unknown }).signal : undefined;
-    return given instanceof AbortSignal ? given : undefined;
+    if (typeof options !== 'object' || options === null) return undefined;
+    const { signal, onAbort } = options as { signal?: unknown; onAbort?: unknown };
+    if (typeof onAbort === 'function') return options as CallerAbort;
+    return signal instanceof AbortSignal ? { signal } : undefined;
   } catch {
     return undefined;
   }
@@ -77,9 +78,8 @@ export class StartingCalls {
       call.end?.();
     };
     this.waiting.add(call);
-    const signal = callerSignal(options);
-    // core's onAbort keeps one listener on a signal however many calls wait on it
-    const unfollow = signal ? onAbort({ signal }, () => stopWith(cancelledBy(signal))) : NOOP;
+    const caller = safeCallerAbort(options);
+    const unfollow = (caller && followCaller(caller, stopWith)) ?? NOOP;
     const deadline = limits.timer.add(limits.timer.now() + limits.timeoutMs, () =>
       stopWith(startTimeout(limits)),
     );
