@@ -53,7 +53,8 @@ type Dialect = 'draft07' | 'draft2019' | 'draft2020';
  */
 const COMPILES_PER_ENGINE = 500;
 
-const engines = new Map<Dialect, { readonly ajv: Ajv; compiles: number }>();
+/** Engines by dialect, and by whether they check schemas against the dialect's meta-schema. */
+const engines = new Map<string, { readonly ajv: Ajv; compiles: number }>();
 
 function createEngine(dialect: Dialect, options: EngineOptions): Ajv {
   if (dialect === 'draft2020') return bindScopeLinearly(addFormats(new Ajv2020(options) as unknown as Ajv));
@@ -72,10 +73,11 @@ export function engineFor(schema: JsonSchema, options: EngineOptions): Ajv {
     : named.includes('2019-09')
       ? 'draft2019'
       : 'draft07';
-  let engine = engines.get(dialect);
+  const key = `${dialect} ${options?.validateSchema === false ? 'unchecked' : 'checked'}`;
+  let engine = engines.get(key);
   if (!engine || engine.compiles >= COMPILES_PER_ENGINE) {
     engine = { ajv: createEngine(dialect, options), compiles: 0 };
-    engines.set(dialect, engine);
+    engines.set(key, engine);
   }
   engine.compiles++;
   return engine.ajv;

@@ -5,6 +5,7 @@ import { checkableProto } from './proto-properties.js';
 import { type EngineOptions, engineFor } from './schema-engines.js';
 import { DEFAULT_MAX_SCHEMA_NODES, countSchemaNodes } from './schema-size.js';
 import type { JsonSchema } from './spec.js';
+import { isZodValidated } from './zod-validated-schemas.js';
 
 /** One reason a value does not match its schema. */
 export interface ValidationIssue {
@@ -74,6 +75,9 @@ const options: EngineOptions = {
   code: { regExp: patternEngine },
 };
 
+/** For the schemas of tools that zod validates: not checked against the meta-schema first. */
+const zodToolOptions: EngineOptions = { ...options, validateSchema: false };
+
 const VALID: ValidationOutcome = { valid: true };
 let anonymous = 0;
 
@@ -85,7 +89,7 @@ let anonymous = 0;
  */
 function compileWithBase(given: JsonSchema): ValidateFunction {
   const schema = checkableProto(given);
-  const engine = engineFor(schema, options);
+  const engine = engineFor(schema, isZodValidated(given) ? zodToolOptions : options);
   try {
     return engine.compile(schema as Record<string, unknown>);
   } catch (error) {

@@ -4,6 +4,7 @@ import { ownFieldsFor } from './own-fields.js';
 import { type ToolResult, type ToolReturn, fail, failFromError, toToolResult } from './result.js';
 import { formatIssues, type ValidationIssue } from './schema-validator.js';
 import type { JsonSchema, SideEffect, ToolAnnotations, ToolSpec } from './spec.js';
+import { noteZodValidated } from './zod-validated-schemas.js';
 
 /** A tool that runs in this process: its spec and how to run it. */
 export interface Tool {
@@ -75,9 +76,11 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType | u
   options: DefineToolOptions<Input, Output>,
 ): Tool {
   const { input, output, execute, ...rest } = options;
+  const inputSchema = zodToJsonSchema(input, 'input');
+  noteZodValidated(inputSchema);
   const spec: ToolSpec = {
     ...rest,
-    inputSchema: zodToJsonSchema(input, 'input'),
+    inputSchema,
     ...(output ? { outputSchema: zodToJsonSchema(output, 'output') } : {}),
   };
   return {

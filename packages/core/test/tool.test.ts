@@ -4,6 +4,7 @@ import { createToolContext } from '../src/context.js';
 import { ToolError } from '../src/errors.js';
 import { createLocalProvider } from '../src/local-provider.js';
 import { describeInvalidResult, ok } from '../src/result.js';
+import { compileSchema } from '../src/schema-validator.js';
 import { defineTool } from '../src/tool.js';
 
 const add = defineTool({
@@ -141,5 +142,36 @@ describe('defineTool with argument names of Object.prototype', () => {
     const refused = await tool.execute({ constructor: 5 } as unknown as Record<string, unknown>, ctx);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.message).toContain('args.constructor');
+  });
+});
+
+describe('defineTool input schemas under compileSchema', () => {
+  const withMeta = (meta: Record<string, unknown>) =>
+    defineTool({
+      name: 'meta',
+      description: 'A tool whose zod schema carries extra JSON Schema keywords.',
+      input: z.object({ a: z.string() }).meta(meta),
+      sideEffect: 'none',
+      execute: ({ a }) => a,
+    });
+
+  it('validates arguments against the schema defineTool wrote as against the same schema given by hand', () => {
+    const schema = add.spec.inputSchema;
+    const written = compileSchema(schema);
+    const byHand = compileSchema(structuredClone(schema));
+    for (const args of [{ a: 1 }, { a: 1, b: 2 }, {}, { a: 'x' }, { a: 1, b: null }]) {
+      expect(written.validate(args)).toEqual(byHand.validate(args));
+    }
+    expect(written.validate({ a: 1 }).valid).toBe(true);
+    expect(written.validate({ a: 'x' }).valid).toBe(false);
+  });
+
+  it('compiles a defineTool schema without the meta-schema check, and still refuses a broken keyword', () => {
+    const schema = withMeta({ maxProperties: 'one' }).spec.inputSchema;
+    // zod decides these arguments: ajv's own keyword checks still refuse the schema
+    expect(() => compileSchema(schema)).toThrow(/CONFIG_INVALID|maxProperties value must be/);
+    expect(() => compileSchema(schema)).not.toThrow(/schema is invalid/);
+    // the same schema given by hand is checked against the meta-schema first
+    expect(() => compileSchema(structuredClone(schema))).toThrow(/schema is invalid: data\/maxProperties/);
   });
 });
